@@ -1,0 +1,116 @@
+"""The thin Typer layer: each command parses, makes one library call, renders.
+
+Game words after a command are the registry's own (`nim 2 3 5 --normal`): options the
+command does not know are passed on to the game. Exit codes: 0 done, 1 failure, 2 bad
+usage or input (one line on stderr), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from nimmax import games
+from nimmax.game import BadInput
+from nimmax.games import GAMES
+from nimmax.players import KINDS, option_names
+from nimmax.solve import solution_record, solve
+from nimmax.ui import views
+
+app = typer.Typer(
+    name="nimmax",
+    help="A game console for perfect-play game search: play, solve and compare engines.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+out = Console()
+err = Console(stderr=True)
+
+GAME_WORDS = {"allow_extra_args": True, "ignore_unknown_options": True}
+GameWords = Annotated[list[str], typer.Argument(metavar="GAME [ARGS]...", help="Game name and its options.")]
+
+
+def emit_json(record: Any) -> None:
+    """Machine output: one JSON document on stdout, nothing else."""
+    sys.stdout.write(json.dumps(record, indent=2) + "\n")
+
+
+@app.command("games")
+def games_command(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List the games, their options, and the players.
+
+    [bold]Examples[/bold]: [cyan]nimmax games[/cyan], [cyan]nimmax games --json[/cyan]
+    """
+    if as_json:
+        emit_json(
+            {
+                "games": [
+                    {"name": info.name, "aliases": list(info.aliases), "usage": info.usage,
+                     "summary": info.summary, "example": info.example}
+                    for info in GAMES
+                ],
+                "players": [{"name": kind, "options": list(option_names(kind))} for kind in KINDS],
+            }
+        )
+        return
+    out.print(views.games_table())
+    out.print(views.players_table())
+
+
+@app.command("solve", context_settings=GAME_WORDS)
+def solve_command(
+    game_words: GameWords,
+    algorithm: Annotated[str, typer.Option(help="Player spec of the engine, e.g. minimax:cache=off.")] = "alphabeta",
+    depth: Annotated[int | None, typer.Option(min=1, help="Search depth limit in plies.")] = None,
+    time: Annotated[float | None, typer.Option(min=0.001, help="Time limit in seconds.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+) -> None:
+    """Value every move of a position exactly and name the best.
+
+    [bold]Examples[/bold]:
+    [cyan]nimmax solve nim 2 3 5[/cyan] ·
+    [cyan]nimmax solve simple-nim 5000[/cyan] ·
+    [cyan]nimmax solve nim 1 2 3 --normal --algorithm minimax:cache=off --json[/cyan]
+    """
+    game = games.create(game_words)
+    state = game.initial_state()
+    result = solve(game, state, algorithm, depth, time)
+    if as_json:
+        emit_json(solution_record(game, state, algorithm, result))
+        return
+    if game.is_terminal(state):
+        out.print(f"The game is already over: value {result.value:+g} for {game.player_names[game.to_move(state)]}.")
+        return
+    out.print(views.solution_table(game, state, result))
+    out.print(views.solution_summary(game, algorithm, result))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI and turn every failure into its exit code, never a traceback."""
+    try:
+        code = app(args=argv, prog_name="nimmax", standalone_mode=False)
+    except typer.TyperException as error:
+        show = getattr(error, "show", None)  # usage errors also print the command's usage line
+        if show is not None:
+            show()
+        else:
+            err.print(f"nimmax: {error.format_message()}", markup=False, highlight=False)
+        return 2 if error.exit_code == 2 else error.exit_code
+    except BadInput as error:
+        err.print(f"nimmax: {error}", markup=False, highlight=False, soft_wrap=True)
+        return 2
+    except (typer.Abort, KeyboardInterrupt):
+        err.print("nimmax: interrupted", highlight=False)
+        return 130
+    return code if isinstance(code, int) else 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

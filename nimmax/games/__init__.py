@@ -1,0 +1,72 @@
+"""The game registry: game words ("nim 2 3 5 --normal") to a Game, the same words the CLI takes."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from nimmax.game import AnyGame, BadGameSpec
+from nimmax.games import nim
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the registry knows of one game: how to build it and how to describe it."""
+
+    name: str
+    summary: str
+    usage: str
+    example: str
+    factory: Callable[[Sequence[str]], AnyGame]
+    aliases: tuple[str, ...] = ()
+
+
+GAMES: tuple[GameInfo, ...] = (
+    GameInfo(
+        "simple-nim",
+        "One pile, take 1-3 counters; whoever takes the last counter loses.",
+        nim.SIMPLE_NIM_USAGE,
+        "simple-nim 12",
+        nim.create_simple_nim,
+        ("simplenim",),
+    ),
+    GameInfo(
+        "nim",
+        "Several piles, take any number from one pile; misère (last counter loses) unless --normal.",
+        nim.NIM_USAGE,
+        "nim 2 3 5",
+        nim.create_nim,
+    ),
+    GameInfo(
+        "split-nim",
+        "Grundy's game: split a pile into two unequal piles; whoever cannot move loses.",
+        nim.SPLIT_NIM_USAGE,
+        "split-nim 7",
+        nim.create_split_nim,
+        ("splitnim", "grundy"),
+    ),
+)
+
+_BY_NAME = {name: info for info in GAMES for name in (info.name, *info.aliases)}
+
+
+def lookup(name: str) -> GameInfo:
+    """The registry entry for a game name or alias; BadGameSpec lists the games."""
+    info = _BY_NAME.get(name.lower())
+    if info is None:
+        names = ", ".join(info.name for info in GAMES)
+        raise BadGameSpec(f"unknown game {name!r}; games: {names}")
+    return info
+
+
+def create(words: str | Sequence[str]) -> AnyGame:
+    """Build a game from its words, e.g. create("tictactoe --size 4 --k 3")."""
+    if isinstance(words, str):
+        try:
+            words = shlex.split(words)
+        except ValueError as error:
+            raise BadGameSpec(f"cannot read game words: {error}") from None
+    if not words:
+        raise BadGameSpec("no game named; games: " + ", ".join(info.name for info in GAMES))
+    return lookup(words[0]).factory(list(words[1:]))

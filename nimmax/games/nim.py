@@ -1,0 +1,266 @@
+"""The Nim family: Simple-Nim (one pile, take 1-3), Nim (several piles), Split-Nim (Grundy's game).
+
+All three are impartial: both seats have the same moves, so a position's value for the side
+to move depends on the piles alone, and the table key leaves the seat out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Sequence
+from typing import NamedTuple
+
+from nimmax.game import BadGameSpec, Game, IllegalMove
+from nimmax.games.words import Option, parse_count, parse_words
+
+NIM_NAMES = ("First", "Second")
+
+
+class Pile(NamedTuple):
+    """One-pile position: counters left and the seat to move."""
+
+    counters: int
+    player: int
+
+
+class Piles(NamedTuple):
+    """Several-pile position: the piles in their given order and the seat to move."""
+
+    piles: tuple[int, ...]
+    player: int
+
+
+class Take(NamedTuple):
+    """Take `amount` counters from pile `pile` (0-based; shown 1-based)."""
+
+    pile: int
+    amount: int
+
+
+class Split(NamedTuple):
+    """Split pile `pile` (0-based) into two unequal piles, `larger` and `smaller`."""
+
+    pile: int
+    larger: int
+    smaller: int
+
+
+def _last_counter_payoff(state_player: int, player: int, misere: bool) -> float:
+    """Payoff once no counter is left: under misère the mover did not take the last one and wins."""
+    mover_wins = misere
+    return 1.0 if (player == state_player) == mover_wins else -1.0
+
+
+def _move_numbers(text: str) -> list[int] | None:
+    numbers = re.split(r"[\s:,+]+", text.strip())
+    if not numbers or not all(number.isdigit() for number in numbers):
+        return None
+    return [int(number) for number in numbers]
+
+
+class SimpleNim(Game[Pile, int]):
+    """One pile; take 1 to `max_take` counters; under misère whoever takes the last loses."""
+
+    name = "simple-nim"
+    player_names = NIM_NAMES
+
+    def __init__(self, counters: int, max_take: int = 3, misere: bool = True) -> None:
+        if max_take < 1:
+            raise BadGameSpec("simple-nim: --max-take must be at least 1")
+        self.counters, self.max_take, self.misere = counters, max_take, misere
+
+    @property
+    def spec(self) -> str:
+        words = [self.name, str(self.counters)]
+        if self.max_take != 3:
+            words += ["--max-take", str(self.max_take)]
+        return " ".join(words + ([] if self.misere else ["--normal"]))
+
+    def initial_state(self) -> Pile:
+        return Pile(self.counters, 0)
+
+    def to_move(self, state: Pile) -> int:
+        return state.player
+
+    def actions(self, state: Pile) -> Sequence[int]:
+        return range(min(self.max_take, state.counters), 0, -1)
+
+    def result(self, state: Pile, action: int) -> Pile:
+        if not 1 <= action <= min(self.max_take, state.counters):
+            raise IllegalMove(f"cannot take {action}; legal: {self.legal_text(state)}")
+        return Pile(state.counters - action, 1 - state.player)
+
+    def is_terminal(self, state: Pile) -> bool:
+        return state.counters == 0
+
+    def utility(self, state: Pile, player: int) -> float:
+        return _last_counter_payoff(state.player, player, self.misere)
+
+    def key(self, state: Pile) -> Hashable:
+        return state.counters
+
+    def parse_move(self, text: str, state: Pile) -> int:
+        numbers = _move_numbers(text)
+        if numbers is None or len(numbers) != 1:
+            raise IllegalMove(f"{text.strip()!r} is not a number of counters; legal: {self.legal_text(state)}")
+        if numbers[0] not in self.actions(state):
+            raise IllegalMove(f"cannot take {numbers[0]}; legal: {self.legal_text(state)}")
+        return numbers[0]
+
+    def format_position(self, state: Pile) -> str:
+        return str(state.counters)
+
+
+class Nim(Game[Piles, Take]):
+    """Several piles; take any number from one pile; misère (last counter loses) by default."""
+
+    name = "nim"
+    player_names = NIM_NAMES
+
+    def __init__(self, piles: Sequence[int], misere: bool = True) -> None:
+        self.piles, self.misere = tuple(piles), misere
+
+    @property
+    def spec(self) -> str:
+        return " ".join([self.name, *map(str, self.piles)] + ([] if self.misere else ["--normal"]))
+
+    def initial_state(self) -> Piles:
+        return Piles(self.piles, 0)
+
+    def to_move(self, state: Piles) -> int:
+        return state.player
+
+    def actions(self, state: Piles) -> Sequence[Take]:
+        # Big moves first (largest pile, most counters): a cheap order that finds refutations early.
+        by_size = sorted(range(len(state.piles)), key=lambda pile: -state.piles[pile])
+        return [Take(pile, amount) for pile in by_size for amount in range(state.piles[pile], 0, -1)]
+
+    def result(self, state: Piles, action: Take) -> Piles:
+        pile, amount = action
+        if not (0 <= pile < len(state.piles) and 1 <= amount <= state.piles[pile]):
+            raise IllegalMove(f"cannot take {amount} from pile {pile + 1}; piles are {self.format_position(state)}")
+        piles = state.piles[:pile] + (state.piles[pile] - amount,) + state.piles[pile + 1 :]
+        return Piles(piles, 1 - state.player)
+
+    def is_terminal(self, state: Piles) -> bool:
+        return not any(state.piles)
+
+    def utility(self, state: Piles, player: int) -> float:
+        return _last_counter_payoff(state.player, player, self.misere)
+
+    def key(self, state: Piles) -> Hashable:
+        return tuple(sorted(state.piles))
+
+    def parse_move(self, text: str, state: Piles) -> Take:
+        numbers = _move_numbers(text)
+        if numbers is None or len(numbers) != 2:
+            raise IllegalMove(f"{text.strip()!r} is not PILE:COUNT (e.g. 3:4); piles are {self.format_position(state)}")
+        move = Take(numbers[0] - 1, numbers[1])
+        if move not in self.actions(state):
+            raise IllegalMove(
+                f"cannot take {move.amount} from pile {numbers[0]}; piles are {self.format_position(state)}"
+            )
+        return move
+
+    def format_move(self, action: Take) -> str:
+        return f"{action.pile + 1}:{action.amount}"
+
+    def format_position(self, state: Piles) -> str:
+        return ",".join(map(str, state.piles))
+
+
+class SplitNim(Game[Piles, Split]):
+    """Grundy's game: split one pile into two unequal non-empty piles; who cannot move loses."""
+
+    name = "split-nim"
+    player_names = NIM_NAMES
+
+    def __init__(self, piles: Sequence[int]) -> None:
+        self.piles = tuple(piles)
+
+    @property
+    def spec(self) -> str:
+        return " ".join([self.name, *map(str, self.piles)])
+
+    def initial_state(self) -> Piles:
+        return Piles(self.piles, 0)
+
+    def to_move(self, state: Piles) -> int:
+        return state.player
+
+    def actions(self, state: Piles) -> Sequence[Split]:
+        return [
+            Split(pile, size - smaller, smaller)
+            for pile, size in enumerate(state.piles)
+            for smaller in range(1, (size + 1) // 2)
+        ]
+
+    def result(self, state: Piles, action: Split) -> Piles:
+        pile, larger, smaller = action
+        if not (0 <= pile < len(state.piles) and larger > smaller >= 1 and larger + smaller == state.piles[pile]):
+            raise IllegalMove(f"cannot split pile {pile + 1} into {larger} and {smaller}")
+        piles = state.piles[:pile] + (larger, smaller) + state.piles[pile + 1 :]
+        return Piles(piles, 1 - state.player)
+
+    def is_terminal(self, state: Piles) -> bool:
+        return all(pile <= 2 for pile in state.piles)
+
+    def utility(self, state: Piles, player: int) -> float:
+        return _last_counter_payoff(state.player, player, misere=False)
+
+    def key(self, state: Piles) -> Hashable:
+        return tuple(sorted(pile for pile in state.piles if pile > 2))
+
+    def parse_move(self, text: str, state: Piles) -> Split:
+        numbers = _move_numbers(text)
+        if numbers is None or len(numbers) not in (2, 3):
+            raise IllegalMove(f"{text.strip()!r} is not PILE:A+B (e.g. 1:4+2); legal: {self.legal_text(state)}")
+        pile = numbers[0] - 1
+        size = state.piles[pile] if 0 <= pile < len(state.piles) else 0
+        parts = sorted(numbers[1:] if len(numbers) == 3 else [numbers[1], size - numbers[1]], reverse=True)
+        move = Split(pile, parts[0], parts[1])
+        if move not in self.actions(state):
+            raise IllegalMove(f"cannot split pile {numbers[0]} that way; legal: {self.legal_text(state)}")
+        return move
+
+    def format_move(self, action: Split) -> str:
+        return f"{action.pile + 1}:{action.larger}+{action.smaller}"
+
+    def format_position(self, state: Piles) -> str:
+        return ",".join(map(str, state.piles))
+
+
+def _piles(game: str, words: Sequence[str], usage: str) -> tuple[int, ...]:
+    """Piles from positional words ("2 3 5" or "2,3,5")."""
+    texts = [text for word in words for text in word.split(",") if text]
+    if not texts:
+        raise BadGameSpec(f"{game}: give at least one pile; usage: {usage}")
+    return tuple(parse_count(game, "a pile", text) for text in texts)
+
+
+SIMPLE_NIM_USAGE = "simple-nim N [--max-take T] [--normal]"
+NIM_USAGE = "nim P1 P2 ... [--normal]"
+SPLIT_NIM_USAGE = "split-nim P1 P2 ..."
+NORMAL = Option("--normal", bool, "normal play: whoever takes the last counter wins", False)
+
+
+def create_simple_nim(argv: Sequence[str]) -> SimpleNim:
+    """`simple-nim N [--max-take T] [--normal]`."""
+    options = [Option("--max-take", int, "most counters one move may take", 3, minimum=1), NORMAL]
+    words = parse_words("simple-nim", argv, options, SIMPLE_NIM_USAGE)
+    piles = _piles("simple-nim", words.positional or ("12",), SIMPLE_NIM_USAGE)
+    if len(piles) != 1:
+        raise BadGameSpec(f"simple-nim has one pile, got {len(piles)}; usage: {SIMPLE_NIM_USAGE}")
+    return SimpleNim(piles[0], words["max_take"], misere=not words["normal"])
+
+
+def create_nim(argv: Sequence[str]) -> Nim:
+    """`nim P1 P2 ... [--normal]`."""
+    words = parse_words("nim", argv, [NORMAL], NIM_USAGE)
+    return Nim(_piles("nim", words.positional or ("3", "4", "5"), NIM_USAGE), misere=not words["normal"])
+
+
+def create_split_nim(argv: Sequence[str]) -> SplitNim:
+    """`split-nim P1 P2 ...`."""
+    words = parse_words("split-nim", argv, [], SPLIT_NIM_USAGE)
+    return SplitNim(_piles("split-nim", words.positional or ("7",), SPLIT_NIM_USAGE))

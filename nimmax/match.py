@@ -1,0 +1,135 @@
+"""The play loop (a generator of plies, no I/O) and game records.
+
+The loop asks whichever seat the state names, so extra turns need nothing special; at a
+chance node it draws an outcome from its own seeded generator.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nimmax import games
+from nimmax.game import CHANCE, AnyGame, BadInput
+from nimmax.players import Player
+from nimmax.search import SearchResult
+
+
+class BadRecord(BadInput):
+    """A game record that cannot be read or replayed."""
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One move of a game: who made it, from which position to which, how long it took."""
+
+    before: Any
+    seat: int
+    move: Any
+    after: Any
+    seconds: float
+    search: SearchResult | None
+
+
+def draw_outcome(game: AnyGame, state: Any, rng: random.Random) -> Any:
+    """An outcome of a chance node, drawn with its probability."""
+    outcomes = game.chance_outcomes(state)
+    weights = [probability for probability, _ in outcomes]
+    return rng.choices([outcome for _, outcome in outcomes], weights)[0]
+
+
+def plies(
+    game: AnyGame, players: Sequence[Player], state: Any = None, rng: random.Random | None = None
+) -> Iterator[Ply]:
+    """Play from `state` (the start by default) to the end, yielding each ply as it is made.
+
+    A player's illegal move raises IllegalMove from `game.result`; nothing is skipped.
+    """
+    state = game.initial_state() if state is None else state
+    rng = rng if rng is not None else random.Random()
+    while not game.is_terminal(state):
+        seat = game.to_move(state)
+        started = time.perf_counter()
+        if seat == CHANCE:
+            move, search = draw_outcome(game, state, rng), None
+        else:
+            player = players[seat % len(players)]
+            move = player.choose(game, state)
+            search = player.last
+        after = game.result(state, move)
+        yield Ply(state, seat, move, after, time.perf_counter() - started, search)
+        state = after
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A finished (or abandoned) game: the game words, player specs and every move made."""
+
+    game: str
+    players: tuple[str, ...]
+    moves: tuple[str, ...]
+    winner: int | None
+    utilities: tuple[float, ...]
+    finished: bool = True
+
+    @classmethod
+    def of(cls, game: AnyGame, players: Sequence[str], history: Sequence[Ply]) -> GameRecord:
+        """The record of the plies played so far."""
+        final = history[-1].after if history else game.initial_state()
+        finished = game.is_terminal(final)
+        utilities = tuple(game.utility(final, seat) for seat in range(game.players)) if finished else ()
+        return cls(
+            game.spec,
+            tuple(players),
+            tuple(game.format_move(ply.move) for ply in history),
+            game.winner(final) if finished else None,
+            utilities,
+            finished,
+        )
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "game": self.game,
+                "players": list(self.players),
+                "moves": list(self.moves),
+                "result": {"winner": self.winner, "utilities": list(self.utilities), "finished": self.finished},
+            },
+            indent=2,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        """Read a record; BadRecord says what is wrong with a corrupt one."""
+        try:
+            data = json.loads(text)
+            result = data["result"]
+            record = cls(
+                str(data["game"]),
+                tuple(str(spec) for spec in data["players"]),
+                tuple(str(move) for move in data["moves"]),
+                result["winner"],
+                tuple(float(value) for value in result["utilities"]),
+                bool(result.get("finished", True)),
+            )
+        except (ValueError, KeyError, TypeError) as error:
+            raise BadRecord(f"not a nimmax game record: {error}") from None
+        record.positions()
+        return record
+
+    def positions(self) -> list[Any]:
+        """Every position of the game in order, replaying the moves; BadRecord if one is illegal."""
+        game = games.create(self.game)
+        state = game.initial_state()
+        states = [state]
+        for number, text in enumerate(self.moves, start=1):
+            try:
+                state = game.result(state, game.parse_move(text, state))
+            except BadInput as error:
+                raise BadRecord(f"move {number} ({text!r}) cannot be replayed: {error}") from None
+            states.append(state)
+        return states

@@ -1,0 +1,136 @@
+"""Plain minimax and negamax: the oracles the faster engines are tested against.
+
+Both visit every node (no pruning); `cache=True` adds a memo keyed by the game's canonical
+key. Minimax keeps Max and Min apart (Max is the side to move at the root), negamax keeps
+one maximising recursion and flips the sign only between plies of different sides.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nimmax.game import AnyGame
+from nimmax.search import (
+    EXACT,
+    FULL_DEPTH,
+    INFINITY,
+    Budget,
+    Entry,
+    Searcher,
+    SearchResult,
+    Table,
+    choices,
+    older,
+    payoff,
+    run,
+    side,
+)
+
+
+class Memo(Searcher):
+    """Memo lookups shared by minimax and negamax; with `cache` off nothing is stored."""
+
+    def __init__(self, game: AnyGame, cache: bool, table: Table | None = None, budget: Budget | None = None):
+        super().__init__(game, table, budget)
+        self.cache = cache
+
+    def recall(self, key: Any, depth: int) -> float | None:
+        """A stored score for the side to move, when it was searched at least this deep."""
+        entry = self.table.get(key) if self.cache else None
+        if entry is None or entry.depth < depth:
+            return None
+        if entry.depth < FULL_DEPTH:
+            self.horizon += 1
+        return entry.score
+
+    def store(self, key: Any, state: Any, depth: int, horizon_in: int, score: float, move: Any) -> None:
+        if self.cache:
+            proven = self.horizon == horizon_in
+            self.table.put(key, Entry(FULL_DEPTH if proven else depth, EXACT, score, move, state))
+
+
+class Minimax(Memo):
+    """Textbook minimax: Max picks the highest score, Min the lowest, both seen from Max."""
+
+    def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
+        return self.minimax(state, depth, side(self.game, state))
+
+    def minimax(self, state: Any, depth: int, maximizer: int) -> float:
+        """The score of `state` for `maximizer`."""
+        self.budget.count()
+        game = self.game
+        if game.is_terminal(state):
+            return payoff(game, state, maximizer)
+        if depth <= 0:
+            self.horizon += 1
+            return payoff(game, state, maximizer, estimate=True)
+        mover = side(game, state)
+        key = game.key(state) if self.cache else None
+        stored = self.recall(key, depth)
+        if stored is not None:
+            return stored if mover == maximizer else -stored
+        horizon_in = self.horizon
+        scored = [
+            (older(self.minimax(game.result(state, move), depth - 1, maximizer)), move)
+            for move in choices(game, state)
+        ]
+        pick = max if mover == maximizer else min
+        score, move = pick(scored, key=lambda pair: pair[0])
+        self.store(key, state, depth, horizon_in, score if mover == maximizer else -score, move)
+        return score
+
+
+class Negamax(Memo):
+    """Negamax: one maximising recursion; scores are for the side to move at each node."""
+
+    def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
+        self.budget.count()
+        game = self.game
+        me = side(game, state)
+        if game.is_terminal(state):
+            return payoff(game, state, me)
+        if depth <= 0:
+            self.horizon += 1
+            return payoff(game, state, me, estimate=True)
+        key = game.key(state) if self.cache else None
+        stored = self.recall(key, depth)
+        if stored is not None:
+            return stored
+        horizon_in = self.horizon
+        best, best_move = -INFINITY, None
+        for move in choices(game, state):
+            score = self.child_score(me, game.result(state, move), depth - 1, -INFINITY, INFINITY)
+            if score > best:
+                best, best_move = score, move
+        self.store(key, state, depth, horizon_in, best, best_move)
+        return best
+
+
+def minimax(
+    game: AnyGame,
+    state: Any,
+    depth: int | None = None,
+    time: float | None = None,
+    nodes: int | None = None,
+    cache: bool = False,
+    table: Table | None = None,
+    every_move: bool = False,
+) -> SearchResult:
+    """Plain minimax (memoised with `cache`), deepening only under a time or node limit."""
+    searcher = Minimax(game, cache, table, Budget.of(time, nodes))
+    return run(searcher, state, depth, every_move, deepen=time is not None or nodes is not None)
+
+
+def negamax(
+    game: AnyGame,
+    state: Any,
+    depth: int | None = None,
+    time: float | None = None,
+    nodes: int | None = None,
+    cache: bool = False,
+    table: Table | None = None,
+    every_move: bool = False,
+) -> SearchResult:
+    """Negamax (memoised with `cache`), deepening only under a time or node limit."""
+    searcher = Negamax(game, cache, table, Budget.of(time, nodes))
+    return run(searcher, state, depth, every_move, deepen=time is not None or nodes is not None)

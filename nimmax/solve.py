@@ -1,0 +1,46 @@
+"""Solving a position: every root move valued, the answer `nimmax solve` prints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nimmax.game import CHANCE, AnyGame
+from nimmax.players import BadPlayerSpec, SearchPlayer, Spec, create, parse_spec
+from nimmax.search import SearchResult
+
+
+def solve(
+    game: AnyGame, state: Any, algorithm: str = "alphabeta", depth: int | None = None, time: float | None = None
+) -> SearchResult:
+    """Value every move of `state` with the engine `algorithm` names; --depth/--time override its own."""
+    spec = parse_spec(algorithm)
+    if spec.kind in ("human", "random"):
+        engines = "minimax, negamax, alphabeta, expectimax"
+        raise BadPlayerSpec(f"solve needs a search algorithm ({engines}), not {spec.kind!r}")
+    options = dict(spec.options)
+    options.update({name: value for name, value in (("depth", depth), ("time", time)) if value is not None})
+    player = create(Spec(spec.kind, options))
+    assert isinstance(player, SearchPlayer)
+    if game.to_move(state) == CHANCE:
+        raise BadPlayerSpec("the position is a chance node: there is no move to solve")
+    return player.search(game, state, every_move=True)
+
+
+def solution_record(game: AnyGame, state: Any, algorithm: str, result: SearchResult) -> dict[str, Any]:
+    """The object `solve --json` prints (DESIGN.md)."""
+    mover = game.to_move(state)
+    return {
+        "game": game.spec,
+        "position": game.format_position(state),
+        "to_move": mover,
+        "to_move_name": game.player_names[mover] if mover >= 0 else "chance",
+        "value": result.value,
+        "best_move": game.format_move(result.move) if result.move is not None else None,
+        "moves": [{"move": game.format_move(move), "value": value} for move, value in result.moves],
+        "pv": [game.format_move(move) for move in result.pv],
+        "algorithm": algorithm,
+        "depth": result.depth,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 6),
+        "exact": result.exact,
+    }

@@ -1,0 +1,76 @@
+"""Rich views of the registry and of search answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from nimmax.game import AnyGame
+from nimmax.games import GAMES
+from nimmax.players import KINDS, option_names
+from nimmax.search import SearchResult
+
+
+def outcome_word(game: AnyGame, value: float, exact: bool) -> str:
+    """A value in words for the side to move: win/draw/loss for won-or-lost games."""
+    if not exact or game.has_chance:
+        return f"{value:+.3f}"
+    if game.players == 2 and value in (-1, 0, 1):
+        return {1: "win", 0: "draw", -1: "loss"}[int(value)]
+    return f"{value:+g}"
+
+
+def games_table() -> Table:
+    """Every game with its usage, and every player with its options."""
+    table = Table(title="Games", title_justify="left")
+    table.add_column("game", style="bold cyan")
+    table.add_column("usage")
+    table.add_column("what it is")
+    for info in GAMES:
+        name = info.name + (f" ({', '.join(info.aliases)})" if info.aliases else "")
+        table.add_row(name, info.usage, info.summary)
+    return table
+
+
+def players_table() -> Table:
+    """Every player kind with the options its spec takes."""
+    table = Table(title="Players (spec: kind[:option=value,...])", title_justify="left")
+    table.add_column("player", style="bold cyan")
+    table.add_column("options")
+    for kind in KINDS:
+        table.add_row(kind, ", ".join(option_names(kind)) or "-")
+    return table
+
+
+def solution_table(game: AnyGame, state: Any, result: SearchResult) -> Table:
+    """Every root move with its value for the side to move; the best move stands out."""
+    mover = game.to_move(state)
+    title = f"{game.spec}   position {game.format_position(state)}   {game.player_names[mover]} to move"
+    table = Table(title=title, title_justify="left")
+    table.add_column("move", style="bold")
+    table.add_column("value", justify="right")
+    table.add_column("outcome")
+    for move, value in sorted(result.moves, key=lambda pair: -pair[1]):
+        best = move == result.move
+        style = "bold green" if best else ("red" if value < 0 else "")
+        label = game.format_move(move) + ("  ← best" if best else "")
+        table.add_row(Text(label, style=style), f"{value:+g}", outcome_word(game, value, result.exact))
+    return table
+
+
+def solution_summary(game: AnyGame, algorithm: str, result: SearchResult) -> Text:
+    """One line under the table: the verdict, the best line, nodes and time."""
+    verdict = outcome_word(game, result.value, result.exact)
+    line = " ".join(game.format_move(move) for move in result.pv)
+    rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
+    proof = "proven" if result.exact else f"estimate at depth {result.depth}"
+    return Text.assemble(
+        ("value ", "dim"),
+        (f"{result.value:+g} ({verdict}, {proof})", "bold"),
+        ("   best line ", "dim"),
+        (line or "-", "bold"),
+        ("\n", ""),
+        (f"{algorithm}: {result.nodes:,} nodes in {result.seconds:.4f} s ({rate:,.0f} nodes/s)", "dim"),
+    )

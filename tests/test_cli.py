@@ -1,0 +1,95 @@
+"""The CLI end to end: `games`, `solve`, JSON output and exit codes, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .cli_helpers import nimmax
+
+
+def test_solve_table_names_the_winning_move() -> None:
+    run = nimmax("solve", "nim", "2", "3", "5")
+    assert run.returncode == 0, run.stderr
+    assert "3:4  ← best" in run.stdout and "win" in run.stdout and "nodes" in run.stdout
+
+
+def test_solve_json_is_the_documented_object() -> None:
+    run = nimmax("solve", "nim", "2", "3", "5", "--json")
+    assert run.returncode == 0, run.stderr
+    record = json.loads(run.stdout)
+    for field in ("game", "position", "to_move", "value", "best_move", "moves", "algorithm", "nodes", "seconds",
+                  "exact"):
+        assert field in record
+    assert record["game"] == "nim 2 3 5" and record["position"] == "2,3,5"
+    assert record["value"] == 1 and record["best_move"] == "3:4" and record["exact"] is True
+    assert {move["move"]: move["value"] for move in record["moves"]}["3:4"] == 1
+    assert sum(move["value"] == 1 for move in record["moves"]) == 1
+
+
+def test_solve_plain_minimax_counts_the_whole_tree() -> None:
+    # simple-nim 6, take 1-3: t(n) = 1 + t(n-1) + t(n-2) + t(n-3), t(0) = 1, so t(6) = 1 + 24 + 13 + 7 = 45.
+    sizes = [1, 2, 4, 8]
+    for n in range(4, 7):
+        sizes.append(1 + sizes[n - 1] + sizes[n - 2] + sizes[n - 3])
+    record = json.loads(nimmax("solve", "simple-nim", "6", "--algorithm", "minimax:cache=off", "--json").stdout)
+    assert record["nodes"] == sizes[6]
+    assert record["best_move"] == "1" and record["value"] == 1
+
+
+def test_game_options_pass_through_to_the_game() -> None:
+    record = json.loads(nimmax("solve", "nim", "1", "1", "--normal", "--json").stdout)
+    assert record["game"] == "nim 1 1 --normal" and record["value"] == -1
+    record = json.loads(nimmax("solve", "simple-nim", "12", "--max-take", "5", "--json").stdout)
+    assert record["value"] == 1 and record["best_move"] == "5"  # leave 7 = 1 (mod 6)
+
+
+def test_deep_game_solves() -> None:
+    run = nimmax("solve", "simple-nim", "5000", "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["best_move"] == "3"
+
+
+def test_depth_limited_solve_is_marked_inexact() -> None:
+    record = json.loads(nimmax("solve", "nim", "4", "5", "6", "--depth", "2", "--json").stdout)
+    assert record["exact"] is False
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "nim", "-1", "2"],
+        ["solve", "nim", "two"],
+        ["solve", "chess"],
+        ["solve", "nim", "3", "--bogus"],
+        ["solve", "nim", "3", "--algorithm", "deep-blue"],
+        ["solve", "nim", "3", "--algorithm", "alphabeta:depth=zero"],
+        ["solve", "nim", "3", "--algorithm", "random"],
+        ["solve", "nim", "3", "--depth", "x"],
+        ["solve"],
+        ["frobnicate"],
+    ],
+)
+def test_bad_input_exits_2_without_traceback(args: list[str]) -> None:
+    run = nimmax(*args)
+    assert run.returncode == 2, (run.stdout, run.stderr)
+    assert "Traceback" not in run.stderr and run.stderr.strip()
+
+
+def test_games_lists_games_and_players() -> None:
+    run = nimmax("games")
+    assert run.returncode == 0
+    for name in ("simple-nim", "split-nim", "alphabeta", "expectimax"):
+        assert name in run.stdout
+    listing = json.loads(nimmax("games", "--json").stdout)
+    assert {"nim", "simple-nim", "split-nim"} <= {game["name"] for game in listing["games"]}
+    assert {"human", "random", "minimax", "negamax", "alphabeta", "expectimax"} <= {
+        player["name"] for player in listing["players"]
+    }
+
+
+def test_every_command_has_help_with_examples() -> None:
+    for command in ("games", "solve"):
+        run = nimmax(command, "--help")
+        assert run.returncode == 0 and "nimmax " + command in run.stdout

@@ -1,0 +1,146 @@
+"""Engine contracts on hand-built trees: perspective, extra turns, amounts, chance, distance, limits."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from nimmax import games, players
+from nimmax.search import Table, iterate
+from nimmax.search.alphabeta import AlphaBeta, alphabeta
+from nimmax.search.expectimax import expectimax
+from nimmax.search.minimax import minimax, negamax
+
+from .toys import TreeGame
+
+ENGINES = [minimax, negamax, alphabeta]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_textbook_tree(engine) -> None:  # type: ignore[no-untyped-def]
+    # AIMA's figure 5.2: Max picks the left branch, worth 3.
+    tree = (0, [(1, [3, 12, 8]), (1, [2, 4, 6]), (1, [14, 5, 2])])
+    game = TreeGame(tree)
+    result = engine(game, (), every_move=True)
+    assert result.value == 3 and result.move == 0
+    assert [value for _, value in result.moves] == [3, 2, 2]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_extra_turn_keeps_the_sign(engine) -> None:  # type: ignore[no-untyped-def]
+    # Seat 0 moves twice in a row on the left: it picks 5 then 9 (not the 1 a sign flip would pick).
+    tree = (0, [(0, [(0, [1, 9]), (1, [4, 7])]), (1, [6, 8])])
+    result = engine(TreeGame(tree), ())
+    assert result.value == 9 and result.move == 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_second_seat_at_the_root_sees_its_own_value(engine) -> None:  # type: ignore[no-untyped-def]
+    tree = (1, [(0, [5, -2]), (0, [-3, -4])])
+    result = engine(TreeGame(tree), ())
+    # Seat 1 wants seat 0's payoff low: the right branch gives seat 0 at most -3, so +3 for seat 1.
+    assert result.value == 3 and result.move == 1
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_quickest_win_and_slowest_loss(engine) -> None:  # type: ignore[no-untyped-def]
+    slow_win = (1, [(0, [(1, [1])])])
+    assert engine(TreeGame((0, [slow_win, 1])), ()).move == 1
+    assert engine(TreeGame((0, [1, slow_win])), ()).move == 0
+    slow_loss = (1, [(0, [(1, [-1])])])
+    assert engine(TreeGame((0, [-1, slow_loss])), ()).move == 1
+
+
+def test_chance_is_averaged_by_expectimax_and_adversarial_for_alphabeta() -> None:
+    tree = (0, [("chance", [(0.5, 10), (0.5, 0)]), ("chance", [(0.9, 4), (0.1, 3)])])
+    game = TreeGame(tree, players=1)
+    assert expectimax(game, ()).value == pytest.approx(5.0, abs=1e-4)
+    assert expectimax(game, ()).move == 0
+    assert alphabeta(game, ()).value == 3 and alphabeta(game, ()).move == 1
+
+
+def random_tree(draw: st.DrawFn, depth: int) -> object:
+    if depth == 0 or draw(st.booleans()) and depth < 3:
+        return draw(st.integers(-3, 3))
+    seat = draw(st.sampled_from([0, 1]))
+    return (seat, [random_tree(draw, depth - 1) for _ in range(draw(st.integers(1, 3)))])
+
+
+trees = st.composite(lambda draw: random_tree(draw, 4))()
+
+
+@given(trees)
+def test_engines_agree_on_random_trees_with_irregular_turns(tree: object) -> None:
+    game = TreeGame(tree)
+    oracle = minimax(game, (), every_move=True)
+    for engine in (negamax, alphabeta):
+        result = engine(game, (), every_move=True)
+        assert result.value == oracle.value
+        assert dict(result.moves) == dict(oracle.moves)
+    assert alphabeta(game, ()).value == oracle.value
+
+
+def test_depth_limit_uses_the_heuristic_and_is_not_exact() -> None:
+    game = games.create("nim 3 4 5")
+    result = alphabeta(game, game.initial_state(), depth=2)
+    assert not result.exact and result.depth == 2 and result.move in game.actions(game.initial_state())
+
+
+def test_node_counting_includes_root_and_table_answers() -> None:
+    game = games.create("simple-nim 4")
+    # Tree of simple-nim 4 (take 1-3): nodes(n) = 1 + sum nodes(n - k); nodes(0) = 1.
+    sizes = [1]
+    for n in range(1, 5):
+        sizes.append(1 + sum(sizes[n - k] for k in range(1, min(3, n) + 1)))
+    assert minimax(game, game.initial_state()).nodes == sizes[4]
+
+
+def test_time_limit_is_honoured() -> None:
+    game = games.create("nim 6 7 8 9 10 11")
+    started = time.perf_counter()
+    result = alphabeta(game, game.initial_state(), time=0.2)
+    assert time.perf_counter() - started < 0.2 + 0.1
+    assert result.move in game.actions(game.initial_state())
+
+
+def test_node_limit_is_honoured() -> None:
+    game = games.create("nim 6 7 8 9 10 11")
+    result = alphabeta(game, game.initial_state(), nodes=5000)
+    assert result.nodes <= 5000 and result.move in game.actions(game.initial_state())
+
+
+def test_iterative_deepening_yields_each_depth_then_the_proof() -> None:
+    game = games.create("nim 2 3 5")
+    results = list(iterate(AlphaBeta(game), game.initial_state()))
+    assert [result.depth for result in results[:-1]] == list(range(1, len(results)))
+    assert results[-1].exact and results[-1].value == 1
+    assert all(not result.exact for result in results[:-1])
+
+
+def test_table_capacity_is_respected() -> None:
+    table = Table(capacity=100)
+    game = games.create("nim 3 4 5 --normal")
+    alphabeta(game, game.initial_state(), table=table)
+    assert len(table) <= 100
+
+
+def test_player_specs() -> None:
+    spec = players.parse_spec("alphabeta:depth=4,time=0.5,cache=off")
+    assert spec.kind == "alphabeta" and spec.options == {"depth": 4, "time": 0.5, "cache": False}
+    assert str(spec) == "alphabeta:depth=4,time=0.5,cache=off"
+    for bad in ("chess", "alphabeta:depth=x", "alphabeta:depth=0", "random:depth=3", "minimax:cache=maybe",
+                "alphabeta:depth"):
+        with pytest.raises(players.BadPlayerSpec):
+            players.parse_spec(bad)
+
+
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=3), st.sampled_from(
+    ["random:seed=1", "minimax", "negamax:cache=on", "alphabeta", "alphabeta:depth=2", "alphabeta:nodes=50"]))
+def test_players_choose_legal_moves(piles: list[int], spec: str) -> None:
+    game = games.create("nim " + " ".join(map(str, piles)))
+    state = game.initial_state()
+    if not game.is_terminal(state):
+        assert players.create(spec).choose(game, state) in game.actions(state)

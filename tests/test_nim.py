@@ -1,0 +1,175 @@
+"""The Nim family against game theory: the tutorial's facts, nim-sum, Bouton, Grundy values."""
+
+from __future__ import annotations
+
+from functools import cache, reduce
+from operator import xor
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from nimmax import games
+from nimmax.game import BadGameSpec, IllegalMove
+from nimmax.games.nim import Piles, Split, Take
+from nimmax.search import Table
+from nimmax.search.alphabeta import alphabeta
+from nimmax.search.minimax import minimax, negamax
+
+small_piles = st.lists(st.integers(0, 5), min_size=1, max_size=4)
+
+
+def mover_wins(words: str) -> bool:
+    game = games.create(words)
+    return alphabeta(game, game.initial_state()).value == 1
+
+
+def winning_moves(words: str) -> set[str]:
+    game = games.create(words)
+    result = alphabeta(game, game.initial_state(), every_move=True)
+    return {game.format_move(move) for move, value in result.moves if value == 1}
+
+
+def test_simple_nim_tutorial_facts() -> None:
+    assert winning_moves("simple-nim 6") == {"1"}
+    assert not mover_wins("simple-nim 5")
+    # Misère take-1-to-3: the mover loses exactly when counters = 1 (mod 4).
+    assert [n for n in range(1, 30) if not mover_wins(f"simple-nim {n}")] == list(range(1, 30, 4))
+
+
+def test_simple_nim_max_take_grid() -> None:
+    """Each --max-take offers exactly 1..T (and no more than the pile) and loses at 1 mod (T+1)."""
+    for max_take in range(1, 6):
+        for counters in range(0, 14):
+            game = games.create(f"simple-nim {counters} --max-take {max_take}")
+            assert list(game.actions(game.initial_state())) == list(range(min(max_take, counters), 0, -1))
+            if counters:
+                assert mover_wins(game.spec) == (counters % (max_take + 1) != 1)
+            normal = f"simple-nim {counters} --max-take {max_take} --normal"
+            assert mover_wins(normal) == (counters % (max_take + 1) != 0)
+
+
+def test_misere_nim_235_only_move_is_take_4_from_pile_3() -> None:
+    assert winning_moves("nim 2 3 5") == {"3:4"}
+    game = games.create("nim 2 3 5")
+    after = game.result(game.initial_state(), game.parse_move("3:4", game.initial_state()))
+    assert after.piles == (2, 3, 1)
+
+
+def misere_mover_wins(piles: list[int]) -> bool:
+    """Bouton: misère Nim is normal Nim, except when every pile is 0 or 1 (then parity decides)."""
+    if all(pile <= 1 for pile in piles):
+        return sum(piles) % 2 == 0
+    return reduce(xor, piles, 0) != 0
+
+
+@given(small_piles)
+def test_normal_nim_follows_nim_sum(piles: list[int]) -> None:
+    assert mover_wins("nim " + " ".join(map(str, piles)) + " --normal") == (reduce(xor, piles, 0) != 0)
+
+
+@given(small_piles)
+def test_misere_nim_follows_bouton(piles: list[int]) -> None:
+    assert mover_wins("nim " + " ".join(map(str, piles))) == misere_mover_wins(piles)
+
+
+@cache
+def grundy(pile: int) -> int:
+    """Grundy value of one pile in Grundy's game, by mex over every unequal split."""
+    reachable = {grundy(pile - smaller) ^ grundy(smaller) for smaller in range(1, (pile + 1) // 2)}
+    return next(value for value in range(pile + 1) if value not in reachable)
+
+
+def test_grundy_values_known_sequence() -> None:
+    # OEIS A002188 starts 0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0.
+    assert [grundy(n) for n in range(21)] == [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0]
+
+
+@pytest.mark.parametrize("pile", range(1, 23))
+def test_split_nim_single_pile_follows_grundy(pile: int) -> None:
+    assert mover_wins(f"split-nim {pile}") == (grundy(pile) != 0)
+
+
+@given(st.lists(st.integers(1, 11), min_size=1, max_size=3))
+def test_split_nim_piles_follow_xor_of_grundy(piles: list[int]) -> None:
+    expected = reduce(xor, (grundy(pile) for pile in piles), 0) != 0
+    assert mover_wins("split-nim " + " ".join(map(str, piles))) == expected
+
+
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=3), st.booleans())
+def test_every_engine_agrees_on_nim(piles: list[int], normal: bool) -> None:
+    game = games.create("nim " + " ".join(map(str, piles)) + (" --normal" if normal else ""))
+    state = game.initial_state()
+    oracle = minimax(game, state, every_move=True)
+    for result in (
+        minimax(game, state, cache=True, every_move=True),
+        negamax(game, state, every_move=True),
+        negamax(game, state, cache=True, every_move=True),
+        alphabeta(game, state, every_move=True),
+        alphabeta(game, state, every_move=True, table=Table(0)),
+    ):
+        assert result.value == oracle.value
+        assert dict(result.moves) == dict(oracle.moves)
+    if oracle.move is not None:
+        assert oracle.move in game.actions(state)
+
+
+def test_pruning_visits_fewer_nodes_than_minimax() -> None:
+    for words in ("nim 2 3 4", "simple-nim 14", "split-nim 12", "nim 1 2 3 --normal"):
+        game = games.create(words)
+        state = game.initial_state()
+        plain, pruned = minimax(game, state), alphabeta(game, state)
+        assert plain.value == pruned.value
+        assert pruned.nodes < plain.nodes, words
+
+
+def test_deep_simple_nim_does_not_overflow_the_stack() -> None:
+    game = games.create("simple-nim 5000")
+    result = alphabeta(game, game.initial_state())
+    assert result.value == 1 and result.move == 3  # 5000 = 3 (mod 4): leave 4997 = 1 (mod 4)
+
+
+def test_move_notation_and_parsing() -> None:
+    nim = games.create("nim 2 3 5")
+    start = nim.initial_state()
+    assert nim.parse_move("3:4", start) == Take(2, 4) == nim.parse_move(" 3 4 ", start)
+    assert nim.format_move(Take(2, 4)) == "3:4"
+    for bad in ("4:1", "1:3", "0:1", "x", "3:0", ""):
+        with pytest.raises(IllegalMove):
+            nim.parse_move(bad, start)
+    with pytest.raises(IllegalMove):
+        nim.result(start, Take(0, 3))
+    split = games.create("split-nim 7 3")
+    start = split.initial_state()
+    assert split.parse_move("1:4+3", start) == Split(0, 4, 3) == split.parse_move("1 3", start)
+    assert split.format_move(Split(0, 5, 2)) == "1:5+2"
+    with pytest.raises(IllegalMove):
+        split.parse_move("1:6+2", start)  # 6 + 2 is not 7
+    with pytest.raises(IllegalMove):
+        split.parse_move("1:4+4", games.create("split-nim 8").initial_state())
+
+
+def test_split_nim_rules() -> None:
+    game = games.create("split-nim 8 2")
+    moves = [game.format_move(move) for move in game.actions(game.initial_state())]
+    assert moves == ["1:7+1", "1:6+2", "1:5+3"]  # never 4+4; a pile of 2 cannot split
+    assert game.is_terminal(Piles((1, 2, 2, 1), 0))
+
+
+def test_keys_fold_pile_order_and_positions_print() -> None:
+    game = games.create("nim 5 3 2")
+    assert game.key(Piles((5, 3, 2), 0)) == game.key(Piles((2, 5, 3), 1))
+    assert game.format_position(game.initial_state()) == "5,3,2"
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["nim", "nim -1 2", "nim 2 x", "nim 2 --bogus", "simple-nim 3 4", "simple-nim 5 --max-take 0",
+     "simple-nim 5 --max-take", "nim 2 --normal=yes", "chess"],
+)
+def test_bad_game_words_are_refused(words: str) -> None:
+    if words == "nim":
+        assert games.create(words).piles == (3, 4, 5)  # a default game, not an error
+        return
+    with pytest.raises(BadGameSpec):
+        games.create(words)
