@@ -41,6 +41,8 @@ class Game(Generic[S, A]):
     players: int = 2
     has_chance: bool = False
     can_draw: bool = False
+    seed: int | None = None
+    """Seed for drawing chance outcomes when the game is played (2048's `--seed`); None: the caller's."""
 
     @property
     def spec(self) -> str:

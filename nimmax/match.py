@@ -50,7 +50,7 @@ def plies(
     A player's illegal move raises IllegalMove from `game.result`; nothing is skipped.
     """
     state = game.initial_state() if state is None else state
-    rng = rng if rng is not None else random.Random()
+    rng = rng if rng is not None else random.Random(game.seed)
     while not game.is_terminal(state):
         seat = game.to_move(state)
         started = time.perf_counter()
