@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -19,7 +20,9 @@ from nimmax.game import BadInput
 from nimmax.games import GAMES
 from nimmax.players import KINDS, option_names
 from nimmax.solve import solution_record, solve
+from nimmax.tree import explore
 from nimmax.ui import views
+from nimmax.ui.tree import tree_picture
 
 app = typer.Typer(
     name="nimmax",
@@ -89,6 +92,31 @@ def solve_command(
         return
     out.print(views.solution_table(game, state, result))
     out.print(views.solution_summary(game, algorithm, result))
+
+
+@app.command("tree", context_settings=GAME_WORDS)
+def tree_command(
+    game_words: GameWords,
+    algorithm: Annotated[str, typer.Option(help="minimax or alphabeta (pruned branches shown dimmed).")] = "minimax",
+    max_nodes: Annotated[int, typer.Option(min=1, help="Refuse trees with more nodes than this.")] = 2_000,
+    svg: Annotated[Path | None, typer.Option(help="Also write the picture to this SVG file.")] = None,
+) -> None:
+    """Draw the whole game tree: every position, the side to move (Max or Min) and its value.
+
+    [bold]Examples[/bold]:
+    [cyan]nimmax tree plates[/cyan] ·
+    [cyan]nimmax tree simple-nim 6 --algorithm alphabeta[/cyan] ·
+    [cyan]nimmax tree nim 2 2 --algorithm alphabeta --svg nim.svg[/cyan]
+    """
+    game = games.create(game_words)
+    explored = explore(game, game.initial_state(), algorithm, max_nodes)
+    console = Console(record=True) if svg is not None else out
+    console.print(tree_picture(game, explored))
+    if svg is not None:
+        try:
+            console.save_svg(str(svg), title=f"nimmax tree {game.spec} --algorithm {algorithm}")
+        except OSError as error:
+            raise BadInput(f"cannot write {svg}: {error.strerror}") from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -65,6 +65,8 @@ class Node:
     children: tuple[Node, ...] = ()
     same_as: Any = None
     """For a `same` node: the sibling's move that reached the same position and was searched."""
+    best: int | None = None
+    """Index of the child whose score gave this node its value (the first, among equal ones)."""
 
     def walk(self) -> Iterator[Node]:
         """This node and every node below it, depth first."""
@@ -141,7 +143,7 @@ class Tracer:
         if game.is_terminal(state):
             score = payoff(game, state, me)
             return Node(move, state, maximizing, True, SEARCHED, self.for_max(score, maximizing)), score
-        alpha_in, best, cut = alpha, -INFINITY, False
+        alpha_in, best, best_index, cut = alpha, -INFINITY, None, False
         # The root is searched over the game's plain moves (no dedupe), the way search_root does.
         children: list[Node] = []
         for child_move, child, same_as in search_order(game, state, distinct=self.prune and not root):
@@ -156,7 +158,7 @@ class Tracer:
             node, score = self.child(me, child_move, child, alpha, beta)
             children.append(node)
             if score > best:
-                best = score
+                best, best_index = score, len(children) - 1
                 # every_move: each root move gets the full window, so its value is exact.
                 if self.prune and score > alpha and not (root and self.every_move):
                     alpha = score
@@ -166,7 +168,7 @@ class Tracer:
             mine = AT_LEAST if best >= beta else AT_MOST if best <= alpha_in else EXACT
             bound = mine if maximizing or mine == EXACT else AT_MOST if mine == AT_LEAST else AT_LEAST
         value = self.for_max(best, maximizing)
-        return Node(move, state, maximizing, False, SEARCHED, value, bound, tuple(children)), best
+        return Node(move, state, maximizing, False, SEARCHED, value, bound, tuple(children), best=best_index), best
 
     def child(self, me: int, move: Any, child: Any, alpha: float, beta: float) -> tuple[Node, float]:
         """A child's node and its score for the parent's side `me`, one ply older (Searcher.child_score)."""
