@@ -16,12 +16,14 @@ import typer
 from rich.console import Console
 
 from nimmax import games
+from nimmax.bench import Row, algorithms, boards, family, numbers, run_all
 from nimmax.game import BadInput
 from nimmax.games import GAMES
 from nimmax.players import KINDS, option_names
 from nimmax.solve import solution_record, solve
 from nimmax.tree import explore
 from nimmax.ui import views
+from nimmax.ui.bench import bench_table, nodes_chart
 from nimmax.ui.tree import tree_picture
 
 app = typer.Typer(
@@ -117,6 +119,38 @@ def tree_command(
             console.save_svg(str(svg), title=f"nimmax tree {game.spec} --algorithm {algorithm}")
         except OSError as error:
             raise BadInput(f"cannot write {svg}: {error.strerror}") from None
+
+
+@app.command("bench")
+def bench_command(
+    family_name: Annotated[str, typer.Argument(metavar="FAMILY", help="simple-nim, nim, split-nim or tictactoe.")],
+    sizes: Annotated[str | None, typer.Option(help="Board sizes, e.g. 3,4 (each family has defaults).")] = None,
+    k: Annotated[str | None, typer.Option("--k", help="tictactoe: winning line lengths, e.g. 3,4.")] = None,
+    engines: Annotated[str, typer.Option("--algorithms", help="Engines to compare.")] = "minimax,alphabeta",
+    limit: Annotated[float, typer.Option(min=0.001, help="Seconds allowed per run.")] = 10.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the runs as JSON.")] = False,
+) -> None:
+    """Enlarge the board and watch minimax: exact searches per board size, nodes on a log scale.
+
+    [bold]Examples[/bold]:
+    [cyan]nimmax bench simple-nim --sizes 10,15,20[/cyan] ·
+    [cyan]nimmax bench nim --sizes 2,3 --algorithms minimax,negamax,alphabeta --limit 5[/cyan] ·
+    [cyan]nimmax bench tictactoe --sizes 3,4 --k 3,4 --algorithms minimax,alphabeta --limit 60[/cyan]
+    """
+    chosen = family(family_name)
+    grid = boards(chosen, numbers("--sizes", sizes) if sizes else (), numbers("--k", k) if k else ())
+    runs, rows = algorithms(engines), list[Row]()
+    try:
+        with err.status("searching", spinner="dots") as status:
+            for row in run_all(grid, runs, limit):
+                rows.append(row)
+                status.update(f"{len(rows)} of {len(grid) * len(runs)} runs done (last: {row.board}, {row.algorithm})")
+    finally:  # interrupted or not, the runs so far are printed
+        if as_json:
+            emit_json({"family": chosen.name, "limit": limit, "rows": [row.record() for row in rows]})
+        else:
+            out.print(bench_table(rows, limit))
+            out.print(nodes_chart(rows, out.width))
 
 
 def main(argv: list[str] | None = None) -> int:
