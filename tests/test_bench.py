@@ -4,9 +4,13 @@ and a per-run limit that really bounds the time."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 from functools import reduce
 from operator import xor
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +21,7 @@ from nimmax.games import GAMES
 from nimmax.search import Table
 from nimmax.search.alphabeta import alphabeta
 
-from .cli_helpers import nimmax
+from .cli_helpers import ROOT, nimmax
 
 TICTACTOE_REGISTERED = any(info.name == "tictactoe" for info in GAMES)
 
@@ -137,3 +141,30 @@ def test_tictactoe_family_runs_once_the_game_is_registered() -> None:
     rows = json.loads(run.stdout)["rows"]
     assert [row["board"] for row in rows] == ["tictactoe --size 3 --k 3"]
     assert rows[0]["value"] == 0  # tic-tac-toe is a draw
+
+
+def readme_commands(*prefixes: str) -> list[list[str]]:
+    """The README's example lines that start with one of `prefixes`, as argument lists."""
+    text = (ROOT / "README.md").read_text()
+    lines = [line.strip() for line in text.splitlines() if line.startswith("    nimmax ")]
+    return [line.split()[1:] for line in lines if line.split()[1] in prefixes]
+
+
+@pytest.mark.parametrize("args", readme_commands("tree", "bench"), ids=" ".join)
+def test_readme_tree_and_bench_examples_run(args: list[str], tmp_path: Path) -> None:
+    """Every README example of tree and bench runs (tictactoe once registered, its 60 s limit cut to 2 s)."""
+    if "tictactoe" in args:
+        if not TICTACTOE_REGISTERED:
+            pytest.skip("the tictactoe game is not registered yet")
+        args = [("2" if word == "60" else word) for word in args]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120", "NO_COLOR": "1"}
+    run = subprocess.run([sys.executable, "-m", "nimmax", *args], capture_output=True, text=True, cwd=tmp_path,
+                         env=env, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip()
+
+
+def test_tree_and_bench_help_show_examples() -> None:
+    for command in ("tree", "bench"):
+        run = nimmax(command, "--help")
+        assert run.returncode == 0 and "nimmax " + command in run.stdout

@@ -174,3 +174,15 @@ def test_cli_refuses_a_big_tree_naming_its_size() -> None:
     run = nimmax("tree", "simple-nim", "20")
     assert run.returncode == 2
     assert f"{simple_nim_tree_size(20):,} nodes" in run.stderr and "2,000" in run.stderr
+
+
+def test_tree_bench_and_plates_cores_import_no_presentation_library() -> None:
+    import subprocess
+    import sys
+
+    from .cli_helpers import ROOT
+
+    code = ("import sys, nimmax.tree, nimmax.bench, nimmax.games.plates\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', 'prompt_toolkit')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert loaded.stdout.strip() == "[]"
