@@ -4,17 +4,18 @@
 of its own (the engines keep no hooks), so `nimmax tree` can draw each node with its
 position, the side to move, its value and, under alpha-beta, the branches that were pruned.
 The recursion follows the engines' rules exactly, so its node totals are theirs: plain
-minimax visits every node; alpha-beta without a table searches a node's distinct children in
-the game's order (`search_order`) and stops at a cutoff.
+minimax visits every node; alpha-beta without a table searches a node's children in the
+engine's order (`search_order`, the one place that mirrors its move ordering) and stops at
+a cutoff.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from nimmax.game import AnyGame, BadInput
+from nimmax.game import CHANCE, AnyGame, BadInput
 from nimmax.search import (
     INFINITY,
     SCALE,
@@ -34,8 +35,9 @@ from nimmax.search.alphabeta import AlphaBeta
 MINIMAX, ALPHABETA = "minimax", "alphabeta"
 ALGORITHMS = (MINIMAX, ALPHABETA)
 
-SEARCHED, PRUNED, SAME = "searched", "pruned", "same"
-"""A node's status: visited; cut off by alpha-beta; skipped because a sibling reached the same key."""
+SEARCHED, PRUNED, SAME, LEFT_OUT = "searched", "pruned", "same", "left out"
+"""A node's status: visited; cut off by alpha-beta; skipped because a sibling reached the same
+key; left out by the game's search order (no better than the moves searched)."""
 
 EXACT, AT_LEAST, AT_MOST = "exact", "at least", "at most"
 """What a value is for Max: the minimax value, or a bound where alpha-beta stopped early."""
@@ -94,23 +96,40 @@ class GameTree:
         return sum(node.status == PRUNED for node in self.root.walk())
 
 
-def search_order(game: AnyGame, state: Any, distinct: bool) -> list[tuple[Any, Any, Any]]:
-    """The children as `(move, child, same_as)` in the order the engines search them.
+class Step(NamedTuple):
+    """A child in search order: `status` SEARCHED (to be searched), SAME or LEFT_OUT."""
 
-    The game's own order; with `distinct` (alpha-beta below the root, as in
-    `AlphaBeta.children` with an empty table) a child whose key a sibling already reached
-    is skipped: `same_as` names that sibling's move, else it is None.
+    move: Any
+    child: Any
+    status: str
+    same_as: Any = None
+
+
+def search_order(game: AnyGame, state: Any, narrowed: bool) -> list[Step]:
+    """The children in the order alpha-beta with an empty table searches them: this mirrors
+    the engine's move ordering, so keep it in step with `nimmax/search/alphabeta.py`.
+
+    Without `narrowed` (minimax everywhere, and alpha-beta's root, as `search_root`) every
+    move in the game's order. With it, the engine's rule below the root: where the engine
+    rates children (`AlphaBeta.children`), the game's order, a child whose key a sibling
+    already reached is skipped (SAME); where it asks the game (`AlphaBeta.moves`, which
+    searches `Game.search_actions`), those moves first and the rest left out (LEFT_OUT).
     """
+    moves = choices(game, state)
+    if narrowed and not hasattr(AlphaBeta, "children") and game.to_move(state) != CHANCE:
+        kept = list(getattr(game, "search_actions", game.actions)(state))
+        moves = kept + [move for move in moves if move not in kept]
+        return [Step(move, game.result(state, move), SEARCHED if move in kept else LEFT_OUT) for move in moves]
     seen: dict[Any, Any] = {}
     order = []
-    for move in choices(game, state):
+    for move in moves:
         child = game.result(state, move)
         key = game.key(child)
-        if distinct and key in seen:
-            order.append((move, child, seen[key]))
+        if narrowed and key in seen:
+            order.append(Step(move, child, SAME, seen[key]))
             continue
         seen.setdefault(key, move)
-        order.append((move, child, None))
+        order.append(Step(move, child, SEARCHED))
     return order
 
 
@@ -146,13 +165,12 @@ class Tracer:
         alpha_in, best, best_index, cut = alpha, -INFINITY, None, False
         # The root is searched over the game's plain moves (no dedupe), the way search_root does.
         children: list[Node] = []
-        for child_move, child, same_as in search_order(game, state, distinct=self.prune and not root):
-            if same_as is not None or cut:
+        for child_move, child, status, same_as in search_order(game, state, narrowed=self.prune and not root):
+            if status != SEARCHED or cut:
                 self.draw()
-                status = SAME if same_as is not None else PRUNED
                 children.append(
-                    Node(child_move, child, side(game, child) == self.max_side, game.is_terminal(child), status,
-                         same_as=same_as)
+                    Node(child_move, child, side(game, child) == self.max_side, game.is_terminal(child),
+                         status if status != SEARCHED else PRUNED, same_as=same_as)
                 )
                 continue
             node, score = self.child(me, child_move, child, alpha, beta)

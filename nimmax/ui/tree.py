@@ -8,7 +8,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from nimmax.game import AnyGame
-from nimmax.tree import ALPHABETA, AT_LEAST, AT_MOST, EXACT, PRUNED, SAME, GameTree, Node
+from nimmax.tree import ALPHABETA, AT_LEAST, AT_MOST, EXACT, LEFT_OUT, PRUNED, SAME, GameTree, Node
 
 BOUND_SIGN = {AT_LEAST: "≥ ", AT_MOST: "≤ "}
 
@@ -44,6 +44,10 @@ def label(game: AnyGame, node: Node, root: bool = False, best: bool = False) -> 
         text.append(f" → {position}")
     if node.status == PRUNED:
         text.append("   ✂ pruned", style="bold")
+        text.stylize("dim")
+        return text
+    if node.status == LEFT_OUT:
+        text.append("   left out: the game forces another move here, not searched")
         text.stylize("dim")
         return text
     if node.status == SAME:
