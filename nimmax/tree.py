@@ -116,8 +116,9 @@ def search_order(game: AnyGame, state: Any, narrowed: bool) -> list[Step]:
     searches `Game.search_actions`), those moves first and the rest left out (LEFT_OUT).
     """
     moves = choices(game, state)
-    if narrowed and not hasattr(AlphaBeta, "children") and game.to_move(state) != CHANCE:
-        kept = list(getattr(game, "search_actions", game.actions)(state))
+    if narrowed and not hasattr(AlphaBeta, "children"):
+        chance = game.to_move(state) == CHANCE
+        kept = moves if chance else list(getattr(game, "search_actions", game.actions)(state))
         moves = kept + [move for move in moves if move not in kept]
         return [Step(move, game.result(state, move), SEARCHED if move in kept else LEFT_OUT) for move in moves]
     seen: dict[Any, Any] = {}
@@ -148,6 +149,7 @@ class Tracer:
             raise TreeTooBig("tree too big")
 
     def root(self, state: Any) -> Node:
+        """Trace the search from `state`, whose mover is Max."""
         self.max_side = side(self.game, state)
         node, _ = self.node(None, state, -INFINITY, INFINITY, root=True)
         return node

@@ -205,3 +205,28 @@ def test_tictactoe_trees_count_what_the_engines_count(words: str) -> None:
     if "position" in words:
         minimax_root, minimax_visits = trace(game, state, "minimax")
         assert minimax_visits == minimax(game, state, every_move=True).nodes and minimax_root.value == root.value
+
+
+def chance_trees() -> st.SearchStrategy[Any]:
+    leaves = st.integers(-3, 3)
+    return st.recursive(
+        leaves,
+        lambda children: st.one_of(
+            st.tuples(st.sampled_from([0, 1]), st.lists(children, min_size=1, max_size=3)),
+            st.lists(children, min_size=1, max_size=3).map(
+                lambda nodes: ("chance", [(1 / len(nodes), node) for node in nodes])),
+        ),
+        max_leaves=20,
+    ).filter(lambda tree: not isinstance(tree, int) and tree[0] != "chance")
+
+
+@given(chance_trees())
+def test_chance_nodes_count_as_the_engines_count_them(tree: Any) -> None:
+    """Minimax and alpha-beta make chance the adversary; the traced tree follows them."""
+    game = TreeGame(tree)
+    state = game.initial_state()
+    minimax_root, minimax_visits = trace(game, state, "minimax")
+    engine = minimax(game, state, every_move=True)
+    assert minimax_visits == engine.nodes and minimax_root.value == engine.value
+    root, visited = trace(game, state, "alphabeta")
+    assert visited == alphabeta(game, state, table=Table(0)).nodes and root.value == engine.value
