@@ -90,10 +90,9 @@ class GameTree:
     alphabeta_nodes: int
     """Nodes alpha-beta without a table visits."""
 
-    @property
-    def pruned(self) -> int:
-        """How many branches alpha-beta cut off."""
-        return sum(node.status == PRUNED for node in self.root.walk())
+    def count(self, status: str) -> int:
+        """How many nodes have `status`: PRUNED counts the branches alpha-beta cut off."""
+        return sum(node.status == status for node in self.root.walk())
 
 
 class Step(NamedTuple):

@@ -22,7 +22,7 @@ def bench_table(rows: Sequence[Row], limit: float) -> Table:
         table.add_column(name, justify="left" if name in ("board", "algorithm", "value") else "right")
     for row in rows:
         if row.status == DONE:
-            value = Text(f"{row.value:+g}", style="bold")
+            value = Text(f"{row.value:+g}" if row.value else "0", style="bold")
             nodes = f"{row.nodes:,}"
         elif row.status == OVER:
             value = Text("over the limit", style="bold red")

@@ -61,7 +61,8 @@ def label(game: AnyGame, node: Node, root: bool = False, best: bool = False) -> 
     value = node.value if node.value is not None else 0.0
     colour = "green" if value > 0 else "red" if value < 0 else "yellow"
     text.append("   value ", style="dim")
-    text.append(f"{BOUND_SIGN.get(node.bound, '')}{value:+g}", style=f"bold {colour}")
+    text.append(f"{BOUND_SIGN.get(node.bound, '')}{value:+g}" if value else f"{BOUND_SIGN.get(node.bound, '')}0",
+                style=f"bold {colour}")
     if best:
         text.append("   ◀ perfect play", style="bold green")
     return text
@@ -80,7 +81,11 @@ def footer(game: AnyGame, explored: GameTree) -> Text:
         if whole is not None:
             saved = whole - explored.nodes
             text.append(f"; minimax (no pruning) visits {whole:,}: pruning saved {saved:,} ({saved / whole:.0%})")
-        text.append(f"; {explored.pruned:,} branches pruned.")
+        text.append(f"; {explored.count(PRUNED):,} branches pruned")
+        for status, what in ((SAME, "transposed siblings skipped"), (LEFT_OUT, "moves left out by the game")):
+            if explored.count(status):
+                text.append(f", {explored.count(status):,} {what}")
+        text.append(".")
         return text
     saved = explored.nodes - pruned_visits
     text.append(".\n", style="dim")
