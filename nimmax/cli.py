@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -19,7 +20,7 @@ from nimmax.game import BadInput
 from nimmax.games import GAMES
 from nimmax.players import KINDS, option_names
 from nimmax.solve import solution_record, solve
-from nimmax.ui import views
+from nimmax.ui import play, views
 
 app = typer.Typer(
     name="nimmax",
@@ -89,6 +90,44 @@ def solve_command(
         return
     out.print(views.solution_table(game, state, result))
     out.print(views.solution_summary(game, algorithm, result))
+
+
+@app.command("play", context_settings=GAME_WORDS)
+def play_command(
+    game_words: GameWords,
+    first: Annotated[str, typer.Option(help="Player spec of the first seat.")] = "human",
+    second: Annotated[str | None, typer.Option(help="Player spec of the second seat [default: alphabeta].")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for random players and chance.")] = None,
+    delay: Annotated[float, typer.Option(min=0, help="Pause in seconds after each engine move.")] = 0.0,
+    record: Annotated[Path | None, typer.Option(help="Write the game to this JSON file.")] = None,
+) -> None:
+    """Play a game: you against an engine, engines against each other, or two people.
+
+    At your turn type a move or hint, undo, moves, help, quit.
+    [bold]Examples[/bold]:
+    [cyan]nimmax play nim 2 3 5[/cyan] ·
+    [cyan]nimmax play simple-nim 12 --second random[/cyan] ·
+    [cyan]nimmax play nim 3 4 5 --first alphabeta --second random:seed=3 --record game.json[/cyan]
+    """
+    game = games.create(game_words)
+    if game.players == 1 and second is not None:
+        raise BadInput(f"{game.name} is a one-player game: give only --first")
+    specs = [first] if game.players == 1 else [first, second or "alphabeta"]
+    play.play(game, specs, out, seed=seed, delay=delay, record=record)
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="A record written by play --record.")],
+    delay: Annotated[float | None, typer.Option(min=0, help="Pause between moves [default: 0.5 s on a terminal].")]
+    = None,
+) -> None:
+    """Step through a recorded game, position by position.
+
+    [bold]Example[/bold]: [cyan]nimmax replay game.json --delay 0.2[/cyan]
+    """
+    pause = delay if delay is not None else (0.5 if out.is_terminal else 0.0)
+    play.replay(play.read_record(file), out, pause)
 
 
 def main(argv: list[str] | None = None) -> int:

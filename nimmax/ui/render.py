@@ -14,6 +14,7 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from nimmax.game import AnyGame
+from nimmax.ui import nim
 
 Renderer = Callable[[AnyGame, Any, Any], RenderableType]
 
@@ -23,7 +24,11 @@ def plain(game: AnyGame, state: Any, last_move: Any) -> RenderableType:
     return Text(game.format_position(state))
 
 
-RENDERERS: Mapping[str, Renderer] = {}
+RENDERERS: Mapping[str, Renderer] = {
+    "simple-nim": nim.render_simple_nim,
+    "nim": nim.render_nim,
+    "split-nim": nim.render_split_nim,
+}
 """Game name (the registry's, `game.name`) to its renderer."""
 
 
