@@ -168,6 +168,8 @@ class GameRecord:
         try:
             data = json.loads(text)
             result = data["result"]
+            if not (result["winner"] is None or type(result["winner"]) is int):
+                raise TypeError(f"winner {result['winner']!r} is not a seat number")
             record = cls(
                 str(data["game"]),
                 tuple(str(spec) for spec in data["players"]),

@@ -22,24 +22,24 @@ SHOWN = 30
 
 def counters(count: int, taken: int = 0, style: str = "bold yellow") -> Text:
     """A row of `count` counters followed by `taken` hollow ones, cut at SHOWN."""
-    row = Text()
     shown = min(count, SHOWN)
-    row.append("● " * shown, style=style)
-    row.append("○ " * min(taken, SHOWN - shown), style="red")
+    pieces = [("●", style)] * shown + [("○", "red")] * min(taken, SHOWN - shown)
     if count + taken > SHOWN:
-        row.append("…", style="dim")
-    return row
+        pieces.append(("…", "dim"))
+    return Text(" ").join(Text(piece, style=piece_style) for piece, piece_style in pieces)
 
 
 def board(game: AnyGame, state: Any, rows: list[tuple[int, int, str, str]]) -> RenderableType:
     """Rows of (counters, taken, mark, counter style) in a panel saying whose turn it is."""
+    width = max(len(str(count)) for count, *_ in rows)
     table = Table.grid(padding=(0, 2))
-    table.add_column(justify="right", style="dim")
-    table.add_column()
-    table.add_column(justify="right")
-    table.add_column(style="bold red")
+    table.add_column(justify="right", style="dim", no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True)
     for number, (count, taken, mark, style) in enumerate(rows, start=1):
-        table.add_row(f"pile {number}", counters(count, taken, style), str(count), mark)
+        # The count and its mark share a cell: Rich mis-measures a grid whose last cell is empty.
+        label = Text.assemble(f"{count:>{width}}", (f"  {mark}" if mark else "", "bold red"))
+        table.add_row(f"pile {number}", counters(count, taken, style), label)
     over = game.is_terminal(state)
     status = "game over" if over else f"{game.player_names[game.to_move(state)]} to move"
     return Panel(table, title=game.spec, title_align="left", subtitle=status, subtitle_align="right", expand=False)

@@ -100,12 +100,16 @@ class PlaySession:
             self.console.print(Text("Type a move, or help for the commands.", style="dim"))
         self.console.print(render(game, self.match.state))
         moves = self.match.run()
-        while True:
-            with self.thinking():
-                ply = next(moves, None)
-            if ply is None:
-                break
-            self.show(ply)
+        try:
+            while True:
+                with self.thinking():
+                    ply = next(moves, None)
+                if ply is None:
+                    break
+                self.show(ply)
+        except KeyboardInterrupt:
+            self.console.print("[yellow]interrupted[/yellow]")
+            raise
         self.console.print(banner(game, self.match.state, self.labels, self.humans, len(self.match.history)))
         return self.match.record()
 
