@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from nimmax import games
+from nimmax.cli import main
 from nimmax.game import CHANCE, AnyGame
 from nimmax.games import GAMES
 from nimmax.match import Match
@@ -177,10 +178,12 @@ def test_quit_ends_politely_and_the_readme_example_runs() -> None:
         (["nim", "2", "--record", "/no/such/dir/game.json"], "no such directory"),
     ],
 )
-def test_bad_play_arguments_are_one_line_errors(args: list[str], message: str) -> None:
-    run = nimmax("play", *args)
-    assert run.returncode == 2 and message in run.stderr
-    assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
+def test_bad_play_arguments_are_one_line_errors(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", *args]) == 2
+    error = capsys.readouterr().err
+    assert message in error and len(error.strip().splitlines()) == 1
 
 
 # ---------------------------------------------------------------- replay
@@ -211,17 +214,22 @@ def test_replay_steps_through_a_record(tmp_path: Path) -> None:
          "not a nimmax game record"),
     ],
 )
-def test_a_corrupt_record_is_a_clear_error(tmp_path: Path, content: str, message: str) -> None:
+def test_a_corrupt_record_is_a_clear_error(
+    tmp_path: Path, content: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     record_file = tmp_path / "game.json"
     record_file.write_text(content)
-    run = nimmax("replay", str(record_file))
-    assert run.returncode == 2 and message in run.stderr
-    assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
+    assert main(["replay", str(record_file)]) == 2
+    error = capsys.readouterr().err
+    assert message in error and len(error.strip().splitlines()) == 1
 
 
-def test_a_missing_record_is_a_clear_error(tmp_path: Path) -> None:
+def test_a_missing_or_binary_record_is_a_clear_error(tmp_path: Path) -> None:
     run = nimmax("replay", str(tmp_path / "nothing.json"))
     assert run.returncode == 2 and "cannot read" in run.stderr and "Traceback" not in run.stderr
+    (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00")
+    run = nimmax("replay", str(tmp_path / "binary.json"))
+    assert run.returncode == 2 and "not a text file" in run.stderr and "Traceback" not in run.stderr
 
 
 # ---------------------------------------------------------------- in-process sessions
