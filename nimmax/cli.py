@@ -96,7 +96,9 @@ def solve_command(
 def play_command(
     game_words: GameWords,
     first: Annotated[str, typer.Option(help="Player spec of the first seat.")] = "human",
-    second: Annotated[str | None, typer.Option(help="Player spec of the second seat [default: alphabeta].")] = None,
+    second: Annotated[
+        str | None, typer.Option(help="Player spec of the second seat.", show_default="alphabeta")
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for random players and chance.")] = None,
     delay: Annotated[float, typer.Option(min=0, help="Pause in seconds after each engine move.")] = 0.0,
     record: Annotated[Path | None, typer.Option(help="Write the game to this JSON file.")] = None,
@@ -118,9 +120,10 @@ def play_command(
 
 @app.command("replay")
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A record written by play --record.")],
-    delay: Annotated[float | None, typer.Option(min=0, help="Pause between moves [default: 0.5 s on a terminal].")]
-    = None,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A record written by play --record.")],
+    delay: Annotated[
+        float | None, typer.Option(min=0, help="Pause between moves.", show_default="0.5 on a terminal, else 0")
+    ] = None,
 ) -> None:
     """Step through a recorded game, position by position.
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
+import shlex
+import sys
 from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import Path
@@ -389,3 +392,30 @@ def test_a_huge_pile_is_drawn_cut_short_with_its_count() -> None:
     (row,) = board_rows(render(game, game.initial_state()))
     assert row.count("●") < 100 and "5000" in row and "…" in row
 
+
+
+def test_a_one_player_game_takes_only_first(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    solitaire = TreeGame((0, [("chance", [(0.5, 2), (0.5, -1)]), 1]), players=1)
+    monkeypatch.setattr(games, "create", lambda words: solitaire)
+    assert main(["play", "solitaire", "--second", "random"]) == 2
+    assert "one-player game: give only --first" in capsys.readouterr().err
+    assert main(["play", "solitaire", "--first", "expectimax", "--seed", "1"]) == 0
+    shown = capsys.readouterr().out
+    assert "First (expectimax) plays 1" in shown  # a sure 1 beats 0.5 * 2 + 0.5 * -1
+    assert "Game over: First (expectimax) wins" in shown
+
+
+def test_the_readme_play_and_replay_examples_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    examples = re.findall(r"^    (?:printf '(.*)' \| )?nimmax ((?:play|replay) .*)$", readme, re.MULTILINE)
+    assert len(examples) >= 5
+    monkeypatch.chdir(tmp_path)
+    for typed, command in examples:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(typed.replace("\\n", "\n")))
+        assert main(shlex.split(command)) == 0, command
+        assert "Traceback" not in capsys.readouterr().err
+    assert json.loads((tmp_path / "game.json").read_text())["result"]["winner"] == 0
