@@ -88,11 +88,6 @@ class Match:
         """The current position."""
         return self.history[-1].after if self.history else self.game.initial_state()
 
-    @property
-    def finished(self) -> bool:
-        """True once the game has reached its end."""
-        return self.game.is_terminal(self.state)
-
     def run(self) -> Iterator[Ply]:
         """Play on to the end or until a player abandons, yielding each ply as it is made."""
         while True:

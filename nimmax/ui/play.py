@@ -11,7 +11,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -113,7 +113,7 @@ class PlaySession:
         self.console.print(banner(game, self.match.state, self.labels, self.humans, len(self.match.history)))
         return self.match.record()
 
-    def thinking(self) -> Any:
+    def thinking(self) -> AbstractContextManager[Any]:
         """A spinner while an engine searches, on a terminal only."""
         state = self.match.state
         seat = CHANCE if self.game.is_terminal(state) else self.game.to_move(state)
