@@ -18,6 +18,7 @@ from .cli_helpers import ROOT
 
 ESCAPES = r"(?:\x1b\[[0-9;?]*[A-Za-z]|[\r\n])*"
 ERASE_LINE = "\x15"  # Ctrl-U: a refused answer stays in the prompt to be corrected
+F2 = "\x1bOQ"  # what an xterm sends for the F2 key
 
 
 def shown(text: str) -> str:
@@ -42,13 +43,15 @@ def finish(child: pexpect.spawn) -> tuple[int, str]:
     return child.exitstatus, rest
 
 
-def test_a_session_refuses_hints_answers_undoes_and_ends_on_eof(tmp_path: Path) -> None:
+def test_a_session_refuses_completes_hints_answers_undoes_and_ends_on_eof(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     child = spawn("play", "nim", "2", "3", "5", "--record", str(record))
     child.expect(shown("First ›"))
     child.send("9:9\r")
     child.expect(shown("cannot take 9 from pile 9"))
-    child.send(ERASE_LINE + "hint\r")
+    child.send(ERASE_LINE + "3\t")  # Tab completes the legal moves
+    child.expect(shown("3:5"))
+    child.send(ERASE_LINE + F2)  # F2 asks for a hint
     child.expect(shown("hint: 3:4"))
     child.expect(shown("First ›"))
     child.send("3:4\r")
