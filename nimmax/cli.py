@@ -20,7 +20,7 @@ from nimmax.game import BadInput
 from nimmax.games import GAMES
 from nimmax.players import KINDS, option_names
 from nimmax.solve import solution_record, solve
-from nimmax.ui import play, views
+from nimmax.ui import views
 
 app = typer.Typer(
     name="nimmax",
@@ -111,6 +111,8 @@ def play_command(
     [cyan]nimmax play simple-nim 12 --second random[/cyan] ·
     [cyan]nimmax play nim 3 4 5 --first alphabeta --second random:seed=3 --record game.json[/cyan]
     """
+    from nimmax.ui import play  # prompt_toolkit loads only for the commands that play
+
     game = games.create(game_words)
     if game.players == 1 and second is not None:
         raise BadInput(f"{game.name} is a one-player game: give only --first")
@@ -129,6 +131,8 @@ def replay_command(
 
     [bold]Example[/bold]: [cyan]nimmax replay game.json --delay 0.2[/cyan]
     """
+    from nimmax.ui import play
+
     pause = delay if delay is not None else (0.5 if out.is_terminal else 0.0)
     play.replay(play.read_record(file), out, pause)
 
