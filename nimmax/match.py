@@ -81,7 +81,6 @@ class Match:
         self.game, self.players = game, list(players)
         self.rng = rng if rng is not None else random.Random(game.seed)
         self.history: list[Ply] = []
-        self.abandoned = False
 
     @property
     def state(self) -> Any:
@@ -99,11 +98,10 @@ class Match:
             except Rewind:
                 continue  # the history was cut back: carry on from the position it now ends in
             except Abandon:
-                self.abandoned = True
-                return
+                return  # the history keeps every ply made; the record says the game is unfinished
 
     def take_back(self, seats: Collection[int]) -> list[Ply]:
-        """Cut the history back to the last position where one of `seats` moved; the plies taken back.
+        """Cut the history to just before the last ply one of `seats` made; returns the plies taken back.
 
         With `seats` the human seats, this undoes a person's last move together with the
         engine replies and chance draws after it; between two people it undoes one move.
