@@ -44,10 +44,19 @@ def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
 
 def search_status(game: AnyGame, search: SearchResult) -> str:
     """What an engine found, for the status line: value, depth, nodes, time."""
-    return (
-        f"value {search.value:+g} ({outcome_word(game, search.value, search.exact)})"
-        f" · depth {search.depth} · {search.nodes:,} nodes · {search.seconds:.3f} s"
-    )
+    value = search.value
+    shown = f"{value:+,.0f}" if value == int(value) else f"{value:+,.2f}"
+    word = outcome_word(game, value, search.exact)
+    if word in ("win", "draw", "loss"):
+        shown += f" ({word})"
+    elif not search.exact:
+        shown += " (estimate)"
+    return f"value {shown} · depth {search.depth} · {search.nodes:,} nodes · {search.seconds:.3f} s"
+
+
+def worth_drawing(game: AnyGame, state: Any) -> bool:
+    """Whether to draw a position: not one waiting for a chance draw, which comes straight after."""
+    return game.is_terminal(state) or game.to_move(state) != CHANCE
 
 
 def banner(game: AnyGame, state: Any, labels: Sequence[str], humans: set[int], moves: int) -> Panel:
@@ -61,8 +70,8 @@ def banner(game: AnyGame, state: Any, labels: Sequence[str], humans: set[int], m
                                              {1: "wins", 0: "draws", -1: "loses"}[int(scores[0])])
     else:
         text = "Draw" if winner is None else f"{labels[winner]} wins"
-        if any(abs(score) > 1 for score in scores):
-            text += " (" + " to ".join(f"{score:g}" for score in scores) + ")"
+        if winner is not None and abs(scores[winner]) > 1:
+            text += f" by {scores[winner]:g}"
     if winner is None or not humans or len(humans) == game.players:
         style = "cyan"
     else:
@@ -98,7 +107,8 @@ class PlaySession:
         self.console.print(Text(f"{game.spec}: " + " vs ".join(self.labels), style="bold"))
         if self.humans:
             self.console.print(Text("Type a move, or help for the commands.", style="dim"))
-        self.console.print(render(game, self.match.state))
+        if worth_drawing(game, self.match.state):
+            self.console.print(render(game, self.match.state))
         moves = self.match.run()
         try:
             while True:
@@ -134,7 +144,7 @@ class PlaySession:
             elif ply.seat not in self.humans:
                 line += f"   [dim]{ply.seconds:.3f} s[/dim]"
             self.console.print(line)
-        if game.is_terminal(ply.after) or game.to_move(ply.after) != CHANCE:
+        if worth_drawing(game, ply.after):
             self.console.print(render(game, ply.after, ply.move))
         if self.delay > 0 and ply.seat not in self.humans and ply.seat != CHANCE:
             time.sleep(self.delay)
@@ -252,13 +262,17 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
     states = record.positions()
     labels = seat_labels(game, record.players)
     console.print(Text(f"{game.spec}: " + " vs ".join(labels), style="bold"))
-    console.print(render(game, states[0]))
+    if worth_drawing(game, states[0]):
+        console.print(render(game, states[0]))
     for number, (text, before, after) in enumerate(zip(record.moves, states, states[1:], strict=False), start=1):
-        time.sleep(delay)
         seat = game.to_move(before)
-        who = "chance" if seat == CHANCE else escape(labels[seat])
-        console.print(f"{number}. [bold]{who}[/bold] plays [bold cyan]{escape(text)}[/bold cyan]")
-        console.print(render(game, after, game.parse_move(text, before)))
+        if seat == CHANCE:
+            console.print(f"[dim]chance: {escape(text)}[/dim]")
+        else:
+            time.sleep(delay)
+            console.print(f"{number}. [bold]{escape(labels[seat])}[/bold] plays [bold cyan]{escape(text)}[/bold cyan]")
+        if worth_drawing(game, after):
+            console.print(render(game, after, game.parse_move(text, before)))
     humans = {seat for seat, spec in enumerate(record.players) if spec == "human"}
     console.print(banner(game, states[-1], labels, humans, len(record.moves)))
 
