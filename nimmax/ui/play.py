@@ -60,7 +60,7 @@ def worth_drawing(game: AnyGame, state: Any) -> bool:
 
 
 def banner(game: AnyGame, state: Any, labels: Sequence[str], humans: set[int], moves: int) -> Panel:
-    """The result of the game in one panel: who won, or that the game was left unfinished."""
+    """The result of the game in one panel: who won, or that it was left unfinished after `moves` moves."""
     if not game.is_terminal(state):
         return Panel(Text(f"Game left unfinished after {moves} moves", style="bold yellow"), expand=False)
     winner = game.winner(state)
@@ -120,7 +120,8 @@ class PlaySession:
         except KeyboardInterrupt:
             self.console.print("[yellow]interrupted[/yellow]")
             raise
-        self.console.print(banner(game, self.match.state, self.labels, self.humans, len(self.match.history)))
+        moves_made = sum(ply.seat != CHANCE for ply in self.match.history)
+        self.console.print(banner(game, self.match.state, self.labels, self.humans, moves_made))
         return self.match.record()
 
     def thinking(self) -> AbstractContextManager[Any]:
@@ -274,5 +275,6 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
         if worth_drawing(game, after):
             console.print(render(game, after, game.parse_move(text, before)))
     humans = {seat for seat, spec in enumerate(record.players) if spec == "human"}
-    console.print(banner(game, states[-1], labels, humans, len(record.moves)))
+    moves_made = sum(game.to_move(state) != CHANCE for state in states[:-1])
+    console.print(banner(game, states[-1], labels, humans, moves_made))
 
