@@ -45,7 +45,7 @@ def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
 def search_status(game: AnyGame, search: SearchResult) -> str:
     """What an engine found, for the status line: value, depth, nodes, time."""
     value = search.value
-    shown = f"{value:+,.0f}" if value == int(value) else f"{value:+,.2f}"
+    shown = "0" if value == 0 else f"{value:+,.0f}" if value == int(value) else f"{value:+,.2f}"
     word = outcome_word(game, value, search.exact)
     if word in ("win", "draw", "loss"):
         shown += f" ({word})"
