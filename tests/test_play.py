@@ -183,6 +183,7 @@ def test_quit_ends_politely_and_the_readme_example_runs() -> None:
         (["nim", "2", "--second", "alphabeta:depth=x"], "depth must be a number"),
         (["chess"], "unknown game 'chess'"),
         (["nim", "2", "--record", "/no/such/dir/game.json"], "no such directory"),
+        (["nim", "2", "--record", "."], "it is a directory"),
     ],
 )
 def test_bad_play_arguments_are_one_line_errors(

@@ -154,7 +154,9 @@ class PlaySession:
         """One answer from the person to move; the reader is made at the first human turn."""
         if self.reader is None:
             interactive = sys.stdin.isatty() and self.console.is_terminal
-            self.reader = terminal_reader(game) if interactive else LineReader(sys.stdin)
+            # Output piped away but a person typing: the prompt goes to stderr, which they see.
+            prompts = sys.stderr if sys.stdin.isatty() else None
+            self.reader = terminal_reader(game) if interactive else LineReader(sys.stdin, prompts)
         return self.reader(game, state, prompt)
 
     def ask(self, game: AnyGame, state: Any) -> Any:
@@ -229,6 +231,8 @@ def play(
     """Play one game on the console; the record is written even when the game is cut short."""
     if record is not None and not record.parent.is_dir():
         raise BadInput(f"cannot write the record to {record}: no such directory {record.parent}")
+    if record is not None and record.is_dir():
+        raise BadInput(f"cannot write the record to {record}: it is a directory")
     session = PlaySession(game, specs, console, reader, seed, delay)
     try:
         return session.play()

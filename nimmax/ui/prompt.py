@@ -108,12 +108,15 @@ class LinePrompt:
 
 
 class LineReader:
-    """The reader when input is not a terminal: the next non-blank line of a stream."""
+    """The reader without a full terminal: the next non-blank line of a stream, prompts shown if asked."""
 
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
+    def __init__(self, stream: TextIO, prompts: TextIO | None = None) -> None:
+        self.stream, self.prompts = stream, prompts
 
     def __call__(self, game: AnyGame, state: Any, prompt: str) -> str:
+        if self.prompts is not None:
+            self.prompts.write(prompt)
+            self.prompts.flush()
         for line in self.stream:
             if line.strip():
                 return line.strip()
