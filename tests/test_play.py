@@ -12,16 +12,17 @@ import random
 import re
 import shlex
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
 
+from nimmax import cli as nimmax_cli
 from nimmax import games
 from nimmax.cli import main
 from nimmax.game import CHANCE, AnyGame
@@ -99,6 +100,28 @@ def output(screen: Console) -> str:
     return file.getvalue()
 
 
+class Run(NamedTuple):
+    """What a command run in-process left: its exit code and output."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Callable[..., Run]:
+    """Run `nimmax ARGS` in this process (faster than a subprocess) with `stdin` piped in."""
+
+    def run(*argv: str, stdin: str = "") -> Run:
+        screen = Console(file=io.StringIO(), width=120, color_system=None)
+        monkeypatch.setattr(nimmax_cli, "out", screen)
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        code = main(list(argv))
+        return Run(code, output(screen), capsys.readouterr().err)
+
+    return run
+
+
 def scripted_moves(game: AnyGame, seed: int) -> tuple[list[str], list[str]]:
     """A random legal game made in-process: the moves people type, and every move (chance too)."""
     people = [RandomPlayer(seed + seat) for seat in range(game.players)]
@@ -134,9 +157,9 @@ def test_every_game_plays_to_the_end_from_piped_input(info: games.GameInfo, tmp_
         assert f"{game.player_names[expected]} wins" in run.stdout
 
 
-def test_misere_nim_the_one_who_takes_the_last_counter_loses(tmp_path: Path) -> None:
+def test_misere_nim_the_one_who_takes_the_last_counter_loses(tmp_path: Path, cli: Callable[..., Run]) -> None:
     record_file = tmp_path / "game.json"
-    run = nimmax("play", "simple-nim", "5", "--first", "human", "--second", "human", "--record", str(record_file),
+    run = cli("play", "simple-nim", "5", "--first", "human", "--second", "human", "--record", str(record_file),
                  stdin="1\n1\n1\n1\n1\n")  # First takes the fifth, last counter
     assert run.returncode == 0, run.stderr
     record = json.loads(record_file.read_text())
@@ -145,11 +168,11 @@ def test_misere_nim_the_one_who_takes_the_last_counter_loses(tmp_path: Path) -> 
     assert "Second wins" in run.stdout
 
 
-def test_engines_play_each_other_reproducibly(tmp_path: Path) -> None:
+def test_engines_play_each_other_reproducibly(tmp_path: Path, cli: Callable[..., Run]) -> None:
     records = []
-    for attempt in range(2):
+    for attempt, runner in enumerate([nimmax, cli]):  # once in a subprocess, once in this process
         record_file = tmp_path / f"game{attempt}.json"
-        run = nimmax("play", "nim", "3", "4", "5", "--first", "alphabeta", "--second", "random:seed=3",
+        run = runner("play", "nim", "3", "4", "5", "--first", "alphabeta", "--second", "random:seed=3",
                      "--record", str(record_file))
         assert run.returncode == 0, run.stderr
         records.append(json.loads(record_file.read_text()))
@@ -159,9 +182,9 @@ def test_engines_play_each_other_reproducibly(tmp_path: Path) -> None:
     assert "First (alphabeta) wins" in run.stdout and "nodes" in run.stdout
 
 
-def test_an_illegal_piped_line_is_refused_and_the_next_is_read(tmp_path: Path) -> None:
+def test_an_illegal_piped_line_is_refused_and_the_next_is_read(tmp_path: Path, cli: Callable[..., Run]) -> None:
     record_file = tmp_path / "game.json"
-    run = nimmax("play", "nim", "2", "3", "5", "--record", str(record_file), stdin="9:9\nfoo\n3:4\n")
+    run = cli("play", "nim", "2", "3", "5", "--record", str(record_file), stdin="9:9\nfoo\n3:4\n")
     assert run.returncode == 0, run.stderr
     assert "cannot take 9 from pile 9" in run.stdout and "legal: 3:5, 3:4" in run.stdout
     record = json.loads(record_file.read_text())
@@ -170,8 +193,8 @@ def test_an_illegal_piped_line_is_refused_and_the_next_is_read(tmp_path: Path) -
     assert "unfinished" in run.stdout
 
 
-def test_quit_ends_politely_and_the_readme_example_runs() -> None:
-    run = nimmax("play", "nim", "2", "3", "5", stdin="3:4\nquit\n")
+def test_quit_ends_politely(cli: Callable[..., Run]) -> None:
+    run = cli("play", "nim", "2", "3", "5", stdin="3:4\nquit\n")
     assert run.returncode == 0 and run.stderr == ""
     assert "First (you) plays 3:4" in run.stdout and "Second (alphabeta) plays" in run.stdout
 
@@ -197,12 +220,12 @@ def test_bad_play_arguments_are_one_line_errors(
 # ---------------------------------------------------------------- replay
 
 
-def test_replay_steps_through_a_record(tmp_path: Path) -> None:
+def test_replay_steps_through_a_record(tmp_path: Path, cli: Callable[..., Run]) -> None:
     record_file = tmp_path / "game.json"
-    nimmax("play", "nim", "2", "3", "5", "--first", "alphabeta", "--second", "random:seed=1", "--record",
+    cli("play", "nim", "2", "3", "5", "--first", "alphabeta", "--second", "random:seed=1", "--record",
            str(record_file))
     moves = json.loads(record_file.read_text())["moves"]
-    run = nimmax("replay", str(record_file), "--delay", "0")
+    run = cli("replay", str(record_file), "--delay", "0")
     assert run.returncode == 0, run.stderr
     for number, move in enumerate(moves, start=1):
         assert f"{number}. {'First' if number % 2 else 'Second'}" in run.stdout and f"plays {move}" in run.stdout
@@ -232,11 +255,11 @@ def test_a_corrupt_record_is_a_clear_error(
     assert message in error and len(error.strip().splitlines()) == 1
 
 
-def test_a_missing_or_binary_record_is_a_clear_error(tmp_path: Path) -> None:
-    run = nimmax("replay", str(tmp_path / "nothing.json"))
+def test_a_missing_or_binary_record_is_a_clear_error(tmp_path: Path, cli: Callable[..., Run]) -> None:
+    run = cli("replay", str(tmp_path / "nothing.json"))
     assert run.returncode == 2 and "cannot read" in run.stderr and "Traceback" not in run.stderr
     (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00")
-    run = nimmax("replay", str(tmp_path / "binary.json"))
+    run = cli("replay", str(tmp_path / "binary.json"))
     assert run.returncode == 2 and "not a text file" in run.stderr and "Traceback" not in run.stderr
 
 
