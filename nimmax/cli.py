@@ -151,6 +151,49 @@ def bench_command(
         else:
             out.print(bench_table(rows, limit))
             out.print(nodes_chart(rows, out.width))
+@app.command("play", context_settings=GAME_WORDS)
+def play_command(
+    game_words: GameWords,
+    first: Annotated[str, typer.Option(help="Player spec of the first seat.")] = "human",
+    second: Annotated[
+        str | None, typer.Option(help="Player spec of the second seat.", show_default="alphabeta")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for random players and chance.")] = None,
+    delay: Annotated[float, typer.Option(min=0, help="Pause in seconds after each engine move.")] = 0.0,
+    record: Annotated[Path | None, typer.Option(help="Write the game to this JSON file.")] = None,
+) -> None:
+    """Play a game: you against an engine, engines against each other, or two people.
+
+    At your turn type a move or hint, undo, moves, help, quit.
+    [bold]Examples[/bold]:
+    [cyan]nimmax play nim 2 3 5[/cyan] ·
+    [cyan]nimmax play simple-nim 12 --second random[/cyan] ·
+    [cyan]nimmax play nim 3 4 5 --first alphabeta --second random:seed=3 --record game.json[/cyan]
+    """
+    from nimmax.ui import play  # prompt_toolkit loads only for the commands that play
+
+    game = games.create(game_words)
+    if game.players == 1 and second is not None:
+        raise BadInput(f"{game.name} is a one-player game: give only --first")
+    specs = [first] if game.players == 1 else [first, second or "alphabeta"]
+    play.play(game, specs, out, seed=seed, delay=delay, record=record)
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A record written by play --record.")],
+    delay: Annotated[
+        float | None, typer.Option(min=0, help="Pause between moves.", show_default="0.5 on a terminal, else 0")
+    ] = None,
+) -> None:
+    """Step through a recorded game, position by position.
+
+    [bold]Example[/bold]: [cyan]nimmax replay game.json --delay 0.2[/cyan]
+    """
+    from nimmax.ui import play
+
+    pause = delay if delay is not None else (0.5 if out.is_terminal else 0.0)
+    play.replay(play.read_record(file), out, pause)
 
 
 def main(argv: list[str] | None = None) -> int:

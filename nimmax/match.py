@@ -1,7 +1,8 @@
-"""The play loop (a generator of plies, no I/O) and game records.
+"""The play loop (a generator of plies, no I/O), a match with take-backs, and game records.
 
 The loop asks whichever seat the state names, so extra turns need nothing special; at a
-chance node it draws an outcome from its own seeded generator.
+chance node it draws an outcome from its own seeded generator. A player steers a match
+from inside `choose` by raising `Rewind` (after `Match.take_back`) or `Abandon`.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,14 @@ from nimmax.search import SearchResult
 
 class BadRecord(BadInput):
     """A game record that cannot be read or replayed."""
+
+
+class Rewind(Exception):
+    """Raised from a player's `choose` after `Match.take_back`: the match goes on from its new position."""
+
+
+class Abandon(Exception):
+    """Raised from a player's `choose` to end the match unfinished (the person quit, or input ended)."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +72,50 @@ def plies(
         after = game.result(state, move)
         yield Ply(state, seat, move, after, time.perf_counter() - started, search)
         state = after
+
+
+class Match:
+    """A game being played: the plies so far, take-backs and the record; `run()` is the loop."""
+
+    def __init__(self, game: AnyGame, players: Sequence[Player], rng: random.Random | None = None) -> None:
+        self.game, self.players = game, list(players)
+        self.rng = rng if rng is not None else random.Random(game.seed)
+        self.history: list[Ply] = []
+
+    @property
+    def state(self) -> Any:
+        """The current position."""
+        return self.history[-1].after if self.history else self.game.initial_state()
+
+    def run(self) -> Iterator[Ply]:
+        """Play on to the end or until a player abandons, yielding each ply as it is made."""
+        while True:
+            try:
+                for ply in plies(self.game, self.players, self.state, self.rng):
+                    self.history.append(ply)
+                    yield ply
+                return
+            except Rewind:
+                continue  # the history was cut back: carry on from the position it now ends in
+            except Abandon:
+                return  # the history keeps every ply made; the record says the game is unfinished
+
+    def take_back(self, seats: Collection[int]) -> list[Ply]:
+        """Cut the history to just before the last ply one of `seats` made; returns the plies taken back.
+
+        With `seats` the human seats, this undoes a person's last move together with the
+        engine replies and chance draws after it; between two people it undoes one move.
+        """
+        for index in range(len(self.history) - 1, -1, -1):
+            if self.history[index].seat in seats:
+                taken = self.history[index:]
+                del self.history[index:]
+                return taken
+        return []
+
+    def record(self) -> GameRecord:
+        """The record of the game so far."""
+        return GameRecord.of(self.game, [player.spec for player in self.players], self.history)
 
 
 @dataclass(frozen=True)
@@ -108,6 +161,8 @@ class GameRecord:
         try:
             data = json.loads(text)
             result = data["result"]
+            if not (result["winner"] is None or type(result["winner"]) is int):
+                raise TypeError(f"winner {result['winner']!r} is not a seat number")
             record = cls(
                 str(data["game"]),
                 tuple(str(spec) for spec in data["players"]),

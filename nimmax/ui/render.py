@@ -14,6 +14,7 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from nimmax.game import AnyGame
+from nimmax.ui import nim
 from nimmax.ui.plates import render_plates
 
 Renderer = Callable[[AnyGame, Any, Any], RenderableType]
@@ -26,6 +27,9 @@ def plain(game: AnyGame, state: Any, last_move: Any) -> RenderableType:
 
 RENDERERS: Mapping[str, Renderer] = {
     "plates": render_plates,
+    "simple-nim": nim.render_simple_nim,
+    "nim": nim.render_nim,
+    "split-nim": nim.render_split_nim,
 }
 """Game name (the registry's, `game.name`) to its renderer."""
 

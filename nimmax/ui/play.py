@@ -1,0 +1,284 @@
+"""The play session on a Rich console: boards, status lines and banners around the core's loop.
+
+The core `Match` makes the moves; this module only shows them and asks people for theirs.
+A person answers through a move reader (`ui.prompt`): the prompt_toolkit line at a
+terminal, or a game's own reader from `prompt.READERS`, or plain lines from a pipe.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.text import Text
+
+from nimmax import games
+from nimmax.game import CHANCE, AnyGame, BadInput
+from nimmax.match import Abandon, BadRecord, GameRecord, Match, Ply, Rewind
+from nimmax.players import HumanPlayer, Player, SearchPlayer, create
+from nimmax.search import SearchResult
+from nimmax.ui.prompt import COMMANDS, KEYS, LineReader, MoveReader, refusal, terminal_reader
+from nimmax.ui.render import render
+from nimmax.ui.views import outcome_word
+
+
+def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
+    """How each seat is named on screen: "First (you)", "Second (alphabeta)"."""
+    humans = sum(spec == "human" for spec in specs)
+    labels = []
+    for name, spec in zip(game.player_names, specs, strict=False):
+        if spec == "human":
+            labels.append(f"{name} (you)" if humans == 1 else name)
+        else:
+            labels.append(f"{name} ({spec})")
+    return labels
+
+
+def search_status(game: AnyGame, search: SearchResult) -> str:
+    """What an engine found, for the status line: value, depth, nodes, time."""
+    value = search.value
+    shown = "0" if value == 0 else f"{value:+,.0f}" if value == int(value) else f"{value:+,.2f}"
+    word = outcome_word(game, value, search.exact)
+    if word in ("win", "draw", "loss"):
+        shown += f" ({word})"
+    elif not search.exact:
+        shown += " (estimate)"
+    return f"value {shown} · depth {search.depth} · {search.nodes:,} nodes · {search.seconds:.3f} s"
+
+
+def worth_drawing(game: AnyGame, state: Any) -> bool:
+    """Whether to draw a position: not one waiting for a chance draw, which comes straight after."""
+    return game.is_terminal(state) or game.to_move(state) != CHANCE
+
+
+def banner(game: AnyGame, state: Any, labels: Sequence[str], humans: set[int], moves: int) -> Panel:
+    """The result of the game in one panel: who won, or that it was left unfinished after `moves` moves."""
+    if not game.is_terminal(state):
+        return Panel(Text(f"Game left unfinished after {moves} moves", style="bold yellow"), expand=False)
+    winner = game.winner(state)
+    scores = [game.utility(state, seat) for seat in range(game.players)]
+    if game.players == 1:
+        text = f"Game over: {labels[0]} " + (f"scores {scores[0]:g}" if abs(scores[0]) > 1 else
+                                             {1: "wins", 0: "draws", -1: "loses"}[int(scores[0])])
+    else:
+        text = "Draw" if winner is None else f"{labels[winner]} wins"
+        if winner is not None and abs(scores[winner]) > 1:
+            text += f" by {scores[winner]:g}"
+    if winner is None or not humans or len(humans) == game.players:
+        style = "cyan"
+    else:
+        style = "green" if winner in humans else "red"
+    return Panel(Text(text, style=f"bold {style}"), border_style=style, expand=False)
+
+
+class PlaySession:
+    """One game between players given by spec, shown on a console; people answer through a reader."""
+
+    def __init__(
+        self,
+        game: AnyGame,
+        specs: Sequence[str],
+        console: Console,
+        reader: MoveReader | None = None,
+        seed: int | None = None,
+        delay: float = 0.0,
+    ) -> None:
+        self.game, self.console, self.delay = game, console, delay
+        self.players: list[Player] = [
+            create(spec, seed=None if seed is None else seed + seat, ask=self.ask) for seat, spec in enumerate(specs)
+        ]
+        self.labels = seat_labels(game, [player.spec for player in self.players])
+        self.humans = {seat for seat, player in enumerate(self.players) if isinstance(player, HumanPlayer)}
+        self.match = Match(game, self.players, random.Random(game.seed if game.seed is not None else seed))
+        self.reader = reader
+        self.hinter: SearchPlayer | None = None
+
+    def play(self) -> GameRecord:
+        """Play the game out (or until a person quits) and show the result."""
+        game = self.game
+        self.console.print(Text(f"{game.spec}: " + " vs ".join(self.labels), style="bold"))
+        if self.humans:
+            self.console.print(Text("Type a move, or help for the commands.", style="dim"))
+        if worth_drawing(game, self.match.state):
+            self.console.print(render(game, self.match.state))
+        moves = self.match.run()
+        try:
+            while True:
+                with self.thinking():
+                    ply = next(moves, None)
+                if ply is None:
+                    break
+                self.show(ply)
+        except KeyboardInterrupt:
+            self.console.print("[yellow]interrupted[/yellow]")
+            raise
+        moves_made = sum(ply.seat != CHANCE for ply in self.match.history)
+        self.console.print(banner(game, self.match.state, self.labels, self.humans, moves_made))
+        return self.match.record()
+
+    def thinking(self) -> AbstractContextManager[Any]:
+        """A spinner while an engine searches, on a terminal only."""
+        state = self.match.state
+        seat = CHANCE if self.game.is_terminal(state) else self.game.to_move(state)
+        if seat == CHANCE or seat in self.humans or not self.console.is_terminal:
+            return nullcontext()
+        return self.console.status(f"{self.labels[seat]} is thinking…")
+
+    def show(self, ply: Ply) -> None:
+        """One ply: who played what (with the engine's figures), then the board."""
+        game = self.game
+        move = escape(game.format_move(ply.move))
+        if ply.seat == CHANCE:
+            self.console.print(f"[dim]chance: {move}[/dim]")
+        else:
+            line = f"[bold]{escape(self.labels[ply.seat])}[/bold] plays [bold cyan]{move}[/bold cyan]"
+            if ply.search is not None:
+                line += f"   [dim]{search_status(game, ply.search)}[/dim]"
+            elif ply.seat not in self.humans:
+                line += f"   [dim]{ply.seconds:.3f} s[/dim]"
+            self.console.print(line)
+        if worth_drawing(game, ply.after):
+            self.console.print(render(game, ply.after, ply.move))
+        if self.delay > 0 and ply.seat not in self.humans and ply.seat != CHANCE:
+            time.sleep(self.delay)
+
+    def read(self, game: AnyGame, state: Any, prompt: str) -> str:
+        """One answer from the person to move; the reader is made at the first human turn."""
+        if self.reader is None:
+            interactive = sys.stdin.isatty() and self.console.is_terminal
+            # Output piped away but a person typing: the prompt goes to stderr, which they see.
+            prompts = sys.stderr if sys.stdin.isatty() else None
+            self.reader = terminal_reader(game) if interactive else LineReader(sys.stdin, prompts)
+        return self.reader(game, state, prompt)
+
+    def ask(self, game: AnyGame, state: Any) -> Any:
+        """A human player's move: commands are answered here until the person gives a legal move."""
+        prompt = f"{game.player_names[game.to_move(state)]} › "
+        while True:
+            try:
+                text = self.read(game, state, prompt)
+            except EOFError:
+                self.console.print("[dim]end of input[/dim]")
+                raise Abandon from None
+            command = text.strip().lower()
+            if command in ("quit", "exit"):
+                raise Abandon
+            if command == "undo":
+                self.undo()
+            elif command == "hint":
+                self.hint(state)
+            elif command == "moves":
+                self.console.print(f"legal moves: {escape(game.legal_text(state, 200))}")
+            elif command in ("help", "?"):
+                self.help(state)
+            else:
+                try:
+                    return game.parse_move(text, state)
+                except BadInput as error:
+                    self.console.print(f"[red]{escape(refusal(game, state, error))}[/red]")
+
+    def undo(self) -> None:
+        """Take back the person's last move and everything after it; Rewind restarts the loop there."""
+        taken = self.match.take_back(self.humans)
+        if not taken:
+            self.console.print("[yellow]nothing to take back yet[/yellow]")
+            return
+        moves = ", ".join(self.game.format_move(ply.move) for ply in taken)
+        self.console.print(f"[yellow]took back {escape(moves)}[/yellow]")
+        history = self.match.history
+        self.console.print(render(self.game, self.match.state, history[-1].move if history else None))
+        raise Rewind
+
+    def hint(self, state: Any) -> None:
+        """The best move by the opponent's engine (or a quick search), with its value for the mover."""
+        if self.hinter is None:
+            engines = [player for player in self.players if isinstance(player, SearchPlayer)]
+            engine = "expectimax" if self.game.has_chance else "alphabeta"
+            self.hinter = engines[0] if engines else SearchPlayer(engine, f"{engine}:time=2", time=2.0)
+        with self.console.status("thinking…") if self.console.is_terminal else nullcontext():
+            search = self.hinter.search(self.game, state)
+        move = escape(self.game.format_move(search.move))
+        self.console.print(f"hint: [bold green]{move}[/bold green]   [dim]{search_status(self.game, search)}[/dim]")
+
+    def help(self, state: Any) -> None:
+        """The commands, the function keys and the move notation, by example."""
+        examples = ", ".join(self.game.format_move(action) for action in list(self.game.actions(state))[:3])
+        self.console.print(f"Moves look like: {escape(examples)}  (type moves for all of them)")
+        for name, meaning in COMMANDS.items():
+            self.console.print(f"  [bold]{name:<6}[/bold] {meaning}")
+        keys = " · ".join(f"{key.upper()} {command}" for key, command in KEYS.items())
+        self.console.print(f"[dim]At a terminal: Tab completes, ↑ recalls, {keys}, Ctrl-D quits.[/dim]")
+
+
+def play(
+    game: AnyGame,
+    specs: Sequence[str],
+    console: Console,
+    *,
+    seed: int | None = None,
+    delay: float = 0.0,
+    record: Path | None = None,
+    reader: MoveReader | None = None,
+) -> GameRecord:
+    """Play one game on the console; the record is written even when the game is cut short."""
+    if record is not None and not record.parent.is_dir():
+        raise BadInput(f"cannot write the record to {record}: no such directory {record.parent}")
+    if record is not None and record.is_dir():
+        raise BadInput(f"cannot write the record to {record}: it is a directory")
+    session = PlaySession(game, specs, console, reader, seed, delay)
+    try:
+        return session.play()
+    finally:
+        if record is not None:
+            write_record(session.match.record(), record, console)
+
+
+def write_record(record: GameRecord, path: Path, console: Console) -> None:
+    """Save a record as JSON; a failure to write is reported, never raised over the game's end."""
+    try:
+        path.write_text(record.to_json() + "\n")
+    except OSError as error:
+        console.print(f"[red]could not write the record to {escape(str(path))}: {escape(error.strerror or '')}[/red]")
+        return
+    console.print(f"[dim]record written to {escape(str(path))}[/dim]")
+
+
+def read_record(path: Path) -> GameRecord:
+    """Load a record file; BadRecord says why it cannot be used."""
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not a text file"
+        raise BadRecord(f"cannot read {path}: {reason}") from None
+    return GameRecord.from_json(text)
+
+
+def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
+    """Show every position of a recorded game in turn, each move named, then the result."""
+    game = games.create(record.game)
+    states = record.positions()
+    labels = seat_labels(game, record.players)
+    console.print(Text(f"{game.spec}: " + " vs ".join(labels), style="bold"))
+    if worth_drawing(game, states[0]):
+        console.print(render(game, states[0]))
+    for number, (text, before, after) in enumerate(zip(record.moves, states, states[1:], strict=False), start=1):
+        seat = game.to_move(before)
+        if seat == CHANCE:
+            console.print(f"[dim]chance: {escape(text)}[/dim]")
+        else:
+            time.sleep(delay)
+            console.print(f"{number}. [bold]{escape(labels[seat])}[/bold] plays [bold cyan]{escape(text)}[/bold cyan]")
+        if worth_drawing(game, after):
+            console.print(render(game, after, game.parse_move(text, before)))
+    humans = {seat for seat, spec in enumerate(record.players) if spec == "human"}
+    moves_made = sum(game.to_move(state) != CHANCE for state in states[:-1])
+    console.print(banner(game, states[-1], labels, humans, moves_made))
+

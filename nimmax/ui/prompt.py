@@ -1,0 +1,132 @@
+"""How a person's moves are read: a prompt_toolkit line at a terminal, plain lines from a pipe.
+
+A move reader is any callable `(game, state, prompt) -> str` that returns one answer: a
+move in any notation `game.parse_move` reads, or a command (COMMANDS). It raises EOFError
+at the end of input and lets KeyboardInterrupt through. The play session parses the answer,
+so a reader need not validate. A game that wants other input (2048 reads single keys)
+adds one line to READERS: its name to a factory that makes one reader per session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.history import InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.validation import ValidationError, Validator
+
+from nimmax.game import AnyGame, BadInput
+
+MoveReader = Callable[[AnyGame, Any, str], str]
+"""Reads one answer from a person for `state` of `game`, showing the prompt text."""
+
+COMMANDS = {
+    "hint": "the engine's best move here and its value",
+    "undo": "take back your last move and the replies to it",
+    "moves": "list the legal moves",
+    "help": "show this help",
+    "quit": "end the game (the record, if asked for, is still written)",
+}
+"""Words a person may type instead of a move, with what they do."""
+
+KEYS = {"f1": "help", "f2": "hint", "f3": "undo"}
+"""Function keys that answer a command at the terminal prompt without typing it."""
+
+
+def refusal(game: AnyGame, state: Any, error: BadInput) -> str:
+    """Why an answer is not a move, naming the legal moves."""
+    message = str(error)
+    return message if "legal" in message else f"{message}; legal: {game.legal_text(state)}"
+
+
+class MoveCompleter(Completer):
+    """Completes the legal moves of one position and the commands."""
+
+    def __init__(self, game: AnyGame, state: Any) -> None:
+        self.moves = [game.format_move(action) for action in game.actions(state)]
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
+        typed = document.text_before_cursor
+        wanted = typed.lstrip().lower()
+        for word, meta in [*((move, "move") for move in self.moves), *COMMANDS.items()]:
+            if word.lower().startswith(wanted):
+                yield Completion(word, start_position=-len(typed), display_meta=meta)
+
+
+class MoveValidator(Validator):
+    """Accepts a legal move or a command; anything else is refused with the legal moves."""
+
+    def __init__(self, game: AnyGame, state: Any) -> None:
+        self.game, self.state = game, state
+
+    def validate(self, document: Document) -> None:
+        text = document.text.strip()
+        if not text:
+            raise ValidationError(message=f"type a move ({self.game.legal_text(self.state, 8)}) or help")
+        if text.lower() in COMMANDS:
+            return
+        try:
+            self.game.parse_move(text, self.state)
+        except BadInput as error:
+            raise ValidationError(len(document.text), refusal(self.game, self.state, error)) from None
+
+
+def command_keys() -> KeyBindings:
+    """F1 help, F2 hint, F3 undo: answer the prompt with the command at once."""
+    bindings = KeyBindings()
+    for key, command in KEYS.items():
+
+        def answer(event: KeyPressEvent, command: str = command) -> None:
+            event.app.exit(result=command)
+
+        bindings.add(key)(answer)
+    return bindings
+
+
+TOOLBAR = " Tab: moves · F1 help · F2 hint · F3 undo · Ctrl-D quit "
+
+
+class LinePrompt:
+    """The default reader at a terminal: one line with completion, validation, history and keys."""
+
+    def __init__(self) -> None:
+        self.session: PromptSession[str] = PromptSession(
+            history=InMemoryHistory(), key_bindings=command_keys(), bottom_toolbar=TOOLBAR
+        )
+
+    def __call__(self, game: AnyGame, state: Any, prompt: str) -> str:
+        return self.session.prompt(
+            prompt,
+            completer=MoveCompleter(game, state),
+            validator=MoveValidator(game, state),
+            validate_while_typing=False,
+        )
+
+
+class LineReader:
+    """The reader without a full terminal: the next non-blank line of a stream, prompts shown if asked."""
+
+    def __init__(self, stream: TextIO, prompts: TextIO | None = None) -> None:
+        self.stream, self.prompts = stream, prompts
+
+    def __call__(self, game: AnyGame, state: Any, prompt: str) -> str:
+        if self.prompts is not None:
+            self.prompts.write(prompt)
+            self.prompts.flush()
+        for line in self.stream:
+            if line.strip():
+                return line.strip()
+        raise EOFError
+
+
+READERS: dict[str, Callable[[], MoveReader]] = {}
+"""Game name to the factory of its own terminal reader (one per session); others get LinePrompt."""
+
+
+def terminal_reader(game: AnyGame) -> MoveReader:
+    """A new reader for a person at a terminal playing `game`."""
+    return READERS.get(game.name, LinePrompt)()

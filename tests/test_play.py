@@ -1,0 +1,458 @@
+"""`nimmax play` and `nimmax replay`: scripted games checked against game theory, not against the code.
+
+Winners come from Nim theory (Bouton; misère: who takes the last counter loses; Grundy
+values computed here by mex), so a game the engine wins must be one the theory says it can.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import shlex
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.console import Console
+
+from nimmax import cli as nimmax_cli
+from nimmax import games
+from nimmax.cli import main
+from nimmax.game import CHANCE, AnyGame
+from nimmax.games import GAMES
+from nimmax.match import GameRecord, Match
+from nimmax.players import RandomPlayer
+from nimmax.ui.play import PlaySession, play
+from nimmax.ui.render import render
+
+from .cli_helpers import nimmax
+from .toys import TreeGame
+
+# ---------------------------------------------------------------- independent truth
+
+
+def nim_mover_wins(piles: Sequence[int], misere: bool) -> bool:
+    """Bouton's theorem; under misère, with no pile above one, the mover wins on an even number of ones."""
+    xor = 0
+    for pile in piles:
+        xor ^= pile
+    if misere and all(pile <= 1 for pile in piles):
+        return sum(piles) % 2 == 0
+    return xor != 0
+
+
+def simple_nim_mover_wins(counters: int, max_take: int, misere: bool) -> bool:
+    """Take 1..T: the mover loses exactly on 1 (misère) or 0 (normal) modulo T+1."""
+    return counters % (max_take + 1) != (1 if misere else 0)
+
+
+@cache
+def grundy(size: int) -> int:
+    """Grundy value of one Split-Nim pile: mex over the splits into two unequal parts."""
+    reachable = {grundy(size - smaller) ^ grundy(smaller) for smaller in range(1, (size + 1) // 2)}
+    return next(value for value in range(size + 1) if value not in reachable)
+
+
+def split_nim_mover_wins(piles: Sequence[int]) -> bool:
+    value = 0
+    for pile in piles:
+        value ^= grundy(pile)
+    return value != 0
+
+
+def last_mover_wins(name: str, words: str) -> bool:
+    """Who wins by making the last move: normal play and Split-Nim yes, misère no."""
+    return name == "split-nim" or "--normal" in words
+
+
+# ---------------------------------------------------------------- helpers
+
+
+class Script:
+    """A move reader typing the given answers, then the end of input."""
+
+    def __init__(self, answers: Sequence[str]) -> None:
+        self.answers: Iterator[str] = iter(answers)
+        self.prompts = 0
+
+    def __call__(self, game: AnyGame, state: Any, prompt: str) -> str:
+        self.prompts += 1
+        try:
+            return next(self.answers)
+        except StopIteration:
+            raise EOFError from None
+
+
+def console() -> Console:
+    return Console(file=io.StringIO(), width=100, color_system=None)
+
+
+def output(screen: Console) -> str:
+    file = screen.file
+    assert isinstance(file, io.StringIO)
+    return file.getvalue()
+
+
+class Run(NamedTuple):
+    """What a command run in-process left: its exit code and output."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Callable[..., Run]:
+    """Run `nimmax ARGS` in this process (faster than a subprocess) with `stdin` piped in."""
+
+    def run(*argv: str, stdin: str = "") -> Run:
+        screen = Console(file=io.StringIO(), width=120, color_system=None)
+        monkeypatch.setattr(nimmax_cli, "out", screen)
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        code = main(list(argv))
+        return Run(code, output(screen), capsys.readouterr().err)
+
+    return run
+
+
+def scripted_moves(game: AnyGame, seed: int) -> tuple[list[str], list[str]]:
+    """A random legal game made in-process: the moves people type, and every move (chance too)."""
+    people = [RandomPlayer(seed + seat) for seat in range(game.players)]
+    match = Match(game, people, random.Random(game.seed if game.seed is not None else seed))
+    plies = list(match.run())
+    typed = [game.format_move(ply.move) for ply in plies if ply.seat != CHANCE]
+    return typed, [game.format_move(ply.move) for ply in plies]
+
+
+# ---------------------------------------------------------------- every game, piped
+
+
+@pytest.mark.parametrize("info", GAMES, ids=[info.name for info in GAMES])
+def test_every_game_plays_to_the_end_from_piped_input(info: games.GameInfo, tmp_path: Path) -> None:
+    game = games.create(info.example)
+    # `play --seed` seeds chance unless the game words did; words with --seed reach play's own option.
+    seed = game.seed if game.seed is not None else 11
+    typed, every_move = scripted_moves(game, seed)
+    record_file = tmp_path / "game.json"
+    seats = ["--first", "human"] + ([] if game.players == 1 else ["--second", "human"])
+    run = nimmax("play", *shlex.split(info.example), *seats, "--seed", str(seed), "--record", str(record_file),
+                 stdin="".join(move + "\n" for move in typed))
+    assert run.returncode == 0, run.stderr
+    text = record_file.read_text()
+    record = json.loads(text)
+    assert games.create(record["game"]).name == game.name and record["moves"] == every_move
+    assert record["result"]["finished"] is True
+    assert GameRecord.from_json(text).winner == record["result"]["winner"]  # and every move replays
+    if info.name in ("simple-nim", "nim", "split-nim"):
+        last_mover = (len(every_move) - 1) % 2
+        expected = last_mover if last_mover_wins(info.name, info.example) else 1 - last_mover
+        assert record["result"]["winner"] == expected
+        assert f"{game.player_names[expected]} wins" in run.stdout
+
+
+def test_misere_nim_the_one_who_takes_the_last_counter_loses(tmp_path: Path, cli: Callable[..., Run]) -> None:
+    record_file = tmp_path / "game.json"
+    run = cli("play", "simple-nim", "5", "--first", "human", "--second", "human", "--record", str(record_file),
+                 stdin="1\n1\n1\n1\n1\n")  # First takes the fifth, last counter
+    assert run.returncode == 0, run.stderr
+    record = json.loads(record_file.read_text())
+    assert record["players"] == ["human", "human"] and record["moves"] == ["1"] * 5
+    assert record["result"] == {"winner": 1, "utilities": [-1.0, 1.0], "finished": True}
+    assert "Second wins" in run.stdout
+
+
+def test_engines_play_each_other_reproducibly(tmp_path: Path, cli: Callable[..., Run]) -> None:
+    records = []
+    for attempt, runner in enumerate([nimmax, cli]):  # once in a subprocess, once in this process
+        record_file = tmp_path / f"game{attempt}.json"
+        run = runner("play", "nim", "3", "4", "5", "--first", "alphabeta", "--second", "random:seed=3",
+                     "--record", str(record_file))
+        assert run.returncode == 0, run.stderr
+        records.append(json.loads(record_file.read_text()))
+    assert records[0] == records[1]
+    assert nim_mover_wins([3, 4, 5], misere=True)
+    assert records[0]["result"]["winner"] == 0 and records[0]["players"] == ["alphabeta", "random:seed=3"]
+    assert "First (alphabeta) wins" in run.stdout and "nodes" in run.stdout
+
+
+def test_an_illegal_piped_line_is_refused_and_the_next_is_read(tmp_path: Path, cli: Callable[..., Run]) -> None:
+    record_file = tmp_path / "game.json"
+    run = cli("play", "nim", "2", "3", "5", "--record", str(record_file), stdin="9:9\nfoo\n3:4\n")
+    assert run.returncode == 0, run.stderr
+    assert "cannot take 9 from pile 9" in run.stdout and "legal: 3:5, 3:4" in run.stdout
+    record = json.loads(record_file.read_text())
+    assert record["moves"][0] == "3:4" and len(record["moves"]) == 2  # then the engine's reply, then EOF
+    assert record["result"]["finished"] is False and record["result"]["winner"] is None
+    assert "unfinished" in run.stdout
+
+
+def test_quit_ends_politely(cli: Callable[..., Run]) -> None:
+    run = cli("play", "nim", "2", "3", "5", stdin="3:4\nquit\n")
+    assert run.returncode == 0 and run.stderr == ""
+    assert "First (you) plays 3:4" in run.stdout and "Second (alphabeta) plays" in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nim", "2", "--first", "robot"], "unknown player 'robot'"),
+        (["nim", "2", "--second", "alphabeta:depth=x"], "depth must be a number"),
+        (["chess"], "unknown game 'chess'"),
+        (["nim", "2", "--record", "/no/such/dir/game.json"], "no such directory"),
+        (["nim", "2", "--record", "."], "it is a directory"),
+    ],
+)
+def test_bad_play_arguments_are_one_line_errors(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", *args]) == 2
+    error = capsys.readouterr().err
+    assert message in error and len(error.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- replay
+
+
+def test_replay_steps_through_a_record(tmp_path: Path, cli: Callable[..., Run]) -> None:
+    record_file = tmp_path / "game.json"
+    cli("play", "nim", "2", "3", "5", "--first", "alphabeta", "--second", "random:seed=1", "--record",
+           str(record_file))
+    moves = json.loads(record_file.read_text())["moves"]
+    run = cli("replay", str(record_file), "--delay", "0")
+    assert run.returncode == 0, run.stderr
+    for number, move in enumerate(moves, start=1):
+        assert f"{number}. {'First' if number % 2 else 'Second'}" in run.stdout and f"plays {move}" in run.stdout
+    assert "First (alphabeta) wins" in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "not a nimmax game record"),
+        ('{"game": "nim 2 3 5", "players": ["human"], "moves": ["3:9"], "result": {"winner": null, "utilities": []}}',
+         "move 1 ('3:9') cannot be replayed"),
+        ('{"game": "chess", "players": [], "moves": [], "result": {"winner": null, "utilities": []}}',
+         "unknown game"),
+        ('[1, 2]', "not a nimmax game record"),
+        ('{"game": "nim 2", "players": [], "moves": [], "result": {"winner": "x", "utilities": []}}',
+         "not a nimmax game record"),
+    ],
+)
+def test_a_corrupt_record_is_a_clear_error(
+    tmp_path: Path, content: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record_file = tmp_path / "game.json"
+    record_file.write_text(content)
+    assert main(["replay", str(record_file)]) == 2
+    error = capsys.readouterr().err
+    assert message in error and len(error.strip().splitlines()) == 1
+
+
+def test_a_missing_or_binary_record_is_a_clear_error(tmp_path: Path, cli: Callable[..., Run]) -> None:
+    run = cli("replay", str(tmp_path / "nothing.json"))
+    assert run.returncode == 2 and "cannot read" in run.stderr and "Traceback" not in run.stderr
+    (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00")
+    run = cli("replay", str(tmp_path / "binary.json"))
+    assert run.returncode == 2 and "not a text file" in run.stderr and "Traceback" not in run.stderr
+
+
+# ---------------------------------------------------------------- in-process sessions
+
+
+winning_positions = st.one_of(
+    st.tuples(st.just("nim"), st.lists(st.integers(1, 4), min_size=1, max_size=3), st.booleans()),
+    st.tuples(st.just("simple-nim"), st.lists(st.integers(1, 13), min_size=1, max_size=1), st.booleans()),
+    st.tuples(st.just("split-nim"), st.lists(st.integers(1, 9), min_size=1, max_size=2), st.just(False)),
+)
+noise = st.sampled_from(["", "9:9", "0", "x", "1:1+1", "hint", "moves", "help", "undo", "-1", "99"])
+
+
+@given(position=winning_positions, engine=st.sampled_from(["alphabeta", "negamax:cache=on"]), data=st.data())
+def test_a_perfect_engine_never_loses_a_won_game_whatever_the_human_types(
+    position: tuple[str, list[int], bool], engine: str, data: st.DataObject
+) -> None:
+    name, piles, normal = position
+    words = " ".join([name, *map(str, piles)] + (["--normal"] if normal else []))
+    game = games.create(words)
+    if name == "nim":
+        first_wins = nim_mover_wins(piles, misere=not normal)
+    elif name == "simple-nim":
+        first_wins = simple_nim_mover_wins(piles[0], 3, misere=not normal)
+    else:
+        first_wins = split_nim_mover_wins(piles)
+    engine_seat = 0 if first_wins else 1
+    answers = 0
+
+    def human(game: AnyGame, state: Any, prompt: str) -> str:
+        nonlocal answers
+        answers += 1
+        legal = [game.format_move(action) for action in game.actions(state)]
+        if answers > 30:  # enough noise: from here on only moves, so the game ends
+            return str(data.draw(st.sampled_from(legal)))
+        return str(data.draw(st.one_of(st.sampled_from(legal), noise)))
+
+    specs = [engine, "human"] if engine_seat == 0 else ["human", engine]
+    record = play(game, specs, console(), reader=human)
+    if game.is_terminal(game.initial_state()):
+        assert record.moves == ()
+        return
+    assert record.finished and record.winner == engine_seat, (words, record)
+
+
+def test_hint_names_the_winning_move_and_undo_goes_back_to_the_human_turn() -> None:
+    game = games.create("nim 2 3 5")
+    screen = console()
+    script = Script(["hint", "1:1", "undo", "undo", "3:4"])
+    record = play(game, ["human", "alphabeta"], screen, reader=script)
+    text = output(screen)
+    assert "hint: 3:4" in text  # 2^3^5 = 4: only taking 4 from the 5 leaves a zero xor
+    assert "took back 1:1, " in text and "nothing to take back yet" in text
+    assert record.moves[0] == "3:4" and not record.finished
+    assert script.prompts == 6  # five answers and the end of input
+
+
+def test_undo_between_two_people_takes_back_one_move() -> None:
+    screen = console()
+    record = play(games.create("nim 2 3 5"), ["human", "human"], screen, reader=Script(["3:4", "undo", "1:1", "3:5"]))
+    assert "took back 3:4" in output(screen)
+    assert record.moves == ("1:1", "3:5") and record.players == ("human", "human")
+
+
+def test_record_is_written_when_the_game_is_interrupted(tmp_path: Path) -> None:
+    def interrupt_on_second_turn(game: AnyGame, state: Any, prompt: str) -> str:
+        if state.piles != (2, 3, 5):
+            raise KeyboardInterrupt
+        return "3:4"
+
+    record_file = tmp_path / "game.json"
+    with pytest.raises(KeyboardInterrupt):
+        play(games.create("nim 2 3 5"), ["human", "alphabeta"], console(), record=record_file,
+             reader=interrupt_on_second_turn)
+    record = json.loads(record_file.read_text())
+    assert record["moves"][0] == "3:4" and len(record["moves"]) == 2 and record["result"]["finished"] is False
+
+
+# Seats that do not alternate: seat 0 moves, chance draws, seat 1 moves twice in a row, seat 0 again.
+EXTRA_TURNS = (0, [
+    ("chance", [(0.5, (1, [(1, [(0, [1, -1])])])), (0.5, (1, [(1, [(0, [0, 1]), 1])]))]),
+    (1, [(0, [1, 0]), -1]),
+])
+
+
+def seats_along(game: TreeGame, moves: Sequence[int]) -> list[int]:
+    """The seat to move at each step of a path, read from the tree itself."""
+    state: tuple[int, ...] = ()
+    seats = []
+    for move in moves:
+        node = game.node(state)
+        seats.append(CHANCE if node[0] == "chance" else node[0])
+        state = (*state, move)
+    return seats
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_loop_reads_the_seat_from_the_state_with_extra_turns_and_chance(seed: int) -> None:
+    game = TreeGame(EXTRA_TURNS)
+    match = Match(game, [RandomPlayer(seed), RandomPlayer(seed + 1)], random.Random(seed))
+    plies = list(match.run())
+    assert [ply.seat for ply in plies] == seats_along(game, [ply.move for ply in plies])
+    assert game.is_terminal(plies[-1].after)
+
+
+def test_undo_with_extra_turns_and_chance_returns_to_the_human_turn() -> None:
+    game = TreeGame(EXTRA_TURNS)
+    screen = console()
+    session = PlaySession(game, ["human", "alphabeta"], screen, Script(["0", "undo", "1"]), seed=5)
+    record = session.play()
+    # After "0" came a chance draw and two engine moves; undo took all of them back.
+    assert "took back 0, " in output(screen)
+    assert record.moves[0] == "1" and record.finished
+
+
+def test_a_one_player_game_with_chance_is_played_by_its_one_seat() -> None:
+    tree = (0, [("chance", [(0.5, (0, [3, 1])), (0.5, 0)]), 1])
+    game = TreeGame(tree, players=1)
+    for seed in range(4):
+        screen = console()
+        record = play(game, ["expectimax"], screen, seed=seed)
+        assert record.finished and record.moves[0] == "0"  # 0.5 * 3 + 0.5 * 0 beats a sure 1
+        assert "Game over" in output(screen)
+
+
+def test_seed_makes_chance_reproducible() -> None:
+    tree = (0, [("chance", [(0.25, index) for index in range(4)])])
+    draws = {tuple(play(TreeGame(tree, players=1), ["random"], console(), seed=seed).moves) for seed in range(12)}
+    assert len(draws) > 1  # different seeds, different draws
+    again = [play(TreeGame(tree, players=1), ["random"], console(), seed=3).moves for _ in range(3)]
+    assert again[0] == again[1] == again[2]
+
+
+# ---------------------------------------------------------------- the Nim board
+
+
+def board_rows(renderable: Any) -> list[str]:
+    screen = Console(width=100, color_system=None, record=True, file=io.StringIO())
+    screen.print(renderable)
+    return [line for line in screen.export_text().splitlines() if "pile" in line]
+
+
+@pytest.mark.parametrize(
+    ("words", "move", "counts"),
+    [("nim 2 3 5", "3:4", [2, 3, 1]), ("simple-nim 7", "3", [4]), ("split-nim 7 4", "1:4+3", [4, 3, 4])],
+)
+def test_the_nim_board_shows_each_pile_as_a_row_of_counters(words: str, move: str, counts: list[int]) -> None:
+    game = games.create(words)
+    state = game.initial_state()
+    action = game.parse_move(move, state)
+    rows = board_rows(render(game, game.result(state, action), action))
+    assert [row.count("●") for row in rows] == counts
+    assert [f"pile {number}" in row for number, row in enumerate(rows, start=1)] == [True] * len(counts)
+    marked = [row for row in rows if "←" in row]
+    if game.name == "split-nim":
+        assert len(marked) == 2
+    else:
+        taken = int(move.split(":")[-1])
+        assert len(marked) == 1 and marked[0].count("○") == taken and f"took {taken}" in marked[0]
+
+
+def test_a_huge_pile_is_drawn_cut_short_with_its_count() -> None:
+    game = games.create("simple-nim 5000")
+    (row,) = board_rows(render(game, game.initial_state()))
+    assert row.count("●") < 100 and "5000" in row and "…" in row
+
+
+
+def test_a_one_player_game_takes_only_first(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    solitaire = TreeGame((0, [("chance", [(0.5, 2), (0.5, -1)]), 1]), players=1)
+    monkeypatch.setattr(games, "create", lambda words: solitaire)
+    assert main(["play", "solitaire", "--second", "random"]) == 2
+    assert "one-player game: give only --first" in capsys.readouterr().err
+    assert main(["play", "solitaire", "--first", "expectimax", "--seed", "1"]) == 0
+    shown = capsys.readouterr().out
+    assert "First (expectimax) plays 1" in shown  # a sure 1 beats 0.5 * 2 + 0.5 * -1
+    assert "Game over: First (expectimax) wins" in shown
+
+
+def test_the_readme_play_and_replay_examples_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    # The play and replay sections only: other sections' examples are their own tests' business.
+    sections = re.findall(r"^### `nimmax (?:play|replay) .*?(?=^##)", readme, re.MULTILINE | re.DOTALL)
+    examples = re.findall(r"^    (?:printf '(.*)' \| )?nimmax ((?:play|replay) .*)$", "".join(sections), re.MULTILINE)
+    assert len(examples) >= 5
+    monkeypatch.chdir(tmp_path)
+    for typed, command in examples:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(typed.replace("\\n", "\n")))
+        assert main(shlex.split(command)) == 0, command
+        assert "Traceback" not in capsys.readouterr().err
+    assert json.loads((tmp_path / "game.json").read_text())["result"]["winner"] == 0

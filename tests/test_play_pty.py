@@ -1,0 +1,90 @@
+"""Real `nimmax play` sessions under a pseudo-terminal, typed key by key as a person would.
+
+The prompt is prompt_toolkit's, so screen output carries escape codes between characters:
+`shown()` matches text with any escape codes in between.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+
+from .cli_helpers import ROOT
+
+ESCAPES = r"(?:\x1b\[[0-9;?]*[A-Za-z]|[\r\n])*"
+ERASE_LINE = "\x15"  # Ctrl-U: a refused answer stays in the prompt to be corrected
+F2 = "\x1bOQ"  # what an xterm sends for the F2 key
+
+
+def shown(text: str) -> str:
+    """A pattern for `text` as it appears on a terminal, escape codes allowed between characters."""
+    return ESCAPES.join(re.escape(character) for character in text)
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    """`python -m nimmax ARGS` on a 30x100 pseudo-terminal."""
+    # No cursor-position requests: pexpect does not answer them, prompt_toolkit would wait.
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    env.pop("NO_COLOR", None)
+    return pexpect.spawn(sys.executable, ["-m", "nimmax", *args], env=env, cwd=str(ROOT), dimensions=(30, 100),
+                         encoding="utf-8", timeout=20)
+
+
+def finish(child: pexpect.spawn) -> tuple[int, str]:
+    """Wait for the end; the exit code and what was left on screen."""
+    rest = child.read()
+    child.close()
+    assert child.signalstatus is None
+    return child.exitstatus, rest
+
+
+def test_a_session_refuses_completes_hints_answers_undoes_and_ends_on_eof(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    child = spawn("play", "nim", "2", "3", "5", "--record", str(record))
+    child.expect(shown("First ›"))
+    child.send("9:9\r")
+    child.expect(shown("cannot take 9 from pile 9"))
+    child.send(ERASE_LINE + "3\t")  # Tab completes the legal moves
+    child.expect(shown("3:5"))
+    child.send(ERASE_LINE + F2)  # F2 asks for a hint
+    child.expect(shown("hint: 3:4"))
+    child.expect(shown("First ›"))
+    child.send("3:4\r")
+    child.expect(shown("Second (alphabeta) plays"))
+    child.expect(shown("First ›"))
+    child.send("undo\r")
+    child.expect(shown("took back 3:4, "))
+    child.expect(shown("First ›"))
+    child.send("2:1\r")
+    child.expect(shown("Second (alphabeta) plays"))
+    child.expect(shown("First ›"))
+    child.sendeof()
+    code, rest = finish(child)
+    assert code == 0 and "Traceback" not in rest
+    saved = json.loads(record.read_text())
+    assert saved["moves"][0] == "2:1" and len(saved["moves"]) == 2 and saved["result"]["finished"] is False
+
+
+def test_ctrl_c_at_the_prompt_exits_130_without_a_traceback() -> None:
+    child = spawn("play", "simple-nim", "12")
+    child.expect(shown("First ›"))
+    child.sendintr()
+    code, rest = finish(child)
+    assert code == 130 and "Traceback" not in rest and "interrupted" in rest
+
+
+def test_ctrl_c_while_the_engine_thinks_exits_130_and_keeps_the_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    # Plain minimax without a cache on these piles would search for hours.
+    child = spawn("play", "nim", "4", "5", "6", "7", "--first", "minimax", "--record", str(record))
+    child.expect(shown("is thinking"))
+    child.sendintr()
+    code, rest = finish(child)
+    assert code == 130 and "Traceback" not in rest
+    saved = json.loads(record.read_text())
+    assert saved["moves"] == [] and saved["result"]["finished"] is False
