@@ -19,7 +19,7 @@ import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,9 +100,9 @@ def labels(specs: Sequence[str]) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Plan:
-    """What to play: the game words, the entrants, games per pairing, the seed, who meets whom."""
+    """What to play: the game, the entrants, games per pairing, the seed, who meets whom."""
 
-    game: str
+    game: AnyGame
     specs: tuple[str, ...]
     games: int
     seed: int
@@ -128,8 +128,8 @@ class Plan:
         ]
 
 
-def plan(game_words: str, specs: Sequence[str], games: int, seed: int | None = None) -> Plan:
-    """Check the game words, player specs and game count; a duel is a round robin of two.
+def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None = None) -> Plan:
+    """Check the game (words or a Game), player specs and game count; a duel is a round robin of two.
 
     Raises BadInput (BadGameSpec, BadPlayerSpec) with a message for the user. Without a
     seed one is drawn, and reported, so any event can be replayed.
@@ -138,7 +138,7 @@ def plan(game_words: str, specs: Sequence[str], games: int, seed: int | None = N
         raise BadInput(f"--games must be at least 1, not {games}")
     if len(specs) < 2:
         raise BadInput("name at least two players")
-    game = registry.create(game_words)
+    game = registry.create(game) if isinstance(game, str) else game
     if game.players not in (1, 2):
         raise BadGameSpec(f"{game.name} has {game.players} players; duels take one- or two-player games")
     parsed = [parse_spec(spec) for spec in specs]
@@ -146,7 +146,7 @@ def plan(game_words: str, specs: Sequence[str], games: int, seed: int | None = N
         if spec.kind == "human":
             raise BadPlayerSpec("a duel is played by machines: human is not a duel player")
     chosen = seed if seed is not None else random.SystemRandom().randrange(2**31)
-    return Plan(game.spec, tuple(str(spec) for spec in parsed), games, chosen,
+    return Plan(game, tuple(str(spec) for spec in parsed), games, chosen,
                 tuple(itertools.combinations(range(len(specs)), 2)))
 
 
@@ -154,7 +154,7 @@ def plan(game_words: str, specs: Sequence[str], games: int, seed: int | None = N
 class Block:
     """Games `start`..`start + count - 1` of one pairing: one process plays them in a row."""
 
-    game: str
+    game: AnyGame
     specs: tuple[str, str]
     pairing: int
     start: int
@@ -224,7 +224,7 @@ def _play(game: AnyGame, seats: Sequence[Player], entrants: Sequence[int], rng: 
 
 def block_games(block: Block, stop: Callable[[], bool] = lambda: False) -> Iterator[GameResult]:
     """Play a block's games with fresh players, yielding each result; stops early when `stop()`."""
-    game = registry.create(block.game)
+    game = block.game
     players = [create(spec) for spec in block.specs]
     max_tile: Callable[[Any], int] | None = getattr(game, "max_tile", None)
     for index in range(block.start, block.start + block.count):
@@ -368,7 +368,7 @@ def run(plan: Plan, jobs: int = 1, on_game: Callable[[Event], None] | None = Non
     caller can still report them.
     """
     check_jobs(jobs)
-    event = Event(plan, registry.create(plan.game).players, [Pairing(pair) for pair in plan.pairings])
+    event = Event(plan, plan.game.players, [Pairing(pair) for pair in plan.pairings])
     started = time.perf_counter()
 
     def count(block: Block, results: Sequence[GameResult]) -> None:
@@ -392,24 +392,30 @@ def run(plan: Plan, jobs: int = 1, on_game: Callable[[Event], None] | None = Non
 
 
 def _run_pool(blocks: list[Block], jobs: int, count: Callable[[Block, Sequence[GameResult]], None]) -> None:
-    """Play the blocks in a process pool; on Ctrl-C tell the workers to stop, keep what they finished,
-    then raise KeyboardInterrupt again."""
+    """Play the blocks in a process pool, a few at a time; on Ctrl-C tell the workers to stop,
+    keep what they finished, then raise KeyboardInterrupt again."""
     methods = multiprocessing.get_all_start_methods()
     # forkserver/spawn: forking a process whose progress display runs a thread can deadlock
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     stop = context.Event()
-    with ProcessPoolExecutor(min(jobs, len(blocks)), mp_context=context, initializer=_start_worker,
-                             initargs=(stop,)) as pool:
-        futures: dict[Future[list[GameResult]], Block] = {pool.submit(play_block, block): block for block in blocks}
+    workers = min(jobs, len(blocks))
+    waiting = iter(blocks)
+    running: dict[Future[list[GameResult]], Block] = {}
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(stop,)) as pool:
         try:
-            for future in as_completed(futures):
-                count(futures.pop(future), future.result())
+            while True:
+                # a short queue, so a long duel holds few futures and Ctrl-C has little to cancel
+                for block in itertools.islice(waiting, 2 * workers - len(running)):
+                    running[pool.submit(play_block, block)] = block
+                if not running:
+                    return
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    count(running.pop(future), future.result())
         except KeyboardInterrupt:
             stop.set()
-            for future in futures:
-                future.cancel()
-            for future, block in futures.items():
-                if not future.cancelled():
+            for future, block in running.items():
+                if not future.cancel():
                     count(block, future.result())
             raise
 
@@ -453,7 +459,7 @@ def pairing_record(event: Event, pairing: Pairing) -> dict[str, Any]:
     """
     names = [event.plan.names[entrant] for entrant in pairing.entrants]
     return {
-        "game": event.plan.game,
+        "game": event.plan.game.spec,
         "players": names,
         "games": pairing.games,
         "planned_games": event.plan.games,
@@ -491,7 +497,7 @@ def tournament_record(event: Event) -> dict[str, Any]:
             crosstable[names[entrant]][names[opponent]] = {"wins": side.wins, "draws": side.draws,
                                                            "losses": side.losses}
     return {
-        "game": event.plan.game,
+        "game": event.plan.game.spec,
         "players": list(names),
         "games_per_pairing": event.plan.games,
         "games": event.done,

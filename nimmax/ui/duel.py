@@ -57,7 +57,7 @@ def play(plan: Plan, jobs: int, console: Console) -> Event:
         transient=True,
     )
     with progress:
-        task = progress.add_task(plan.game, total=plan.total, score="")
+        task = progress.add_task(plan.game.spec, total=plan.total, score="")
 
         def show(event: Event) -> None:
             progress.update(task, completed=event.done, score=score_line(event))
@@ -84,7 +84,7 @@ def summary_table(event: Event, pairing: Pairing) -> Table:
     records = [duel.side_record(event, pairing, entrant) for entrant in range(2)]
     games = pairing.games
     status = "interrupted after" if event.interrupted else "played"
-    title = f"{event.plan.game}: {status} {games} of {event.plan.games} games, seed {event.plan.seed}"
+    title = f"{event.plan.game.spec}: {status} {games} of {event.plan.games} games, seed {event.plan.seed}"
     table = Table(title=title, title_justify="left", caption="(95% Wilson intervals)", caption_justify="left")
     table.add_column("", style="bold")
     for name in names:
@@ -123,14 +123,14 @@ def crosstable(event: Event) -> Table:
     record = duel.tournament_record(event)
     order = sorted(range(len(names)), key=lambda index: -record["ratings"][names[index]])
     status = "interrupted after" if event.interrupted else "played"
-    table = Table(title=f"{event.plan.game}: round robin, {status} {event.done} of {event.plan.total} games, "
+    table = Table(title=f"{event.plan.game.spec}: round robin, {status} {event.done} of {event.plan.total} games, "
                         f"seed {event.plan.seed}",
                   title_justify="left", caption="cells: wins-draws-losses of the row player; "
                   "Elo: maximum likelihood, mean 1500", caption_justify="left")
     table.add_column("#", justify="right")
     table.add_column("player", style="bold cyan")
-    for column, index in enumerate(order, start=1):
-        table.add_column(str(column), justify="center")
+    for place in range(1, len(order) + 1):
+        table.add_column(str(place), justify="center")
     table.add_column("points", justify="right")
     table.add_column("Elo", justify="right", style="bold")
     for place, row in enumerate(order, start=1):
