@@ -55,7 +55,10 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     spread = z * z / trials
     centre = (share + spread / 2) / (1 + spread)
     half = z * math.sqrt(share * (1 - share) / trials + spread / (4 * trials)) / (1 + spread)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # at 0 and at every trial the bound is exactly 0 or 1; rounding must not move it
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return (low, high)
 
 
 def elo_ratings(
@@ -118,14 +121,17 @@ class Plan:
         """Games in the whole event."""
         return self.games * len(self.pairings)
 
-    def blocks(self) -> list[Block]:
+    def blocks(self) -> Iterator[Block]:
         """The event cut into blocks of BLOCK games, pairing by pairing."""
-        return [
-            Block(self.game, (self.specs[first], self.specs[second]), number, start,
-                  min(BLOCK, self.games - start), self.seed)
-            for number, (first, second) in enumerate(self.pairings)
-            for start in range(0, self.games, BLOCK)
-        ]
+        for number, (first, second) in enumerate(self.pairings):
+            for start in range(0, self.games, BLOCK):
+                yield Block(self.game, (self.specs[first], self.specs[second]), number, start,
+                            min(BLOCK, self.games - start), self.seed)
+
+    @property
+    def block_count(self) -> int:
+        """How many blocks `blocks()` yields."""
+        return -(-self.games // BLOCK) * len(self.pairings)
 
 
 def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None = None) -> Plan:
@@ -384,22 +390,22 @@ def run(plan: Plan, jobs: int = 1, on_game: Callable[[Event], None] | None = Non
                 for result in block_games(block):
                     count(block, [result])
         else:
-            _run_pool(plan.blocks(), jobs, count)
+            _run_pool(plan, jobs, count)
     except KeyboardInterrupt:
         event.interrupted = True
     event.seconds = time.perf_counter() - started
     return event
 
 
-def _run_pool(blocks: list[Block], jobs: int, count: Callable[[Block, Sequence[GameResult]], None]) -> None:
+def _run_pool(plan: Plan, jobs: int, count: Callable[[Block, Sequence[GameResult]], None]) -> None:
     """Play the blocks in a process pool, a few at a time; on Ctrl-C tell the workers to stop,
     keep what they finished, then raise KeyboardInterrupt again."""
     methods = multiprocessing.get_all_start_methods()
     # forkserver/spawn: forking a process whose progress display runs a thread can deadlock
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     stop = context.Event()
-    workers = min(jobs, len(blocks))
-    waiting = iter(blocks)
+    workers = min(jobs, plan.block_count)
+    waiting = plan.blocks()
     running: dict[Future[list[GameResult]], Block] = {}
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(stop,)) as pool:
         try:
