@@ -121,8 +121,9 @@ def duel_command(
 ) -> None:
     """Play two AI players against each other many times; the first mover alternates.
 
-    Prints wins, losses and draws with 95% (Wilson) intervals, wins as first and second
-    mover, time and nodes per move. Ctrl-C stops and still prints the games finished.
+    Shows wins, losses, draws (95% Wilson intervals), wins per seat, time and nodes per move.
+
+    Ctrl-C stops the duel and still prints the games finished.
 
     [bold]Examples[/bold]:
     [cyan]nimmax duel alphabeta random --games 1000[/cyan] ·

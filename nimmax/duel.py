@@ -1,12 +1,13 @@
 """AI-vs-AI duels and round-robin tournaments at scale: seeded game by game, with statistics.
 
 Every game draws its random moves and chance outcomes from generators seeded by
-(seed, pairing, game number), and games are played in fixed blocks of `BLOCK` consecutive
-games by fresh players. Search players keep their tables across the moves and games of a
-block (bounded by each player's `table=N` cap) and start afresh with the next block; a
-block is also the unit of parallel work, so `jobs` changes how fast the games are played,
-never which games are played. (A time-limited player's moves depend on the clock, so only
-duels of players without `time=` repeat exactly.)
+(seed, pairing, game number), and each pairing's games are cut into at most `BLOCKS` blocks
+of consecutive games (`MIN_BLOCK` games at least), each played by fresh players. Search
+players keep their tables across the moves and games of a block (bounded by each player's
+`table=N` cap) and start afresh with the next block; a block is also the unit of parallel
+work, so `jobs` changes how fast the games are played, never which games are played.
+(A time-limited player's moves depend on the clock, so only duels of players without
+`time=` repeat exactly.)
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from __future__ import annotations
 import itertools
 import math
 import multiprocessing
+import queue
 import random
 import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,8 +30,12 @@ from nimmax.game import CHANCE, AnyGame, BadGameSpec, BadInput
 from nimmax.match import plies
 from nimmax.players import BadPlayerSpec, Player, RandomPlayer, create, parse_spec
 
-BLOCK = 10
-"""Games per block: the games one set of players (and their tables) plays in a row."""
+BLOCKS = 16
+"""Blocks per pairing at most: a fresh search starts cold, so few long blocks play fastest,
+while enough blocks keep every process of a pool busy to the end."""
+
+MIN_BLOCK = 10
+"""Games per block at least."""
 
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
@@ -121,17 +127,23 @@ class Plan:
         """Games in the whole event."""
         return self.games * len(self.pairings)
 
-    def blocks(self) -> Iterator[Block]:
-        """The event cut into blocks of BLOCK games, pairing by pairing."""
-        for number, (first, second) in enumerate(self.pairings):
-            for start in range(0, self.games, BLOCK):
-                yield Block(self.game, (self.specs[first], self.specs[second]), number, start,
-                            min(BLOCK, self.games - start), self.seed)
+    @property
+    def block_size(self) -> int:
+        """Games per block (the last block of a pairing may be shorter)."""
+        return max(MIN_BLOCK, -(-self.games // BLOCKS))
 
     @property
     def block_count(self) -> int:
         """How many blocks `blocks()` yields."""
-        return -(-self.games // BLOCK) * len(self.pairings)
+        return -(-self.games // self.block_size) * len(self.pairings)
+
+    def blocks(self) -> Iterator[Block]:
+        """The event cut into blocks of consecutive games, pairing by pairing."""
+        size = self.block_size
+        for number, (first, second) in enumerate(self.pairings):
+            for start in range(0, self.games, size):
+                yield Block(self.game, (self.specs[first], self.specs[second]), number, start,
+                            min(size, self.games - start), self.seed)
 
 
 def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None = None) -> Plan:
@@ -272,23 +284,31 @@ def block_games(block: Block, stop: Callable[[], bool] = lambda: False) -> Itera
         )
 
 
-_stop_event: Any = None
-"""In a pool worker only: the parent's Event, set on Ctrl-C so running blocks end early."""
+_worker: dict[str, Any] = {}
+"""In a pool worker only: the parent's stop Event (set on Ctrl-C) and its result Queue."""
 
 
-def _start_worker(stop: Any) -> None:
-    global _stop_event
-    _stop_event = stop
+def _start_worker(stop: Any, results: Any) -> None:
+    _worker.update(stop=stop, results=results)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent owns Ctrl-C and tells workers by the event
 
 
 def _stopped() -> bool:
-    return _stop_event is not None and bool(_stop_event.is_set())
+    return bool(_worker["stop"].is_set())
 
 
-def play_block(block: Block) -> list[GameResult]:
-    """A pool worker's job: the results of a block's games (fewer if the parent said stop)."""
-    return list(block_games(block, _stopped))
+def play_block(block: Block, every: float = 0.1) -> int:
+    """A pool worker's job: play a block, sending the finished games to the parent every
+    `every` seconds (so progress moves and Ctrl-C keeps them); returns how many were sent."""
+    sent, batch, last = 0, [], time.perf_counter()
+    for result in block_games(block, _stopped):
+        batch.append(result)
+        if time.perf_counter() - last >= every:
+            _worker["results"].put((block.pairing, batch))
+            sent, batch, last = sent + len(batch), [], time.perf_counter()
+    if batch:
+        _worker["results"].put((block.pairing, batch))
+    return sent + len(batch)
 
 
 @dataclass
@@ -377,18 +397,17 @@ def run(plan: Plan, jobs: int = 1, on_game: Callable[[Event], None] | None = Non
     event = Event(plan, plan.game.players, [Pairing(pair) for pair in plan.pairings])
     started = time.perf_counter()
 
-    def count(block: Block, results: Sequence[GameResult]) -> None:
-        for result in results:
-            event.add(block.pairing, result)
-            event.seconds = time.perf_counter() - started
-            if on_game is not None:
-                on_game(event)
+    def count(pairing: int, result: GameResult) -> None:
+        event.add(pairing, result)
+        event.seconds = time.perf_counter() - started
+        if on_game is not None:
+            on_game(event)
 
     try:
         if jobs == 1:
             for block in plan.blocks():
                 for result in block_games(block):
-                    count(block, [result])
+                    count(block.pairing, result)
         else:
             _run_pool(plan, jobs, count)
     except KeyboardInterrupt:
@@ -397,32 +416,48 @@ def run(plan: Plan, jobs: int = 1, on_game: Callable[[Event], None] | None = Non
     return event
 
 
-def _run_pool(plan: Plan, jobs: int, count: Callable[[Block, Sequence[GameResult]], None]) -> None:
-    """Play the blocks in a process pool, a few at a time; on Ctrl-C tell the workers to stop,
-    keep what they finished, then raise KeyboardInterrupt again."""
+def _run_pool(plan: Plan, jobs: int, count: Callable[[int, GameResult], None]) -> None:
+    """Play the blocks in a process pool, a few at a time, counting each game as it arrives;
+    on Ctrl-C tell the workers to stop, count what they finished, then raise KeyboardInterrupt again."""
     methods = multiprocessing.get_all_start_methods()
     # forkserver/spawn: forking a process whose progress display runs a thread can deadlock
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    stop = context.Event()
+    stop, results = context.Event(), context.Queue()
     workers = min(jobs, plan.block_count)
     waiting = plan.blocks()
-    running: dict[Future[list[GameResult]], Block] = {}
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(stop,)) as pool:
+    running: set[Future[int]] = set()
+    sent = received = 0  # games the finished blocks sent; games counted here
+
+    def receive(timeout: float) -> None:
+        nonlocal received
+        try:
+            pairing, batch = results.get(timeout=timeout)
+        except queue.Empty:
+            return
+        received += len(batch)
+        for result in batch:
+            count(pairing, result)
+
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                             initargs=(stop, results)) as pool:
         try:
             while True:
-                # a short queue, so a long duel holds few futures and Ctrl-C has little to cancel
+                # a short queue of blocks, so Ctrl-C has little to cancel
                 for block in itertools.islice(waiting, 2 * workers - len(running)):
-                    running[pool.submit(play_block, block)] = block
-                if not running:
+                    running.add(pool.submit(play_block, block))
+                for future in [future for future in running if future.done()]:
+                    running.remove(future)
+                    sent += future.result()  # re-raises a worker's error
+                if not running and received == sent:
                     return
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    count(running.pop(future), future.result())
+                receive(0.05)
         except KeyboardInterrupt:
             stop.set()
-            for future, block in running.items():
+            for future in running:
                 if not future.cancel():
-                    count(block, future.result())
+                    sent += future.result()
+            while received < sent:
+                receive(1.0)
             raise
 
 

@@ -205,14 +205,15 @@ def test_random_players_are_seeded_game_by_game() -> None:
 
 
 def test_search_tables_live_for_a_block_of_games_then_start_afresh() -> None:
-    plan = duel.plan("nim 3 4 5", ["alphabeta", "alphabeta"], 2 * duel.BLOCK + 1, seed=0)
+    plan = duel.plan("nim 3 4 5", ["alphabeta", "alphabeta"], 2 * duel.MIN_BLOCK + 1, seed=0)
+    assert plan.block_size == duel.MIN_BLOCK and plan.block_count == 3
     results = [result for block in plan.blocks() for result in duel.block_games(block)]
-    assert [result.index for result in results] == list(range(2 * duel.BLOCK + 1))
+    assert [result.index for result in results] == list(range(2 * duel.MIN_BLOCK + 1))
     assert sum(results[2].nodes) < sum(results[0].nodes)  # the block's tables remember game 0
     def played(result: duel.GameResult) -> tuple[Any, ...]:
         return result.first, result.winner, result.scores, result.moves, result.nodes
 
-    assert played(results[duel.BLOCK]) == played(results[0])  # fresh players, the same first mover
+    assert played(results[duel.MIN_BLOCK]) == played(results[0])  # fresh players, the same first mover
 
 
 def test_a_time_limited_player_keeps_within_its_budget() -> None:
