@@ -161,7 +161,7 @@ def tournament_command(
     if as_json:
         emit_json(duel.tournament_record(event))
     else:
-        out.print(duel_views.crosstable(event))
+        out.print(duel_views.tournament_summary(event))
     interrupted(event)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import signal
 import sys
 from collections.abc import Sequence
 from itertools import product
@@ -389,20 +391,29 @@ def test_plan_checks_its_input() -> None:
         duel.plan("nim 2", ["random"], 1)
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_prints_the_finished_games_and_exits_130(jobs: str) -> None:
+@pytest.mark.parametrize(("jobs", "as_json"), [("1", False), ("2", True)])
+def test_ctrl_c_prints_the_finished_games_and_exits_130(jobs: str, as_json: bool) -> None:
     child = pexpect.spawn(
         sys.executable, ["-m", "nimmax", "duel", "alphabeta", "random", "--game", "nim 2 3 5", "--games", "10000000",
-                         "--seed", "1", "--jobs", jobs],
+                         "--seed", "1", "--jobs", jobs, *(["--json"] if as_json else [])],
         cwd=str(ROOT), env={"PYTHONPATH": str(ROOT), "NO_COLOR": "1", "TERM": "xterm", "PATH": "/usr/bin:/bin"},
         encoding="utf-8", codec_errors="replace", dimensions=(40, 120), timeout=30,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even where the runner ignores Ctrl-C
     )
-    child.expect("games/s")  # the progress bar is up and games are being played
+    child.expect("games/s")  # the progress bar is up (on stderr) and games are being played
     child.expect(r"alphabeta [1-9]")
     child.sendintr()
-    child.expect("interrupted after")
+    child.expect("nimmax: interrupted after ([0-9]+) games")
+    finished = int(child.match.group(1))
+    output = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before or "").replace("\r", "\n")  # plain text
     child.expect(pexpect.EOF)
     child.close()
-    output = child.before or ""
-    assert child.exitstatus == 130
-    assert "wins as first" in output and "nimmax: interrupted after" in output and "Traceback" not in output
+    assert child.exitstatus == 130 and "Traceback" not in output
+    if as_json:
+        found = re.search(r"^\{$.*^\}$", output, re.MULTILINE | re.DOTALL)
+        assert found is not None, output
+        record = json.loads(found.group())
+        assert record["interrupted"] is True and record["games"] == finished > 0
+        assert sum(record["wins"].values()) + record["draws"] == finished < record["planned_games"]
+    else:
+        assert f"interrupted after {finished} of 10000000 games" in output and "wins as first" in output

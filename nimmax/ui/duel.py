@@ -83,9 +83,7 @@ def summary_table(event: Event, pairing: Pairing) -> Table:
     names = [event.plan.names[entrant] for entrant in pairing.entrants]
     records = [duel.side_record(event, pairing, entrant) for entrant in range(2)]
     games = pairing.games
-    status = "interrupted after" if event.interrupted else "played"
-    title = f"{event.plan.game.spec}: {status} {games} of {event.plan.games} games, seed {event.plan.seed}"
-    table = Table(title=title, title_justify="left", caption="(95% Wilson intervals)", caption_justify="left")
+    table = Table(caption="(95% Wilson intervals)", caption_justify="left")
     table.add_column("", style="bold")
     for name in names:
         table.add_column(name, justify="right", style="cyan", no_wrap=True)
@@ -111,10 +109,20 @@ def summary_table(event: Event, pairing: Pairing) -> Table:
 
 
 def duel_summary(event: Event) -> RenderableType:
-    """The summary of a duel, with the time it took."""
+    """The summary of a duel under a heading, with the time it took."""
     rate = event.done / event.seconds if event.seconds else 0.0
-    return Group(summary_table(event, event.pairings[0]),
+    status = "interrupted after" if event.interrupted else "played"
+    heading = f"{event.plan.game.spec}: {status} {event.done} of {event.plan.games} games, seed {event.plan.seed}"
+    return Group(Text(heading, style="bold"), summary_table(event, event.pairings[0]),
                  Text(f"{event.done} games in {event.seconds:.1f} s ({rate:,.1f} games/s)", style="dim"))
+
+
+def tournament_summary(event: Event) -> RenderableType:
+    """The crosstable of a tournament under a heading."""
+    status = "interrupted after" if event.interrupted else "played"
+    heading = (f"{event.plan.game.spec}: round robin, {status} {event.done} of {event.plan.total} games, "
+               f"seed {event.plan.seed}")
+    return Group(Text(heading, style="bold"), crosstable(event))
 
 
 def crosstable(event: Event) -> Table:
@@ -122,11 +130,8 @@ def crosstable(event: Event) -> Table:
     names = event.plan.names
     record = duel.tournament_record(event)
     order = sorted(range(len(names)), key=lambda index: -record["ratings"][names[index]])
-    status = "interrupted after" if event.interrupted else "played"
-    table = Table(title=f"{event.plan.game.spec}: round robin, {status} {event.done} of {event.plan.total} games, "
-                        f"seed {event.plan.seed}",
-                  title_justify="left", caption="cells: wins-draws-losses of the row player; "
-                  "Elo: maximum likelihood, mean 1500", caption_justify="left")
+    table = Table(caption="cells: the row player's wins-draws-losses\nElo: maximum likelihood, mean 1500",
+                  caption_justify="left")
     table.add_column("#", justify="right")
     table.add_column("player", style="bold cyan")
     for place in range(1, len(order) + 1):
