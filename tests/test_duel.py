@@ -7,6 +7,7 @@ import json
 import math
 import re
 import signal
+import subprocess
 import sys
 from collections.abc import Sequence
 from itertools import product
@@ -285,6 +286,13 @@ def test_one_player_duel_deals_the_same_games_to_both_players() -> None:
     assert 3 * 512 <= keeper["mean_score"] <= 3 * 2048 and 0.2 < keeper["reached_2048"] < 0.8
 
 
+def test_one_player_duel_is_the_same_on_two_processes() -> None:
+    plan = duel.plan(Dealt(), ["random", "alphabeta"], 2 * duel.MIN_BLOCK + 3, seed=5)
+    alone, pooled = duel.run(plan), duel.run(plan, jobs=2)
+    assert timeless(duel.pairing_record(alone, alone.pairings[0])) == timeless(
+        duel.pairing_record(pooled, pooled.pairings[0]))
+
+
 def test_one_player_duel_ranks_the_keeper_above_random() -> None:
     event = duel.run(duel.plan(Dealt(), ["alphabeta", "random"], 40, seed=9))
     record = duel.pairing_record(event, event.pairings[0])
@@ -325,6 +333,13 @@ def test_tournament_table_is_shown() -> None:
                  "--seed", "1")
     assert run.returncode == 0, run.stderr
     assert "round robin" in run.stdout and "Elo" in run.stdout and "random:seed=3" in run.stdout
+
+
+def test_the_duel_core_imports_no_presentation_library() -> None:
+    code = "import sys, nimmax.duel; print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', " \
+           "'prompt_toolkit')))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert loaded.stdout.strip() == "[]"
 
 
 # --- the command line ---------------------------------------------------------------------
