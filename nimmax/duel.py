@@ -40,10 +40,6 @@ MIN_BLOCK = 10
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
 
-GOAL_TILE = 2048
-"""A one-player game's tile worth reporting the share of games that reached it (2048)."""
-
-
 def default_game() -> str:
     """The duel's default game words: 3x3 tic-tac-toe once the registry has it."""
     try:
@@ -185,7 +181,9 @@ class GameResult:
     """One finished game as the pairing's two entrants (0 and 1) saw it.
 
     In a one-player game both entrants play the same deal (the same chance outcomes), one
-    after the other; `winner` is the one who scored more.
+    after the other; `winner` is the one who scored more, `goals` says who won by the game's
+    own rule (`Game.winner`: 2048 is won by making the goal tile) and `max_tiles` holds the
+    largest tiles made, for games that name them (`max_tile(state)`).
     """
 
     index: int
@@ -193,6 +191,7 @@ class GameResult:
     winner: int | None
     scores: tuple[float, float]
     max_tiles: tuple[int | None, int | None]
+    goals: tuple[bool, bool]
     moves: tuple[int, int]
     seconds: tuple[float, float]
     max_seconds: tuple[float, float]
@@ -263,6 +262,7 @@ def block_games(block: Block, stop: Callable[[], bool] = lambda: False) -> Itera
             winner_seat = game.winner(final)
             winner = None if winner_seat is None else seat_of[winner_seat]
             tiles: tuple[int | None, int | None] = (None, None)
+            goals = (False, False)
         else:
             first, finals, tally = 0, [], [_Moves(), _Moves()]
             for entrant, player in enumerate(players):
@@ -275,8 +275,9 @@ def block_games(block: Block, stop: Callable[[], bool] = lambda: False) -> Itera
             scores = (game.utility(finals[0], 0), game.utility(finals[1], 0))
             winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
             tiles = (max_tile(finals[0]), max_tile(finals[1])) if max_tile is not None else (None, None)
+            goals = (game.winner(finals[0]) == 0, game.winner(finals[1]) == 0)
         yield GameResult(
-            index, first, winner, scores, tiles,
+            index, first, winner, scores, tiles, goals,
             (tally[0].moves, tally[1].moves),
             (tally[0].seconds, tally[1].seconds),
             (tally[0].max_seconds, tally[1].max_seconds),
@@ -326,6 +327,7 @@ class Side:
     max_seconds: float = 0.0
     nodes: int = 0
     total_score: float = 0.0
+    goals: int = 0
     max_tiles: Counter[int] = field(default_factory=Counter)
 
 
@@ -356,6 +358,7 @@ class Pairing:
             side.max_seconds = max(side.max_seconds, result.max_seconds[entrant])
             side.nodes += result.nodes[entrant]
             side.total_score += result.scores[entrant]
+            side.goals += result.goals[entrant]
             tile = result.max_tiles[entrant]
             if tile is not None:
                 side.max_tiles[tile] += 1
@@ -478,10 +481,9 @@ def side_record(event: Event, pairing: Pairing, entrant: int) -> dict[str, Any]:
                    "games_second": games - side.games_first, "wins_second": side.wins_second}
     else:
         record["mean_score"] = side.total_score / games if games else 0.0
+        record["reached_goal"] = side.goals / games if games else 0.0
         if sum(side.max_tiles.values()):
             record["max_tiles"] = {str(tile): side.max_tiles[tile] for tile in sorted(side.max_tiles)}
-            reached = sum(number for tile, number in side.max_tiles.items() if tile >= GOAL_TILE)
-            record[f"reached_{GOAL_TILE}"] = reached / games if games else 0.0
     record |= {
         "moves": side.moves,
         "nodes": side.nodes,

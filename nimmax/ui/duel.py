@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from nimmax import duel
-from nimmax.duel import GOAL_TILE, Event, Pairing, Plan
+from nimmax.duel import Event, Pairing, Plan
 
 
 class RateColumn(ProgressColumn):
@@ -79,7 +79,7 @@ def _seconds(value: float) -> str:
 
 def summary_table(event: Event, pairing: Pairing) -> Table:
     """One column per player: wins, losses, draws with 95% intervals, first/second-mover wins,
-    time and nodes per move (for one-player games: mean score and tiles reached)."""
+    time and nodes per move (for one-player games: mean score, goal reached, best tile)."""
     names = [event.plan.names[entrant] for entrant in pairing.entrants]
     records = [duel.side_record(event, pairing, entrant) for entrant in range(2)]
     games = pairing.games
@@ -99,8 +99,8 @@ def summary_table(event: Event, pairing: Pairing) -> Table:
         row("wins as second", lambda record: f"{record['wins_second']}/{record['games_second']}")
     else:
         row("mean score", lambda record: f"{record['mean_score']:,.1f}")
+        row("reached the goal", lambda record: f"{record['reached_goal']:.0%}")
         if "max_tiles" in records[0]:
-            row(f"reached {GOAL_TILE}", lambda record: f"{record[f'reached_{GOAL_TILE}']:.0%}")
             row("best tile", lambda record: max(record["max_tiles"], key=int))
     row("avg move", lambda record: _seconds(record["avg_move_seconds"]))
     row("worst move", lambda record: _seconds(record["max_move_seconds"]))
