@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
 from nimmax import duel, games
+from nimmax.bench import Row, algorithms, boards, family, numbers, run_all
 from nimmax.game import BadInput
 from nimmax.games import GAMES
 from nimmax.players import KINDS, option_names
 from nimmax.solve import solution_record, solve
+from nimmax.tree import explore
 from nimmax.ui import duel as duel_views
 from nimmax.ui import views
+from nimmax.ui.bench import bench_table, nodes_chart
+from nimmax.ui.tree import tree_picture
 
 app = typer.Typer(
     name="nimmax",
@@ -90,6 +95,63 @@ def solve_command(
         return
     out.print(views.solution_table(game, state, result))
     out.print(views.solution_summary(game, algorithm, result))
+
+
+@app.command("tree", context_settings=GAME_WORDS)
+def tree_command(
+    game_words: GameWords,
+    algorithm: Annotated[str, typer.Option(help="minimax or alphabeta (pruned branches shown dimmed).")] = "minimax",
+    max_nodes: Annotated[int, typer.Option(min=1, help="Refuse trees with more nodes than this.")] = 2_000,
+    svg: Annotated[Path | None, typer.Option(help="Also write the picture to this SVG file.")] = None,
+) -> None:
+    """Draw the whole game tree: every position, the side to move (Max or Min) and its value.
+
+    [bold]Examples[/bold]:
+    [cyan]nimmax tree plates[/cyan] ·
+    [cyan]nimmax tree simple-nim 6 --algorithm alphabeta[/cyan] ·
+    [cyan]nimmax tree nim 2 2 --algorithm alphabeta --svg nim.svg[/cyan]
+    """
+    game = games.create(game_words)
+    explored = explore(game, game.initial_state(), algorithm, max_nodes)
+    console = Console(record=True) if svg is not None else out
+    console.print(tree_picture(game, explored))
+    if svg is not None:
+        try:
+            console.save_svg(str(svg), title=f"nimmax tree {game.spec} --algorithm {algorithm}")
+        except OSError as error:
+            raise BadInput(f"cannot write {svg}: {error.strerror}") from None
+
+
+@app.command("bench")
+def bench_command(
+    family_name: Annotated[str, typer.Argument(metavar="FAMILY", help="simple-nim, nim, split-nim or tictactoe.")],
+    sizes: Annotated[str | None, typer.Option(help="Board sizes, e.g. 3,4 (each family has defaults).")] = None,
+    k: Annotated[str | None, typer.Option("--k", help="tictactoe: winning line lengths, e.g. 3,4.")] = None,
+    engines: Annotated[str, typer.Option("--algorithms", help="Engines to compare.")] = "minimax,alphabeta",
+    limit: Annotated[float, typer.Option(min=0.001, help="Seconds allowed per run.")] = 10.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the runs as JSON.")] = False,
+) -> None:
+    """Enlarge the board and watch minimax: exact searches per board size, nodes on a log scale.
+
+    [bold]Examples[/bold]:
+    [cyan]nimmax bench simple-nim --sizes 10,15,20[/cyan] ·
+    [cyan]nimmax bench nim --sizes 2,3 --algorithms minimax,negamax,alphabeta --limit 5[/cyan] ·
+    [cyan]nimmax bench tictactoe --sizes 3,4 --k 3,4 --algorithms minimax,alphabeta --limit 60[/cyan]
+    """
+    chosen = family(family_name)
+    grid = boards(chosen, numbers("--sizes", sizes) if sizes else (), numbers("--k", k) if k else ())
+    runs, rows = algorithms(engines), list[Row]()
+    try:
+        with err.status("searching", spinner="dots") as status:
+            for row in run_all(grid, runs, limit):
+                rows.append(row)
+                status.update(f"{len(rows)} of {len(grid) * len(runs)} runs done (last: {row.board}, {row.algorithm})")
+    finally:  # interrupted or not, the runs so far are printed
+        if as_json:
+            emit_json({"family": chosen.name, "limit": limit, "rows": [row.record() for row in rows]})
+        else:
+            out.print(bench_table(rows, limit))
+            out.print(nodes_chart(rows, out.width))
 
 
 GameOption = Annotated[

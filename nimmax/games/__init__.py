@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nimmax.game import AnyGame, BadGameSpec
-from nimmax.games import nim
+from nimmax.games import nim, plates
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,13 @@ GAMES: tuple[GameInfo, ...] = (
         "split-nim 7",
         nim.create_split_nim,
         ("splitnim", "grundy"),
+    ),
+    GameInfo(
+        "plates",
+        "A picks one of the plates of banknotes, B hands A two of its notes, A keeps one.",
+        plates.PLATES_USAGE,
+        "plates 1,20,50 5,10,100 1,5,20",
+        plates.create_plates,
     ),
 )
 

@@ -1,0 +1,187 @@
+"""Enlarge the board and watch minimax: exact searches over a grid of board sizes, each run
+bounded by a time limit, as rows of (board, algorithm, value, nodes, seconds).
+
+A family turns size parameters into game words (`simple-nim` 10 -> "simple-nim 10",
+`tictactoe` 4 with k 3 -> "tictactoe --size 4 --k 3"), so a family works as soon as its game
+is in the registry. Each run is one exact search to the end of the game (no iterative
+deepening) aborted at the deadline: a run that overruns is reported over the limit.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nimmax import games
+from nimmax.game import AnyGame, BadInput
+from nimmax.players import BadPlayerSpec, parse_spec
+from nimmax.search import Budget, Searcher, Table, iterate
+from nimmax.search.alphabeta import AlphaBeta
+from nimmax.search.expectimax import Expectimax
+from nimmax.search.minimax import Minimax, Negamax
+
+DONE, OVER, SKIPPED = "done", "over the limit", "skipped"
+"""A run's status: finished; stopped at the time limit; not run, since a smaller board of the
+same series already went over the limit."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """A game family: its board sizes as game words, and the sizes tried by default."""
+
+    name: str
+    summary: str
+    words: Callable[[int, int], str]
+    """Game words for a size and a k (families without k ignore it)."""
+    sizes: tuple[int, ...]
+    takes_k: bool = False
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family("simple-nim", "one pile of N counters", lambda size, k: f"simple-nim {size}", (8, 12, 16, 20)),
+    Family("nim", "N piles of 1, 3, 5, ... counters (the pyramid)",
+           lambda size, k: "nim " + " ".join(str(2 * pile + 1) for pile in range(size)), (2, 3, 4)),
+    Family("split-nim", "one pile of N counters, Grundy's game", lambda size, k: f"split-nim {size}",
+           (10, 15, 20, 25)),
+    Family("tictactoe", "N x N board, K in a row (K defaults to N; K > N skipped)",
+           lambda size, k: f"tictactoe --size {size} --k {k}", (3,), takes_k=True),
+)
+
+ENGINES: dict[str, Callable[[AnyGame, bool, int, Budget], Searcher]] = {
+    "minimax": lambda game, cache, capacity, budget: Minimax(game, cache, Table(capacity), budget),
+    "negamax": lambda game, cache, capacity, budget: Negamax(game, cache, Table(capacity), budget),
+    "alphabeta": lambda game, cache, capacity, budget: AlphaBeta(game, Table(capacity), budget),
+    "expectimax": lambda game, cache, capacity, budget: Expectimax(game, Table(capacity), budget),
+}
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board of the grid: its game words and the size parameters that made them."""
+
+    words: str
+    size: int
+    k: int | None
+    game: AnyGame
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """An engine as the bench runs it: plain minimax/negamax memoise nothing unless cache=on."""
+
+    spec: str
+    kind: str
+    cache: bool
+    capacity: int
+
+
+@dataclass(frozen=True)
+class Row:
+    """One run: the value for the side to move, nodes visited and time taken (so far, when over)."""
+
+    board: str
+    size: int
+    k: int | None
+    algorithm: str
+    status: str
+    value: float | None
+    nodes: int
+    seconds: float
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def record(self) -> dict[str, Any]:
+        """The row as `bench --json` prints it."""
+        return {
+            "board": self.board, "size": self.size, "k": self.k, "algorithm": self.algorithm,
+            "status": self.status, "value": self.value, "nodes": self.nodes, "seconds": round(self.seconds, 6),
+            "nodes_per_second": round(self.nodes_per_second),
+        }
+
+
+def family(name: str) -> Family:
+    """The family of that name; BadInput lists them."""
+    for known in FAMILIES:
+        if known.name == name.lower():
+            return known
+    raise BadInput(f"unknown game family {name!r}; families: {', '.join(known.name for known in FAMILIES)}")
+
+
+def numbers(what: str, text: str) -> tuple[int, ...]:
+    """A comma-separated list of positive whole numbers, e.g. "3,4"."""
+    parts = [part.strip() for part in text.split(",")]
+    if not all(part.isdigit() and int(part) > 0 for part in parts):
+        raise BadInput(f"{what} must be positive whole numbers separated by commas, not {text!r}")
+    return tuple(int(part) for part in parts)
+
+
+def plan(chosen: Family, sizes: Sequence[int] = (), ks: Sequence[int] = ()) -> list[tuple[str, int, int | None]]:
+    """The grid as (game words, size, k), smallest first; k larger than the size is skipped."""
+    if ks and not chosen.takes_k:
+        raise BadInput(f"--k is for tictactoe, not {chosen.name}")
+    grid = []
+    for size in sorted(set(sizes or chosen.sizes)):
+        for k in sorted(set(ks or [size])) if chosen.takes_k else [None]:
+            if k is None or k <= size:
+                grid.append((chosen.words(size, k if k is not None else size), size, k))
+    if not grid:
+        raise BadInput(f"{chosen.name}: no board left: every k is larger than every size")
+    return grid
+
+
+def boards(chosen: Family, sizes: Sequence[int] = (), ks: Sequence[int] = ()) -> list[Board]:
+    """The grid's games, built from their words (BadGameSpec when the game is not available)."""
+    return [Board(words, size, k, games.create(words)) for words, size, k in plan(chosen, sizes, ks)]
+
+
+def algorithms(text: str) -> list[Algorithm]:
+    """Engines from "minimax,alphabeta" (options allowed: `minimax:cache=on`, `alphabeta:table=1000`)."""
+    names = "|".join(ENGINES)
+    chosen = []
+    for item in re.split(rf",(?=\s*(?:{names})\b)", text):
+        spec = parse_spec(item.strip())
+        if spec.kind not in ENGINES:
+            raise BadPlayerSpec(f"bench runs the engines {', '.join(ENGINES)}, not {spec.kind!r}")
+        extra = sorted(set(spec.options) - {"cache", "table"})
+        if extra:
+            raise BadPlayerSpec(f"{spec}: bench searches to the end under --limit; drop {', '.join(extra)}")
+        cache = bool(spec.options.get("cache", spec.kind not in ("minimax", "negamax")))
+        capacity = int(spec.options.get("table", 1_000_000)) if cache else 0
+        chosen.append(Algorithm(str(spec), spec.kind, cache, capacity))
+    return chosen
+
+
+def measure(board: Board, algorithm: Algorithm, limit: float) -> Row:
+    """One exact search of `board` from its start, stopped at `limit` seconds."""
+    budget = Budget.of(limit)
+    searcher = ENGINES[algorithm.kind](board.game, algorithm.cache, algorithm.capacity, budget)
+    start = time.perf_counter()
+    results = list(iterate(searcher, board.game.initial_state(), deepen=False))
+    seconds = time.perf_counter() - start
+    if not results:
+        return Row(board.words, board.size, board.k, algorithm.spec, OVER, None, budget.nodes, seconds)
+    last = results[-1]
+    return Row(board.words, board.size, board.k, algorithm.spec, DONE, last.value, last.nodes, seconds)
+
+
+def run_all(grid: Sequence[Board], chosen: Sequence[Algorithm], limit: float) -> Iterator[Row]:
+    """Run every algorithm on every board, smallest board first, yielding each row when done.
+
+    Once an algorithm goes over the limit, the larger boards of the same k are skipped:
+    they only take longer.
+    """
+    over: set[tuple[str, int | None]] = set()
+    for board in grid:
+        for algorithm in chosen:
+            if (algorithm.spec, board.k) in over:
+                yield Row(board.words, board.size, board.k, algorithm.spec, SKIPPED, None, 0, 0.0)
+                continue
+            row = measure(board, algorithm, limit)
+            if row.status == OVER:
+                over.add((algorithm.spec, board.k))
+            yield row

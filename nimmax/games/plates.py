@@ -1,0 +1,157 @@
+"""The three-plates banknote game, the textbook first minimax tree with payoffs in money.
+
+A picks one of the plates of banknotes; B hands A two notes from that plate; A keeps one of
+the two. A wants the largest note, B the smallest (zero-sum: B's payoff is minus the note).
+The seats go A, B, A: two plies of A with one of B between, read from the state.
+
+Moves: a plate number (`1`), the pair B hands over (`20+50`, smaller note first), the note
+A keeps (`20`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import NamedTuple
+
+from nimmax.game import BadGameSpec, Game, IllegalMove
+from nimmax.games.words import parse_count, parse_words
+
+A, B = 0, 1
+DEFAULT_PLATES = ((1, 20, 50), (5, 10, 100), (1, 5, 20))
+
+
+class Position(NamedTuple):
+    """A position: the plate A picked (0-based), the pair B handed over, the note A kept."""
+
+    plate: int | None = None
+    pair: tuple[int, int] | None = None
+    kept: int | None = None
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A picks plate `plate` (0-based; shown 1-based)."""
+
+    plate: int
+
+
+@dataclass(frozen=True)
+class Hand:
+    """B hands A the two notes `notes` (smaller first) from the picked plate."""
+
+    notes: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Keep:
+    """A keeps the note `note` of the two handed over."""
+
+    note: int
+
+
+Move = Pick | Hand | Keep
+
+
+def _numbers(text: str) -> list[int] | None:
+    words = text.replace("+", " ").replace(",", " ").split()
+    if not words or not all(word.isdigit() for word in words):
+        return None
+    return [int(word) for word in words]
+
+
+class Plates(Game[Position, Move]):
+    """Plates of banknotes: A picks a plate, B hands over two of its notes, A keeps one."""
+
+    name = "plates"
+    player_names = ("A", "B")
+
+    def __init__(self, plates: Sequence[Sequence[int]] = DEFAULT_PLATES) -> None:
+        self.plates = tuple(tuple(plate) for plate in plates)
+
+    @property
+    def spec(self) -> str:
+        return " ".join([self.name, *(",".join(map(str, plate)) for plate in self.plates)])
+
+    def initial_state(self) -> Position:
+        return Position()
+
+    def to_move(self, state: Position) -> int:
+        return B if state.plate is not None and state.pair is None else A
+
+    def actions(self, state: Position) -> Sequence[Move]:
+        if state.plate is None:
+            return [Pick(plate) for plate in range(len(self.plates))]
+        if state.pair is None:
+            pairs = sorted({(min(pair), max(pair)) for pair in combinations(self.plates[state.plate], 2)})
+            return [Hand(pair) for pair in pairs]
+        if state.kept is None:
+            return [Keep(note) for note in sorted(set(state.pair), reverse=True)]
+        return []
+
+    def result(self, state: Position, action: Move) -> Position:
+        if action not in self.actions(state):
+            raise IllegalMove(f"{self.format_move(action)} is not legal here; legal: {self.legal_text(state)}")
+        if isinstance(action, Pick):
+            return state._replace(plate=action.plate)
+        if isinstance(action, Hand):
+            return state._replace(pair=action.notes)
+        return state._replace(kept=action.note)
+
+    def is_terminal(self, state: Position) -> bool:
+        return state.kept is not None
+
+    def utility(self, state: Position, player: int) -> float:
+        note = state.kept if state.kept is not None else 0
+        return note if player == A else -note
+
+    def parse_move(self, text: str, state: Position) -> Move:
+        numbers = _numbers(text.lower().replace("plate", ""))
+        if numbers is not None:
+            if state.plate is None and len(numbers) == 1:
+                wanted: Move = Pick(numbers[0] - 1)
+            elif state.plate is not None and state.pair is None and len(numbers) == 2:
+                wanted = Hand((min(numbers), max(numbers)))
+            else:
+                wanted = Keep(numbers[0])
+            if wanted in self.actions(state):
+                return wanted
+        raise IllegalMove(f"{text.strip()!r} is not a legal move; legal: {self.legal_text(state)}")
+
+    def format_move(self, action: Move) -> str:
+        if isinstance(action, Pick):
+            return str(action.plate + 1)
+        if isinstance(action, Hand):
+            return f"{action.notes[0]}+{action.notes[1]}"
+        return str(action.note)
+
+    def format_position(self, state: Position) -> str:
+        if state.plate is None:
+            return "/".join(",".join(map(str, plate)) for plate in self.plates)
+        if state.pair is None:
+            return f"plate {state.plate + 1}: " + ",".join(map(str, self.plates[state.plate]))
+        if state.kept is None:
+            return f"A holds {state.pair[0]}+{state.pair[1]}"
+        return f"A keeps {state.kept}"
+
+
+PLATES_USAGE = "plates [N,N,N N,N,N ...]  (each plate's banknotes; default 1,20,50 5,10,100 1,5,20)"
+
+
+def create_plates(argv: Sequence[str]) -> Plates:
+    """`plates [PLATE ...]`: each plate is its notes separated by commas."""
+    words = parse_words("plates", argv, [], PLATES_USAGE)
+    if not words.positional:
+        return Plates()
+    plates = []
+    for word in words.positional:
+        notes = tuple(parse_count("plates", "a banknote", text) for text in word.split(","))
+        if len(notes) < 2:
+            raise BadGameSpec(f"plates: a plate needs at least two notes, not {word!r}; usage: {PLATES_USAGE}")
+        if min(notes) < 1:
+            raise BadGameSpec(f"plates: a banknote is worth at least 1, not {word!r}")
+        plates.append(notes)
+    if len(plates) > 9 or max(map(len, plates)) > 9:
+        raise BadGameSpec("plates: at most 9 plates of at most 9 notes")
+    return Plates(plates)

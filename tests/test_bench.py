@@ -1,0 +1,175 @@
+"""`nimmax bench`: the grid of boards, values against theory, node counts against the engines,
+and a per-run limit that really bounds the time."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from functools import reduce
+from operator import xor
+from pathlib import Path
+
+import pytest
+
+from nimmax import games
+from nimmax.bench import DONE, OVER, SKIPPED, algorithms, boards, family, measure, numbers, plan, run_all
+from nimmax.game import BadInput
+from nimmax.games import GAMES
+from nimmax.search import Table
+from nimmax.search.alphabeta import alphabeta
+
+from .cli_helpers import ROOT, nimmax
+
+TICTACTOE_REGISTERED = any(info.name == "tictactoe" for info in GAMES)
+
+
+def simple_nim_tree_size(counters: int) -> int:
+    """Plain minimax visits t(n) = 1 + t(n-1) + t(n-2) + t(n-3) nodes, t(0) = 1."""
+    sizes = [1]
+    for n in range(1, counters + 1):
+        sizes.append(1 + sum(sizes[n - take] for take in (1, 2, 3) if take <= n))
+    return sizes[counters]
+
+
+def misere_nim_value(piles: list[int]) -> int:
+    """Bouton's misère rule: the mover loses iff all piles <= 1 with an odd count of ones, or
+    some pile > 1 with nim-sum 0."""
+    if all(pile <= 1 for pile in piles):
+        return -1 if sum(piles) % 2 == 1 else 1
+    return -1 if reduce(xor, piles) == 0 else 1
+
+
+def test_families_make_the_documented_game_words() -> None:
+    assert [words for words, _, _ in plan(family("simple-nim"), (20, 10, 15))] == [
+        "simple-nim 10", "simple-nim 15", "simple-nim 20"]
+    assert [words for words, _, _ in plan(family("nim"), (1, 4))] == ["nim 1", "nim 1 3 5 7"]
+    assert [words for words, _, _ in plan(family("split-nim"), (9,))] == ["split-nim 9"]
+    assert plan(family("tictactoe"), (3, 4), (3, 4)) == [
+        ("tictactoe --size 3 --k 3", 3, 3), ("tictactoe --size 4 --k 3", 4, 3), ("tictactoe --size 4 --k 4", 4, 4)]
+    assert [words for words, _, _ in plan(family("tictactoe"), (3, 4))] == [
+        "tictactoe --size 3 --k 3", "tictactoe --size 4 --k 4"]  # k defaults to the size
+
+
+def test_bad_sizes_are_refused() -> None:
+    for text in ("x", "3,,4", "0", "-1"):
+        with pytest.raises(BadInput, match="positive whole numbers"):
+            numbers("--sizes", text)
+
+
+@pytest.mark.parametrize("sizes, ks", [((3,), (4,)), ((2,), (5, 3))])
+def test_a_k_over_every_size_leaves_no_board(sizes: tuple[int, ...], ks: tuple[int, ...]) -> None:
+    with pytest.raises(BadInput, match="no board left"):
+        plan(family("tictactoe"), sizes, ks)
+
+
+def test_values_match_theory_and_nodes_match_the_engines() -> None:
+    plain_minimax, with_table, without_table = algorithms("minimax,alphabeta,alphabeta:cache=off")
+    for board in boards(family("simple-nim"), (5, 8, 9, 12)):
+        expected = -1 if board.size % 4 == 1 else 1
+        row = measure(board, plain_minimax, limit=30)
+        assert row.status == DONE and row.value == expected
+        assert row.nodes == simple_nim_tree_size(board.size)
+        state = board.game.initial_state()
+        for algorithm, table in ((with_table, Table()), (without_table, Table(0))):
+            row = measure(board, algorithm, limit=30)
+            assert row.value == expected and row.nodes == alphabeta(board.game, state, table=table).nodes
+    for board in boards(family("nim"), (1, 2, 3, 4)):
+        piles = list(board.game.initial_state().piles)
+        assert measure(board, with_table, limit=30).value == misere_nim_value(piles)
+
+
+def test_limit_stops_a_run_and_skips_the_larger_boards() -> None:
+    grid = boards(family("simple-nim"), (6, 40, 45))
+    start = time.perf_counter()
+    rows = list(run_all(grid, algorithms("minimax,alphabeta"), limit=0.3))
+    elapsed = time.perf_counter() - start
+    status = {(row.board, row.algorithm): row.status for row in rows}
+    assert status[("simple-nim 6", "minimax")] == DONE
+    assert status[("simple-nim 40", "minimax")] == OVER  # about 10^10 nodes: never finishes in 0.3 s
+    assert status[("simple-nim 45", "minimax")] == SKIPPED
+    assert status[("simple-nim 45", "alphabeta")] == DONE
+    over = next(row for row in rows if row.status == OVER)
+    assert over.nodes > 0 and over.value is None and 0.3 <= over.seconds < 1.3
+    assert elapsed < 2.5
+
+
+@pytest.mark.parametrize("text", ["random", "alphabeta:depth=3", "minimax:time=1", "deep-blue"])
+def test_bad_algorithms_are_refused(text: str) -> None:
+    with pytest.raises(BadInput):
+        algorithms(text)
+
+
+def test_algorithm_options_keep_their_commas() -> None:
+    chosen = algorithms("minimax:cache=on,table=100,alphabeta")
+    assert [(one.kind, one.cache, one.capacity) for one in chosen] == [("minimax", True, 100),
+                                                                       ("alphabeta", True, 1_000_000)]
+
+
+def test_cli_json_rows() -> None:
+    run = nimmax("bench", "simple-nim", "--sizes", "6,9", "--algorithms", "minimax,alphabeta", "--json")
+    assert run.returncode == 0, run.stderr
+    record = json.loads(run.stdout)
+    assert record["family"] == "simple-nim"
+    rows = {(row["board"], row["algorithm"]): row for row in record["rows"]}
+    assert rows[("simple-nim 6", "minimax")]["nodes"] == simple_nim_tree_size(6)
+    assert rows[("simple-nim 9", "alphabeta")]["value"] == -1
+    assert all(row["status"] == "done" and row["seconds"] >= 0 and "nodes_per_second" in row for row in rows.values())
+
+
+def test_cli_table_chart_and_over_the_limit() -> None:
+    start = time.perf_counter()
+    run = nimmax("bench", "simple-nim", "--sizes", "8,40,45", "--algorithms", "minimax,alphabeta", "--limit", "0.5")
+    assert time.perf_counter() - start < 15
+    assert run.returncode == 0, run.stderr
+    for text in ("board", "nodes/s", "over the limit", "skipped", "log scale", "|1k", str(simple_nim_tree_size(8))):
+        assert text in run.stdout, text
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["bench", "chess"], ["bench", "nim", "--sizes", "0"], ["bench", "nim", "--k", "3"],
+     ["bench", "nim", "--algorithms", "random"], ["bench", "nim", "--limit", "0"]],
+)
+def test_cli_bad_input_exits_2(args: list[str]) -> None:
+    run = nimmax(*args)
+    assert run.returncode == 2 and "Traceback" not in run.stderr and run.stderr.strip()
+
+
+@pytest.mark.skipif(not TICTACTOE_REGISTERED, reason="the tictactoe game is not registered yet")
+def test_tictactoe_family_runs_once_the_game_is_registered() -> None:
+    assert games.create("tictactoe --size 3 --k 3") is not None
+    run = nimmax("bench", "tictactoe", "--sizes", "2,3", "--k", "3", "--algorithms", "alphabeta", "--json")
+    assert run.returncode == 0, run.stderr
+    rows = json.loads(run.stdout)["rows"]
+    assert [row["board"] for row in rows] == ["tictactoe --size 3 --k 3"]
+    assert rows[0]["value"] == 0  # tic-tac-toe is a draw
+
+
+def readme_commands(*prefixes: str) -> list[list[str]]:
+    """The README's example lines that start with one of `prefixes`, as argument lists."""
+    text = (ROOT / "README.md").read_text()
+    lines = [line.strip() for line in text.splitlines() if line.startswith("    nimmax ")]
+    return [line.split()[1:] for line in lines if line.split()[1] in prefixes]
+
+
+@pytest.mark.parametrize("args", readme_commands("tree", "bench"), ids=" ".join)
+def test_readme_tree_and_bench_examples_run(args: list[str], tmp_path: Path) -> None:
+    """Every README example of tree and bench runs (tictactoe once registered, its 60 s limit cut to 2 s)."""
+    if "tictactoe" in args:
+        if not TICTACTOE_REGISTERED:
+            pytest.skip("the tictactoe game is not registered yet")
+        args = [("2" if word == "60" else word) for word in args]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120", "NO_COLOR": "1"}
+    run = subprocess.run([sys.executable, "-m", "nimmax", *args], capture_output=True, text=True, cwd=tmp_path,
+                         env=env, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip()
+
+
+def test_tree_and_bench_help_show_examples() -> None:
+    for command in ("tree", "bench"):
+        run = nimmax(command, "--help")
+        assert run.returncode == 0 and "nimmax " + command in run.stdout

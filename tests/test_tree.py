@@ -1,0 +1,232 @@
+"""`nimmax tree`: the traced tree counts what the engines count, and pruning never changes a value."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from nimmax import games
+from nimmax.game import AnyGame
+from nimmax.search import Table
+from nimmax.search.alphabeta import AlphaBeta, alphabeta
+from nimmax.search.minimax import minimax
+from nimmax.tree import AT_LEAST, AT_MOST, EXACT, PRUNED, SAME, SEARCHED, Node, TreeTooBig, explore, trace, tree_size
+
+from .cli_helpers import nimmax
+from .toys import TreeGame
+
+GAMES = ["simple-nim 6", "simple-nim 7", "simple-nim 8", "simple-nim 7 --normal", "plates",
+         "plates 3,1,2 4,4,9,1 7,7", "nim 2 2", "nim 1 2 3", "nim 2 3 --normal", "split-nim 9", "split-nim 6 4"]
+
+
+def searched(root: Node) -> int:
+    return sum(node.status == SEARCHED for node in root.walk())
+
+
+def truth_for(game: AnyGame, seat: int) -> Any:
+    """An independent solver: the exact payoff for `seat` of every position, by plain recursion."""
+
+    @cache
+    def value(state: Any) -> float:
+        if game.is_terminal(state):
+            return game.utility(state, seat)
+        values = [value(game.result(state, move)) for move in game.actions(state)]
+        return max(values) if game.to_move(state) == seat else min(values)
+
+    return value
+
+
+def assert_values_hold(game: AnyGame, root: Node) -> None:
+    """Exact values are the true minimax values for Max; bounds hold; pruned nodes carry none."""
+    truth = truth_for(game, game.to_move(root.state))
+    assert root.bound == EXACT and root.value == truth(root.state)
+    for node in root.walk():
+        if node.status != SEARCHED:
+            assert node.value is None and not node.children
+            continue
+        true_value = truth(node.state)
+        if node.bound == EXACT:
+            assert node.value == true_value
+        elif node.bound == AT_LEAST:
+            assert node.value is not None and true_value >= node.value
+        else:
+            assert node.bound == AT_MOST and node.value is not None and true_value <= node.value
+
+
+@pytest.mark.parametrize("words", GAMES)
+def test_minimax_tree_has_every_node_the_engine_visits(words: str) -> None:
+    game = games.create(words)
+    state = game.initial_state()
+    root, visited = trace(game, state, "minimax")
+    engine = minimax(game, state, every_move=True)
+    assert visited == searched(root) == engine.nodes == tree_size(game, state)
+    assert all(node.status == SEARCHED and node.bound == EXACT for node in root.walk())
+    assert_values_hold(game, root)
+
+
+@pytest.mark.parametrize("every_move", [False, True])
+@pytest.mark.parametrize("words", GAMES)
+def test_alphabeta_tree_visits_what_the_engine_visits(words: str, every_move: bool) -> None:
+    game = games.create(words)
+    state = game.initial_state()
+    root, visited = trace(game, state, "alphabeta", every_move=every_move)
+    engine = alphabeta(game, state, table=Table(0), every_move=every_move)
+    assert visited == searched(root) == engine.nodes
+    assert root.value == engine.value
+    assert_values_hold(game, root)
+
+
+def test_alphabeta_prunes_and_skips_transpositions() -> None:
+    game = games.create("nim 2 2 1")
+    root, _ = trace(game, game.initial_state(), "alphabeta")
+    statuses = {node.status for node in root.walk()}
+    assert PRUNED in statuses
+    # An engine that rates children by key (AlphaBeta.children) searches one of two transposed siblings.
+    assert (SAME in statuses) == hasattr(AlphaBeta, "children")
+    for parent in root.walk():
+        by_move = {child.move: child for child in parent.children}
+        for child in parent.children:
+            if child.status == SAME:  # skipped: an earlier sibling (searched or pruned) reached the same piles
+                sibling = by_move[child.same_as]
+                assert sibling.status != SAME and game.key(sibling.state) == game.key(child.state)
+    assert all(child.status != SAME for child in root.children)  # the root searches every move, as search_root
+
+
+def toy_trees() -> st.SearchStrategy[Any]:
+    leaves = st.integers(-3, 3)
+    return st.recursive(
+        leaves, lambda children: st.tuples(st.sampled_from([0, 1]), st.lists(children, min_size=1, max_size=3)),
+        max_leaves=24,
+    )
+
+
+def toy_truth(tree: Any) -> float:
+    """Minimax payoff for seat 0 straight from the nested tree."""
+    if isinstance(tree, int):
+        return tree
+    values = [toy_truth(child) for child in tree[1]]
+    return max(values) if tree[0] == 0 else min(values)
+
+
+@given(toy_trees())
+def test_pruning_never_changes_the_root_value_on_toy_trees(tree: Any) -> None:
+    game = TreeGame(tree)
+    state = game.initial_state()
+    max_sign = 1 if game.to_move(state) == 0 else -1
+    minimax_root, minimax_visits = trace(game, state, "minimax")
+    assert minimax_root.value == max_sign * toy_truth(tree)
+    assert minimax_visits == minimax(game, state, every_move=True).nodes
+    for every_move in (False, True):
+        root, visited = trace(game, state, "alphabeta", every_move=every_move)
+        assert root.value == minimax_root.value
+        assert visited == alphabeta(game, state, table=Table(0), every_move=every_move).nodes
+        assert_values_hold(game, root)
+
+
+def test_explore_refuses_a_tree_over_the_limit_saying_how_big() -> None:
+    game = games.create("simple-nim 9")
+    full = tree_size(game, game.initial_state())
+    with pytest.raises(TreeTooBig, match=f"{full:,} nodes"):
+        explore(game, game.initial_state(), "minimax", max_nodes=full - 1)
+    assert explore(game, game.initial_state(), "minimax", max_nodes=full).nodes == full
+
+
+def simple_nim_tree_size(counters: int) -> int:
+    """t(n) = 1 + t(n-1) + t(n-2) + t(n-3), t(0) = 1, t(negative) = 0."""
+    sizes = [1]
+    for n in range(1, counters + 1):
+        sizes.append(1 + sum(sizes[n - take] for take in (1, 2, 3) if take <= n))
+    return sizes[counters]
+
+
+def test_cli_draws_simple_nim_6_with_pruning_and_the_footer(tmp_path: Any) -> None:
+    game = games.create("simple-nim 6")
+    with_pruning = alphabeta(game, game.initial_state(), table=Table(0)).nodes
+    svg = tmp_path / "tree.svg"
+    run = nimmax("tree", "simple-nim", "6", "--algorithm", "alphabeta", "--svg", str(svg))
+    assert run.returncode == 0, run.stderr
+    assert "✂ pruned" in run.stdout and "Max (First) to move" in run.stdout and "Min (Second)" in run.stdout
+    assert f"alpha-beta visited {with_pruning} nodes" in run.stdout
+    assert f"minimax (no pruning) visits {simple_nim_tree_size(6)}" in run.stdout
+    assert svg.read_text().lstrip().startswith("<svg") and "pruned" in svg.read_text()
+
+
+def test_cli_minimax_tree_of_plates_shows_every_node() -> None:
+    run = nimmax("tree", "plates")
+    assert run.returncode == 0, run.stderr
+    assert "minimax visited 31 nodes" in run.stdout  # 1 + 3 plates + 9 pairs + 18 kept notes
+    assert "1 → plate 1: 1,20,50   Min (B) to move   value +20   ◀ perfect play" in run.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["tree", "simple-nim", "6", "--algorithm", "negamax"], ["tree", "simple-nim", "6", "--max-nodes", "0"],
+     ["tree", "chess"], ["tree", "simple-nim", "6", "--svg", "/no/such/dir/tree.svg"]],
+)
+def test_cli_bad_input_exits_2(args: list[str]) -> None:
+    run = nimmax(*args)
+    assert run.returncode == 2 and "Traceback" not in run.stderr and run.stderr.strip()
+
+
+def test_cli_refuses_a_big_tree_naming_its_size() -> None:
+    run = nimmax("tree", "simple-nim", "20")
+    assert run.returncode == 2
+    assert f"{simple_nim_tree_size(20):,} nodes" in run.stderr and "2,000" in run.stderr
+
+
+def test_tree_bench_and_plates_cores_import_no_presentation_library() -> None:
+    import subprocess
+    import sys
+
+    from .cli_helpers import ROOT
+
+    code = ("import sys, nimmax.tree, nimmax.bench, nimmax.games.plates\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', 'prompt_toolkit')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert loaded.stdout.strip() == "[]"
+
+
+TICTACTOE_REGISTERED = any(info.name == "tictactoe" for info in games.GAMES)
+
+
+@pytest.mark.skipif(not TICTACTOE_REGISTERED, reason="the tictactoe game is not registered yet")
+@pytest.mark.parametrize("words", ["tictactoe --position xo./.x./o..", "tictactoe --position x../.o./...",
+                                   "tictactoe --size 3 --k 3"])
+def test_tictactoe_trees_count_what_the_engines_count(words: str) -> None:
+    game = games.create(words)
+    state = game.initial_state()
+    root, visited = trace(game, state, "alphabeta")
+    assert visited == searched(root) == alphabeta(game, state, table=Table(0)).nodes
+    assert_values_hold(game, root)
+    if "position" in words:
+        minimax_root, minimax_visits = trace(game, state, "minimax")
+        assert minimax_visits == minimax(game, state, every_move=True).nodes and minimax_root.value == root.value
+
+
+def chance_trees() -> st.SearchStrategy[Any]:
+    leaves = st.integers(-3, 3)
+    return st.recursive(
+        leaves,
+        lambda children: st.one_of(
+            st.tuples(st.sampled_from([0, 1]), st.lists(children, min_size=1, max_size=3)),
+            st.lists(children, min_size=1, max_size=3).map(
+                lambda nodes: ("chance", [(1 / len(nodes), node) for node in nodes])),
+        ),
+        max_leaves=20,
+    ).filter(lambda tree: not isinstance(tree, int) and tree[0] != "chance")
+
+
+@given(chance_trees())
+def test_chance_nodes_count_as_the_engines_count_them(tree: Any) -> None:
+    """Minimax and alpha-beta make chance the adversary; the traced tree follows them."""
+    game = TreeGame(tree)
+    state = game.initial_state()
+    minimax_root, minimax_visits = trace(game, state, "minimax")
+    engine = minimax(game, state, every_move=True)
+    assert minimax_visits == engine.nodes and minimax_root.value == engine.value
+    root, visited = trace(game, state, "alphabeta")
+    assert visited == alphabeta(game, state, table=Table(0)).nodes and root.value == engine.value
