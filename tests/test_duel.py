@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -372,6 +373,26 @@ def test_default_game_is_tictactoe_once_registered() -> None:
     registered = "tictactoe" in {info.name for info in games.GAMES}
     assert duel.default_game() == ("tictactoe" if registered else "nim 2 3 5")
     assert games.create(duel.default_game()).players == 2
+
+
+def readme_examples() -> list[list[str]]:
+    """The README's `nimmax duel` and `nimmax tournament` example lines, as argument lists."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    return [shlex.split(line)[1:] for line in lines if line.startswith(("    nimmax duel ", "    nimmax tournament "))]
+
+
+@pytest.mark.parametrize("args", readme_examples(), ids=" ".join)
+def test_readme_examples_run(args: list[str]) -> None:
+    run = nimmax(*args, timeout=120)
+    assert run.returncode == 0, run.stderr
+    if "--json" in args:
+        assert json.loads(run.stdout)["players"]
+    else:
+        assert "seed" in run.stdout
+
+
+def test_readme_has_duel_and_tournament_examples() -> None:
+    assert {args[0] for args in readme_examples()} == {"duel", "tournament"}
 
 
 @pytest.mark.parametrize(
