@@ -164,7 +164,7 @@ SeedOption = Annotated[int | None, typer.Option(help="Seed of every game's rando
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 
 
-def interrupted(event: duel.Event) -> None:
+def exit_if_interrupted(event: duel.Event) -> None:
     """After the partial results are shown: exit 130 when Ctrl-C cut the event short."""
     if event.interrupted:
         err.print(f"nimmax: interrupted after {event.done} games", highlight=False)
@@ -198,7 +198,7 @@ def duel_command(
         emit_json(duel.pairing_record(event, event.pairings[0]))
     else:
         out.print(duel_views.duel_summary(event))
-    interrupted(event)
+    exit_if_interrupted(event)
 
 
 @app.command("tournament")
@@ -224,7 +224,7 @@ def tournament_command(
         emit_json(duel.tournament_record(event))
     else:
         out.print(duel_views.tournament_summary(event))
-    interrupted(event)
+    exit_if_interrupted(event)
 
 
 def main(argv: list[str] | None = None) -> int:
