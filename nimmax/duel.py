@@ -289,12 +289,20 @@ _worker: dict[str, Any] = {}
 """In a pool worker only: the parent's stop Event (set on Ctrl-C) and its result Queue."""
 
 
+STOP_CHECK = 0.05
+"""Seconds between a worker's looks at the stop event (each look takes a lock)."""
+
+
 def _start_worker(stop: Any, results: Any) -> None:
-    _worker.update(stop=stop, results=results)
+    _worker.update(stop=stop, results=results, next_check=0.0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent owns Ctrl-C and tells workers by the event
 
 
 def _stopped() -> bool:
+    now = time.perf_counter()
+    if now < _worker["next_check"]:
+        return False
+    _worker["next_check"] = now + STOP_CHECK
     return bool(_worker["stop"].is_set())
 
 
