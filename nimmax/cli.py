@@ -15,13 +15,14 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from nimmax import games
+from nimmax import duel, games
 from nimmax.bench import Row, algorithms, boards, family, numbers, run_all
 from nimmax.game import BadInput
 from nimmax.games import GAMES
 from nimmax.players import KINDS, option_names
 from nimmax.solve import solution_record, solve
 from nimmax.tree import explore
+from nimmax.ui import duel as duel_views
 from nimmax.ui import views
 from nimmax.ui.bench import bench_table, nodes_chart
 from nimmax.ui.tree import tree_picture
@@ -194,6 +195,79 @@ def replay_command(
 
     pause = delay if delay is not None else (0.5 if out.is_terminal else 0.0)
     play.replay(play.read_record(file), out, pause)
+
+
+GameOption = Annotated[
+    str | None, typer.Option("--game", metavar="GAME ARGS", help='Game words in quotes, e.g. "nim 2 3 5". '
+                             "Default: tictactoe (3x3).")
+]
+GamesOption = Annotated[int, typer.Option("--games", help="Games to play (per pairing in a tournament).")]
+JobsOption = Annotated[int, typer.Option(help="Processes playing games in parallel; the same games either way.")]
+SeedOption = Annotated[int | None, typer.Option(help="Seed of every game's random draws (default: drawn, shown).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+
+
+def exit_if_interrupted(event: duel.Event) -> None:
+    """After the partial results are shown: exit 130 when Ctrl-C cut the event short."""
+    if event.interrupted:
+        err.print(f"nimmax: interrupted after {event.done} games", highlight=False)
+        raise typer.Exit(130)
+
+
+@app.command("duel")
+def duel_command(
+    first: Annotated[str, typer.Argument(metavar="SPEC_A", help="First player spec, e.g. alphabeta:depth=4.")],
+    second: Annotated[str, typer.Argument(metavar="SPEC_B", help="Second player spec, e.g. random.")],
+    game: GameOption = None,
+    count: GamesOption = 100,
+    jobs: JobsOption = 1,
+    seed: SeedOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Play two AI players against each other many times; the first mover alternates.
+
+    Shows wins, losses, draws (95% Wilson intervals), wins per seat, time and nodes per move.
+
+    Ctrl-C stops the duel and still prints the games finished.
+
+    [bold]Examples[/bold]:
+    [cyan]nimmax duel alphabeta random --games 1000[/cyan] ·
+    [cyan]nimmax duel alphabeta random --game "nim 2 3 5" --seed 7 --jobs 2[/cyan] ·
+    [cyan]nimmax duel alphabeta:depth=2 alphabeta --game "simple-nim 13" --json[/cyan]
+    """
+    plan = duel.plan(game or duel.default_game(), [first, second], count, seed)
+    event = duel_views.play(plan, jobs, err)
+    if as_json:
+        emit_json(duel.pairing_record(event, event.pairings[0]))
+    else:
+        out.print(duel_views.duel_summary(event))
+    exit_if_interrupted(event)
+
+
+@app.command("tournament")
+def tournament_command(
+    specs: Annotated[list[str], typer.Argument(metavar="SPEC SPEC...", help="Two or more player specs.")],
+    game: GameOption = None,
+    count: GamesOption = 20,
+    jobs: JobsOption = 1,
+    seed: SeedOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Round robin: every player meets every other; prints a crosstable and Elo ratings.
+
+    Ratings are maximum-likelihood Elo (draws count half), averaging 1500.
+
+    [bold]Examples[/bold]:
+    [cyan]nimmax tournament alphabeta alphabeta:depth=1 random --game "nim 2 3 5"[/cyan] ·
+    [cyan]nimmax tournament alphabeta minimax:depth=2 random --games 50 --jobs 2 --json[/cyan]
+    """
+    plan = duel.plan(game or duel.default_game(), specs, count, seed)
+    event = duel_views.play(plan, jobs, err)
+    if as_json:
+        emit_json(duel.tournament_record(event))
+    else:
+        out.print(duel_views.tournament_summary(event))
+    exit_if_interrupted(event)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,151 @@
+"""Rich views of duels and tournaments: a live progress bar, the summary table, the crosstable."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from nimmax import duel
+from nimmax.duel import Event, Pairing, Plan
+
+
+class RateColumn(ProgressColumn):
+    """Games per second, averaged over the recent past."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.1f} games/s" if speed else "-- games/s", style="progress.data.speed")
+
+
+def score_line(event: Event) -> str:
+    """Wins and draws so far, in one line: `alphabeta 12 · random 3 · draws 5`."""
+    if len(event.pairings) != 1:
+        return f"{len(event.pairings)} pairings"
+    pairing = event.pairings[0]
+    names = [event.plan.names[entrant] for entrant in pairing.entrants]
+    return " · ".join([f"{name} {side.wins}" for name, side in zip(names, pairing.sides, strict=True)]
+                      + [f"draws {pairing.draws}"])
+
+
+def play(plan: Plan, jobs: int, console: Console) -> Event:
+    """Run the event under a progress bar (games done, wins and draws so far, rate, ETA) on a terminal."""
+    duel.check_jobs(jobs)
+    if not console.is_terminal:
+        return duel.run(plan, jobs)
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[score]}"),
+        RateColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
+    with progress:
+        task = progress.add_task(plan.game.spec, total=plan.total, score="")
+
+        def show(event: Event) -> None:
+            progress.update(task, completed=event.done, score=score_line(event))
+
+        return duel.run(plan, jobs, show)
+
+
+def _share(count: int, games: int) -> str:
+    """`count` with its Wilson 95% interval as shares: `12 (39-78%)`."""
+    if not games:
+        return str(count)
+    low, high = duel.wilson(count, games)
+    return f"{count} ({low:.0%}-{high:.0%})"
+
+
+def _seconds(value: float) -> str:
+    return f"{value * 1000:.2f} ms" if value < 1 else f"{value:.2f} s"
+
+
+def summary_table(event: Event, pairing: Pairing) -> Table:
+    """One column per player: wins, losses, draws with 95% intervals, first/second-mover wins,
+    time and nodes per move (for one-player games: mean score, goal reached, best tile)."""
+    names = [event.plan.names[entrant] for entrant in pairing.entrants]
+    records = [duel.side_record(event, pairing, entrant) for entrant in range(2)]
+    games = pairing.games
+    table = Table(caption="(95% Wilson intervals)", caption_justify="left")
+    table.add_column("", style="bold")
+    for name in names:
+        table.add_column(name, justify="right", style="cyan", no_wrap=True)
+
+    def row(label: str, show: Callable[[dict[str, Any]], str]) -> None:
+        table.add_row(label, *(show(record) for record in records))
+
+    row("wins", lambda record: _share(record["wins"], games))
+    row("losses", lambda record: _share(record["losses"], games))
+    row("draws", lambda record: _share(record["draws"], games))
+    if event.players == 2:
+        row("wins as first", lambda record: f"{record['wins_first']}/{record['games_first']}")
+        row("wins as second", lambda record: f"{record['wins_second']}/{record['games_second']}")
+    else:
+        row("mean score", lambda record: f"{record['mean_score']:,.1f}")
+        row("reached the goal", lambda record: f"{record['reached_goal']:.0%}")
+        if "max_tiles" in records[0]:
+            row("best tile", lambda record: max(record["max_tiles"], key=int))
+    row("avg move", lambda record: _seconds(record["avg_move_seconds"]))
+    row("worst move", lambda record: _seconds(record["max_move_seconds"]))
+    row("nodes per move", lambda record: f"{record['nodes_per_move']:,.0f}")
+    return table
+
+
+def duel_summary(event: Event) -> RenderableType:
+    """The summary of a duel under a heading, with the time it took."""
+    rate = event.done / event.seconds if event.seconds else 0.0
+    status = "interrupted after" if event.interrupted else "played"
+    heading = f"{event.plan.game.spec}: {status} {event.done} of {event.plan.games} games, seed {event.plan.seed}"
+    return Group(Text(heading, style="bold"), summary_table(event, event.pairings[0]),
+                 Text(f"{event.done} games in {event.seconds:.1f} s ({rate:,.1f} games/s)", style="dim"))
+
+
+def tournament_summary(event: Event) -> RenderableType:
+    """The crosstable of a tournament under a heading."""
+    status = "interrupted after" if event.interrupted else "played"
+    heading = (f"{event.plan.game.spec}: round robin, {status} {event.done} of {event.plan.total} games, "
+               f"seed {event.plan.seed}")
+    return Group(Text(heading, style="bold"), crosstable(event))
+
+
+def crosstable(event: Event) -> Table:
+    """Each player's wins-draws-losses against each other player, points and Elo rating, best first."""
+    names = event.plan.names
+    record = duel.tournament_record(event)
+    order = sorted(range(len(names)), key=lambda index: -record["ratings"][names[index]])
+    table = Table(caption="cells: the row player's wins-draws-losses\nElo: maximum likelihood, mean 1500",
+                  caption_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("player", style="bold cyan")
+    for place in range(1, len(order) + 1):
+        table.add_column(str(place), justify="center")
+    table.add_column("points", justify="right")
+    table.add_column("Elo", justify="right", style="bold")
+    for place, row in enumerate(order, start=1):
+        cells = []
+        for column in order:
+            if column == row:
+                cells.append("-")
+                continue
+            result = record["crosstable"][names[row]][names[column]]
+            cells.append(f"{result['wins']}-{result['draws']}-{result['losses']}")
+        name = names[row]
+        table.add_row(str(place), name, *cells, f"{record['points'][name]:g}", f"{record['ratings'][name]:.0f}")
+    return table
