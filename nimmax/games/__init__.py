@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nimmax.game import AnyGame, BadGameSpec
-from nimmax.games import nim
+from nimmax.games import kalah, nim
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,14 @@ GAMES: tuple[GameInfo, ...] = (
         "split-nim 7",
         nim.create_split_nim,
         ("splitnim", "grundy"),
+    ),
+    GameInfo(
+        "kalah",
+        "Mancala: sow seeds counter-clockwise; ending in your store earns another move.",
+        kalah.USAGE,
+        "kalah --pits 3 --seeds 2",
+        kalah.create_kalah,
+        ("mancala",),
     ),
 )
 
