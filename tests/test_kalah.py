@@ -12,6 +12,7 @@ from functools import cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 
 from nimmax import games
 from nimmax.game import BadGameSpec, IllegalMove
@@ -19,8 +20,9 @@ from nimmax.games.kalah import Kalah, Position, parse_position
 from nimmax.search import Table
 from nimmax.search.alphabeta import alphabeta
 from nimmax.search.minimax import minimax, negamax
+from nimmax.ui.render import render
 
-from .cli_helpers import nimmax
+from .cli_helpers import ROOT, nimmax
 
 # --- An independent Kalah: the rules read literally, on a list -------------------------------
 # Layout: index 0..n-1 South's pits, n South's store, n+1..2n North's pits, 2n+1 North's store.
@@ -400,3 +402,55 @@ def test_cli_bad_game_words_exit_2_with_one_line(words: list[str]) -> None:
     done = nimmax("solve", "kalah", *words)
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "Traceback" not in done.stderr
+
+
+# --- The board as people draw it ----------------------------------------------------------------
+
+
+def drawn(game: Kalah, state: Position, last_move: object = None) -> list[str]:
+    console = Console(width=100, record=True, color_system=None)
+    console.print(render(game, state, last_move))
+    return [line.rstrip() for line in console.export_text().splitlines()]
+
+
+def digits(line: str) -> list[int]:
+    return [int(word) for word in line.replace("│", " ").replace("├", " ").replace("┤", " ").split() if word.isdigit()]
+
+
+def test_renderer_puts_the_mover_at_the_bottom_and_stores_at_the_ends() -> None:
+    game = Kalah(3, 1)
+    state = at("1,2,3:7/4,5,6:9/n")
+    lines = drawn(game, state)
+    assert "South's pits" in lines[0] and "North's pits" in lines[6]
+    assert digits(lines[0])[:3] == [3, 2, 1] and digits(lines[6])[:3] == [1, 2, 3]
+    assert digits(lines[2]) == [3, 2, 1]  # South's pits seen from North: its pit 1 faces North's pit 3
+    assert digits(lines[3]) == [7, 9]  # South's store on North's left, North's on its right
+    assert digits(lines[4]) == [4, 5, 6]
+    assert lines[-1] == "North to move"
+
+
+def test_renderer_announces_the_extra_turn_and_the_end() -> None:
+    game = Kalah(3, 2)
+    after = game.result(game.initial_state(), 2)
+    assert "Extra turn" in drawn(game, after, 2)[-1] and "South moves again" in drawn(game, after, 2)[-1]
+    assert "Extra turn" not in drawn(game, game.result(after, 1), 1)[-1]
+    finished = game.result(at("0,0,2:3/1,0,0:0/s"), 3)
+    assert drawn(game, finished)[-1] == "Game over: South wins by 2 seeds"
+
+
+def readme_kalah_examples() -> list[list[str]]:
+    """The README's example command lines that use Kalah, as argument lists."""
+    text = (ROOT / "README.md").read_text()
+    lines = [line.split()[1:] for line in text.splitlines() if line.startswith("    nimmax ")]
+    return [args for args in lines if "kalah" in args]
+
+
+@pytest.mark.parametrize("args", readme_kalah_examples(), ids=" ".join)
+def test_readme_kalah_examples_run(args: list[str]) -> None:
+    done = nimmax(*args)
+    assert done.returncode == 0, done.stderr
+    assert "move" in done.stdout
+
+
+def test_readme_shows_kalah_examples() -> None:
+    assert len(readme_kalah_examples()) >= 3

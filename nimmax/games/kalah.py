@@ -117,38 +117,37 @@ class Kalah(Game[Position, int]):
         return 0
 
     def result(self, state: Position, action: int) -> Position:
-        pits, player = self.pits, state.player
-        if not isinstance(action, int) or not 1 <= action <= pits or self.is_terminal(state):
+        pits, player, board = self.pits, state.player, state.board
+        start = player * (pits + 1) + action - 1 if isinstance(action, int) and 1 <= action <= pits else -1
+        if start < 0 or not board[start] or self.is_terminal(state):
             raise IllegalMove(f"cannot sow pit {action}; legal: {self.legal_text(state)}")
-        board = list(state.board)
-        start = player * (pits + 1) + action - 1
-        seeds = board[start]
-        if not seeds:
-            raise IllegalMove(f"pit {action} is empty; legal: {self.legal_text(state)}")
-        board[start] = 0
+        cells = list(board)
+        seeds, cells[start] = cells[start], 0
         store = player * (pits + 1) + pits
         skipped = (1 - player) * (pits + 1) + pits
-        size = len(board)
+        size = len(cells)
         index = start
         while seeds:
-            index = (index + 1) % size
+            index += 1
+            if index == size:
+                index = 0
             if index != skipped:
-                board[index] += 1
+                cells[index] += 1
                 seeds -= 1
         again = index == store
-        own_pit = player * (pits + 1) <= index < store
         opposite = 2 * pits - index
-        if own_pit and board[index] == 1 and board[opposite]:
-            board[store] += board[opposite] + 1
-            board[index] = board[opposite] = 0
-        south, north = board[:pits], board[pits + 1 : 2 * pits + 1]
-        if not any(south) or not any(north):
-            board = [0] * pits + [board[pits] + sum(south)] + [0] * pits + [board[-1] + sum(north)]
-            return Position(tuple(board), player if again else 1 - player)
-        return Position(tuple(board), player if again else 1 - player, again)
+        if store - pits <= index < store and cells[index] == 1 and cells[opposite]:
+            cells[store] += cells[opposite] + 1
+            cells[index] = cells[opposite] = 0
+        south, north = cells[:pits], cells[pits + 1 : -1]
+        if any(south) and any(north):
+            return Position(tuple(cells), player if again else 1 - player, again)
+        swept = [0] * pits + [cells[pits] + sum(south)] + [0] * pits + [cells[-1] + sum(north)]
+        return Position(tuple(swept), player if again else 1 - player)
 
     def is_terminal(self, state: Position) -> bool:
-        return not any(state.row(SOUTH)) or not any(state.row(NORTH))
+        board, pits = state.board, self.pits
+        return not any(board[:pits]) or not any(board[pits + 1 : -1])
 
     def utility(self, state: Position, player: int) -> float:
         """Store difference for `player`, counting seeds left in pits as swept to their side's store."""
@@ -158,11 +157,11 @@ class Kalah(Game[Position, int]):
         """Store difference plus the seeds on each side: what each would sweep if the game ended now."""
         return float(self._sweep_difference(state, player))
 
-    @staticmethod
-    def _sweep_difference(state: Position, player: int) -> int:
-        mine = state.store(player) + sum(state.row(player))
-        theirs = state.store(1 - player) + sum(state.row(1 - player))
-        return mine - theirs
+    def _sweep_difference(self, state: Position, player: int) -> int:
+        board, pits = state.board, self.pits
+        south = sum(board[: pits + 1])
+        margin = 2 * south - sum(board)  # South's seeds minus North's
+        return margin if player == SOUTH else -margin
 
     def key(self, state: Position) -> Hashable:
         """The position seen by the mover: their pits, the opponent's pits, the store difference.
