@@ -270,6 +270,14 @@ def test_key_folds_seats_and_store_offsets_soundly(position: tuple[list[int], in
     north[-1] += shift
     mirror = Position(tuple(north + south), 1 - player)
     assert game.key(mirror) == game.key(state)
+    assert game.evaluate(mirror, mirror.player) == game.evaluate(state, player)
+    # Same key, same moves, and children with the same keys and the same turn order:
+    # by induction the two game trees are one, so the distance to the end is the same too.
+    assert game.actions(mirror) == game.actions(state)
+    for move in game.actions(state):
+        child, mirrored_child = game.result(state, move), game.result(mirror, move)
+        assert game.key(mirrored_child) == game.key(child)
+        assert (mirrored_child.player == mirror.player) == (child.player == player)
     assert solved(mirror.board, mirror.player) == solved(state.board, state.player)
     assert alphabeta(game, mirror).value == alphabeta(game, state).value == solved(state.board, player)
 
