@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from nimmax import games
+from nimmax import games, match, players
 from nimmax.game import BadGameSpec, IllegalMove
 from nimmax.games.kalah import Kalah, Position, parse_position
 from nimmax.search import Table
@@ -381,6 +381,24 @@ def test_principal_variation_replays_legally_to_the_value(pits: int, seeds: int)
         position = after
     if game.is_terminal(position):
         assert game.utility(position, 0) == result.value
+
+
+def test_a_whole_game_on_the_full_board_keeps_the_mover_on_extra_turns() -> None:
+    """Depth-limited alpha-beta (the heuristic at the horizon) against random on Kalah(6,4):
+    every ply is made by the seat the state names, some seat moves twice running, and the
+    record replays to the same final position."""
+    game = games.create("kalah")
+    seats = [players.create("alphabeta:depth=3"), players.create("random:seed=5")]
+    history = list(match.plies(game, seats))
+    assert all(ply.seat == game.to_move(ply.before) for ply in history)
+    assert any(first.seat == second.seat for first, second in zip(history, history[1:], strict=False))
+    assert all(ply.after.again == (ply.after.player == ply.seat and not game.is_terminal(ply.after)) for ply in history)
+    final = history[-1].after
+    assert game.is_terminal(final) and sum(final.board) == 48
+    record = match.GameRecord.of(game, ["alphabeta:depth=3", "random:seed=5"], history)
+    assert match.GameRecord.from_json(record.to_json()).positions()[-1] == final
+    assert record.utilities == (game.utility(final, 0), -game.utility(final, 0))
+    assert record.winner == 0  # three plies of lookahead on the heuristic beat random play
 
 
 # --- The command line end to end ----------------------------------------------------------------

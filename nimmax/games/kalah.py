@@ -230,7 +230,7 @@ def create_kalah(argv: Sequence[str]) -> Kalah:
     if words.positional:
         raise BadGameSpec(f"kalah: unexpected {' '.join(words.positional)!r}; usage: {USAGE}")
     pits, seeds = words["pits"], words["seeds"]
-    if pits is not None and pits > MAX_PITS or seeds > MAX_SEEDS:
+    if (pits is not None and pits > MAX_PITS) or seeds > MAX_SEEDS:
         raise BadGameSpec(f"kalah: at most {MAX_PITS} pits and {MAX_SEEDS} seeds a pit")
     start = parse_position(words["position"], pits) if words["position"] is not None else None
     if start is not None:
