@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nimmax.game import AnyGame, BadGameSpec
-from nimmax.games import nim, plates
+from nimmax.games import kalah, nim, plates
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,14 @@ GAMES: tuple[GameInfo, ...] = (
         plates.PLATES_USAGE,
         "plates 1,20,50 5,10,100 1,5,20",
         plates.create_plates,
+    ),
+    GameInfo(
+        "kalah",
+        "Mancala: sow seeds counter-clockwise; ending in your store earns another move.",
+        kalah.USAGE,
+        "kalah --pits 3 --seeds 2",
+        kalah.create_kalah,
+        ("mancala",),
     ),
 )
 

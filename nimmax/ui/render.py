@@ -15,6 +15,7 @@ from rich.text import Text
 
 from nimmax.game import AnyGame
 from nimmax.ui import nim
+from nimmax.ui.kalah import render_kalah
 from nimmax.ui.plates import render_plates
 
 Renderer = Callable[[AnyGame, Any, Any], RenderableType]
@@ -30,6 +31,7 @@ RENDERERS: Mapping[str, Renderer] = {
     "simple-nim": nim.render_simple_nim,
     "nim": nim.render_nim,
     "split-nim": nim.render_split_nim,
+    "kalah": render_kalah,
 }
 """Game name (the registry's, `game.name`) to its renderer."""
 

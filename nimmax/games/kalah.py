@@ -1,0 +1,238 @@
+"""Kalah (Kalah(m, n): m pits a side, n seeds a pit), the mancala game whose turns do not alternate.
+
+Standard rules, those of the published solutions (Irving, Donkers and Uiterwijk, "Solving
+Kalah", 2000): the mover empties one of their non-empty pits and sows its seeds one by one
+counter-clockwise, into their own pits and store and the opponent's pits, never the
+opponent's store. A last seed in the mover's own store earns another move. A last seed in
+an empty pit of the mover's, opposite a pit that holds seeds, captures: it and the
+opposite seeds go to the mover's store (opposite an empty pit it stays where it fell).
+When either side's pits are all empty, each side's remaining seeds go to its own store
+and the game ends. The payoff is the store difference in seeds.
+
+The board is one tuple in sowing order: South's pits 1..m (from South's left), South's
+store, North's pits 1..m (from North's left), North's store. South moves first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+
+from nimmax.game import BadGameSpec, Game, IllegalMove
+from nimmax.games.words import Option, parse_words
+
+SOUTH, NORTH = 0, 1
+SIDE_LETTERS = ("s", "n")
+MAX_PITS, MAX_SEEDS = 32, 1000
+"""Limits that keep a board printable and a sowing quick; real Kalah is 6 pits, 4-6 seeds."""
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """The board in sowing order (see the module docstring) and the seat to move.
+
+    `again` records that the mover earned this turn by ending the last sowing in their
+    store; it is for display only and takes no part in equality or hashing, so positions
+    reached with and without an extra turn are one position to the search.
+    """
+
+    board: tuple[int, ...]
+    player: int
+    again: bool = field(default=False, compare=False)
+
+    @property
+    def pits(self) -> int:
+        """Pits on each side."""
+        return (len(self.board) - 2) // 2
+
+    def row(self, seat: int) -> tuple[int, ...]:
+        """The pits of `seat`, numbered 1.. from that seat's left."""
+        start = seat * (self.pits + 1)
+        return self.board[start : start + self.pits]
+
+    def store(self, seat: int) -> int:
+        """The seeds in the store of `seat`."""
+        return self.board[seat * (self.pits + 1) + self.pits]
+
+
+class Kalah(Game[Position, int]):
+    """Kalah with `pits` pits a side and `seeds` seeds in each at the start; moves are pit numbers."""
+
+    name = "kalah"
+    player_names = ("South", "North")
+    can_draw = True
+
+    def __init__(self, pits: int = 6, seeds: int = 4, start: Position | None = None) -> None:
+        self.pits, self.seeds, self.start = pits, seeds, start
+
+    @property
+    def spec(self) -> str:
+        words = [self.name, "--pits", str(self.pits), "--seeds", str(self.seeds)]
+        if self.start is not None:
+            words += ["--position", self.format_position(self.start)]
+        return " ".join(words)
+
+    def initial_state(self) -> Position:
+        if self.start is not None:
+            return self.start
+        row = (self.seeds,) * self.pits + (0,)
+        return Position(row + row, SOUTH)
+
+    def to_move(self, state: Position) -> int:
+        return state.player
+
+    def actions(self, state: Position) -> Sequence[int]:
+        """Pits to sow: extra turns first (nearest the store first, so it spoils no other),
+        then captures, largest first, then the rest from the store end."""
+        if self.is_terminal(state):
+            return []
+        pits, board = self.pits, state.board
+        base = state.player * (pits + 1)
+        lap = 2 * pits + 1  # a full lap skips the opponent's store
+        again, captures, others = [], [], []
+        for pit in range(pits, 0, -1):
+            seeds = board[base + pit - 1]
+            if not seeds:
+                continue
+            to_store = pits + 1 - pit
+            if seeds % lap == to_store % lap:
+                again.append(pit)
+                continue
+            captured = self._capture(board, base, pit, seeds)
+            if captured:
+                captures.append((captured, pit))
+            else:
+                others.append(pit)
+        return again + [pit for _, pit in sorted(captures, reverse=True)] + others
+
+    def _capture(self, board: tuple[int, ...], base: int, pit: int, seeds: int) -> int:
+        """Seeds sowing `pit` would capture, for ordering; only short sowings are checked."""
+        landing = pit - 1 + seeds
+        if seeds >= 2 * self.pits + 1 or landing >= self.pits:
+            return 0
+        opposite = 2 * self.pits - (base + landing)
+        if board[base + landing] == 0 and board[opposite]:
+            return board[opposite] + 1
+        return 0
+
+    def result(self, state: Position, action: int) -> Position:
+        pits, player, board = self.pits, state.player, state.board
+        start = player * (pits + 1) + action - 1 if isinstance(action, int) and 1 <= action <= pits else -1
+        if start < 0 or not board[start] or self.is_terminal(state):
+            raise IllegalMove(f"cannot sow pit {action}; legal: {self.legal_text(state)}")
+        cells = list(board)
+        seeds, cells[start] = cells[start], 0
+        store = player * (pits + 1) + pits
+        skipped = (1 - player) * (pits + 1) + pits
+        size = len(cells)
+        index = start
+        while seeds:
+            index += 1
+            if index == size:
+                index = 0
+            if index != skipped:
+                cells[index] += 1
+                seeds -= 1
+        again = index == store
+        opposite = 2 * pits - index
+        if store - pits <= index < store and cells[index] == 1 and cells[opposite]:
+            cells[store] += cells[opposite] + 1
+            cells[index] = cells[opposite] = 0
+        south, north = cells[:pits], cells[pits + 1 : -1]
+        if any(south) and any(north):
+            return Position(tuple(cells), player if again else 1 - player, again)
+        swept = [0] * pits + [cells[pits] + sum(south)] + [0] * pits + [cells[-1] + sum(north)]
+        return Position(tuple(swept), player if again else 1 - player)
+
+    def is_terminal(self, state: Position) -> bool:
+        board, pits = state.board, self.pits
+        return not any(board[:pits]) or not any(board[pits + 1 : -1])
+
+    def utility(self, state: Position, player: int) -> float:
+        """Store difference for `player`, counting seeds left in pits as swept to their side's store."""
+        return float(self._sweep_difference(state, player))
+
+    def evaluate(self, state: Position, player: int) -> float:
+        """Store difference plus the seeds on each side: what each would sweep if the game ended now."""
+        return float(self._sweep_difference(state, player))
+
+    def _sweep_difference(self, state: Position, player: int) -> int:
+        board, pits = state.board, self.pits
+        south = sum(board[: pits + 1])
+        margin = 2 * south - sum(board)  # South's seeds minus North's
+        return margin if player == SOUTH else -margin
+
+    def key(self, state: Position) -> Hashable:
+        """The position seen by the mover: their pits, the opponent's pits, the store difference.
+
+        The rules are the same for both seats and future play depends on the pits only, so
+        mirrored positions, and positions whose stores differ by the same amount, share a
+        value and a distance to the end.
+        """
+        pits, board = self.pits, state.board
+        if state.player == SOUTH:
+            return board[:pits] + board[pits + 1 : -1] + (board[pits] - board[-1],)
+        return board[pits + 1 : -1] + board[:pits] + (board[-1] - board[pits],)
+
+    def parse_move(self, text: str, state: Position) -> int:
+        wanted = text.strip()
+        if not wanted.isdigit():
+            raise IllegalMove(f"{wanted!r} is not a pit number; legal: {self.legal_text(state)}")
+        pit = int(wanted)
+        if pit not in self.actions(state):
+            raise IllegalMove(f"cannot sow pit {pit}; legal: {self.legal_text(state)}")
+        return pit
+
+    def format_position(self, state: Position) -> str:
+        """`SOUTH_PITS:STORE/NORTH_PITS:STORE/SIDE`, e.g. `4,4,4:0/4,4,4:0/s` (each row from its owner's left)."""
+        rows = [",".join(map(str, state.row(seat))) + f":{state.store(seat)}" for seat in (SOUTH, NORTH)]
+        return "/".join([*rows, SIDE_LETTERS[state.player]])
+
+
+POSITION_FORMAT = "SOUTH_PITS:STORE/NORTH_PITS:STORE/SIDE, e.g. 4,4,4:0/4,4,4:0/s"
+USAGE = "kalah [--pits N] [--seeds S] [--position P]"
+_ROW = re.compile(r"^\d+(,\d+)*:\d+$")
+
+
+def parse_position(text: str, pits: int | None = None) -> Position:
+    """A position from its text (POSITION_FORMAT); BadGameSpec says what is wrong."""
+    parts = text.strip().lower().split("/")
+    if len(parts) != 3:
+        raise BadGameSpec(f"kalah: position {text!r} is not {POSITION_FORMAT}")
+    rows = [part.replace(" ", "") for part in parts[:2]]
+    for row in rows:
+        if not _ROW.match(row):
+            raise BadGameSpec(f"kalah: row {row!r} is not pits then store, e.g. 4,4,4:0 ({POSITION_FORMAT})")
+    side = parts[2].strip()
+    seats = {"s": SOUTH, "south": SOUTH, "n": NORTH, "north": NORTH}
+    if side not in seats:
+        raise BadGameSpec(f"kalah: side to move {parts[2]!r} is not s (South) or n (North)")
+    numbers = [[int(number) for number in re.split("[,:]", row)] for row in rows]
+    if len(numbers[0]) != len(numbers[1]):
+        raise BadGameSpec(f"kalah: the rows of {text!r} have different numbers of pits")
+    size = len(numbers[0]) - 1
+    if pits is not None and size != pits:
+        raise BadGameSpec(f"kalah: the position has {size} pits a side but --pits says {pits}")
+    if size > MAX_PITS or sum(map(sum, numbers)) > 2 * MAX_PITS * MAX_SEEDS:
+        raise BadGameSpec(f"kalah: at most {MAX_PITS} pits and {2 * MAX_PITS * MAX_SEEDS} seeds in all")
+    return Position(tuple(numbers[0] + numbers[1]), seats[side])
+
+
+def create_kalah(argv: Sequence[str]) -> Kalah:
+    """`kalah [--pits N] [--seeds S] [--position P]`."""
+    options = [
+        Option("--pits", int, "pits on each side", None, minimum=1),
+        Option("--seeds", int, "seeds in each pit at the start", 4, minimum=1),
+        Option("--position", str, f"start from this position ({POSITION_FORMAT})"),
+    ]
+    words = parse_words("kalah", argv, options, USAGE)
+    if words.positional:
+        raise BadGameSpec(f"kalah: unexpected {' '.join(words.positional)!r}; usage: {USAGE}")
+    pits, seeds = words["pits"], words["seeds"]
+    if (pits is not None and pits > MAX_PITS) or seeds > MAX_SEEDS:
+        raise BadGameSpec(f"kalah: at most {MAX_PITS} pits and {MAX_SEEDS} seeds a pit")
+    start = parse_position(words["position"], pits) if words["position"] is not None else None
+    if start is not None:
+        pits = start.pits
+    return Kalah(pits if pits is not None else 6, seeds, start)

@@ -1,0 +1,482 @@
+"""Kalah against the rules and an independent solver written here, on lists, sharing no code.
+
+The point of the game in nimmax: a player may move twice in a row, so every engine must read
+the side to move from the state and flip no sign between two plies of the same side.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console
+
+from nimmax import games, match, players
+from nimmax.game import BadGameSpec, IllegalMove
+from nimmax.games.kalah import Kalah, Position, parse_position
+from nimmax.search import Table
+from nimmax.search.alphabeta import alphabeta
+from nimmax.search.minimax import minimax, negamax
+from nimmax.ui.render import render
+
+from .cli_helpers import ROOT, nimmax
+
+# --- An independent Kalah: the rules read literally, on a list -------------------------------
+# Layout: index 0..n-1 South's pits, n South's store, n+1..2n North's pits, 2n+1 North's store.
+
+
+def sow(board: tuple[int, ...], player: int, pit: int) -> tuple[tuple[int, ...], int]:
+    """Sow pit `pit` (1-based from the mover's left); the new board and the player to move."""
+    n = (len(board) - 2) // 2
+    cells = list(board)
+    my_pits = list(range(player * (n + 1), player * (n + 1) + n))
+    my_store = player * (n + 1) + n
+    their_store = (1 - player) * (n + 1) + n
+    here = my_pits[pit - 1]
+    hand, cells[here] = cells[here], 0
+    assert hand > 0
+    while hand > 0:
+        here = (here + 1) % len(cells)
+        if here == their_store:
+            continue
+        cells[here] += 1
+        hand -= 1
+    next_player = 1 - player
+    if here == my_store:
+        next_player = player
+    elif here in my_pits and cells[here] == 1:
+        # Opposite pits face each other across the board: pit k of South faces pit n+1-k of North.
+        opposite = len(cells) - 2 - here
+        if cells[opposite] > 0:
+            cells[my_store] += cells[opposite] + 1
+            cells[here] = cells[opposite] = 0
+    south, north = cells[0:n], cells[n + 1 : 2 * n + 1]
+    if sum(south) == 0 or sum(north) == 0:
+        cells[n] += sum(south)
+        cells[2 * n + 1] += sum(north)
+        for index in list(range(0, n)) + list(range(n + 1, 2 * n + 1)):
+            cells[index] = 0
+    return tuple(cells), next_player
+
+
+def over(board: tuple[int, ...]) -> bool:
+    n = (len(board) - 2) // 2
+    return sum(board[0:n]) == 0 or sum(board[n + 1 : 2 * n + 1]) == 0
+
+
+def final_margin(board: tuple[int, ...], player: int) -> int:
+    """Seeds `player` ends with minus the opponent's, each side's pits swept to its store."""
+    n = (len(board) - 2) // 2
+    south = board[n] + sum(board[0:n])
+    north = board[2 * n + 1] + sum(board[n + 1 : 2 * n + 1])
+    return south - north if player == 0 else north - south
+
+
+@cache
+def solved(board: tuple[int, ...], player: int) -> int:
+    """Perfect-play final margin for `player`, the side to move: plain minimax from South's view."""
+    n = (len(board) - 2) // 2
+    if over(board):
+        return final_margin(board, player)
+    outcomes = []
+    for pit in range(1, n + 1):
+        if board[player * (n + 1) + pit - 1] > 0:
+            after, mover = sow(board, player, pit)
+            south_view = solved(after, mover) if mover == 0 else -solved(after, mover)
+            outcomes.append(south_view)
+    best = max(outcomes) if player == 0 else min(outcomes)
+    return best if player == 0 else -best
+
+
+def start(pits: int, seeds: int) -> tuple[int, ...]:
+    row = [seeds] * pits + [0]
+    return tuple(row + row)
+
+
+SMALL = [(pits, seeds) for pits in (2, 3, 4) for seeds in (1, 2, 3) if (pits, seeds) != (4, 3)]
+"""Boards the independent solver finishes quickly (Kalah(4,3) has 5 million positions: see the bench)."""
+
+TINY = [(2, 1), (2, 2), (2, 3), (3, 1)]
+"""Boards whose whole tree plain minimax walks without a cache."""
+
+
+def kalah(pits: int, seeds: int) -> Kalah:
+    game = games.create(f"kalah --pits {pits} --seeds {seeds}")
+    assert isinstance(game, Kalah)
+    return game
+
+
+def at(text: str) -> Position:
+    return parse_position(text)
+
+
+# --- Rules pinned with real positions -----------------------------------------------------------
+
+
+def test_start_position_and_notation_round_trip() -> None:
+    game = kalah(3, 2)
+    state = game.initial_state()
+    assert game.format_position(state) == "2,2,2:0/2,2,2:0/s"
+    assert game.to_move(state) == 0 and sorted(game.actions(state)) == [1, 2, 3]
+    again = games.create(game.spec)
+    assert again.initial_state() == state
+    default = games.create("kalah")
+    assert default.format_position(default.initial_state()) == "4,4,4,4,4,4:0/4,4,4,4,4,4:0/s"
+
+
+def test_extra_turn_keeps_the_mover_and_the_next_move_is_theirs() -> None:
+    game = kalah(6, 4)
+    state = game.initial_state()
+    after = game.result(state, 3)  # 4 seeds from pit 3: pits 4, 5, 6, then the store
+    assert game.format_position(after) == "4,4,0,5,5,5:1/4,4,4,4,4,4:0/s"
+    assert game.to_move(after) == 0 and after.again
+    second = game.result(after, 6)  # 5 seeds from pit 6: the store, then North's pits 1-4
+    assert game.format_position(second) == "4,4,0,5,5,0:2/5,5,5,5,4,4:0/n"
+    assert game.to_move(second) == 1 and not second.again
+
+
+def test_capture_takes_the_last_seed_and_the_opposite_pit() -> None:
+    game = Kalah(3, 1)
+    # South sows pit 1 (1 seed) into empty pit 2, which faces North's pit 2 (5 seeds).
+    after = game.result(at("1,0,2:0/1,5,1:0/s"), 1)
+    assert game.format_position(after) == "0,0,2:6/1,0,1:0/n"
+    # North's pit 1 faces South's pit 3: North sows pit 2 (1 seed) into its empty pit 3 facing South's pit 1.
+    north = game.result(at("4,1,1:0/2,1,0:3/n"), 2)
+    assert game.format_position(north) == "0,1,1:0/2,0,0:8/s"
+
+
+def test_no_capture_opposite_an_empty_pit() -> None:
+    game = Kalah(3, 1)
+    after = game.result(at("1,0,2:0/1,0,1:4/s"), 1)
+    assert game.format_position(after) == "0,1,2:0/1,0,1:4/n"
+
+
+def test_no_capture_in_the_opponents_pits() -> None:
+    game = Kalah(3, 1)
+    # 3 seeds from South's pit 3: the store, North's pits 1 and 2; North's pit 2 was empty.
+    after = game.result(at("1,1,3:0/1,0,1:0/s"), 3)
+    assert game.format_position(after) == "1,1,0:1/2,1,1:0/n"
+
+
+def test_sowing_skips_the_opponents_store() -> None:
+    game = Kalah(2, 1)
+    # 7 seeds from South's pit 2: store, North 1, North 2, (North's store skipped), South 1, 2, store, North 1.
+    after = game.result(at("1,7:0/1,1:5/s"), 2)
+    assert game.format_position(after) == "2,1:2/3,2:5/n"
+    # North sowing 6 from its pit 1: North 2, its store, South 1, South 2, (South's store skipped), North 1, North 2.
+    north = game.result(at("1,1:4/6,1:0/n"), 1)
+    assert game.format_position(north) == "2,2:4/1,3:1/s"
+
+
+def test_a_full_lap_ends_in_the_emptied_pit_and_captures() -> None:
+    game = Kalah(2, 1)
+    # 5 seeds from South's pit 1 go all the way round (2n+1 places) back into pit 1, now empty.
+    after = game.result(at("5,0:0/1,1:0/s"), 1)
+    assert game.format_position(after) == "0,1:4/2,0:0/n"  # pit 1's seed and North's pit 2 captured
+
+
+def test_end_of_game_sweep_gives_each_side_its_own_seeds() -> None:
+    game = Kalah(3, 1)
+    # South's last seed goes to the store: South's row is empty, North keeps its 4 seeds.
+    after = game.result(at("0,0,1:5/3,0,1:2/s"), 3)
+    assert game.format_position(after) == "0,0,0:6/0,0,0:6/s"
+    assert game.is_terminal(after) and game.actions(after) == []
+    assert game.utility(after, 0) == 0 and game.winner(after) is None
+    # South sows its last seed into North's row: South's row is empty, North sweeps everything.
+    won = game.result(at("0,0,2:3/1,0,0:0/s"), 3)
+    assert game.format_position(won) == "0,0,0:4/0,0,0:2/n"
+    assert game.utility(won, 0) == 2 and game.utility(won, 1) == -2 and game.winner(won) == 0
+
+
+def test_illegal_moves_and_notation() -> None:
+    game = Kalah(3, 1)
+    state = at("1,0,2:0/1,0,1:4/s")
+    assert game.parse_move(" 3 ", state) == 3
+    for text in ("2", "0", "4", "x", ""):
+        with pytest.raises(IllegalMove, match="legal: 3, 1"):
+            game.parse_move(text, state)
+    with pytest.raises(IllegalMove):
+        game.result(state, 2)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "1,2:0/1,2:0", "1,2:0/1,2:0/x", "1,2/1,2:0/s", "1,2:0/1,2,3:0/s", "a,2:0/1,2:0/s", "1,-2:0/1,2:0/s",
+     "1,2:0:1/1,2:0/s"],
+)
+def test_bad_positions_are_bad_game_specs(text: str) -> None:
+    with pytest.raises(BadGameSpec):
+        games.create(["kalah", "--position", text])
+
+
+@pytest.mark.parametrize("words", ["kalah --pits 0", "kalah --seeds 0", "kalah --pits x", "kalah 3",
+                                   "kalah --pits 4 --position 1,1:0/1,1:0/s", "kalah --pits 99"])
+def test_bad_game_words(words: str) -> None:
+    with pytest.raises(BadGameSpec):
+        games.create(words)
+
+
+def boards(most_pits: int, most_seeds: int) -> st.SearchStrategy[tuple[list[int], int, int]]:
+    """(cells in sowing order, side to move, pits a side) with up to `most_seeds` in a cell."""
+    return st.integers(1, most_pits).flatmap(
+        lambda pits: st.tuples(
+            st.lists(st.integers(0, most_seeds), min_size=2 * pits + 2, max_size=2 * pits + 2),
+            st.integers(0, 1),
+            st.just(pits),
+        )
+    )
+
+
+any_board = boards(6, 15)
+"""Big enough for sowings that lap the board."""
+positions = boards(3, 3)
+"""Small enough for every engine to solve in milliseconds."""
+
+
+@given(any_board)
+def test_rules_match_the_independent_sowing(position: tuple[list[int], int, int]) -> None:
+    """Every legal move of every position gives the board and mover the literal rules give."""
+    cells, player, pits = position
+    game = Kalah(pits, 1)
+    state = Position(tuple(cells), player)
+    assert parse_position(game.format_position(state)) == state
+    if over(state.board):
+        assert game.is_terminal(state) and game.utility(state, player) == final_margin(state.board, player)
+        return
+    legal = [pit for pit in range(1, pits + 1) if cells[player * (pits + 1) + pit - 1] > 0]
+    assert sorted(game.actions(state)) == legal
+    for pit in legal:
+        after = game.result(state, pit)
+        assert (after.board, after.player) == sow(state.board, player, pit)
+        assert after.again == (after.player == player and not game.is_terminal(after))
+
+
+# --- The table key: equal keys, equal values for the mover --------------------------------------
+
+
+@settings(max_examples=60)
+@given(positions, st.integers(0, 3))
+def test_key_folds_seats_and_store_offsets_soundly(position: tuple[list[int], int, int], shift: int) -> None:
+    """The mirrored position (rows swapped, the other seat to move), with both stores raised
+    alike, has the same key and the same perfect-play margin for its mover."""
+    cells, player, pits = position
+    game = Kalah(pits, 1)
+    state = Position(tuple(cells), player)
+    south, north = cells[: pits + 1], cells[pits + 1 :]
+    south[-1] += shift
+    north[-1] += shift
+    mirror = Position(tuple(north + south), 1 - player)
+    assert game.key(mirror) == game.key(state)
+    assert game.evaluate(mirror, mirror.player) == game.evaluate(state, player)
+    # Same key, same moves, and children with the same keys and the same turn order:
+    # by induction the two game trees are one, so the distance to the end is the same too.
+    assert game.actions(mirror) == game.actions(state)
+    for move in game.actions(state):
+        child, mirrored_child = game.result(state, move), game.result(mirror, move)
+        assert game.key(mirrored_child) == game.key(child)
+        assert (mirrored_child.player == mirror.player) == (child.player == player)
+    assert solved(mirror.board, mirror.player) == solved(state.board, state.player)
+    assert alphabeta(game, mirror).value == alphabeta(game, state).value == solved(state.board, player)
+
+
+# --- Engines against the independent solver -----------------------------------------------------
+
+
+@pytest.mark.parametrize(("pits", "seeds"), SMALL)
+def test_alphabeta_values_every_first_move_exactly(pits: int, seeds: int) -> None:
+    game = kalah(pits, seeds)
+    state = game.initial_state()
+    result = alphabeta(game, state, every_move=True)
+    assert result.exact and result.value == solved(state.board, 0)
+    for move, value in result.moves:
+        after = game.result(state, move)
+        expected = solved(after.board, after.player) * (1 if after.player == 0 else -1)
+        assert value == expected, (move, value, expected)
+
+
+@pytest.mark.parametrize(("pits", "seeds"), SMALL)
+def test_iterative_deepening_with_a_shared_table_reaches_the_exact_value(pits: int, seeds: int) -> None:
+    game = kalah(pits, seeds)
+    state = game.initial_state()
+    table = Table()
+    deepened = alphabeta(game, state, nodes=10**8, table=table)
+    assert deepened.exact and deepened.value == solved(state.board, 0)
+    again = alphabeta(game, state, table=table, every_move=True)  # answered from the warm table
+    assert again.value == deepened.value
+
+
+@pytest.mark.parametrize(("pits", "seeds"), TINY)
+@pytest.mark.parametrize("engine", [minimax, negamax])
+def test_plain_minimax_and_negamax_walk_the_whole_tree_correctly(engine: object, pits: int, seeds: int) -> None:
+    game = kalah(pits, seeds)
+    state = game.initial_state()
+    result = engine(game, state, every_move=True)  # type: ignore[operator]
+    assert result.exact and result.value == solved(state.board, 0)
+    for move, value in result.moves:
+        after = game.result(state, move)
+        assert value == solved(after.board, after.player) * (1 if after.player == 0 else -1)
+
+
+@pytest.mark.parametrize(("pits", "seeds"), [(2, 3), (3, 2), (3, 3), (4, 1)])
+@pytest.mark.parametrize("engine", [minimax, negamax])
+def test_cached_minimax_and_negamax_agree_with_the_solver(engine: object, pits: int, seeds: int) -> None:
+    game = kalah(pits, seeds)
+    state = game.initial_state()
+    result = engine(game, state, cache=True)  # type: ignore[operator]
+    assert result.exact and result.value == solved(state.board, 0)
+
+
+@settings(max_examples=40)
+@given(positions)
+def test_every_engine_values_mid_game_positions_for_the_side_to_move(position: tuple[list[int], int, int]) -> None:
+    """North to move, mid-extra-turn, lopsided stores: the value is the mover's margin."""
+    cells, player, pits = position
+    game = Kalah(pits, 1)
+    state = Position(tuple(cells), player)
+    expected = solved(state.board, player)
+    assert alphabeta(game, state).value == expected
+    assert negamax(game, state, cache=True).value == expected
+    assert minimax(game, state, cache=True).value == expected
+
+
+@pytest.mark.parametrize(("pits", "seeds"), [(3, 2), (3, 3), (4, 2)])
+def test_depth_limited_alphabeta_equals_depth_limited_minimax(pits: int, seeds: int) -> None:
+    """At a horizon both score with `evaluate`, so pruning must not change the value."""
+    game = kalah(pits, seeds)
+    state = game.initial_state()
+    for depth in (1, 2, 3, 5):
+        assert alphabeta(game, state, depth=depth).value == minimax(game, state, depth=depth).value
+
+
+def test_an_extra_turn_is_no_sign_flip() -> None:
+    """South's only sensible line is two moves in a row; a sign flip would rate it as a loss."""
+    game = Kalah(3, 1)
+    state = at("0,2,1:0/1,0,0:0/s")  # pits 3, 2, 3: each move ends in the store
+    assert solved(state.board, 0) == 2
+    for engine in (minimax, negamax, alphabeta):
+        result = engine(game, state, every_move=True)  # type: ignore[operator]
+        assert result.value == 2 and result.move == 3 and dict(result.moves) == {3: 2, 2: 0}
+    # The line is followed through the table, so engines without one report only its first move.
+    assert alphabeta(game, state).pv == (3, 2, 3)
+    assert negamax(game, state, cache=True).pv == minimax(game, state, cache=True).pv == (3, 2, 3)
+
+
+@pytest.mark.parametrize(("pits", "seeds"), SMALL)
+def test_principal_variation_replays_legally_to_the_value(pits: int, seeds: int) -> None:
+    game = kalah(pits, seeds)
+    state = game.initial_state()
+    result = alphabeta(game, state)
+    assert result.pv and result.pv[0] == result.move
+    position = state
+    for move in result.pv:
+        assert move in game.actions(position)
+        expected = solved(position.board, position.player)
+        after = game.result(position, move)
+        # Each move of the line keeps the value: it is a best move for whoever makes it.
+        keeps = solved(after.board, after.player) * (1 if after.player == position.player else -1)
+        assert keeps == expected
+        position = after
+    if game.is_terminal(position):
+        assert game.utility(position, 0) == result.value
+
+
+def test_a_whole_game_on_the_full_board_keeps_the_mover_on_extra_turns() -> None:
+    """Depth-limited alpha-beta (the heuristic at the horizon) against random on Kalah(6,4):
+    every ply is made by the seat the state names, some seat moves twice running, and the
+    record replays to the same final position."""
+    game = games.create("kalah")
+    seats = [players.create("alphabeta:depth=3"), players.create("random:seed=5")]
+    history = list(match.plies(game, seats))
+    assert all(ply.seat == game.to_move(ply.before) for ply in history)
+    assert any(first.seat == second.seat for first, second in zip(history, history[1:], strict=False))
+    assert all(ply.after.again == (ply.after.player == ply.seat and not game.is_terminal(ply.after)) for ply in history)
+    final = history[-1].after
+    assert game.is_terminal(final) and sum(final.board) == 48
+    record = match.GameRecord.of(game, ["alphabeta:depth=3", "random:seed=5"], history)
+    assert match.GameRecord.from_json(record.to_json()).positions()[-1] == final
+    assert record.utilities == (game.utility(final, 0), -game.utility(final, 0))
+    assert record.winner == 0  # three plies of lookahead on the heuristic beat random play
+
+
+# --- The command line end to end ----------------------------------------------------------------
+
+
+def test_cli_solve_json() -> None:
+    done = nimmax("solve", "kalah", "--pits", "3", "--seeds", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    board = start(3, 2)
+    assert record["value"] == solved(board, 0)
+    assert record["position"] == "2,2,2:0/2,2,2:0/s" and record["to_move"] == 0 and record["exact"]
+    for entry in record["moves"]:
+        after, mover = sow(board, 0, int(entry["move"]))
+        assert entry["value"] == solved(after, mover) * (1 if mover == 0 else -1)
+
+
+def test_cli_solve_a_position_with_north_to_move() -> None:
+    done = nimmax("solve", "kalah", "--position", "0,2,1:3/1,0,2:0/n", "--json")
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["to_move"] == 1 and record["value"] == solved((0, 2, 1, 3, 1, 0, 2, 0), 1)
+
+
+@pytest.mark.parametrize("words", [["--pits", "0"], ["--position", "1,2:0/1:0/s"], ["--seeds", "many"]])
+def test_cli_bad_game_words_exit_2_with_one_line(words: list[str]) -> None:
+    done = nimmax("solve", "kalah", *words)
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "Traceback" not in done.stderr
+
+
+# --- The board as people draw it ----------------------------------------------------------------
+
+
+def drawn(game: Kalah, state: Position, last_move: object = None) -> list[str]:
+    console = Console(width=100, record=True, color_system=None)
+    console.print(render(game, state, last_move))
+    return [line.rstrip() for line in console.export_text().splitlines()]
+
+
+def digits(line: str) -> list[int]:
+    return [int(word) for word in line.replace("│", " ").replace("├", " ").replace("┤", " ").split() if word.isdigit()]
+
+
+def test_renderer_puts_the_mover_at_the_bottom_and_stores_at_the_ends() -> None:
+    game = Kalah(3, 1)
+    state = at("1,2,3:7/4,5,6:9/n")
+    lines = drawn(game, state)
+    assert "South's pits" in lines[0] and "North's pits" in lines[6]
+    assert digits(lines[0])[:3] == [3, 2, 1] and digits(lines[6])[:3] == [1, 2, 3]
+    assert digits(lines[2]) == [3, 2, 1]  # South's pits seen from North: its pit 1 faces North's pit 3
+    assert digits(lines[3]) == [7, 9]  # South's store on North's left, North's on its right
+    assert digits(lines[4]) == [4, 5, 6]
+    assert lines[-1] == "North to move"
+
+
+def test_renderer_announces_the_extra_turn_and_the_end() -> None:
+    game = Kalah(3, 2)
+    after = game.result(game.initial_state(), 2)
+    assert "Extra turn" in drawn(game, after, 2)[-1] and "South moves again" in drawn(game, after, 2)[-1]
+    assert "Extra turn" not in drawn(game, game.result(after, 1), 1)[-1]
+    finished = game.result(at("0,0,2:3/1,0,0:0/s"), 3)
+    assert drawn(game, finished)[-1] == "Game over: South wins by 2 seeds"
+
+
+def readme_kalah_examples() -> list[list[str]]:
+    """The README's example command lines that use Kalah, as argument lists."""
+    text = (ROOT / "README.md").read_text()
+    lines = [line.split()[1:] for line in text.splitlines() if line.startswith("    nimmax ")]
+    return [args for args in lines if "kalah" in args]
+
+
+@pytest.mark.parametrize("args", readme_kalah_examples(), ids=" ".join)
+def test_readme_kalah_examples_run(args: list[str]) -> None:
+    done = nimmax(*args)
+    assert done.returncode == 0, done.stderr
+    assert "move" in done.stdout
+
+
+def test_readme_shows_kalah_examples() -> None:
+    assert len(readme_kalah_examples()) >= 3
