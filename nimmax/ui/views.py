@@ -13,13 +13,18 @@ from nimmax.players import KINDS, option_names
 from nimmax.search import SearchResult
 
 
+def signed(value: float) -> str:
+    """A value with its sign, except zero."""
+    return f"{value:+g}" if value else "0"
+
+
 def outcome_word(game: AnyGame, value: float, exact: bool) -> str:
     """A value in words for the side to move: win/draw/loss for won-or-lost games."""
     if not exact or game.has_chance:
         return f"{value:+.3f}"
     if game.players == 2 and value in (-1, 0, 1):
         return {1: "win", 0: "draw", -1: "loss"}[int(value)]
-    return f"{value:+g}"
+    return signed(value)
 
 
 def games_table() -> Table:
@@ -56,7 +61,7 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult) -> Table:
         best = move == result.move
         style = "bold green" if best else ("red" if value < 0 else "")
         label = game.format_move(move) + ("  ← best" if best else "")
-        table.add_row(Text(label, style=style), f"{value:+g}", outcome_word(game, value, result.exact))
+        table.add_row(Text(label, style=style), signed(value), outcome_word(game, value, result.exact))
     return table
 
 
@@ -68,7 +73,7 @@ def solution_summary(game: AnyGame, algorithm: str, result: SearchResult) -> Tex
     proof = "proven" if result.exact else f"estimate at depth {result.depth}"
     return Text.assemble(
         ("value ", "dim"),
-        (f"{result.value:+g} ({verdict}, {proof})", "bold"),
+        (f"{signed(result.value)} ({verdict}, {proof})", "bold"),
         ("   best line ", "dim"),
         (line or "-", "bold"),
         ("\n", ""),
