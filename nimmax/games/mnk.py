@@ -129,15 +129,24 @@ class MNK(Game[Board, int]):
     def symmetries(self) -> list[dict[int, int]]:
         """The board's symmetries as bit permutations: 8 on a square, 4 on a rectangle,
         identity and mirror under gravity (a board may not be turned upside down)."""
-        rows, cols = self.rows, self.cols
-        maps = [lambda r, c: (r, c), lambda r, c: (r, cols - 1 - c)]
+        last_row, last_col = self.rows - 1, self.cols - 1
+        images = [(0, 0, False), (0, 1, False)]  # (flip rows, flip columns, transpose)
         if not self.gravity:
-            maps += [lambda r, c: (rows - 1 - r, c), lambda r, c: (rows - 1 - r, cols - 1 - c)]
-            if rows == cols:
-                maps += [lambda r, c: (c, r), lambda r, c: (cols - 1 - c, r),
-                         lambda r, c: (c, rows - 1 - r), lambda r, c: (cols - 1 - c, rows - 1 - r)]
-        cells = [(row, col) for row in range(rows) for col in range(cols)]
-        return [{self.bit(r, c): self.bit(*image(r, c)) for r, c in cells} for image in maps]
+            images += [(1, 0, False), (1, 1, False)]
+            if self.rows == self.cols:
+                images += [(flip_rows, flip_cols, True) for flip_rows in (0, 1) for flip_cols in (0, 1)]
+        permutations = []
+        for flip_rows, flip_cols, transpose in images:
+            permutation = {}
+            for row in range(self.rows):
+                for col in range(self.cols):
+                    image_row = last_row - row if flip_rows else row
+                    image_col = last_col - col if flip_cols else col
+                    if transpose:
+                        image_row, image_col = image_col, image_row
+                    permutation[self.bit(row, col)] = self.bit(image_row, image_col)
+            permutations.append(permutation)
+        return permutations
 
     def _stone_images(self) -> tuple[list[int], list[int]]:
         """For each cell, one stone of X (then of O) in every symmetric image, packed.
@@ -361,12 +370,12 @@ class MNK(Game[Board, int]):
         """'x', 'o' or '.' at a cell (row from the top, column from the left)."""
         return self._mark(state, self.bit(row, col))
 
-    def landing(self, state: Board, action: int) -> int:
-        """The cell bit a move fills: itself, or under gravity the lowest empty cell of its column."""
+    def filled_by(self, state: Board, action: int) -> int:
+        """The cell bit that `action` filled, `state` being the position after it (under
+        gravity: the top stone of the column)."""
         if not self.gravity:
             return action
-        mask = self.column_masks[action]
-        return (((state.x | state.o) & mask) + (self.bottom & mask) & mask).bit_length() - 1
+        return ((state.x | state.o) & self.column_masks[action]).bit_length() - 1
 
     def winning_line(self, state: Board) -> int:
         """The cells of a completed line (a bitmask), or 0."""
