@@ -92,8 +92,11 @@ class MNK(Game[Board, int]):
         )
         self.cell_order = [self.bit(row, col) for row, col in by_centre]
         self.column_order = sorted(range(cols), key=lambda col: (abs(col - middle_col), col))
-        self._cell_set = frozenset(self.cell_order)
+        self._order_stones = [(bit, 1 << bit) for bit in self.cell_order]
         self.x_images, self.o_images = self._stone_images()
+        self._cells = {  # what `result` needs of a cell, in one lookup
+            bit: (1 << bit, self.lines_through[bit], self.x_images[bit], self.o_images[bit]) for bit in self.cell_order
+        }
         folds = len(self.symmetries()) if self.cells <= FOLDED_CELLS else 0
         self._key_shifts = [index * 2 * self.span for index in range(folds)]
         self._key_mask = (1 << 2 * self.span) - 1
@@ -202,22 +205,18 @@ class MNK(Game[Board, int]):
         if self.gravity:
             masks = self.column_masks
             return [col for col in self.column_order if taken & masks[col] != masks[col]]
-        return [bit for bit in self.cell_order if not taken >> bit & 1]
+        return [bit for bit, stone in self._order_stones if not taken & stone]
 
     def result(self, state: Board, action: int) -> Board:
         x, o, player, outcome, x_threats, o_threats, images = state
-        taken = x | o
-        if self.gravity:
-            if outcome or not 0 <= action < self.cols:
-                raise IllegalMove(f"no move {action!r} here; legal: {self.legal_text(state)}")
-            mask = self.column_masks[action]
-            landing = ((taken & mask) + (self.bottom & mask)) & mask
-            if not landing:
-                raise IllegalMove(f"column {LETTERS[action]} is full; legal: {self.legal_text(state)}")
-            action = landing.bit_length() - 1
-        elif outcome or action not in self._cell_set or taken >> action & 1:
-            raise IllegalMove(f"no move {action!r} here; legal: {self.legal_text(state)}")
-        stone = 1 << action
+        taken, bit = x | o, action
+        if self.gravity:  # the move is a column: its lowest empty cell
+            mask = self.column_masks[action] if 0 <= action < self.cols else 0
+            bit = (((taken & mask) + (self.bottom & mask)) & mask).bit_length() - 1
+        cell = self._cells.get(bit)
+        if cell is None or outcome or taken & cell[0]:
+            raise IllegalMove(self._illegal(state, action))
+        stone, lines, x_image, o_image = cell
         mine, theirs, threats = (o | stone, x, o_threats) if player else (x | stone, o, x_threats)
         if threats & stone:
             outcome = O_WON if player else X_WON
@@ -225,7 +224,7 @@ class MNK(Game[Board, int]):
             # A new threat of the mover lies on a line through the stone; the opponent's threats
             # lose at most this cell, since a line of theirs through it is blocked, not made.
             near_full = self.k - 1
-            for line in self.lines_through[action]:
+            for line in lines:
                 if not theirs & line:
                     common = mine & line
                     if common.bit_count() == near_full:
@@ -233,8 +232,20 @@ class MNK(Game[Board, int]):
             if (taken | stone) == self.board:
                 outcome = DRAWN
         if player:
-            return _new(Board, (x, mine, 0, outcome, x_threats & ~stone, threats, images | self.o_images[action]))
-        return _new(Board, (mine, o, 1, outcome, threats, o_threats & ~stone, images | self.x_images[action]))
+            return _new(Board, (x, mine, 0, outcome, x_threats & ~stone, threats, images | o_image))
+        return _new(Board, (mine, o, 1, outcome, threats, o_threats & ~stone, images | x_image))
+
+    def _illegal(self, state: Board, action: int) -> str:
+        """Why `action` cannot be played, and what can."""
+        if state.outcome:
+            return "the game is over"
+        if not isinstance(action, int) or not 0 <= action < (self.cols if self.gravity else self.span):
+            return f"no move {action!r} on this board; legal: {self.legal_text(state)}"
+        if self.gravity:
+            return f"column {LETTERS[action]} is full; legal: {self.legal_text(state)}"
+        if action not in self._cells:
+            return f"no move {action!r} on this board; legal: {self.legal_text(state)}"
+        return f"{self.format_move(action)} is taken; legal: {self.legal_text(state)}"
 
     def is_terminal(self, state: Board) -> bool:
         return state.outcome != ONGOING
