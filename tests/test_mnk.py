@@ -284,6 +284,10 @@ def test_connect_four_is_six_by_seven_with_gravity() -> None:
     assert isinstance(game, MNK) and (game.rows, game.cols, game.k, game.gravity) == (6, 7, 4, True)
     assert [game.format_move(move) for move in game.actions(game.initial_state())] == list("dcebfag")
     assert games.create("c4").spec == "connect4"
+    small = games.create("connect4 --position ..../..../.xo.")
+    assert isinstance(small, MNK) and (small.rows, small.cols, small.gravity) == (3, 4, True)
+    assert games.create(small.spec).initial_state() == small.initial_state()
+    assert games.create("connect4 --rows 5").spec == "connect4 --rows 5 --cols 7"
 
 
 def test_vertical_four_wins_under_gravity() -> None:

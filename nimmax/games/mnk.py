@@ -114,9 +114,6 @@ class MNK(Game[Board, int]):
         col, height = divmod(bit, self.stride)
         return self.rows - 1 - height, col
 
-    def _bits(self) -> list[int]:
-        return [self.bit(row, col) for row in range(self.rows) for col in range(self.cols)]
-
     def _lines(self) -> list[int]:
         """Every k-cell window along a row, column or diagonal, as a bitmask."""
         lines = []
@@ -437,8 +434,9 @@ CONNECT4_USAGE = "connect4 [--rows R] [--cols C] [--k K] [--position P]"
 
 
 def _shape(game: str, position: str | None, size: int | None, rows: int | None, cols: int | None,
-           default: tuple[int, int]) -> tuple[int, int]:
-    """Rows and columns from --size, --rows/--cols, or the shape of --position."""
+           default: tuple[int, int], square: bool) -> tuple[int, int]:
+    """Rows and columns from --size, --rows/--cols, or the shape of --position; with `square`
+    one side given makes a square board, else the other side keeps its default."""
     if size is not None and (rows is not None or cols is not None):
         raise BadGameSpec(f"{game}: give --size or --rows/--cols, not both")
     if size is not None:
@@ -446,8 +444,9 @@ def _shape(game: str, position: str | None, size: int | None, rows: int | None, 
     if position is not None and rows is None and cols is None:
         lines = position.strip().split("/")
         return len(lines), len(lines[0])
-    return (rows if rows is not None else cols if cols is not None else default[0],
-            cols if cols is not None else rows if rows is not None else default[1])
+    if square:
+        rows, cols = (rows if rows is not None else cols), (cols if cols is not None else rows)
+    return (rows if rows is not None else default[0]), (cols if cols is not None else default[1])
 
 
 def create_tictactoe(argv: Sequence[str]) -> MNK:
@@ -463,19 +462,20 @@ def create_tictactoe(argv: Sequence[str]) -> MNK:
     words = parse_words("tictactoe", argv, options, TICTACTOE_USAGE)
     if words.positional:
         raise BadGameSpec(f"tictactoe takes no {words.positional[0]!r}; usage: {TICTACTOE_USAGE}")
-    rows, cols = _shape("tictactoe", words["position"], words["size"], words["rows"], words["cols"], (3, 3))
+    rows, cols = _shape("tictactoe", words["position"], words["size"], words["rows"], words["cols"], (3, 3), True)
     return MNK(rows, cols, words["k"], words["gravity"], words["position"])
 
 
 def create_connect4(argv: Sequence[str]) -> MNK:
     """`connect4 [--rows R] [--cols C] [--k K] [--position P]`: 6 rows x 7 columns, 4 in a row, gravity."""
     options = [
-        Option("--rows", int, "rows of the board", 6, minimum=1),
-        Option("--cols", int, "columns of the board", 7, minimum=1),
+        Option("--rows", int, "rows of the board (default 6)", None, minimum=1),
+        Option("--cols", int, "columns of the board (default 7)", None, minimum=1),
         Option("--k", int, "stones in a row that win", 4, minimum=1),
         Option("--position", str, "rows from the top joined by '/', cells x o .", None),
     ]
     words = parse_words("connect4", argv, options, CONNECT4_USAGE)
     if words.positional:
         raise BadGameSpec(f"connect4 takes no {words.positional[0]!r}; usage: {CONNECT4_USAGE}")
-    return MNK(words["rows"], words["cols"], words["k"], True, words["position"], name="connect4")
+    rows, cols = _shape("connect4", words["position"], None, words["rows"], words["cols"], (6, 7), False)
+    return MNK(rows, cols, words["k"], True, words["position"], name="connect4")
