@@ -38,9 +38,33 @@ def best_of(repeat: int, run: Callable[[], SearchResult]) -> tuple[SearchResult,
 
 def walk(game: AnyGame, state: Any) -> int:
     """Every node of the tree through the protocol alone: the game's share of plain minimax."""
-    if game.is_terminal(state):
-        return 1
-    return 1 + sum(walk(game, game.result(state, move)) for move in game.actions(state))
+    nodes = 1
+    if not game.is_terminal(state):
+        for move in game.actions(state):
+            nodes += walk(game, game.result(state, move))
+    return nodes
+
+
+LINES_THROUGH = [
+    [sum(1 << cell for cell in line) for line in
+     ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)) if cell in line]
+    for cell in range(9)
+]
+
+
+def yardstick(x: int = 0, o: int = 0, turn: int = 0) -> int:
+    """The 3x3 tree walked by a bare bitboard recursion with no nimmax code: this machine's floor."""
+    nodes, taken = 1, x | o
+    for cell in range(9):
+        stone = 1 << cell
+        if taken & stone:
+            continue
+        mine = (o if turn else x) | stone
+        if any(mine & line == line for line in LINES_THROUGH[cell]) or taken | stone == 511:
+            nodes += 1
+        else:
+            nodes += yardstick(x, mine, 0) if turn else yardstick(mine, o, 1)
+    return nodes
 
 
 def row(words: str, what: str, result: SearchResult | None, seconds: float, nodes: int, target: str) -> None:
@@ -74,6 +98,9 @@ def main() -> None:
     started = time.perf_counter()
     nodes = walk(game, game.initial_state())
     row("tictactoe", "tree walk, no engine", None, time.perf_counter() - started, nodes, "(the game's share)")
+    started = time.perf_counter()
+    nodes = yardstick()
+    row("tictactoe", "bare recursion, no nimmax", None, time.perf_counter() - started, nodes, "(this machine's floor)")
 
     solve_rows("tictactoe --rows 3 --cols 4 --k 3", options.repeat, "first player wins", "reported")
     solve_rows("tictactoe --size 4 --k 3", options.repeat, "first player wins", "reported")

@@ -76,8 +76,10 @@ class AlphaBeta(Searcher):
         (which may narrow them to a win at once or a forced block).
 
         Children are made one at a time as the loop reaches them, so a cutoff by the first
-        move costs one child; rating every child by the table first halved the nodes of Nim
-        but cost m,n,k boards, whose keys are dearer, twice the time.
+        move costs one child. Measured and dropped: making every child first to order them
+        by their table scores (a third of the nodes on Nim, but no faster there, and 2.5
+        times slower on 4x4 tic-tac-toe, whose keys cost more), and a history of cutoffs
+        (3.7 times the nodes of 4x4 k=4 against the game's centre-first order).
         """
         game = self.game
         if game.to_move(state) == CHANCE:
