@@ -4,7 +4,9 @@
     python scripts/bench_mnk.py --quick    # skip the 5x4 k=4 solves
 
 Each row: the game words, what was measured, the value and best move, nodes, the best time
-over `--repeat` runs, and the issue's target. Timings vary with the machine's load.
+over `--repeat` runs, and the issue's target. Timings vary with the machine's load: the
+"bare recursion" row is a yardstick of the machine's speed at the moment, and
+scripts/peer_easyai.py solves the same boards with easyAI (run it from a scratch venv).
 """
 
 from __future__ import annotations
