@@ -61,6 +61,13 @@ class Game(Generic[S, A]):
         """Legal moves, the likeliest good ones first (engines search them in this order)."""
         raise NotImplementedError
 
+    def search_actions(self, state: S) -> Sequence[A]:
+        """The moves a search must try, best first: all of `actions` unless the game can prove
+        that fewer give the same value at the same distance to the end (m,n,k: a move that
+        wins at once, or the block of the opponent's immediate win). Engines that prune use it;
+        plain minimax and every root move keep `actions`."""
+        return self.actions(state)
+
     def result(self, state: S, action: A) -> S:
         """The position after `action`; raises IllegalMove when it is not legal."""
         raise NotImplementedError

@@ -35,9 +35,9 @@ from nimmax.search.alphabeta import AlphaBeta
 MINIMAX, ALPHABETA = "minimax", "alphabeta"
 ALGORITHMS = (MINIMAX, ALPHABETA)
 
-SEARCHED, PRUNED, SAME, LEFT_OUT = "searched", "pruned", "same", "left out"
-"""A node's status: visited; cut off by alpha-beta; skipped because a sibling reached the same
-key; left out by the game's search order (no better than the moves searched)."""
+SEARCHED, PRUNED, LEFT_OUT = "searched", "pruned", "left out"
+"""A node's status: visited; cut off by alpha-beta; left out by the game's search order (no
+better than the moves searched)."""
 
 EXACT, AT_LEAST, AT_MOST = "exact", "at least", "at most"
 """What a value is for Max: the minimax value, or a bound where alpha-beta stopped early."""
@@ -62,11 +62,9 @@ class Node:
     terminal: bool
     status: str
     value: float | None = None
-    """None where the node was not searched (pruned or same)."""
+    """None where the node was not searched (pruned or left out)."""
     bound: str = EXACT
     children: tuple[Node, ...] = ()
-    same_as: Any = None
-    """For a `same` node: the sibling's move that reached the same position and was searched."""
     best: int | None = None
     """Index of the child whose score gave this node its value (the first, among equal ones)."""
 
@@ -96,41 +94,27 @@ class GameTree:
 
 
 class Step(NamedTuple):
-    """A child in search order: `status` SEARCHED (to be searched), SAME or LEFT_OUT."""
+    """A child in search order: `status` SEARCHED (to be searched) or LEFT_OUT."""
 
     move: Any
     child: Any
     status: str
-    same_as: Any = None
 
 
 def search_order(game: AnyGame, state: Any, narrowed: bool) -> list[Step]:
     """The children in the order alpha-beta with an empty table searches them: this mirrors
-    the engine's move ordering, so keep it in step with `nimmax/search/alphabeta.py`.
+    `AlphaBeta.moves`, so keep it in step with `nimmax/search/alphabeta.py`.
 
     Without `narrowed` (minimax everywhere, and alpha-beta's root, as `search_root`) every
-    move in the game's order. With it, the engine's rule below the root: where the engine
-    rates children (`AlphaBeta.children`), the game's order, a child whose key a sibling
-    already reached is skipped (SAME); where it asks the game (`AlphaBeta.moves`, which
-    searches `Game.search_actions`), those moves first and the rest left out (LEFT_OUT).
+    move in the game's order. With it, the engine's rule below the root: the game's
+    `search_actions` first, the rest of the moves left out (LEFT_OUT); chance outcomes all.
     """
     moves = choices(game, state)
-    if narrowed and not hasattr(AlphaBeta, "children"):
-        chance = game.to_move(state) == CHANCE
-        kept = moves if chance else list(getattr(game, "search_actions", game.actions)(state))
-        moves = kept + [move for move in moves if move not in kept]
-        return [Step(move, game.result(state, move), SEARCHED if move in kept else LEFT_OUT) for move in moves]
-    seen: dict[Any, Any] = {}
-    order = []
-    for move in moves:
-        child = game.result(state, move)
-        key = game.key(child)
-        if narrowed and key in seen:
-            order.append(Step(move, child, SAME, seen[key]))
-            continue
-        seen.setdefault(key, move)
-        order.append(Step(move, child, SEARCHED))
-    return order
+    if not narrowed:
+        return [Step(move, game.result(state, move), SEARCHED) for move in moves]
+    kept = moves if game.to_move(state) == CHANCE else list(game.search_actions(state))
+    moves = kept + [move for move in moves if move not in kept]
+    return [Step(move, game.result(state, move), SEARCHED if move in kept else LEFT_OUT) for move in moves]
 
 
 class Tracer:
@@ -164,14 +148,14 @@ class Tracer:
             score = payoff(game, state, me)
             return Node(move, state, maximizing, True, SEARCHED, self.for_max(score, maximizing)), score
         alpha_in, best, best_index, cut = alpha, -INFINITY, None, False
-        # The root is searched over the game's plain moves (no dedupe), the way search_root does.
+        # The root is searched over the game's plain moves, the way search_root does.
         children: list[Node] = []
-        for child_move, child, status, same_as in search_order(game, state, narrowed=self.prune and not root):
+        for child_move, child, status in search_order(game, state, narrowed=self.prune and not root):
             if status != SEARCHED or cut:
                 self.draw()
                 children.append(
                     Node(child_move, child, side(game, child) == self.max_side, game.is_terminal(child),
-                         status if status != SEARCHED else PRUNED, same_as=same_as)
+                         status if status != SEARCHED else PRUNED)
                 )
                 continue
             node, score = self.child(me, child_move, child, alpha, beta)

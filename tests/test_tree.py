@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from nimmax import games
 from nimmax.game import AnyGame
 from nimmax.search import Table
-from nimmax.search.alphabeta import AlphaBeta, alphabeta
+from nimmax.search.alphabeta import alphabeta
 from nimmax.search.minimax import minimax
-from nimmax.tree import AT_LEAST, AT_MOST, EXACT, PRUNED, SAME, SEARCHED, Node, TreeTooBig, explore, trace, tree_size
+from nimmax.tree import AT_LEAST, AT_MOST, EXACT, PRUNED, SEARCHED, Node, TreeTooBig, explore, trace, tree_size
 
 from .cli_helpers import nimmax
 from .toys import TreeGame
@@ -80,20 +80,11 @@ def test_alphabeta_tree_visits_what_the_engine_visits(words: str, every_move: bo
     assert_values_hold(game, root)
 
 
-def test_alphabeta_prunes_and_skips_transpositions() -> None:
+def test_alphabeta_prunes_but_the_root_searches_every_move() -> None:
     game = games.create("nim 2 2 1")
-    root, _ = trace(game, game.initial_state(), "alphabeta")
-    statuses = {node.status for node in root.walk()}
-    assert PRUNED in statuses
-    # An engine that rates children by key (AlphaBeta.children) searches one of two transposed siblings.
-    assert (SAME in statuses) == hasattr(AlphaBeta, "children")
-    for parent in root.walk():
-        by_move = {child.move: child for child in parent.children}
-        for child in parent.children:
-            if child.status == SAME:  # skipped: an earlier sibling (searched or pruned) reached the same piles
-                sibling = by_move[child.same_as]
-                assert sibling.status != SAME and game.key(sibling.state) == game.key(child.state)
-    assert all(child.status != SAME for child in root.children)  # the root searches every move, as search_root
+    root, _ = trace(game, game.initial_state(), "alphabeta", every_move=True)
+    assert PRUNED in {node.status for node in root.walk()}
+    assert all(child.status == SEARCHED for child in root.children)  # as search_root does
 
 
 def toy_trees() -> st.SearchStrategy[Any]:

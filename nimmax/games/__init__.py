@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nimmax.game import AnyGame, BadGameSpec
-from nimmax.games import kalah, nim, plates
+from nimmax.games import kalah, mnk, nim, plates
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,22 @@ GAMES: tuple[GameInfo, ...] = (
         "kalah --pits 3 --seeds 2",
         kalah.create_kalah,
         ("mancala",),
+    ),
+    GameInfo(
+        "tictactoe",
+        "k in a row on any board (m,n,k games); default 3x3, k = min(rows, cols, 5); --gravity drops stones.",
+        mnk.TICTACTOE_USAGE,
+        "tictactoe --size 4 --k 3",
+        mnk.create_tictactoe,
+        ("ttt", "mnk", "tic-tac-toe"),
+    ),
+    GameInfo(
+        "connect4",
+        "Connect Four: 6 rows x 7 columns, stones drop, 4 in a row wins.",
+        mnk.CONNECT4_USAGE,
+        "connect4 --rows 4 --cols 5",
+        mnk.create_connect4,
+        ("connect-four", "c4"),
     ),
 )
 

@@ -1,5 +1,6 @@
-"""Alpha-beta in negamax form, with a transposition table, table-move ordering, a depth limit
-scored by the game's `evaluate`, and iterative deepening under a deadline and node limit.
+"""Alpha-beta in negamax form, with a transposition table, table-move ordering, the game's
+own search order (`Game.search_actions`: forced moves, centre first), a depth limit scored
+by the game's `evaluate`, and iterative deepening under a deadline and node limit.
 
 The side to move comes from each state, so a player who moves twice in a row (Kalah) keeps
 the sign; in a one-player game with chance (2048) chance is the adversary that picks the
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nimmax.game import AnyGame
+from nimmax.game import CHANCE, AnyGame
 from nimmax.search import (
     EXACT,
     FULL_DEPTH,
@@ -57,8 +58,8 @@ class AlphaBeta(Searcher):
                 hint = entry.move
         alpha_in, horizon_in = alpha, self.horizon
         best, best_move = -INFINITY, None
-        for move, child in self.children(state, me, hint):
-            score = self.child_score(me, child, depth - 1, alpha, beta)
+        for move in self.moves(state, hint):
+            score = self.child_score(me, game.result(state, move), depth - 1, alpha, beta)
             if score > best:
                 best, best_move = score, move
                 if score > alpha:
@@ -70,30 +71,24 @@ class AlphaBeta(Searcher):
         self.table.put(key, Entry(FULL_DEPTH if proven else depth, bound, best, best_move, state))
         return best
 
+    def moves(self, state: Any, hint: Any) -> list[Any]:
+        """The moves to search, in order: the table's move, then the game's `search_actions`
+        (which may narrow them to a win at once or a forced block).
 
-    def children(self, state: Any, me: int, hint: Any) -> list[tuple[Any, Any]]:
-        """The distinct next positions, most promising first: the table's move, then children
-        the table already rates well for `me`, then the game's own order.
-
-        Two moves reaching one key have one value, so only the first is searched.
+        Children are made one at a time as the loop reaches them, so a cutoff by the first
+        move costs one child. Measured and dropped: making every child first to order them
+        by their table scores (a third of the nodes on Nim, but no faster there, and 2.5
+        times slower on 4x4 tic-tac-toe, whose keys cost more), and a history of cutoffs
+        (3.7 times the nodes of 4x4 k=4 against the game's centre-first order).
         """
-        game, table = self.game, self.table
-        rated: dict[Any, tuple[float, Any, Any]] = {}
-        for move in choices(game, state):
-            child = game.result(state, move)
-            key = game.key(child)
-            if key in rated:
-                continue
-            entry = table.get(key)
-            if move == hint:
-                promise = INFINITY
-            elif entry is None:
-                promise = 0.0
-            else:
-                promise = entry.score if side(game, child) == me else -entry.score
-            rated[key] = (promise, move, child)
-        ranked = sorted(rated.values(), key=lambda item: item[0], reverse=True)
-        return [(move, child) for _, move, child in ranked]
+        game = self.game
+        if game.to_move(state) == CHANCE:
+            return choices(game, state)
+        moves = list(game.search_actions(state))
+        if hint is not None and hint in moves and moves[0] != hint:
+            moves.remove(hint)
+            moves.insert(0, hint)
+        return moves
 
 
 def alphabeta(

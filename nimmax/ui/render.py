@@ -15,6 +15,7 @@ from rich.text import Text
 
 from nimmax.game import AnyGame
 from nimmax.ui import nim
+from nimmax.ui.boards import render_board
 from nimmax.ui.kalah import render_kalah
 from nimmax.ui.plates import render_plates
 
@@ -32,6 +33,8 @@ RENDERERS: Mapping[str, Renderer] = {
     "nim": nim.render_nim,
     "split-nim": nim.render_split_nim,
     "kalah": render_kalah,
+    "tictactoe": render_board,
+    "connect4": render_board,
 }
 """Game name (the registry's, `game.name`) to its renderer."""
 

@@ -8,7 +8,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from nimmax.game import AnyGame
-from nimmax.tree import ALPHABETA, AT_LEAST, AT_MOST, EXACT, LEFT_OUT, PRUNED, SAME, GameTree, Node
+from nimmax.tree import ALPHABETA, AT_LEAST, AT_MOST, EXACT, LEFT_OUT, PRUNED, GameTree, Node
 
 BOUND_SIGN = {AT_LEAST: "≥ ", AT_MOST: "≤ "}
 
@@ -50,10 +50,6 @@ def label(game: AnyGame, node: Node, root: bool = False, best: bool = False) -> 
         text.append("   left out: the game forces another move here, not searched")
         text.stylize("dim")
         return text
-    if node.status == SAME:
-        text.append(f"   = same position as {game.format_move(node.same_as)}, not searched")
-        text.stylize("dim")
-        return text
     if node.terminal:
         text.append("   end", style="dim")
     else:
@@ -82,9 +78,8 @@ def footer(game: AnyGame, explored: GameTree) -> Text:
             saved = whole - explored.nodes
             text.append(f"; minimax (no pruning) visits {whole:,}: pruning saved {saved:,} ({saved / whole:.0%})")
         text.append(f"; {explored.count(PRUNED):,} branches pruned")
-        for status, what in ((SAME, "transposed siblings skipped"), (LEFT_OUT, "moves left out by the game")):
-            if explored.count(status):
-                text.append(f", {explored.count(status):,} {what}")
+        if explored.count(LEFT_OUT):
+            text.append(f", {explored.count(LEFT_OUT):,} moves left out by the game")
         text.append(".")
         return text
     saved = explored.nodes - pruned_visits

@@ -1,0 +1,481 @@
+"""m,n,k games: tic-tac-toe on any board (k in a row wins), and with gravity Connect Four.
+
+A position is one integer bitboard per side. Bits are laid out column by column, bottom row
+first, with one empty guard bit on top of each column (`stride = rows + 1`), so a shift by
+1, stride, stride + 1 or stride - 1 steps along a column, a row or a diagonal without ever
+wrapping onto the next line; under gravity, adding the bottom bit to a column's stones
+lands on its first empty cell. Only the lines through the last move are tested for a win.
+
+Moves are ints: the bit of the cell played, or the column under gravity. Notation: `b2` is
+column b (from the left), row 2 (from the top); people may type `2,2` or `2 2` (row,
+column) too; under gravity a move is its column, `c` or `3`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Hashable, Sequence
+from typing import NamedTuple
+
+from nimmax.game import BadGameSpec, Game, IllegalMove
+from nimmax.games.words import Option, parse_words
+
+ONGOING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
+"""Outcomes a position records; the search reads them instead of looking for lines."""
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+FOLDED_CELLS = 64
+"""Boards up to this many cells fold their symmetries into the table key."""
+MAX_SIDE = 26
+"""Columns are named by letters, so at most 26 of them (and rows to match)."""
+
+
+class Board(NamedTuple):
+    """An m,n,k position: X's and O's stones as bitboards, the seat to move (0 = X), the
+    outcome, and each side's threats: the empty cells that would complete its line.
+
+    Threats and images follow from the stones (they are kept, not recomputed, since every
+    node of a search asks for them), so two boards with the same stones are the same position.
+    """
+
+    x: int
+    o: int
+    player: int
+    outcome: int
+    x_threats: int
+    o_threats: int
+    images: int
+    """Every symmetric image of both bitboards, packed side by side (see `MNK.key`)."""
+
+
+_new = tuple.__new__
+"""Builds a Board without the keyword handling of its constructor: `result` is the hot path."""
+
+
+class MNK(Game[Board, int]):
+    """k in a row on a rows x cols board; with `gravity` stones drop to the lowest empty cell."""
+
+    player_names = ("X", "O")
+    can_draw = True
+
+    def __init__(
+        self, rows: int = 3, cols: int = 3, k: int | None = None, gravity: bool = False,
+        position: str | None = None, name: str = "tictactoe",
+    ) -> None:
+        if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+            raise BadGameSpec(f"{name}: rows and columns must be 1 to {MAX_SIDE}, not {rows}x{cols}")
+        k = min(rows, cols, 5) if k is None else k
+        if k < 1:
+            raise BadGameSpec(f"{name}: --k must be at least 1")
+        if k > rows and k > cols:
+            raise BadGameSpec(f"{name}: k={k} does not fit on {rows} rows x {cols} columns")
+        self.name, self.rows, self.cols, self.k, self.gravity = name, rows, cols, k, gravity
+        self.stride = stride = rows + 1
+        self.cells = rows * cols
+        self.span = cols * stride
+        self.board = sum(1 << self.bit(row, col) for row in range(rows) for col in range(cols))
+        self.bottom = sum(1 << col * stride for col in range(cols))
+        self.column_masks = [((1 << rows) - 1) << col * stride for col in range(cols)]
+        self.directions = [shift for shift, fits in ((1, k <= rows), (stride, k <= cols)) if fits]
+        if k <= rows and k <= cols:
+            self.directions += [stride + 1, stride - 1]
+        self.lines = self._lines()
+        self.lines_through: list[tuple[int, ...]] = [
+            tuple(line for line in self.lines if line >> bit & 1) for bit in range(self.span)
+        ]
+        # Centre first: cells near the middle sit on the most lines.
+        middle_row, middle_col = (rows - 1) / 2, (cols - 1) / 2
+        by_centre = sorted(
+            ((row, col) for row in range(rows) for col in range(cols)),
+            key=lambda cell: (abs(cell[0] - middle_row) + abs(cell[1] - middle_col), cell[1], cell[0]),
+        )
+        self.cell_order = [self.bit(row, col) for row, col in by_centre]
+        self.column_order = sorted(range(cols), key=lambda col: (abs(col - middle_col), col))
+        self._order_stones = [(bit, 1 << bit) for bit in self.cell_order]
+        self.x_images, self.o_images = self._stone_images()
+        self._cells = {  # what `result` needs of a cell, in one lookup
+            bit: (1 << bit, self.lines_through[bit], self.x_images[bit], self.o_images[bit]) for bit in self.cell_order
+        }
+        folds = len(self.symmetries()) if self.cells <= FOLDED_CELLS else 0
+        self._key_shifts = [index * 2 * self.span for index in range(folds)]
+        self._key_mask = (1 << 2 * self.span) - 1
+        self.position = position
+        self.start = self.read_position(position if position is not None else '/'.join(['.' * cols] * rows))
+
+    # -- geometry -------------------------------------------------------------------------
+
+    def bit(self, row: int, col: int) -> int:
+        """The bit of the cell at `row` (from the top) and `col` (from the left)."""
+        return col * self.stride + (self.rows - 1 - row)
+
+    def cell(self, bit: int) -> tuple[int, int]:
+        """(row from the top, column from the left) of a cell's bit."""
+        col, height = divmod(bit, self.stride)
+        return self.rows - 1 - height, col
+
+    def _lines(self) -> list[int]:
+        """Every k-cell window along a row, column or diagonal, as a bitmask."""
+        lines = []
+        for row in range(self.rows):
+            for col in range(self.cols):
+                for step_row, step_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    end_row, end_col = row + step_row * (self.k - 1), col + step_col * (self.k - 1)
+                    if 0 <= end_row < self.rows and 0 <= end_col < self.cols:
+                        cells = [(row + step_row * i, col + step_col * i) for i in range(self.k)]
+                        lines.append(sum(1 << self.bit(r, c) for r, c in cells))
+        return sorted(set(lines))
+
+    def symmetries(self) -> list[dict[int, int]]:
+        """The board's symmetries as bit permutations: 8 on a square, 4 on a rectangle,
+        identity and mirror under gravity (a board may not be turned upside down)."""
+        last_row, last_col = self.rows - 1, self.cols - 1
+        images = [(0, 0, False), (0, 1, False)]  # (flip rows, flip columns, transpose)
+        if not self.gravity:
+            images += [(1, 0, False), (1, 1, False)]
+            if self.rows == self.cols:
+                images += [(flip_rows, flip_cols, True) for flip_rows in (0, 1) for flip_cols in (0, 1)]
+        permutations = []
+        for flip_rows, flip_cols, transpose in images:
+            permutation = {}
+            for row in range(self.rows):
+                for col in range(self.cols):
+                    image_row = last_row - row if flip_rows else row
+                    image_col = last_col - col if flip_cols else col
+                    if transpose:
+                        image_row, image_col = image_col, image_row
+                    permutation[self.bit(row, col)] = self.bit(image_row, image_col)
+            permutations.append(permutation)
+        return permutations
+
+    def _stone_images(self) -> tuple[list[int], list[int]]:
+        """For each cell, one stone of X (then of O) in every symmetric image, packed.
+
+        Image i of a position sits in field i (width 2 * span: X's stones, then O's), so a
+        move updates all images with one OR and the key is the least field. Boards above
+        FOLDED_CELLS keep no images: played under a depth or time limit, their symmetric
+        positions hardly ever meet, and the plain stones make the key.
+        """
+        if self.cells > FOLDED_CELLS:
+            return [0] * self.span, [0] * self.span
+        permutations, width = self.symmetries(), 2 * self.span
+        images: tuple[list[int], list[int]] = ([0] * self.span, [0] * self.span)
+        for bit in permutations[0]:
+            for index, permutation in enumerate(permutations):
+                for side in (0, 1):
+                    images[side][bit] |= 1 << (index * width + side * self.span + permutation[bit])
+        return images
+
+    # -- the Game protocol ----------------------------------------------------------------
+
+    @property
+    def spec(self) -> str:
+        words = [self.name]
+        if self.name == "connect4":
+            if (self.rows, self.cols) != (6, 7):
+                words += ["--rows", str(self.rows), "--cols", str(self.cols)]
+            if self.k != 4:
+                words += ["--k", str(self.k)]
+        else:
+            if self.rows == self.cols:
+                words += [] if self.rows == 3 else ["--size", str(self.rows)]
+            else:
+                words += ["--rows", str(self.rows), "--cols", str(self.cols)]
+            if self.k != min(self.rows, self.cols, 5):
+                words += ["--k", str(self.k)]
+            if self.gravity:
+                words.append("--gravity")
+        if self.position is not None:
+            words += ["--position", self.format_position(self.start)]
+        return " ".join(words)
+
+    def initial_state(self) -> Board:
+        return self.start
+
+    def to_move(self, state: Board) -> int:
+        return state.player
+
+    def actions(self, state: Board) -> Sequence[int]:
+        if state.outcome:
+            return []
+        taken = state.x | state.o
+        if self.gravity:
+            masks = self.column_masks
+            return [col for col in self.column_order if taken & masks[col] != masks[col]]
+        return [bit for bit, stone in self._order_stones if not taken & stone]
+
+    def result(self, state: Board, action: int) -> Board:
+        x, o, player, outcome, x_threats, o_threats, images = state
+        taken, bit = x | o, action
+        if self.gravity:  # the move is a column: its lowest empty cell
+            mask = self.column_masks[action] if 0 <= action < self.cols else 0
+            bit = (((taken & mask) + (self.bottom & mask)) & mask).bit_length() - 1
+        cell = self._cells.get(bit)
+        if cell is None or outcome or taken & cell[0]:
+            raise IllegalMove(self._illegal(state, action))
+        stone, lines, x_image, o_image = cell
+        mine, theirs, threats = (o | stone, x, o_threats) if player else (x | stone, o, x_threats)
+        if threats & stone:
+            outcome = O_WON if player else X_WON
+        else:
+            # A new threat of the mover lies on a line through the stone; the opponent's threats
+            # lose at most this cell, since a line of theirs through it is blocked, not made.
+            near_full = self.k - 1
+            for line in lines:
+                if not theirs & line:
+                    common = mine & line
+                    if common.bit_count() == near_full:
+                        threats |= line ^ common
+            if (taken | stone) == self.board:
+                outcome = DRAWN
+        if player:
+            return _new(Board, (x, mine, 0, outcome, x_threats & ~stone, threats, images | o_image))
+        return _new(Board, (mine, o, 1, outcome, threats, o_threats & ~stone, images | x_image))
+
+    def _illegal(self, state: Board, action: int) -> str:
+        """Why `action` cannot be played, and what can."""
+        if state.outcome:
+            return "the game is over"
+        if not isinstance(action, int) or not 0 <= action < (self.cols if self.gravity else self.span):
+            return f"no move {action!r} on this board; legal: {self.legal_text(state)}"
+        if self.gravity:
+            return f"column {LETTERS[action]} is full; legal: {self.legal_text(state)}"
+        if action not in self._cells:
+            return f"no move {action!r} on this board; legal: {self.legal_text(state)}"
+        return f"{self.format_move(action)} is taken; legal: {self.legal_text(state)}"
+
+    def is_terminal(self, state: Board) -> bool:
+        return state.outcome != ONGOING
+
+    def utility(self, state: Board, player: int) -> float:
+        outcome = state.outcome
+        if outcome == X_WON:
+            return 1.0 if player == 0 else -1.0
+        if outcome == O_WON:
+            return -1.0 if player == 0 else 1.0
+        return 0.0
+
+    def key(self, state: Board) -> Hashable:
+        # The least symmetric image; the side to move follows from the stone counts.
+        if not self._key_shifts:
+            return state.x | state.o << self.span
+        return min(map(self._key_mask.__and__, map(state.images.__rshift__, self._key_shifts)))
+
+    def search_actions(self, state: Board) -> Sequence[int]:
+        """A move that wins at once, else the block of the opponent's immediate win, else
+        every move centre first: the value (and its distance to the end) stays the same."""
+        x, o, player, _, x_threats, o_threats, _ = state
+        mine, theirs = (o_threats, x_threats) if player else (x_threats, o_threats)
+        if self.gravity:
+            playable = (x | o) + self.bottom
+            mine, theirs = mine & playable, theirs & playable
+        urgent = mine or theirs
+        if not urgent:
+            return self.actions(state)
+        bit = (urgent & -urgent).bit_length() - 1
+        return [bit // self.stride if self.gravity else bit]
+
+    def threats(self, stones: int, blockers: int) -> int:
+        """The empty cells that would complete a line of `stones` (a line free of `blockers`)."""
+        found = 0
+        for line in self.lines:
+            if not blockers & line:
+                common = stones & line
+                if common.bit_count() == self.k - 1:
+                    found |= line ^ common
+        return found
+
+    def evaluate(self, state: Board, player: int) -> float:
+        """Open lines weighted by how full they are, plus immediate threats, squashed into
+        (-0.9, 0.9) so that no estimate looks like a proven result."""
+        x, o, mover, _, x_threats, o_threats, _ = state
+        score = 0.0
+        for shift in self.directions:
+            score += self._line_score(x, o, shift) - self._line_score(o, x, shift)
+        if self.gravity:
+            playable = (x | o) + self.bottom
+            x_threats, o_threats = x_threats & playable, o_threats & playable
+        mine, theirs = (o_threats, x_threats) if mover else (x_threats, o_threats)
+        sign = -1 if mover else 1
+        if mine:  # the mover wins at once
+            score += sign * 1000.0
+        elif theirs & (theirs - 1):  # two threats: one block cannot stop both
+            score -= sign * 1000.0
+        estimate = 0.9 * math.tanh(score / 200.0)
+        return estimate if player == 0 else -estimate
+
+    def _line_score(self, stones: int, blockers: int, shift: int) -> float:
+        """Sum over the windows along one direction free of `blockers`: 4 ** stones in them."""
+        k, starts = self.k, self.board
+        for step in range(k):
+            starts &= ~(blockers >> step * shift) & (self.board >> step * shift)
+        planes: list[int] = []  # bit-sliced counters: planes[j] holds bit j of each window's count
+        for step in range(k):
+            carry = stones >> step * shift & starts
+            for index, plane in enumerate(planes):
+                planes[index], carry = plane ^ carry, plane & carry
+                if not carry:
+                    break
+            if carry:
+                planes.append(carry)
+        score = 0.0
+        for count in range(1, k):
+            exact = starts
+            for index, plane in enumerate(planes):
+                exact &= plane if count >> index & 1 else ~plane
+            if count >> len(planes):
+                exact = 0
+            score += exact.bit_count() * 4.0 ** (count - 1)
+        return score
+
+    # -- notation -------------------------------------------------------------------------
+
+    def format_move(self, action: int) -> str:
+        if self.gravity:
+            return LETTERS[action]
+        row, col = self.cell(action)
+        return f"{LETTERS[col]}{row + 1}"
+
+    def parse_move(self, text: str, state: Board) -> int:
+        wanted = text.strip().lower()
+        legal = list(self.actions(state))
+        move = self._read_move(wanted)
+        if move is None or move not in legal:
+            what = "column" if self.gravity else "cell"
+            shown = "the game is over" if not legal else f"legal: {self.legal_text(state)}"
+            raise IllegalMove(f"{text.strip()!r} is not a legal {what}; {shown}")
+        return move
+
+    def _read_move(self, text: str) -> int | None:
+        """The move a text names, legal or not; None when it names no cell of this board."""
+        if self.gravity:
+            if len(text) == 1 and text in LETTERS[: self.cols]:
+                return LETTERS.index(text)
+            if text.isdigit() and 1 <= int(text) <= self.cols:
+                return int(text) - 1
+            return None
+        match = re.fullmatch(r"([a-z])\s*(\d+)", text)
+        if match:
+            row, col = int(match[2]) - 1, LETTERS.index(match[1])
+        else:
+            match = re.fullmatch(r"(\d+)\s*[, ]\s*(\d+)", text)
+            if not match:
+                return None
+            row, col = int(match[1]) - 1, int(match[2]) - 1
+        if 0 <= row < self.rows and 0 <= col < self.cols:
+            return self.bit(row, col)
+        return None
+
+    def format_position(self, state: Board) -> str:
+        return "/".join(
+            "".join(self._mark(state, self.bit(row, col)) for col in range(self.cols)) for row in range(self.rows)
+        )
+
+    def _mark(self, state: Board, bit: int) -> str:
+        return "x" if state.x >> bit & 1 else "o" if state.o >> bit & 1 else "."
+
+    def stone_at(self, state: Board, row: int, col: int) -> str:
+        """'x', 'o' or '.' at a cell (row from the top, column from the left)."""
+        return self._mark(state, self.bit(row, col))
+
+    def filled_by(self, state: Board, action: int) -> int:
+        """The cell bit that `action` filled, `state` being the position after it (under
+        gravity: the top stone of the column)."""
+        if not self.gravity:
+            return action
+        return ((state.x | state.o) & self.column_masks[action]).bit_length() - 1
+
+    def winning_line(self, state: Board) -> int:
+        """The cells of a completed line (a bitmask), or 0."""
+        for stones in (state.x, state.o):
+            for line in self.lines:
+                if stones & line == line:
+                    return line
+        return 0
+
+    def read_position(self, text: str) -> Board:
+        """A position from rows joined by '/', cells x, o and '.'; BadGameSpec if impossible."""
+        rows = text.strip().lower().split("/")
+        if len(rows) != self.rows or any(len(row) != self.cols for row in rows):
+            raise BadGameSpec(
+                f"{self.name}: position {text!r} is not {self.rows} rows of {self.cols} cells joined by '/'"
+            )
+        x = o = 0
+        for row, cells in enumerate(rows):
+            for col, mark in enumerate(cells):
+                if mark not in "xo.":
+                    raise BadGameSpec(f"{self.name}: position {text!r} has {mark!r}; cells are x, o and '.'")
+                if mark == "x":
+                    x |= 1 << self.bit(row, col)
+                elif mark == "o":
+                    o |= 1 << self.bit(row, col)
+        xs, os = x.bit_count(), o.bit_count()
+        if not 0 <= xs - os <= 1:
+            raise BadGameSpec(f"{self.name}: position {text!r} has {xs} x and {os} o; x moves first, so "
+                              "x has as many stones as o or one more")
+        if self.gravity and ((x | o) + self.bottom) & (x | o):
+            raise BadGameSpec(f"{self.name}: position {text!r} has a stone above an empty cell (gravity)")
+        x_line = any(x & line == line for line in self.lines)
+        o_line = any(o & line == line for line in self.lines)
+        if x_line and o_line:
+            raise BadGameSpec(f"{self.name}: position {text!r} has lines for both x and o")
+        if (x_line and xs == os) or (o_line and xs > os):
+            winner = "x" if x_line else "o"
+            raise BadGameSpec(f"{self.name}: position {text!r}: {winner} has a line but did not move last")
+        outcome = X_WON if x_line else O_WON if o_line else DRAWN if (x | o) == self.board else ONGOING
+        images = 0
+        for bit in range(self.span):
+            images |= self.x_images[bit] if x >> bit & 1 else self.o_images[bit] if o >> bit & 1 else 0
+        return Board(x, o, xs - os, outcome, self.threats(x, o), self.threats(o, x), images)
+
+
+TICTACTOE_USAGE = "tictactoe [--size N | --rows R --cols C] [--k K] [--gravity] [--position P]"
+CONNECT4_USAGE = "connect4 [--rows R] [--cols C] [--k K] [--position P]"
+
+
+def _shape(game: str, position: str | None, size: int | None, rows: int | None, cols: int | None,
+           default: tuple[int, int], square: bool) -> tuple[int, int]:
+    """Rows and columns from --size, --rows/--cols, or the shape of --position; with `square`
+    one side given makes a square board, else the other side keeps its default."""
+    if size is not None and (rows is not None or cols is not None):
+        raise BadGameSpec(f"{game}: give --size or --rows/--cols, not both")
+    if size is not None:
+        return size, size
+    if position is not None and rows is None and cols is None:
+        lines = position.strip().split("/")
+        return len(lines), len(lines[0])
+    if square:
+        rows, cols = (rows if rows is not None else cols), (cols if cols is not None else rows)
+    return (rows if rows is not None else default[0]), (cols if cols is not None else default[1])
+
+
+def create_tictactoe(argv: Sequence[str]) -> MNK:
+    """`tictactoe [--size N | --rows R --cols C] [--k K] [--gravity] [--position P]`."""
+    options = [
+        Option("--size", int, "a square board of N x N cells", None, minimum=1),
+        Option("--rows", int, "rows of the board", None, minimum=1),
+        Option("--cols", int, "columns of the board", None, minimum=1),
+        Option("--k", int, "stones in a row that win (default: min(rows, cols, 5))", None, minimum=1),
+        Option("--gravity", bool, "stones drop to the lowest empty cell of a column", False),
+        Option("--position", str, "rows from the top joined by '/', cells x o .", None),
+    ]
+    words = parse_words("tictactoe", argv, options, TICTACTOE_USAGE)
+    if words.positional:
+        raise BadGameSpec(f"tictactoe takes no {words.positional[0]!r}; usage: {TICTACTOE_USAGE}")
+    rows, cols = _shape("tictactoe", words["position"], words["size"], words["rows"], words["cols"], (3, 3), True)
+    return MNK(rows, cols, words["k"], words["gravity"], words["position"])
+
+
+def create_connect4(argv: Sequence[str]) -> MNK:
+    """`connect4 [--rows R] [--cols C] [--k K] [--position P]`: 6 rows x 7 columns, 4 in a row, gravity."""
+    options = [
+        Option("--rows", int, "rows of the board (default 6)", None, minimum=1),
+        Option("--cols", int, "columns of the board (default 7)", None, minimum=1),
+        Option("--k", int, "stones in a row that win", 4, minimum=1),
+        Option("--position", str, "rows from the top joined by '/', cells x o .", None),
+    ]
+    words = parse_words("connect4", argv, options, CONNECT4_USAGE)
+    if words.positional:
+        raise BadGameSpec(f"connect4 takes no {words.positional[0]!r}; usage: {CONNECT4_USAGE}")
+    rows, cols = _shape("connect4", words["position"], None, words["rows"], words["cols"], (6, 7), False)
+    return MNK(rows, cols, words["k"], True, words["position"], name="connect4")

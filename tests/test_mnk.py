@@ -1,0 +1,444 @@
+"""m,n,k games and Connect Four: rules, notation, positions, published results, and an
+independent solver (plain recursion over lists of strings, sharing no nimmax code) that
+every engine must agree with."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from functools import cache
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.console import Console
+from rich.text import Text
+
+from nimmax import games
+from nimmax.game import BadGameSpec, IllegalMove
+from nimmax.games.mnk import MNK
+from nimmax.search.alphabeta import alphabeta
+from nimmax.search.expectimax import expectimax
+from nimmax.search.minimax import minimax, negamax
+from nimmax.ui.render import render
+
+from .cli_helpers import nimmax
+
+# -- the independent solver ----------------------------------------------------------------
+# A position is a tuple of row strings from the top, cells 'x', 'o', '.'; x moves first.
+
+
+def oracle_lines(rows: int, cols: int, k: int) -> list[list[tuple[int, int]]]:
+    """Every k cells in a row, column or diagonal."""
+    found = []
+    for row, col in itertools.product(range(rows), range(cols)):
+        for down, right in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            cells = [(row + down * step, col + right * step) for step in range(k)]
+            if all(0 <= r < rows and 0 <= c < cols for r, c in cells):
+                found.append(cells)
+    return found
+
+
+def oracle_won(board: tuple[str, ...], mark: str, k: int) -> bool:
+    return any(all(board[r][c] == mark for r, c in line) for line in oracle_lines(len(board), len(board[0]), k))
+
+
+def oracle_mover(board: tuple[str, ...]) -> str:
+    text = "".join(board)
+    return "x" if text.count("x") == text.count("o") else "o"
+
+
+def oracle_moves(board: tuple[str, ...], gravity: bool) -> list[tuple[int, int]]:
+    """Empty cells; under gravity only the lowest empty cell of each column."""
+    rows, cols = len(board), len(board[0])
+    if gravity:
+        moves = []
+        for col in range(cols):
+            empty = [row for row in range(rows) if board[row][col] == "."]
+            if empty:
+                moves.append((max(empty), col))
+        return moves
+    return [(r, c) for r in range(rows) for c in range(cols) if board[r][c] == "."]
+
+
+def oracle_play(board: tuple[str, ...], cell: tuple[int, int]) -> tuple[str, ...]:
+    row, col = cell
+    line = board[row]
+    return board[:row] + (line[:col] + oracle_mover(board) + line[col + 1 :],) + board[row + 1 :]
+
+
+def oracle_over(board: tuple[str, ...], k: int) -> bool:
+    return oracle_won(board, "x", k) or oracle_won(board, "o", k) or "." not in "".join(board)
+
+
+@cache
+def oracle_value(board: tuple[str, ...], k: int, gravity: bool) -> int:
+    """+1, 0 or -1 for the side to move, by trying every move."""
+    if oracle_won(board, "x", k) or oracle_won(board, "o", k):
+        return -1  # the side that just moved made the line
+    moves = oracle_moves(board, gravity)
+    if not moves:
+        return 0
+    return max(-oracle_value(oracle_play(board, cell), k, gravity) for cell in moves)
+
+
+def oracle_positions(rows: int, cols: int, k: int, gravity: bool) -> set[tuple[str, ...]]:
+    """Every position reachable from the empty board."""
+    start = tuple("." * cols for _ in range(rows))
+    seen, todo = {start}, [start]
+    while todo:
+        board = todo.pop()
+        if oracle_over(board, k):
+            continue
+        for cell in oracle_moves(board, gravity):
+            child = oracle_play(board, cell)
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return seen
+
+
+def game_for(rows: int, cols: int, k: int, gravity: bool) -> MNK:
+    words = f"tictactoe --rows {rows} --cols {cols} --k {k}" + (" --gravity" if gravity else "")
+    game = games.create(words)
+    assert isinstance(game, MNK)
+    return game
+
+
+def cell_name(game: MNK, cell: tuple[int, int]) -> str:
+    """The oracle's cell in nimmax notation (a column letter under gravity)."""
+    row, col = cell
+    return "abcdefghijklmnopqrstuvwxyz"[col] + ("" if game.gravity else str(row + 1))
+
+
+# -- published results and the 3x3 tree -----------------------------------------------------
+
+
+def test_plain_minimax_visits_the_whole_3x3_tree_and_finds_a_draw() -> None:
+    game = games.create("tictactoe")
+    result = minimax(game, game.initial_state(), cache=False)
+    assert result.nodes == 549_946
+    assert result.value == 0 and result.exact
+
+
+def test_every_engine_agrees_on_every_opening_move_of_3x3() -> None:
+    game = games.create("tictactoe")
+    state = game.initial_state()
+    truth = {cell_name(game, cell): -oracle_value(oracle_play(("...",) * 3, cell), 3, False)
+             for cell in oracle_moves(("...",) * 3, False)}
+    assert set(truth.values()) == {0}
+    for engine in (lambda *a, **o: minimax(*a, cache=True, **o), lambda *a, **o: negamax(*a, cache=True, **o),
+                   alphabeta, expectimax):
+        result = engine(game, state, every_move=True)
+        assert result.value == 0
+        assert {game.format_move(move): value for move, value in result.moves} == truth
+
+
+@pytest.mark.parametrize(
+    ("words", "value"),
+    [
+        ("tictactoe", 0),  # 3x3 k=3: draw
+        ("tictactoe --rows 3 --cols 4 --k 3", 1),  # 4x3 k=3: first player wins
+        ("tictactoe --size 4 --k 3", 1),  # 4x4 k=3: first player wins
+        ("tictactoe --size 4", 0),  # 4x4 k=4: draw
+        ("connect4 --rows 4 --cols 4", 0),  # Connect Four 4x4: draw
+        ("connect4 --rows 4 --cols 5", 0),  # Connect Four 4 rows x 5 columns: draw
+    ],
+)
+def test_published_results(words: str, value: int) -> None:
+    game = games.create(words)
+    result = alphabeta(game, game.initial_state())
+    assert result.exact and result.value == value
+
+
+def test_4x3_transposed_is_the_same_game() -> None:
+    game = games.create("tictactoe --rows 4 --cols 3 --k 3")
+    assert alphabeta(game, game.initial_state()).value == 1
+
+
+# -- agreement with the independent solver ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("rows", "cols", "k", "gravity"), [(3, 3, 3, False), (2, 4, 2, False), (3, 3, 3, True)])
+def test_alphabeta_agrees_with_the_oracle_on_every_position(rows: int, cols: int, k: int, gravity: bool) -> None:
+    game = game_for(rows, cols, k, gravity)
+    for board in oracle_positions(rows, cols, k, gravity):
+        state = game.read_position("/".join(board))
+        assert game.is_terminal(state) == oracle_over(board, k)
+        if game.is_terminal(state):
+            continue
+        result = alphabeta(game, state)
+        assert result.value == oracle_value(board, k, gravity), board
+        best = game.format_move(result.move)
+        best_cells = [cell for cell in oracle_moves(board, gravity) if cell_name(game, cell) == best]
+        assert -oracle_value(oracle_play(board, best_cells[0]), k, gravity) == result.value
+
+
+Case = tuple[tuple[int, int, int, bool], tuple[str, ...], list[tuple[int, int]]]
+
+
+@st.composite
+def midgame(draw: st.DrawFn) -> Case:
+    """A board shape, a position reached by random moves from the empty board, and those moves."""
+    shape = draw(st.sampled_from([(4, 4, 3, False), (3, 4, 3, False), (4, 4, 4, False), (4, 5, 4, True),
+                                  (4, 4, 3, True), (5, 5, 4, False)]))
+    rows, cols, k, gravity = shape
+    board, played = tuple("." * cols for _ in range(rows)), []
+    # At most 8 empty cells left, so that the plain-recursion oracle stays quick.
+    for _ in range(draw(st.integers(rows * cols - 8, rows * cols - 1))):
+        if oracle_over(board, k):
+            break
+        cell = draw(st.sampled_from(oracle_moves(board, gravity)))
+        board, played = oracle_play(board, cell), played + [cell]
+    return shape, board, played
+
+
+@given(midgame())
+def test_every_root_move_agrees_with_the_oracle_midgame(case: Case) -> None:
+    (rows, cols, k, gravity), board, _ = case
+    game = game_for(rows, cols, k, gravity)
+    state = game.read_position("/".join(board))
+    if game.is_terminal(state):
+        return
+    result = alphabeta(game, state, every_move=True)
+    truth = {cell_name(game, cell): -oracle_value(oracle_play(board, cell), k, gravity)
+             for cell in oracle_moves(board, gravity)}
+    assert {game.format_move(move): value for move, value in result.moves} == truth
+    assert result.value == oracle_value(board, k, gravity)
+
+
+# -- representation ---------------------------------------------------------------------------
+
+
+def oracle_symmetries(board: tuple[str, ...], gravity: bool) -> list[tuple[str, ...]]:
+    mirrored = tuple(row[::-1] for row in board)
+    images = [board, mirrored]
+    if not gravity:
+        images += [board[::-1], mirrored[::-1]]
+        if len(board) == len(board[0]):
+            transposed = tuple("".join(column) for column in zip(*board, strict=True))
+            images += [transposed, tuple(row[::-1] for row in transposed), transposed[::-1],
+                       tuple(row[::-1] for row in transposed[::-1])]
+    return images
+
+
+@given(midgame())
+def test_symmetric_positions_share_a_key_and_threats_are_kept_right(case: Case) -> None:
+    (rows, cols, k, gravity), board, played = case
+    game = game_for(rows, cols, k, gravity)
+    state = game.read_position("/".join(board))
+    for image in oracle_symmetries(board, gravity):
+        assert game.key(game.read_position("/".join(image))) == game.key(state)
+    # The threats `result` keeps up move by move match a count from scratch.
+    replayed = game.initial_state()
+    for row, col in played:
+        replayed = game.result(replayed, col if gravity else game.bit(row, col))
+    assert replayed.x == state.x and replayed.o == state.o and replayed.outcome == state.outcome
+    if not game.is_terminal(replayed):
+        assert replayed.x_threats == game.threats(state.x, state.o)
+        assert replayed.o_threats == game.threats(state.o, state.x)
+        assert replayed.images == state.images
+
+
+def test_different_positions_get_different_keys() -> None:
+    game = game_for(3, 3, 3, False)
+    boards = oracle_positions(3, 3, 3, False)
+    classes = {min(oracle_symmetries(board, False)) for board in boards}
+    keys = {game.key(game.read_position("/".join(board))) for board in boards}
+    assert len(keys) == len(classes)
+
+
+@given(st.sampled_from(["tictactoe --size 7 --k 5", "tictactoe --size 15 --k 5", "connect4"]), st.data())
+def test_heuristic_stays_inside_the_payoffs(words: str, data: st.DataObject) -> None:
+    game = games.create(words)
+    state = game.initial_state()
+    for _ in range(data.draw(st.integers(0, 30))):
+        if game.is_terminal(state):
+            break
+        state = game.result(state, data.draw(st.sampled_from(list(game.actions(state)))))
+    for seat in (0, 1):
+        assert -1 < game.evaluate(state, seat) < 1
+    assert game.evaluate(state, 0) == -game.evaluate(state, 1)
+
+
+# -- rules: gravity, notation, positions -----------------------------------------------------
+
+
+def test_gravity_stacks_stones_and_a_full_column_is_not_a_move() -> None:
+    game = games.create("connect4 --rows 3 --cols 4 --k 3")
+    state = game.initial_state()
+    for _ in range(3):
+        state = game.result(state, 2)
+    assert game.format_position(state) == "..x./..o./..x."
+    assert 2 not in game.actions(state)
+    with pytest.raises(IllegalMove, match="full"):
+        game.result(state, 2)
+    with pytest.raises(IllegalMove, match="legal: b, a, d"):
+        game.parse_move("c", state)
+    assert game.parse_move("d", state) == game.parse_move("4", state) == 3
+
+
+def test_connect_four_is_six_by_seven_with_gravity() -> None:
+    game = games.create("connect4")
+    assert isinstance(game, MNK) and (game.rows, game.cols, game.k, game.gravity) == (6, 7, 4, True)
+    assert [game.format_move(move) for move in game.actions(game.initial_state())] == list("dcebfag")
+    assert games.create("c4").spec == "connect4"
+    small = games.create("connect4 --position ..../..../.xo.")
+    assert isinstance(small, MNK) and (small.rows, small.cols, small.gravity) == (3, 4, True)
+    assert games.create(small.spec).initial_state() == small.initial_state()
+    assert games.create("connect4 --rows 5").spec == "connect4 --rows 5 --cols 7"
+
+
+def test_vertical_four_wins_under_gravity() -> None:
+    game = games.create("connect4")
+    state = game.initial_state()
+    for move in "dedede":
+        state = game.result(state, game.parse_move(move, state))
+    assert not game.is_terminal(state)
+    state = game.result(state, game.parse_move("d", state))
+    assert game.is_terminal(state) and game.winner(state) == 0
+
+
+def test_move_notation() -> None:
+    game = games.create("tictactoe --rows 3 --cols 4 --k 3")
+    state = game.initial_state()
+    move = game.parse_move("b3", state)
+    assert game.format_move(move) == "b3"
+    assert game.parse_move("3,2", state) == game.parse_move("3 2", state) == game.parse_move(" B3 ", state) == move
+    after = game.result(state, move)
+    assert game.format_position(after) == "..../..../.x.."
+    for bad in ("b3", "e1", "a4", "0,1", "zz", ""):
+        with pytest.raises(IllegalMove, match="legal: "):
+            game.parse_move(bad, after)
+
+
+def test_positions_round_trip_and_set_the_side_to_move() -> None:
+    game = games.create("tictactoe --position xo./.x./...")
+    state = game.initial_state()
+    assert game.format_position(state) == "xo./.x./..." and game.to_move(state) == 1
+    assert game.spec == "tictactoe --position xo./.x./..."
+    assert games.create(game.spec).initial_state() == state
+    over = games.create("tictactoe --position xxx/oo./...").initial_state()
+    assert games.create("tictactoe").is_terminal(over) and games.create("tictactoe").winner(over) == 0
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "tictactoe --k 4",  # k longer than both sides
+        "tictactoe --rows 2 --cols 2 --k 3",
+        "tictactoe --position xxx/o../...",  # counts off by two
+        "tictactoe --position oo./x../...",  # o moved first
+        "tictactoe --position xxx/ooo/...",  # both have a line
+        "tictactoe --position xx./ooo/xx.",  # o's line, but x moved last
+        "tictactoe --position xq./.../...",  # unknown cell
+        "tictactoe --size 3 --position xo/..",  # wrong shape
+        "tictactoe --position xo./..../...",  # ragged rows
+        "tictactoe --gravity --position x../.../...",  # floating stone
+        "tictactoe --size 4 --rows 3",
+        "tictactoe --size 27",
+        "tictactoe --k x",
+        "tictactoe 3",
+        "connect4 --rows 3 --cols 3",
+    ],
+)
+def test_impossible_games_and_positions_are_refused(words: str) -> None:
+    with pytest.raises(BadGameSpec):
+        games.create(words)
+
+
+def test_k_may_exceed_one_side() -> None:
+    game = games.create("tictactoe --rows 3 --cols 8 --k 4")
+    state = game.initial_state()
+    for move in ("a1", "a2", "b1", "b2", "c1", "c2"):
+        state = game.result(state, game.parse_move(move, state))
+    state = game.result(state, game.parse_move("d1", state))
+    assert game.winner(state) == 0
+    tall = games.create("tictactoe --rows 3 --cols 8 --k 4").initial_state()
+    assert not games.create("tictactoe --rows 3 --cols 8 --k 4").is_terminal(tall)
+
+
+def test_search_narrows_to_the_win_or_the_block() -> None:
+    game = games.create("tictactoe --position xx./oo./...")
+    assert [game.format_move(move) for move in game.search_actions(game.initial_state())] == ["c1"]
+    game = games.create("tictactoe --position xx./o../o..")
+    assert [game.format_move(move) for move in game.search_actions(game.initial_state())] == ["c1"]
+    game = games.create("tictactoe --position xx./.../o..")
+    assert [game.format_move(move) for move in game.search_actions(game.initial_state())] == ["c1"]
+
+
+# -- time limit, rendering, CLI ---------------------------------------------------------------
+
+
+def test_time_limited_move_on_a_big_board_keeps_its_budget() -> None:
+    game = games.create("tictactoe --size 15 --k 5")
+    state = game.initial_state()
+    for move in ("h8", "h9", "i8"):
+        state = game.result(state, game.parse_move(move, state))
+    started = time.perf_counter()
+    result = alphabeta(game, state, time=0.2)
+    assert time.perf_counter() - started < 0.2 + 0.1
+    assert result.move in game.actions(state)
+
+
+def test_time_limited_connect_four_blocks_and_wins() -> None:
+    game = games.create("connect4 --position ......./......./......./......./o....../oxxx..o")
+    state = game.initial_state()
+    assert game.format_move(alphabeta(game, state, time=0.2).move) == "e"  # x wins at once
+    game = games.create("connect4 --position ......./......./......./......./x....../xooo.xx")
+    state = game.initial_state()
+    assert game.format_move(alphabeta(game, state, time=0.2).move) == "e"  # x must block
+
+
+def styles_of_cells(game: MNK, text: Text) -> dict[str, str]:
+    """The style of each cell's character, by its name in the notation."""
+    console, lines, styles = Console(), text.plain.splitlines(), {}
+    offset = len(lines[0]) + 1
+    for row in range(game.rows):
+        line = lines[row + 1]
+        start = len(line) - (2 * game.cols - 1)
+        for col in range(game.cols):
+            styles["abc"[col] + str(row + 1)] = str(text.get_style_at_offset(console, offset + start + 2 * col))
+        offset += len(line) + 1
+    return styles
+
+
+def test_renderer_names_rows_and_columns_and_marks_the_line_and_the_last_move() -> None:
+    game = games.create("tictactoe --position xo./ox./..x")
+    drawn = render(game, game.initial_state(), game.bit(2, 2))  # the last move was c3
+    assert isinstance(drawn, Text)
+    lines = drawn.plain.splitlines()
+    assert lines[0].split() == ["a", "b", "c"]
+    assert [line.split()[0] for line in lines[1:4]] == ["1", "2", "3"]
+    assert lines[2].split()[1:] == ["o", "x", "."] and "X wins" in drawn.plain
+    styles = styles_of_cells(game, drawn)
+    assert [cell for cell, style in styles.items() if "on green" in style] == ["a1", "b2", "c3"]
+    game = games.create("tictactoe --position x../.o./...")
+    styles = styles_of_cells(game, render(game, game.initial_state(), game.bit(1, 1)))  # after b2
+    assert [cell for cell, style in styles.items() if "reverse" in style] == ["b2"]
+
+
+def test_cli_solves_tictactoe_4x4_k3() -> None:
+    finished = nimmax("solve", "tictactoe", "--size", "4", "--k", "3", "--json")
+    assert finished.returncode == 0, finished.stderr
+    record = json.loads(finished.stdout)
+    assert record["value"] == 1 and record["exact"] and len(record["moves"]) == 16
+    assert record["game"] == "tictactoe --size 4 --k 3" and record["best_move"] in {"b2", "b3", "c2", "c3"}
+
+
+def test_cli_solves_a_connect_four_position() -> None:
+    finished = nimmax("solve", "connect4", "--rows", "4", "--cols", "4", "--position", "..../..../..../.x..")
+    assert finished.returncode == 0, finished.stderr
+    assert "O to move" in finished.stdout and "draw" in finished.stdout
+
+
+@pytest.mark.parametrize(
+    "words",
+    [["tictactoe", "--k", "9"], ["tictactoe", "--position", "xxx/xxx/ooo"], ["ttt", "--position", "x?./.../..."],
+     ["connect4", "--position", "x....../......./......./......./......./......."]],
+)
+def test_cli_refuses_bad_games_with_exit_2(words: list[str]) -> None:
+    finished = nimmax("solve", *words)
+    assert finished.returncode == 2
+    assert "Traceback" not in finished.stderr and len(finished.stderr.strip().splitlines()) == 1
