@@ -235,7 +235,7 @@ def duel_command(
     [cyan]nimmax duel alphabeta random --game "nim 2 3 5" --seed 7 --jobs 2[/cyan] ·
     [cyan]nimmax duel alphabeta:depth=2 alphabeta --game "simple-nim 13" --json[/cyan]
     """
-    plan = duel.plan(game or duel.default_game(), [first, second], count, seed)
+    plan = duel.plan(game or duel.DEFAULT_GAME, [first, second], count, seed)
     event = duel_views.play(plan, jobs, err)
     if as_json:
         emit_json(duel.pairing_record(event, event.pairings[0]))
@@ -261,7 +261,7 @@ def tournament_command(
     [cyan]nimmax tournament alphabeta alphabeta:depth=1 random --game "nim 2 3 5"[/cyan] ·
     [cyan]nimmax tournament alphabeta minimax:depth=2 random --games 50 --jobs 2 --json[/cyan]
     """
-    plan = duel.plan(game or duel.default_game(), specs, count, seed)
+    plan = duel.plan(game or duel.DEFAULT_GAME, specs, count, seed)
     event = duel_views.play(plan, jobs, err)
     if as_json:
         emit_json(duel.tournament_record(event))
@@ -287,6 +287,11 @@ def main(argv: list[str] | None = None) -> int:
     except (typer.Abort, KeyboardInterrupt):
         err.print("nimmax: interrupted", highlight=False)
         return 130
+    except (RecursionError, MemoryError) as error:
+        what = "deeper" if isinstance(error, RecursionError) else "more memory"
+        err.print(f"nimmax: the search needs {what} than this machine allows; limit it with --depth or --time",
+                  highlight=False)
+        return 1
     return code if isinstance(code, int) else 0
 
 

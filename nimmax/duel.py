@@ -40,13 +40,8 @@ MIN_BLOCK = 10
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
 
-def default_game() -> str:
-    """The duel's default game words: 3x3 tic-tac-toe once the registry has it."""
-    try:
-        registry.lookup("tictactoe")
-    except BadGameSpec:
-        return "nim 2 3 5"
-    return "tictactoe"
+DEFAULT_GAME = "tictactoe"
+"""The duel's default game words: 3x3 tic-tac-toe."""
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:

@@ -17,13 +17,10 @@ import pytest
 from nimmax import games
 from nimmax.bench import DONE, OVER, SKIPPED, algorithms, boards, family, measure, numbers, plan, run_all
 from nimmax.game import BadInput
-from nimmax.games import GAMES
 from nimmax.search import Table
 from nimmax.search.alphabeta import alphabeta
 
 from .cli_helpers import ROOT, nimmax
-
-TICTACTOE_REGISTERED = any(info.name == "tictactoe" for info in GAMES)
 
 
 def simple_nim_tree_size(counters: int) -> int:
@@ -138,8 +135,7 @@ def test_cli_bad_input_exits_2(args: list[str]) -> None:
     assert run.returncode == 2 and "Traceback" not in run.stderr and run.stderr.strip()
 
 
-@pytest.mark.skipif(not TICTACTOE_REGISTERED, reason="the tictactoe game is not registered yet")
-def test_tictactoe_family_runs_once_the_game_is_registered() -> None:
+def test_tictactoe_family_runs() -> None:
     assert games.create("tictactoe --size 3 --k 3") is not None
     run = nimmax("bench", "tictactoe", "--sizes", "2,3", "--k", "3", "--algorithms", "alphabeta", "--json")
     assert run.returncode == 0, run.stderr
@@ -157,10 +153,8 @@ def readme_commands(*prefixes: str) -> list[list[str]]:
 
 @pytest.mark.parametrize("args", readme_commands("tree", "bench"), ids=" ".join)
 def test_readme_tree_and_bench_examples_run(args: list[str], tmp_path: Path) -> None:
-    """Every README example of tree and bench runs (tictactoe once registered, its 60 s limit cut to 2 s)."""
+    """Every README example of tree and bench runs (tictactoe's 60 s limit cut to 2 s)."""
     if "tictactoe" in args:
-        if not TICTACTOE_REGISTERED:
-            pytest.skip("the tictactoe game is not registered yet")
         args = [("2" if word == "60" else word) for word in args]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120", "NO_COLOR": "1"}
     run = subprocess.run([sys.executable, "-m", "nimmax", *args], capture_output=True, text=True, cwd=tmp_path,

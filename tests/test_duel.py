@@ -182,7 +182,6 @@ def test_minimax_never_loses_to_random_on_3x3() -> None:
     assert minimax.wins > 0  # random does blunder
 
 
-@pytest.mark.skipif("tictactoe" not in {info.name for info in games.GAMES}, reason="tictactoe not registered yet")
 def test_minimax_never_loses_to_random_on_the_registry_tictactoe() -> None:
     record = duel_json("minimax:cache=on", "random", "--games", "20", "--seed", "3")
     assert record["game"].startswith("tictactoe")
@@ -369,10 +368,9 @@ def test_duel_json_has_the_documented_fields() -> None:
     assert record["per_player"]["alphabeta"]["nodes"] > 0 == record["per_player"]["random"]["nodes"]
 
 
-def test_default_game_is_tictactoe_once_registered() -> None:
-    registered = "tictactoe" in {info.name for info in games.GAMES}
-    assert duel.default_game() == ("tictactoe" if registered else "nim 2 3 5")
-    assert games.create(duel.default_game()).players == 2
+def test_default_game_is_tictactoe() -> None:
+    assert duel.DEFAULT_GAME == "tictactoe"
+    assert games.create(duel.DEFAULT_GAME).players == 2
 
 
 def readme_examples() -> list[list[str]]:

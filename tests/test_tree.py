@@ -181,10 +181,8 @@ def test_tree_bench_and_plates_cores_import_no_presentation_library() -> None:
     assert loaded.stdout.strip() == "[]"
 
 
-TICTACTOE_REGISTERED = any(info.name == "tictactoe" for info in games.GAMES)
 
 
-@pytest.mark.skipif(not TICTACTOE_REGISTERED, reason="the tictactoe game is not registered yet")
 @pytest.mark.parametrize("words", ["tictactoe --position xo./.x./o..", "tictactoe --position x../.o./...",
                                    "tictactoe --size 3 --k 3"])
 def test_tictactoe_trees_count_what_the_engines_count(words: str) -> None:
