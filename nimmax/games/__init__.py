@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nimmax.game import AnyGame, BadGameSpec
-from nimmax.games import nim
+from nimmax.games import nim, twenty48
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,14 @@ GAMES: tuple[GameInfo, ...] = (
         "split-nim 7",
         nim.create_split_nim,
         ("splitnim", "grundy"),
+    ),
+    GameInfo(
+        "2048",
+        "Slide tiles on a 4x4 board; equal tiles merge; a 2 or 4 spawns after each move; make 2048.",
+        twenty48.USAGE,
+        "2048 --seed 1",
+        twenty48.create,
+        ("twenty48",),
     ),
 )
 
