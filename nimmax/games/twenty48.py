@@ -17,6 +17,7 @@ play goes on until no move is legal. Two 32768 tiles do not merge: the 4-bit cel
 from __future__ import annotations
 
 import re
+from math import pow
 from collections.abc import Hashable, Sequence
 from typing import NamedTuple
 
@@ -240,7 +241,7 @@ class Twenty48(Game[Position, Action]):
             return Position(board | (action.rank << (4 * action.cell)), score, spawns - 1)
         if action not in MOVES:
             raise IllegalMove(f"{self.format_move(action)!r} is not a slide; legal: {self.legal_text(state)}")
-        slid, points = self.slide(board, action)  # type: ignore[arg-type]
+        slid, points = self.slide(board, action)
         if slid == board:
             raise IllegalMove(f"{action} changes nothing, so it is not legal; legal: {self.legal_text(state)}")
         return Position(slid, score + points, 1)
@@ -368,14 +369,14 @@ def line_score(ranks: Sequence[int]) -> float:
         merges += 1 + counter
     towards_start = towards_end = 0.0
     roughness = 0
-    for before, after in zip(ranks, ranks[1:]):
+    for before, after in zip(ranks, ranks[1:], strict=False):
         if before > after:
-            towards_start += before**MONOTONICITY_POWER - after**MONOTONICITY_POWER
+            towards_start += pow(before, MONOTONICITY_POWER) - pow(after, MONOTONICITY_POWER)
         else:
-            towards_end += after**MONOTONICITY_POWER - before**MONOTONICITY_POWER
+            towards_end += pow(after, MONOTONICITY_POWER) - pow(before, MONOTONICITY_POWER)
         if before and after:
             roughness += abs(before - after)
-    spent = sum(rank**SUM_POWER for rank in ranks)
+    spent = sum(pow(rank, SUM_POWER) for rank in ranks)
     return (
         LOST_PENALTY
         + EMPTY_WEIGHT * empty
@@ -401,7 +402,7 @@ def parse_position(text: str, size: int | None) -> tuple[int, int]:
     for number, row in enumerate(rows, start=1):
         tiles = [tile.strip() for tile in row.split(",")]
         if len(tiles) != count:
-            raise BadGameSpec(f"2048: row {number} of the position has {len(tiles)} tiles, not {count} (a square board)")
+            raise BadGameSpec(f"2048: row {number} of the position has {len(tiles)} tiles, not {count} (square boards)")
         for tile in tiles:
             if not tile.isdigit():
                 raise BadGameSpec(f"2048: {tile!r} in row {number} is not a tile (0 for empty, or 2, 4, 8, ...)")

@@ -92,7 +92,7 @@ class Budget:
     deadline: float = INFINITY
     node_limit: float = INFINITY
     nodes: int = 0
-    _next_check: int = 1024
+    _next_check: int = 128
 
     @classmethod
     def of(cls, seconds: float | None = None, nodes: int | None = None) -> Budget:
@@ -100,10 +100,14 @@ class Budget:
         return cls(deadline, nodes if nodes is not None else INFINITY)
 
     def count(self) -> None:
-        """Count one node; every 1024 nodes (and at the node limit) check the limits."""
+        """Count one node; every 128 nodes (and at the node limit) check the limits.
+
+        A 2048 node can take 0.1 ms on a loaded machine, so checking the clock this often keeps
+        a time-limited move within about 10 ms of its budget.
+        """
         self.nodes += 1
         if self.nodes >= self._next_check:
-            self._next_check = self.nodes + 1024
+            self._next_check = self.nodes + 128
             if self.nodes >= self.node_limit or time.perf_counter() >= self.deadline:
                 raise OutOfBudget
             if self.node_limit < self._next_check:

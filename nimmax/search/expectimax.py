@@ -30,7 +30,6 @@ from nimmax.search import (
     run,
 )
 
-
 DEFAULT_CUTOFF = 1e-4
 """The cut-off of a depth-, time- or node-limited search: spawn sequences rarer than 1 in 10,000."""
 

@@ -14,6 +14,7 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from nimmax.game import AnyGame
+from nimmax.ui import twenty48
 
 Renderer = Callable[[AnyGame, Any, Any], RenderableType]
 
@@ -23,7 +24,9 @@ def plain(game: AnyGame, state: Any, last_move: Any) -> RenderableType:
     return Text(game.format_position(state))
 
 
-RENDERERS: Mapping[str, Renderer] = {}
+RENDERERS: Mapping[str, Renderer] = {
+    "2048": twenty48.render,
+}
 """Game name (the registry's, `game.name`) to its renderer."""
 
 
