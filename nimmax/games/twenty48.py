@@ -17,8 +17,8 @@ play goes on until no move is legal. Two 32768 tiles do not merge: the 4-bit cel
 from __future__ import annotations
 
 import re
-from math import pow
 from collections.abc import Hashable, Sequence
+from math import pow
 from typing import NamedTuple
 
 from nimmax.game import CHANCE, BadGameSpec, Game, IllegalMove
