@@ -12,6 +12,7 @@ Each finished game prints one line; the summary follows.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import time
@@ -53,18 +54,25 @@ def play_one(spec: str, seed: int, max_moves: int | None) -> dict[str, float]:
     }
 
 
+def _play(task: tuple[str, int, int | None]) -> dict[str, float]:
+    return play_one(*task)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--player", default="expectimax:time=0.1", help="player spec")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=None, help="stop each game after this many moves")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once (each is one process)")
     arguments = parser.parse_args()
-    print(f"player {arguments.player}, {arguments.games} games, seeds {arguments.first_seed}..", flush=True)
+    print(f"player {arguments.player}, {arguments.games} games, seeds {arguments.first_seed}.., "
+          f"{arguments.jobs} at once", flush=True)
     results = []
     started = time.perf_counter()
-    for index in range(arguments.games):
-        figures = play_one(arguments.player, arguments.first_seed + index, arguments.max_moves)
+    tasks = [(arguments.player, arguments.first_seed + index, arguments.max_moves) for index in range(arguments.games)]
+    pool = multiprocessing.Pool(arguments.jobs)
+    for figures in pool.imap_unordered(_play, tasks):
         results.append(figures)
         print(
             f"seed {figures['seed']:>3}: best {figures['best']:>5}  score {figures['score']:>6}  "
@@ -73,6 +81,7 @@ def main() -> None:
             f"{figures['nodes'] / max(figures['seconds'], 1e-9):8.0f} nodes/s",
             flush=True,
         )
+    pool.close()
     count = len(results)
     moves = sum(result["moves"] for result in results)
     seconds = sum(result["seconds"] for result in results)
