@@ -326,3 +326,13 @@ def test_the_search_never_sees_a_different_state_for_equal_keys() -> None:
         else:
             state = game.result(state, rng.choice(list(game.actions(state))))
         assert game.key(state) == state  # the key keeps the score: values include points made
+
+
+def test_the_cutoff_option_reaches_the_engine() -> None:
+    game, state = position("2,2,4,8/0,4,0,0/0,0,0,2/0,0,0,0")
+    everything = players.create("expectimax:depth=3,cutoff=0.0000001")
+    pruned = players.create("expectimax:depth=3,cutoff=0.5")  # cuts below every spawn
+    assert isinstance(everything, players.SearchPlayer) and isinstance(pruned, players.SearchPlayer)
+    assert pruned.search(game, state).nodes < everything.search(game, state).nodes
+    with pytest.raises(players.BadPlayerSpec):
+        players.create("alphabeta:cutoff=0.1")

@@ -144,6 +144,7 @@ class Twenty48(Game[Position, Action]):
         self.row_bits = 4 * size
         self.transpose = transpose4 if size == 4 else self._transpose
         self.heuristics: dict[int, tuple[float, int]] = {}
+        """Memo of `line_score` and the largest exponent by line value, filled as lines are met."""
         self.ones = pack([1] * self.cells)
         self._spawns = [(Spawn(cell, 1), Spawn(cell, 2)) for cell in range(self.cells)]
 
@@ -161,11 +162,6 @@ class Twenty48(Game[Position, Action]):
         return " ".join(words)
 
     # --- the board -------------------------------------------------------------------------
-
-    def rows(self, board: int) -> list[int]:
-        """The row values, top row first."""
-        bits, mask = self.row_bits, self.slides.row_mask
-        return [(board >> (bits * row)) & mask for row in range(self.size)]
 
     def ranks(self, board: int) -> list[int]:
         """Every cell's exponent, row by row from the top left."""
