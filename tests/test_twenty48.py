@@ -336,3 +336,9 @@ def test_the_cutoff_option_reaches_the_engine() -> None:
     assert pruned.search(game, state).nodes < everything.search(game, state).nodes
     with pytest.raises(players.BadPlayerSpec):
         players.create("alphabeta:cutoff=0.1")
+
+
+def test_control_c_while_waiting_for_a_key_interrupts() -> None:
+    game, state = position("0,0/0,2")
+    with pytest.raises(KeyboardInterrupt):
+        press(game, state, "\x03")
