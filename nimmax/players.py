@@ -46,6 +46,8 @@ _OPTIONS: dict[str, dict[str, type]] = {
     "random": {"seed": int},
     **{name: {"depth": int, "time": float, "nodes": int, "cache": bool, "table": int} for name in ENGINES},
 }
+_OPTIONS["expectimax"] = {**_OPTIONS["expectimax"], "cutoff": float}
+"""expectimax's `cutoff`: the least probability of reaching a node that is still searched."""
 
 
 def option_names(kind: str) -> tuple[str, ...]:
@@ -128,6 +130,7 @@ class SearchPlayer:
         self.nodes: int | None = options.get("nodes")
         self.cache: bool = options.get("cache", engine != "minimax" and engine != "negamax")
         self.capacity: int = options.get("table", 1_000_000) if self.cache else 0
+        self.cutoff: float | None = options.get("cutoff")
         self._table, self._table_game = Table(self.capacity), ""
 
     def table_for(self, game: AnyGame) -> Table:
@@ -141,6 +144,8 @@ class SearchPlayer:
         limits: dict[str, Any] = {"depth": self.depth, "time": self.time, "nodes": self.nodes}
         if self.engine in ("minimax", "negamax"):
             limits["cache"] = self.cache
+        if self.cutoff is not None:
+            limits["cutoff"] = self.cutoff
         search = ENGINES[self.engine]
         self.last = search(game, state, table=self.table_for(game), every_move=every_move, **limits)
         return self.last

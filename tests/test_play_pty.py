@@ -88,3 +88,20 @@ def test_ctrl_c_while_the_engine_thinks_exits_130_and_keeps_the_record(tmp_path:
     assert code == 130 and "Traceback" not in rest
     saved = json.loads(record.read_text())
     assert saved["moves"] == [] and saved["result"]["finished"] is False
+
+
+def test_2048_moves_on_single_keys_undoes_and_quits(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    child = spawn("play", "2048", "--seed", "3", "--record", str(record))
+    child.expect("hjkl slide")
+    for key in ("\x1b[A", "a", "\x1b[B", "d", "h", "l"):  # up arrow, wasd, down arrow, hjkl: no Enter
+        child.send(key)
+        child.expect("hjkl slide")
+    child.send("u")
+    child.expect("hjkl slide")
+    child.send("q")
+    code, _ = finish(child)
+    assert code == 0
+    moves = json.loads(record.read_text())["moves"]
+    slides = [move for move in moves if "@" not in move]  # the rest are the spawns drawn by chance
+    assert slides == ["up", "left", "down", "right", "left"]  # the last slide was undone

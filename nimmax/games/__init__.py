@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nimmax.game import AnyGame, BadGameSpec
-from nimmax.games import kalah, mnk, nim, plates
+from nimmax.games import kalah, mnk, nim, plates, twenty48
 
 
 @dataclass(frozen=True)
@@ -47,21 +47,6 @@ GAMES: tuple[GameInfo, ...] = (
         ("splitnim", "grundy"),
     ),
     GameInfo(
-        "plates",
-        "A picks one of the plates of banknotes, B hands A two of its notes, A keeps one.",
-        plates.PLATES_USAGE,
-        "plates 1,20,50 5,10,100 1,5,20",
-        plates.create_plates,
-    ),
-    GameInfo(
-        "kalah",
-        "Mancala: sow seeds counter-clockwise; ending in your store earns another move.",
-        kalah.USAGE,
-        "kalah --pits 3 --seeds 2",
-        kalah.create_kalah,
-        ("mancala",),
-    ),
-    GameInfo(
         "tictactoe",
         "k in a row on any board (m,n,k games); default 3x3, k = min(rows, cols, 5); --gravity drops stones.",
         mnk.TICTACTOE_USAGE,
@@ -76,6 +61,29 @@ GAMES: tuple[GameInfo, ...] = (
         "connect4 --rows 4 --cols 5",
         mnk.create_connect4,
         ("connect-four", "c4"),
+    ),
+    GameInfo(
+        "2048",
+        "Slide tiles on a 4x4 board; equal tiles merge; a 2 or 4 spawns after each move; make 2048.",
+        twenty48.USAGE,
+        "2048 --seed 1",
+        twenty48.create,
+        ("twenty48",),
+    ),
+    GameInfo(
+        "kalah",
+        "Mancala: sow seeds counter-clockwise; ending in your store earns another move.",
+        kalah.USAGE,
+        "kalah --pits 3 --seeds 2",
+        kalah.create_kalah,
+        ("mancala",),
+    ),
+    GameInfo(
+        "plates",
+        "A picks one of the plates of banknotes, B hands A two of its notes, A keeps one.",
+        plates.PLATES_USAGE,
+        "plates 1,20,50 5,10,100 1,5,20",
+        plates.create_plates,
     ),
 )
 

@@ -102,8 +102,9 @@ class Budget:
     def count(self) -> None:
         """Count one node; every 64 nodes (and at the node limit) check the limits.
 
-        64, not more: on a 15x15 board one node's heuristic costs a tenth of a millisecond,
-        and a player must answer within its budget plus a small constant."""
+        64, not more: one node's heuristic can cost a tenth of a millisecond (a 15x15 board,
+        2048 on a loaded machine), and a player must answer within its budget plus a small
+        constant."""
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._next_check = self.nodes + 64

@@ -2,6 +2,12 @@
 
 Chance nodes are valued from seat 0's side (the only seat of a one-player game such as
 2048), so a score crosses a chance node with the sign its two neighbours call for.
+
+A probability cut-off treats a node as a horizon once the chance of reaching it from the
+root falls below `cutoff` (unlikely spawn sequences are not worth their subtrees); such a
+value is an estimate, counted as a horizon, so no cut value is ever reported as proven. By
+default only a limited search cuts (at DEFAULT_CUTOFF), since its value is an estimate anyway;
+an unlimited search stays exact.
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ from nimmax.search import (
     run,
 )
 
+DEFAULT_CUTOFF = 1e-4
+"""The cut-off of a depth-, time- or node-limited search: spawn sequences rarer than 1 in 10,000."""
+
 
 def viewpoint(game: AnyGame, state: Any) -> int:
     """The seat a node's score is for: the mover, or seat 0 at a chance node."""
@@ -36,17 +45,31 @@ class Expectimax(Searcher):
 
     averages = True
 
+    def __init__(
+        self, game: AnyGame, table: Table | None = None, budget: Budget | None = None, cutoff: float = 0.0
+    ) -> None:
+        super().__init__(game, table, budget)
+        self.cutoff = cutoff
+
     def child_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
-        score = self.value(child, depth, -INFINITY, INFINITY)
-        return older(score if viewpoint(self.game, child) == me else -score)
+        return self.expected(me, child, depth, 1.0)
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
+        return self.node(state, depth, 1.0)
+
+    def expected(self, me: int, child: Any, depth: int, probability: float) -> float:
+        """A child's score for the parent's side `me`, one ply older; `probability` of reaching it."""
+        score = self.node(child, depth, probability)
+        return older(score if viewpoint(self.game, child) == me else -score)
+
+    def node(self, state: Any, depth: int, probability: float) -> float:
+        """The score of `state` for its viewpoint seat, `depth` plies deep."""
         self.budget.count()
         game = self.game
         me = viewpoint(game, state)
         if game.is_terminal(state):
             return payoff(game, state, me)
-        if depth <= 0:
+        if depth <= 0 or probability < self.cutoff:
             self.horizon += 1
             return payoff(game, state, me, estimate=True)
         key = game.key(state)
@@ -59,14 +82,14 @@ class Expectimax(Searcher):
         best_move = None
         if game.to_move(state) == CHANCE:
             best = sum(
-                probability * self.child_score(me, game.result(state, outcome), depth - 1, -INFINITY, INFINITY)
-                for probability, outcome in game.chance_outcomes(state)
+                chance * self.expected(me, game.result(state, outcome), depth - 1, probability * chance)
+                for chance, outcome in game.chance_outcomes(state)
             )
         else:
             best = -INFINITY
             hint = entry.move if entry is not None and entry.state == state else None
             for move in ordered(game.actions(state), hint):
-                score = self.child_score(me, game.result(state, move), depth - 1, -INFINITY, INFINITY)
+                score = self.expected(me, game.result(state, move), depth - 1, probability)
                 if score > best:
                     best, best_move = score, move
         proven = self.horizon == horizon_in
@@ -82,7 +105,15 @@ def expectimax(
     nodes: int | None = None,
     table: Table | None = None,
     every_move: bool = False,
+    cutoff: float | None = None,
 ) -> SearchResult:
-    """Expectimax, deepening under a time or node limit; unlimited, it searches to the end."""
-    searcher = Expectimax(game, table, Budget.of(time, nodes))
+    """Expectimax, deepening under a time or node limit; unlimited, it searches to the end.
+
+    `cutoff`: stop at nodes whose chance of being reached is below it (0 searches every line;
+    None: DEFAULT_CUTOFF when a limit is given, else 0).
+    """
+    limited = depth is not None or time is not None or nodes is not None
+    if cutoff is None:
+        cutoff = DEFAULT_CUTOFF if limited else 0.0
+    searcher = Expectimax(game, table, Budget.of(time, nodes), cutoff)
     return run(searcher, state, depth, every_move, deepen=time is not None or nodes is not None)

@@ -20,6 +20,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.validation import ValidationError, Validator
 
 from nimmax.game import AnyGame, BadInput
+from nimmax.ui import twenty48
 
 MoveReader = Callable[[AnyGame, Any, str], str]
 """Reads one answer from a person for `state` of `game`, showing the prompt text."""
@@ -123,7 +124,7 @@ class LineReader:
         raise EOFError
 
 
-READERS: dict[str, Callable[[], MoveReader]] = {}
+READERS: dict[str, Callable[[], MoveReader]] = {"2048": twenty48.key_reader}
 """Game name to the factory of its own terminal reader (one per session); others get LinePrompt."""
 
 

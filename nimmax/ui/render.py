@@ -14,7 +14,7 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from nimmax.game import AnyGame
-from nimmax.ui import nim
+from nimmax.ui import nim, twenty48
 from nimmax.ui.boards import render_board
 from nimmax.ui.kalah import render_kalah
 from nimmax.ui.plates import render_plates
@@ -35,6 +35,7 @@ RENDERERS: Mapping[str, Renderer] = {
     "kalah": render_kalah,
     "tictactoe": render_board,
     "connect4": render_board,
+    "2048": twenty48.render,
 }
 """Game name (the registry's, `game.name`) to its renderer."""
 

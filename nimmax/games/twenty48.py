@@ -1,0 +1,427 @@
+"""2048: slide the tiles, equal neighbours merge, a new tile spawns after every move.
+
+The board is one integer of 4-bit exponents (0 empty, 1 for a 2, ..., 15 for a 32768), cell
+(row, column) in nibble `row * size + column`, so a row is `4 * size` consecutive bits and a
+slide is one table lookup per row; up and down slide the rows of the transposed board. The
+tables are filled lazily, one entry per row value first met, so any size starts at once.
+
+Chance is part of the state: `spawns` counts the tiles still to appear before the player
+moves. The start is the empty board with two spawns pending (a chance node, so a seed or a
+game record fixes the first tiles like every other spawn); `--position` starts at a player
+node. A spawn is written `2@b3` (tile, then column letter and row number from the top).
+
+The payoff is the score, in points; reaching the goal tile counts as the win (`winner`), and
+play goes on until no move is legal. Two 32768 tiles do not merge: the 4-bit cells stop there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Sequence
+from math import pow
+from typing import NamedTuple
+
+from nimmax.game import CHANCE, BadGameSpec, Game, IllegalMove
+from nimmax.games.words import Option, parse_words
+
+MOVES = ("left", "up", "right", "down")
+"""The four slides, in the order the search tries them."""
+
+ALIASES = {"u": "up", "d": "down", "l": "left", "r": "right", "w": "up", "a": "left", "s": "down"}
+"""What a person may type for a slide besides its name: first letters, and w/a/s. A typed `d`
+is down (the first letter); the single-key reader of `ui/twenty48.py` maps the key d to right."""
+
+TOP_RANK = 15
+"""The largest exponent a 4-bit cell holds: 2**15 = 32768."""
+
+FOUR_PROBABILITY = 0.1
+"""A spawned tile is a 4 with this probability, else a 2."""
+
+
+class Position(NamedTuple):
+    """A 2048 position: the board's exponents, the points scored, and the spawns still due."""
+
+    board: int
+    score: int
+    spawns: int
+
+
+class Spawn(NamedTuple):
+    """A chance outcome: a tile of exponent `rank` (1 for a 2, 2 for a 4) appears on `cell`."""
+
+    cell: int
+    rank: int
+
+
+Action = str | Spawn
+
+
+class Slides:
+    """The row tables of one board size: a row's value slid towards nibble 0, and the points made."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.row_mask = (1 << (4 * size)) - 1
+        self.left: dict[int, tuple[int, int]] = {}
+        self.right: dict[int, tuple[int, int]] = {}
+
+    def slide_left(self, row: int) -> tuple[int, int]:
+        """The row slid towards nibble 0 and the points scored, from the table or computed once."""
+        known = self.left.get(row)
+        if known is None:
+            known = self.left[row] = self._slide(row)
+        return known
+
+    def slide_right(self, row: int) -> tuple[int, int]:
+        """The row slid towards its last nibble: the left slide of the mirrored row, mirrored."""
+        known = self.right.get(row)
+        if known is None:
+            slid, points = self.slide_left(self.mirror(row))
+            known = self.right[row] = (self.mirror(slid), points)
+        return known
+
+    def mirror(self, row: int) -> int:
+        """The row read from its other end."""
+        ranks = [(row >> (4 * column)) & 15 for column in range(self.size)]
+        return pack(ranks[::-1])
+
+    def _slide(self, row: int) -> tuple[int, int]:
+        tiles = [rank for rank in ((row >> (4 * column)) & 15 for column in range(self.size)) if rank]
+        merged: list[int] = []
+        points = 0
+        index = 0
+        while index < len(tiles):
+            rank = tiles[index]
+            # each tile merges at most once, with its neighbour towards the wall
+            if index + 1 < len(tiles) and tiles[index + 1] == rank and rank < TOP_RANK:
+                merged.append(rank + 1)
+                points += 1 << (rank + 1)
+                index += 2
+            else:
+                merged.append(rank)
+                index += 1
+        return pack(merged), points
+
+
+def pack(ranks: Sequence[int]) -> int:
+    """Exponents, first at nibble 0, as one integer."""
+    value = 0
+    for index, rank in enumerate(ranks):
+        value |= rank << (4 * index)
+    return value
+
+
+def transpose4(board: int) -> int:
+    """Swap rows and columns of a 4x4 board with three rounds of masked shifts."""
+    a1 = board & 0xF0F00F0FF0F00F0F
+    a2 = board & 0x0000F0F00000F0F0
+    a3 = board & 0x0F0F00000F0F0000
+    a = a1 | (a2 << 12) | (a3 >> 12)
+    b1 = a & 0xFF00FF0000FF00FF
+    b2 = a & 0x00FF00FF00000000
+    b3 = a & 0x00000000FF00FF00
+    return b1 | (b2 >> 24) | (b3 << 24)
+
+
+class Twenty48(Game[Position, Action]):
+    """The original 2048: a size x size board, spawns of 2 (p 0.9) or 4 (p 0.1), goal tile 2048."""
+
+    name = "2048"
+    player_names = ("Player",)
+    players = 1
+    has_chance = True
+    can_draw = False
+
+    def __init__(self, size: int = 4, goal: int = 2048, seed: int | None = None, start: int | None = None) -> None:
+        if not 2 <= size <= 8:
+            raise BadGameSpec(f"2048: --size must be from 2 to 8, not {size}")
+        if goal < 4 or goal & (goal - 1) or goal > 1 << TOP_RANK:
+            raise BadGameSpec(f"2048: --goal must be a power of two from 4 to {1 << TOP_RANK}, not {goal}")
+        self.size, self.goal, self.seed, self.start = size, goal, seed, start
+        self.goal_rank = goal.bit_length() - 1
+        self.cells = size * size
+        self.slides = Slides(size)
+        self.row_bits = 4 * size
+        self.transpose = transpose4 if size == 4 else self._transpose
+        self.heuristics: dict[int, tuple[float, int]] = {}
+        """Memo of `line_score` and the largest exponent by line value, filled as lines are met."""
+        self.ones = pack([1] * self.cells)
+        self._spawns = [(Spawn(cell, 1), Spawn(cell, 2)) for cell in range(self.cells)]
+
+    @property
+    def spec(self) -> str:
+        words = [self.name]
+        if self.size != 4 and self.start is None:
+            words += ["--size", str(self.size)]
+        if self.goal != 2048:
+            words += ["--goal", str(self.goal)]
+        if self.seed is not None:
+            words += ["--seed", str(self.seed)]
+        if self.start is not None:
+            words += ["--position", self.format_board(self.start)]
+        return " ".join(words)
+
+    # --- the board -------------------------------------------------------------------------
+
+    def ranks(self, board: int) -> list[int]:
+        """Every cell's exponent, row by row from the top left."""
+        return [(board >> (4 * cell)) & 15 for cell in range(self.cells)]
+
+    def _transpose(self, board: int) -> int:
+        size, result = self.size, 0
+        for row in range(size):
+            for column in range(size):
+                result |= ((board >> (4 * (row * size + column))) & 15) << (4 * (column * size + row))
+        return result
+
+    def slide(self, board: int, move: str) -> tuple[int, int]:
+        """The board after a slide (no spawn) and the points it scores."""
+        vertical = move in ("up", "down")
+        if vertical:
+            board = self.transpose(board)
+        table = self.slides.slide_left if move in ("left", "up") else self.slides.slide_right
+        bits, mask = self.row_bits, self.slides.row_mask
+        slid, points = 0, 0
+        for row in range(self.size):
+            shift = bits * row
+            new_row, gained = table((board >> shift) & mask)
+            slid |= new_row << shift
+            points += gained
+        return (self.transpose(slid) if vertical else slid), points
+
+    def occupied(self, board: int) -> int:
+        """Bit 0 of each nibble set where the cell holds a tile."""
+        return (board | board >> 1 | board >> 2 | board >> 3) & self.ones
+
+    def empty_cells(self, board: int) -> list[int]:
+        """The cells with no tile."""
+        occupied = self.occupied(board)
+        return [cell for cell in range(self.cells) if not (occupied >> (4 * cell)) & 1]
+
+    def best_rank(self, board: int) -> int:
+        """The exponent of the largest tile (0 on an empty board)."""
+        return max(self.ranks(board))
+
+    # --- the protocol ----------------------------------------------------------------------
+
+    def initial_state(self) -> Position:
+        if self.start is not None:
+            return Position(self.start, 0, 0)
+        return Position(0, 0, 2)
+
+    def to_move(self, state: Position) -> int:
+        return CHANCE if state.spawns else 0
+
+    def actions(self, state: Position) -> Sequence[Action]:
+        """The slides that change the board; at a chance node, the possible spawns."""
+        if state.spawns:
+            return [outcome for _, outcome in self.chance_outcomes(state)]
+        return [move for move in MOVES if self.slide(state.board, move)[0] != state.board]
+
+    def chance_outcomes(self, state: Position) -> Sequence[tuple[float, Action]]:
+        """Every (empty cell, 2 or 4) with its probability; the cells are equally likely."""
+        empty = self.empty_cells(state.board)
+        if not state.spawns or not empty:
+            return []
+        two, four = (1 - FOUR_PROBABILITY) / len(empty), FOUR_PROBABILITY / len(empty)
+        spawns = self._spawns
+        return [(two, spawns[cell][0]) for cell in empty] + [(four, spawns[cell][1]) for cell in empty]
+
+    def result(self, state: Position, action: Action) -> Position:
+        board, score, spawns = state
+        if spawns:
+            if not isinstance(action, Spawn) or action.rank not in (1, 2) or not 0 <= action.cell < self.cells:
+                raise IllegalMove(f"{self.format_move(action)!r} is not a spawn; the board waits for a new tile")
+            if (board >> (4 * action.cell)) & 15:
+                raise IllegalMove(f"cell {self.cell_name(action.cell)} is taken; a tile spawns on an empty cell")
+            return Position(board | (action.rank << (4 * action.cell)), score, spawns - 1)
+        if action not in MOVES:
+            raise IllegalMove(f"{self.format_move(action)!r} is not a slide; legal: {self.legal_text(state)}")
+        slid, points = self.slide(board, action)
+        if slid == board:
+            raise IllegalMove(f"{action} changes nothing, so it is not legal; legal: {self.legal_text(state)}")
+        return Position(slid, score + points, 1)
+
+    def is_terminal(self, state: Position) -> bool:
+        """Over when the player is to move and no slide changes the board."""
+        if state.spawns:
+            return False
+        board = state.board
+        if self.occupied(board) != self.ones:
+            return False
+        return all(self.slide(board, move)[0] == board for move in ("left", "up"))
+
+    def utility(self, state: Position, player: int) -> float:
+        """The points scored."""
+        return state.score
+
+    def winner(self, state: Position) -> int | None:
+        """The player wins by making the goal tile, whatever the final score."""
+        return 0 if self.best_rank(state.board) >= self.goal_rank else None
+
+    def won(self, state: Position) -> bool:
+        """True once the goal tile is on the board."""
+        return self.best_rank(state.board) >= self.goal_rank
+
+    def evaluate(self, state: Position, player: int) -> float:
+        """Points scored plus a positional bonus (see `heuristic`), which a lost board forfeits."""
+        return state.score + max(1.0, self.heuristic(state.board))
+
+    def heuristic(self, board: int) -> float:
+        """Positional bonus in point-sized units: each row and column is scored by `line_score`,
+        and the largest tile earns a bonus in a corner."""
+        bits, mask, size = self.row_bits, self.slides.row_mask, self.size
+        lines = self.heuristics
+        total, best = 0.0, 0
+        for turned in (board, self.transpose(board)):
+            for row in range(size):
+                line = (turned >> (bits * row)) & mask
+                known = lines.get(line)
+                if known is None:
+                    ranks = [(line >> (4 * index)) & 15 for index in range(size)]
+                    known = lines[line] = (line_score(ranks), max(ranks))
+                total += known[0]
+                if known[1] > best:
+                    best = known[1]
+        last = self.cells - 1
+        if best and any((board >> (4 * cell)) & 15 == best for cell in (0, size - 1, last - size + 1, last)):
+            total += CORNER_WEIGHT * best
+        return total
+
+    # --- notation --------------------------------------------------------------------------
+
+    def cell_name(self, cell: int) -> str:
+        """`b3`: column letter from the left, row number from the top."""
+        return f"{chr(ord('a') + cell % self.size)}{cell // self.size + 1}"
+
+    def format_move(self, action: Action) -> str:
+        if isinstance(action, Spawn):
+            return f"{1 << action.rank}@{self.cell_name(action.cell)}"
+        return str(action)
+
+    def parse_move(self, text: str, state: Position) -> Action:
+        """A slide (`up`, `u`, `w`, `k`, ...) at a player node, a spawn (`2@b3`) at a chance node."""
+        wanted = text.strip().lower()
+        if state.spawns:
+            match = re.fullmatch(r"([24])\s*@\s*([a-z])(\d+)", wanted)
+            if match is None:
+                raise IllegalMove(f"{text.strip()!r} is not a spawn such as 2@a1 (tile @ column row)")
+            column, row = ord(match[2]) - ord("a"), int(match[3]) - 1
+            if not (0 <= column < self.size and 0 <= row < self.size):
+                raise IllegalMove(f"{text.strip()!r} names no cell of the {self.size}x{self.size} board")
+            spawn = Spawn(row * self.size + column, int(match[1]).bit_length() - 1)
+            if (state.board >> (4 * spawn.cell)) & 15:
+                raise IllegalMove(f"cell {match[2]}{match[3]} is taken; a tile spawns on an empty cell")
+            return spawn
+        move = wanted if wanted in MOVES else ALIASES.get(wanted, "")
+        legal = self.actions(state)
+        if move not in legal:
+            why = "changes nothing" if move in MOVES else "is not a slide (up, down, left, right)"
+            raise IllegalMove(f"{text.strip()!r} {why}; legal: {self.legal_text(state) or 'none, the game is over'}")
+        return move
+
+    def format_board(self, board: int) -> str:
+        """Rows from the top joined by `/`, tiles comma-separated, 0 for an empty cell."""
+        ranks = self.ranks(board)
+        return "/".join(
+            ",".join(str(1 << rank if rank else 0) for rank in ranks[row * self.size : (row + 1) * self.size])
+            for row in range(self.size)
+        )
+
+    def format_position(self, state: Position) -> str:
+        """The board (the score is not part of the position notation)."""
+        return self.format_board(state.board)
+
+    def key(self, state: Position) -> Hashable:
+        return state
+
+
+CORNER_WEIGHT = 1000.0
+LOST_PENALTY = 200_000.0
+MONOTONICITY_POWER, MONOTONICITY_WEIGHT = 4.0, 47.0
+SUM_POWER, SUM_WEIGHT = 3.5, 11.0
+MERGES_WEIGHT, EMPTY_WEIGHT, SMOOTHNESS_WEIGHT = 700.0, 270.0, 10.0
+
+
+def line_score(ranks: Sequence[int]) -> float:
+    """The heuristic worth of one row or column (weights after nneonneo's 2048 AI).
+
+    Rewards empty cells and equal neighbours (merges to come); penalises large tiles (they are
+    spent space), lines that are not monotone (the big tiles belong at one end) and jumps
+    between neighbours (smoothness). The constant keeps a live board worth more than a lost one.
+    """
+    empty = ranks.count(0)
+    merges, previous, counter = 0, 0, 0
+    for rank in ranks:
+        if not rank:
+            continue
+        if rank == previous:
+            counter += 1
+        elif counter:
+            merges += 1 + counter
+            counter = 0
+        previous = rank
+    if counter:
+        merges += 1 + counter
+    towards_start = towards_end = 0.0
+    roughness = 0
+    for before, after in zip(ranks, ranks[1:], strict=False):
+        if before > after:
+            towards_start += pow(before, MONOTONICITY_POWER) - pow(after, MONOTONICITY_POWER)
+        else:
+            towards_end += pow(after, MONOTONICITY_POWER) - pow(before, MONOTONICITY_POWER)
+        if before and after:
+            roughness += abs(before - after)
+    spent = sum(pow(rank, SUM_POWER) for rank in ranks)
+    return (
+        LOST_PENALTY
+        + EMPTY_WEIGHT * empty
+        + MERGES_WEIGHT * merges
+        - SUM_WEIGHT * spent
+        - MONOTONICITY_WEIGHT * min(towards_start, towards_end)
+        - SMOOTHNESS_WEIGHT * roughness
+    )
+
+
+USAGE = "2048 [--size N] [--goal TILE] [--seed N] [--position 2,2,0,0/0,0,0,0/0,0,0,0/0,0,0,4]"
+
+
+def parse_position(text: str, size: int | None) -> tuple[int, int]:
+    """A board in the `--position` notation and its size; BadGameSpec says what is wrong."""
+    rows = [row.strip() for row in text.strip().split("/")]
+    count = len(rows)
+    if size is not None and count != size:
+        raise BadGameSpec(f"2048: the position has {count} rows but --size is {size}")
+    if not 2 <= count <= 8:
+        raise BadGameSpec(f"2048: a position has 2 to 8 rows joined by '/', not {count}; usage: {USAGE}")
+    ranks: list[int] = []
+    for number, row in enumerate(rows, start=1):
+        tiles = [tile.strip() for tile in row.split(",")]
+        if len(tiles) != count:
+            raise BadGameSpec(f"2048: row {number} of the position has {len(tiles)} tiles, not {count} (square boards)")
+        for tile in tiles:
+            if not tile.isdigit():
+                raise BadGameSpec(f"2048: {tile!r} in row {number} is not a tile (0 for empty, or 2, 4, 8, ...)")
+            value = int(tile)
+            if value and (value < 2 or value & (value - 1) or value > 1 << TOP_RANK):
+                raise BadGameSpec(f"2048: {value} in row {number} is not a tile: 0 or a power of two from 2 to 32768")
+            ranks.append(value.bit_length() - 1 if value else 0)
+    return pack(ranks), count
+
+
+def create(argv: Sequence[str]) -> Twenty48:
+    """`2048 [--size N] [--goal TILE] [--seed N] [--position P]`."""
+    options = [
+        Option("--size", int, "board side", None, minimum=2),
+        Option("--goal", int, "the tile that wins", 2048, minimum=4),
+        Option("--seed", int, "seed of the spawns"),
+        Option("--position", str, "start position, rows joined by '/'"),
+    ]
+    words = parse_words("2048", argv, options, USAGE)
+    if words.positional:
+        raise BadGameSpec(f"2048 takes no positional words, got {' '.join(words.positional)!r}; usage: {USAGE}")
+    size = words["size"]
+    if words["position"] is None:
+        return Twenty48(size if size is not None else 4, words["goal"], words["seed"])
+    board, size = parse_position(words["position"], size)
+    return Twenty48(size, words["goal"], words["seed"], board)

@@ -1,0 +1,161 @@
+"""2048 on the terminal: the board in the original game's colours, and a one-key move reader.
+
+`render` draws a position (score and best tile above the board); `read_key` waits for one
+key press (arrow keys, w/a/s/d, h/j/k/l; `u` undo, `q` quit) and answers at once, no Enter.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import Output
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from nimmax.game import AnyGame, IllegalMove
+from nimmax.games.twenty48 import Position, Spawn, Twenty48
+
+TILE_COLOURS = {
+    0: ("#cdc1b4", "#cdc1b4"),
+    2: ("#eee4da", "#776e65"),
+    4: ("#ede0c8", "#776e65"),
+    8: ("#f2b179", "#f9f6f2"),
+    16: ("#f59563", "#f9f6f2"),
+    32: ("#f67c5f", "#f9f6f2"),
+    64: ("#f65e3b", "#f9f6f2"),
+    128: ("#edcf72", "#f9f6f2"),
+    256: ("#edcc61", "#f9f6f2"),
+    512: ("#edc850", "#f9f6f2"),
+    1024: ("#edc53f", "#f9f6f2"),
+    2048: ("#edc22e", "#f9f6f2"),
+}
+"""Tile value to (background, text) colour, as in Gabriele Cirulli's original game."""
+
+SUPER_TILE = ("#3c3a32", "#f9f6f2")
+"""Tiles beyond 2048 share the original's dark colour."""
+
+BOARD_COLOUR = "#bbada0"
+CELL_WIDTH = 7
+
+KEYS = {
+    "up": "up", "down": "down", "left": "left", "right": "right",
+    "w": "up", "a": "left", "s": "down", "d": "right",
+    "k": "up", "h": "left", "j": "down", "l": "right",
+    "u": "undo", "q": "quit", "c-d": "quit",
+}
+"""Key (prompt_toolkit's name) to what it means: a slide, `undo` or `quit`."""
+
+HINT = "arrows / wasd / hjkl slide · u undo · q quit"
+
+
+def tile_style(value: int) -> str:
+    """The Rich style of a tile: bold text on the tile's colour."""
+    background, text = TILE_COLOURS.get(value, SUPER_TILE)
+    return f"bold {text} on {background}"
+
+
+def render(game: AnyGame, state: Any, last_move: Any = None) -> RenderableType:
+    """The board, three lines per row, with the score, the best tile and the last move above it."""
+    assert isinstance(game, Twenty48) and isinstance(state, Position)
+    size = game.size
+    values = [1 << rank if rank else 0 for rank in game.ranks(state.board)]
+    spawned = last_move.cell if isinstance(last_move, Spawn) else None
+    header = Text.assemble(
+        ("Score ", "bold"), (str(state.score), "bold cyan"), "   ",
+        ("Best tile ", "bold"), (str(max(values)), "bold cyan"),
+    )
+    if last_move is not None:
+        header.append(f"   last: {game.format_move(last_move)}", style="dim")
+    if game.won(state):
+        header.append(f"   {game.goal} made!", style="bold green")
+    gap = Text(" ", style=f"on {BOARD_COLOUR}")
+    edge = Text(" " * (size * (CELL_WIDTH + 1) + 1), style=f"on {BOARD_COLOUR}")
+    lines: list[Text] = [edge]
+    for row in range(size):
+        for band in range(3):
+            line = gap.copy()
+            for column in range(size):
+                cell = row * size + column
+                value = values[cell]
+                label = str(value) if value and band == 1 else ""
+                if cell == spawned and band == 2:
+                    label = "new"
+                style = tile_style(value) if cell != spawned or band != 2 else tile_style(value) + " dim"
+                line.append(label.center(CELL_WIDTH), style=style)
+                line.append_text(gap)
+            lines.append(line)
+        lines.append(edge)
+    board = Text("\n").join(lines)
+    return Group(header, board)
+
+
+def read_key(game: AnyGame, state: Any, input: Input | None = None, output: Output | None = None) -> Any:
+    """Wait for one key: a legal slide at once (no Enter), or "undo" or "quit".
+
+    Keys for slides that change nothing are ignored (the terminal bell rings). Ctrl-C raises
+    KeyboardInterrupt. Without a terminal (input piped in), a line is read instead: a move in
+    any notation `parse_move` takes, or `undo` / `quit`.
+    """
+    legal = set(game.actions(state))
+    if input is None and not sys.stdin.isatty():
+        return _read_line(game, state)
+    bindings = KeyBindings()
+
+    def answer(meaning: str) -> Any:
+        def handler(event: KeyPressEvent) -> None:
+            if meaning in ("undo", "quit") or meaning in legal:
+                event.app.exit(result=meaning)
+            else:
+                event.app.output.bell()
+
+        return handler
+
+    for key, meaning in KEYS.items():
+        bindings.add(key)(answer(meaning))
+
+    @bindings.add("c-c")
+    def interrupt(event: KeyPressEvent) -> None:
+        event.app.exit(exception=KeyboardInterrupt())
+
+    application: Application[Any] = Application(
+        layout=Layout(Window(FormattedTextControl(HINT), height=1)),
+        key_bindings=bindings,
+        input=input,
+        output=output,
+        erase_when_done=True,
+    )
+    return application.run()
+
+
+def key_reader() -> Callable[[AnyGame, Any, str], str]:
+    """The play session's move reader for 2048 (`ui.prompt.READERS`): one key per move."""
+
+    def read(game: AnyGame, state: Any, prompt: str) -> str:
+        return str(read_key(game, state))
+
+    return read
+
+
+def _read_line(game: AnyGame, state: Any) -> Any:
+    """One typed line as a move, `undo` or `quit` (end of input quits); asks again on a bad line."""
+    while True:
+        try:
+            line = sys.stdin.readline()
+        except KeyboardInterrupt:
+            raise
+        if not line:
+            return "quit"
+        word = line.strip().lower()
+        if word in ("undo", "quit"):
+            return word
+        try:
+            return game.parse_move(word, state)
+        except IllegalMove as error:
+            print(error, file=sys.stderr)
