@@ -14,17 +14,23 @@ from nimmax.search import SearchResult
 
 
 def signed(value: float) -> str:
-    """A value with its sign, except zero."""
-    return f"{value:+g}" if value else "0"
+    """A value with its sign (none for zero), whole numbers without decimals, thousands grouped."""
+    if not value:
+        return "0"
+    return f"{value:+,.0f}" if value == int(value) else f"{value:+,.3f}"
 
 
 def outcome_word(game: AnyGame, value: float, exact: bool) -> str:
-    """A value in words for the side to move: win/draw/loss for won-or-lost games."""
-    if not exact or game.has_chance:
-        return f"{value:+.3f}"
-    if game.players == 2 and value in (-1, 0, 1):
-        return {1: "win", 0: "draw", -1: "loss"}[int(value)]
-    return signed(value)
+    """What a value means for the side to move: win/draw/loss, or that it is an estimate."""
+    if game.has_chance:
+        return "expected" if exact else "heuristic estimate"
+    if not exact:
+        return "heuristic estimate"
+    if game.players == 2:
+        if value in (-1, 0, 1):
+            return {1: "win", 0: "draw", -1: "loss"}[int(value)]
+        return "ahead" if value > 0 else "behind"
+    return "proven"
 
 
 def games_table() -> Table:
@@ -73,7 +79,8 @@ def solution_summary(game: AnyGame, algorithm: str, result: SearchResult) -> Tex
     proof = "proven" if result.exact else f"estimate at depth {result.depth}"
     return Text.assemble(
         ("value ", "dim"),
-        (f"{signed(result.value)} ({verdict}, {proof})", "bold"),
+        (f"{signed(result.value)} ({verdict}, {proof})" if result.exact else f"{signed(result.value)} ({proof})",
+         "bold"),
         ("   best line ", "dim"),
         (line or "-", "bold"),
         ("\n", ""),
