@@ -8,6 +8,7 @@ stored score stays true wherever the node is met again (it is relative to the no
 
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from collections.abc import Hashable, Iterable, Iterator
@@ -65,7 +66,10 @@ class Entry(NamedTuple):
 
 
 class Table(dict[Hashable, Entry]):
-    """A transposition table with a size cap: when full, the older half is dropped."""
+    """A transposition table with a size cap: when full, the oldest sixteenth is dropped.
+
+    A sixteenth, not more: dropping half of a million entries at once took 0.4 s, inside a
+    timed move."""
 
     def __init__(self, capacity: int = 2_000_000) -> None:
         super().__init__()
@@ -76,7 +80,7 @@ class Table(dict[Hashable, Entry]):
         if self.capacity <= 0:
             return
         if len(self) >= self.capacity and key not in self:
-            for old in list(islice(self, self.capacity // 2)):
+            for old in list(islice(self, max(1, self.capacity // 16))):
                 del self[old]
         self[key] = entry
 
@@ -295,10 +299,23 @@ def run(
     searcher: Searcher, state: Any, depth: int | None = None, every_move: bool = False, deepen: bool = False
 ) -> SearchResult:
     """The last result `iterate` completes; when the budget stops even the first depth,
-    the first legal move, so a player under a deadline always has an answer."""
+    the first legal move, so a player under a deadline always has an answer.
+
+    The cyclic garbage collector is paused during the search, and what the search keeps is
+    frozen after it: table entries are tuple subclasses, which the collector never untracks,
+    so a full collection over a million of them took 0.3-1.2 s, inside a timed move. They
+    hold no reference cycles, so reference counting still frees every entry a table drops.
+    """
     start, last = time.perf_counter(), None
-    for result in iterate(searcher, state, depth, every_move, deepen):
-        last = result
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for result in iterate(searcher, state, depth, every_move, deepen):
+            last = result
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
     if last is not None:
         return last
     move = next(iter(searcher.game.actions(state)), None)
