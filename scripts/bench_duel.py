@@ -91,7 +91,7 @@ def timeless(record: Any) -> Any:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default=duel.default_game(), help="game words (default: %(default)s)")
+    parser.add_argument("--game", default=duel.DEFAULT_GAME, help="game words (default: %(default)s)")
     parser.add_argument("--seconds", type=float, default=22.0, help="length of the one-process duel")
     options = parser.parse_args()
     print(f"cores available: {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()}")
