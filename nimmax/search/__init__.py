@@ -220,6 +220,17 @@ class Searcher:
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         raise NotImplementedError
 
+    def leaf(self, state: Any, horizon: bool, seat: int) -> float | None:
+        """Count a node reached; score it for `seat` if the search stops here (the game is
+        over, or `horizon`: the depth limit, scored by `evaluate`); None to expand it."""
+        self.budget.count()
+        if self.game.is_terminal(state):
+            return payoff(self.game, state, seat)
+        if horizon:
+            self.horizon += 1
+            return payoff(self.game, state, seat, estimate=True)
+        return None
+
     def child_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
         """A child's score for the parent's side `me`, one ply older, searched in (alpha, beta)."""
         low, high = younger(alpha, upper=False), younger(beta, upper=True)

@@ -24,7 +24,6 @@ from nimmax.search import (
     SearchResult,
     Table,
     choices,
-    payoff,
     run,
     side,
 )
@@ -34,14 +33,11 @@ class AlphaBeta(Searcher):
     """Fail-soft alpha-beta; table entries hold a bound, never a window-dependent value."""
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
-        self.budget.count()
         game = self.game
         me = side(game, state)
-        if game.is_terminal(state):
-            return payoff(game, state, me)
-        if depth <= 0:
-            self.horizon += 1
-            return payoff(game, state, me, estimate=True)
+        score = self.leaf(state, depth <= 0, me)
+        if score is not None:
+            return score
         key = game.key(state)
         entry = self.table.get(key)
         hint = None

@@ -26,7 +26,6 @@ from nimmax.search import (
     Table,
     older,
     ordered,
-    payoff,
     run,
 )
 
@@ -64,14 +63,11 @@ class Expectimax(Searcher):
 
     def node(self, state: Any, depth: int, probability: float) -> float:
         """The score of `state` for its viewpoint seat, `depth` plies deep."""
-        self.budget.count()
         game = self.game
         me = viewpoint(game, state)
-        if game.is_terminal(state):
-            return payoff(game, state, me)
-        if depth <= 0 or probability < self.cutoff:
-            self.horizon += 1
-            return payoff(game, state, me, estimate=True)
+        leaf = self.leaf(state, depth <= 0 or probability < self.cutoff, me)
+        if leaf is not None:
+            return leaf
         key = game.key(state)
         entry = self.table.get(key)
         if entry is not None and entry.depth >= depth:

@@ -21,7 +21,6 @@ from nimmax.search import (
     Table,
     choices,
     older,
-    payoff,
     run,
     side,
 )
@@ -57,13 +56,10 @@ class Minimax(Memo):
 
     def minimax(self, state: Any, depth: int, maximizer: int) -> float:
         """The score of `state` for `maximizer`."""
-        self.budget.count()
         game = self.game
-        if game.is_terminal(state):
-            return payoff(game, state, maximizer)
-        if depth <= 0:
-            self.horizon += 1
-            return payoff(game, state, maximizer, estimate=True)
+        score = self.leaf(state, depth <= 0, maximizer)
+        if score is not None:
+            return score
         mover = side(game, state)
         key = game.key(state) if self.cache else None
         stored = self.recall(key, depth)
@@ -84,14 +80,11 @@ class Negamax(Memo):
     """Negamax: one maximising recursion; scores are for the side to move at each node."""
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
-        self.budget.count()
         game = self.game
         me = side(game, state)
-        if game.is_terminal(state):
-            return payoff(game, state, me)
-        if depth <= 0:
-            self.horizon += 1
-            return payoff(game, state, me, estimate=True)
+        leaf = self.leaf(state, depth <= 0, me)
+        if leaf is not None:
+            return leaf
         key = game.key(state) if self.cache else None
         stored = self.recall(key, depth)
         if stored is not None:
