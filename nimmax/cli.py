@@ -168,7 +168,10 @@ def play_command(
     At your turn type a move or hint, undo, moves, help, quit.
     [bold]Examples[/bold]:
     [cyan]nimmax play nim 2 3 5[/cyan] ·
-    [cyan]nimmax play simple-nim 12 --second random[/cyan] ·
+    [cyan]nimmax play tictactoe --size 4 --k 3[/cyan] ·
+    [cyan]nimmax play connect4 --second alphabeta:time=1[/cyan] (big boards: give the engine a time limit) ·
+    [cyan]nimmax play 2048[/cyan] (arrow keys) ·
+    [cyan]nimmax play kalah --first alphabeta:depth=6 --second random --delay 0.3[/cyan] ·
     [cyan]nimmax play nim 3 4 5 --first alphabeta --second random:seed=3 --record game.json[/cyan]
     """
     from nimmax.ui import play  # prompt_toolkit loads only for the commands that play
