@@ -18,7 +18,7 @@ from typing import Any
 from nimmax import games
 from nimmax.game import AnyGame, BadInput
 from nimmax.players import BadPlayerSpec, parse_spec
-from nimmax.search import Budget, Searcher, Table, iterate
+from nimmax.search import Budget, Searcher, Table, collector_paused, iterate
 from nimmax.search.alphabeta import AlphaBeta
 from nimmax.search.expectimax import Expectimax
 from nimmax.search.minimax import Minimax, Negamax
@@ -161,7 +161,8 @@ def measure(board: Board, algorithm: Algorithm, limit: float) -> Row:
     budget = Budget.of(limit)
     searcher = ENGINES[algorithm.kind](board.game, algorithm.cache, algorithm.capacity, budget)
     start = time.perf_counter()
-    results = list(iterate(searcher, board.game.initial_state(), deepen=False))
+    with collector_paused():
+        results = list(iterate(searcher, board.game.initial_state(), deepen=False))
     seconds = time.perf_counter() - start
     if not results:
         return Row(board.words, board.size, board.k, algorithm.spec, OVER, None, budget.nodes, seconds)

@@ -12,6 +12,7 @@ import gc
 import sys
 import time
 from collections.abc import Hashable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, NamedTuple
@@ -306,27 +307,33 @@ def iterate(
         current, first = current + 1, move
 
 
-def run(
-    searcher: Searcher, state: Any, depth: int | None = None, every_move: bool = False, deepen: bool = False
-) -> SearchResult:
-    """The last result `iterate` completes; when the budget stops even the first depth,
-    the first legal move, so a player under a deadline always has an answer.
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Run a timed search with the cyclic garbage collector paused, then freeze what it kept.
 
-    The cyclic garbage collector is paused during the search, and what the search keeps is
-    frozen after it: table entries are tuple subclasses, which the collector never untracks,
-    so a full collection over a million of them took 0.3-1.2 s, inside a timed move. They
-    hold no reference cycles, so reference counting still frees every entry a table drops.
+    Table entries are tuple subclasses, which the collector never untracks, so a full
+    collection over a million of them took 0.3-1.2 s inside a timed move. They hold no
+    reference cycles, so reference counting still frees every entry a table drops.
     """
-    start, last = time.perf_counter(), None
     collecting = gc.isenabled()
     gc.disable()
     try:
-        for result in iterate(searcher, state, depth, every_move, deepen):
-            last = result
+        yield
     finally:
         gc.freeze()
         if collecting:
             gc.enable()
+
+
+def run(
+    searcher: Searcher, state: Any, depth: int | None = None, every_move: bool = False, deepen: bool = False
+) -> SearchResult:
+    """The last result `iterate` completes; when the budget stops even the first depth,
+    the first legal move, so a player under a deadline always has an answer."""
+    start, last = time.perf_counter(), None
+    with collector_paused():
+        for result in iterate(searcher, state, depth, every_move, deepen):
+            last = result
     if last is not None:
         return last
     move = next(iter(searcher.game.actions(state)), None)
