@@ -41,13 +41,18 @@ ENGINES: dict[str, Callable[..., SearchResult]] = {
 
 KINDS = ("human", "random", *ENGINES)
 
+_SEARCH_OPTIONS: dict[str, type] = {"depth": int, "time": float, "nodes": int, "cache": bool, "table": int}
+
 _OPTIONS: dict[str, dict[str, type]] = {
     "human": {},
     "random": {"seed": int},
-    **{name: {"depth": int, "time": float, "nodes": int, "cache": bool, "table": int} for name in ENGINES},
+    "minimax": _SEARCH_OPTIONS,
+    "negamax": _SEARCH_OPTIONS,
+    "alphabeta": _SEARCH_OPTIONS,
+    "expectimax": {**_SEARCH_OPTIONS, "cutoff": float},
 }
-_OPTIONS["expectimax"] = {**_OPTIONS["expectimax"], "cutoff": float}
-"""expectimax's `cutoff`: the least probability of reaching a node that is still searched."""
+"""Each player kind's options; expectimax's `cutoff` is the least probability of reaching a
+node that is still searched."""
 
 
 def option_names(kind: str) -> tuple[str, ...]:
