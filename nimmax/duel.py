@@ -18,6 +18,7 @@ import multiprocessing
 import queue
 import random
 import signal
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -434,6 +435,16 @@ def _run_pool(plan: Plan, jobs: int, count: Callable[[int, GameResult], None]) -
     running: set[Future[int]] = set()
     sent = received = 0  # games the finished blocks sent; games counted here
 
+    interrupted = False
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        # Only a flag: a KeyboardInterrupt raised inside `results.get` could lose a batch half
+        # read from the pipe, and the drain below would then wait for it forever.
+        nonlocal interrupted
+        if interrupted:  # a second Ctrl-C: stop waiting for the workers at once
+            raise KeyboardInterrupt
+        interrupted = True
+
     def receive(timeout: float) -> None:
         nonlocal received
         try:
@@ -444,10 +455,12 @@ def _run_pool(plan: Plan, jobs: int, count: Callable[[int, GameResult], None]) -
         for result in batch:
             count(pairing, result)
 
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                             initargs=(stop, results)) as pool:
-        try:
-            while True:
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, on_interrupt) if in_main_thread else None
+    try:
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                 initargs=(stop, results)) as pool:
+            while not interrupted:
                 # a short queue of blocks, so Ctrl-C has little to cancel
                 for block in itertools.islice(waiting, 2 * workers - len(running)):
                     running.add(pool.submit(play_block, block))
@@ -457,14 +470,16 @@ def _run_pool(plan: Plan, jobs: int, count: Callable[[int, GameResult], None]) -
                 if not running and received == sent:
                     return
                 receive(0.05)
-        except KeyboardInterrupt:
             stop.set()
             for future in running:
                 if not future.cancel():
                     sent += future.result()
             while received < sent:
                 receive(1.0)
-            raise
+        raise KeyboardInterrupt
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def side_record(event: Event, pairing: Pairing, entrant: int) -> dict[str, Any]:
