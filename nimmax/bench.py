@@ -42,12 +42,20 @@ class Family:
 
 FAMILIES: tuple[Family, ...] = (
     Family("simple-nim", "one pile of N counters", lambda size, k: f"simple-nim {size}", (8, 12, 16, 20)),
-    Family("nim", "N piles of 1, 3, 5, ... counters (the pyramid)",
-           lambda size, k: "nim " + " ".join(str(2 * pile + 1) for pile in range(size)), (2, 3, 4)),
-    Family("split-nim", "one pile of N counters, Grundy's game", lambda size, k: f"split-nim {size}",
-           (10, 15, 20, 25)),
-    Family("tictactoe", "N x N board, K in a row (K defaults to N; K > N skipped)",
-           lambda size, k: f"tictactoe --size {size} --k {k}", (3,), takes_k=True),
+    Family(
+        "nim",
+        "N piles of 1, 3, 5, ... counters (the pyramid)",
+        lambda size, k: "nim " + " ".join(str(2 * pile + 1) for pile in range(size)),
+        (2, 3, 4),
+    ),
+    Family("split-nim", "one pile of N counters, Grundy's game", lambda size, k: f"split-nim {size}", (10, 15, 20, 25)),
+    Family(
+        "tictactoe",
+        "N x N board, K in a row (K defaults to N; K > N skipped)",
+        lambda size, k: f"tictactoe --size {size} --k {k}",
+        (3,),
+        takes_k=True,
+    ),
 )
 
 ENGINES: dict[str, Callable[[AnyGame, bool, int, Budget], Searcher]] = {
@@ -98,8 +106,14 @@ class Row:
     def record(self) -> dict[str, Any]:
         """The row as `bench --json` prints it."""
         return {
-            "board": self.board, "size": self.size, "k": self.k, "algorithm": self.algorithm,
-            "status": self.status, "value": self.value, "nodes": self.nodes, "seconds": round(self.seconds, 6),
+            "board": self.board,
+            "size": self.size,
+            "k": self.k,
+            "algorithm": self.algorithm,
+            "status": self.status,
+            "value": self.value,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
             "nodes_per_second": round(self.nodes_per_second),
         }
 

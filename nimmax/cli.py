@@ -57,8 +57,13 @@ def games_command(as_json: Annotated[bool, typer.Option("--json", help="Print JS
         emit_json(
             {
                 "games": [
-                    {"name": info.name, "aliases": list(info.aliases), "usage": info.usage,
-                     "summary": info.summary, "example": info.example}
+                    {
+                        "name": info.name,
+                        "aliases": list(info.aliases),
+                        "usage": info.usage,
+                        "summary": info.summary,
+                        "example": info.example,
+                    }
                     for info in GAMES
                 ],
                 "players": [{"name": kind, "options": list(option_names(kind))} for kind in KINDS],
@@ -152,6 +157,8 @@ def bench_command(
         else:
             out.print(bench_table(rows, limit))
             out.print(nodes_chart(rows, out.width))
+
+
 @app.command("play", context_settings=GAME_WORDS)
 def play_command(
     game_words: GameWords,
@@ -201,8 +208,10 @@ def replay_command(
 
 
 GameOption = Annotated[
-    str | None, typer.Option("--game", metavar="GAME ARGS", help='Game words in quotes, e.g. "nim 2 3 5". '
-                             "Default: tictactoe (3x3).")
+    str | None,
+    typer.Option(
+        "--game", metavar="GAME ARGS", help='Game words in quotes, e.g. "nim 2 3 5". Default: tictactoe (3x3).'
+    ),
 ]
 GamesOption = Annotated[int, typer.Option("--games", help="Games to play (per pairing in a tournament).")]
 JobsOption = Annotated[int, typer.Option(help="Processes playing games in parallel; the same games either way.")]
@@ -292,8 +301,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except (RecursionError, MemoryError) as error:
         what = "deeper" if isinstance(error, RecursionError) else "more memory"
-        err.print(f"nimmax: the search needs {what} than this machine allows; limit it with --depth or --time",
-                  highlight=False)
+        err.print(
+            f"nimmax: the search needs {what} than this machine allows; limit it with --depth or --time",
+            highlight=False,
+        )
         return 1
     return code if isinstance(code, int) else 0
 

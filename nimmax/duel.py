@@ -134,8 +134,14 @@ class Plan:
         size = self.block_size
         for number, (first, second) in enumerate(self.pairings):
             for start in range(0, self.games, size):
-                yield Block(self.game, (self.specs[first], self.specs[second]), number, start,
-                            min(size, self.games - start), self.seed)
+                yield Block(
+                    self.game,
+                    (self.specs[first], self.specs[second]),
+                    number,
+                    start,
+                    min(size, self.games - start),
+                    self.seed,
+                )
 
 
 def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None = None) -> Plan:
@@ -156,8 +162,9 @@ def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None
         if spec.kind == "human":
             raise BadPlayerSpec("a duel is played by machines: human is not a duel player")
     chosen = seed if seed is not None else random.SystemRandom().randrange(2**31)
-    return Plan(game, tuple(str(spec) for spec in parsed), games, chosen,
-                tuple(itertools.combinations(range(len(specs)), 2)))
+    return Plan(
+        game, tuple(str(spec) for spec in parsed), games, chosen, tuple(itertools.combinations(range(len(specs)), 2))
+    )
 
 
 @dataclass(frozen=True)
@@ -216,8 +223,9 @@ class _Moves:
     nodes: int = 0
 
 
-def _play(game: AnyGame, seats: Sequence[Player], entrants: Sequence[int], rng: random.Random,
-          stop: Callable[[], bool]) -> tuple[Any, list[_Moves]] | None:
+def _play(
+    game: AnyGame, seats: Sequence[Player], entrants: Sequence[int], rng: random.Random, stop: Callable[[], bool]
+) -> tuple[Any, list[_Moves]] | None:
     """Play one game to its end; `entrants[seat]` says whose moves a seat's are. None if stopped."""
     state = game.initial_state()
     tally = [_Moves(), _Moves()]
@@ -248,8 +256,9 @@ def block_games(block: Block, stop: Callable[[], bool] = lambda: False) -> Itera
         if game.players == 2:
             first = index % 2  # the first mover alternates game by game
             seats = [players[first], players[1 - first]]
-            played = _play(game, seats, [first, 1 - first], _generator(block.seed, block.pairing, index, "chance"),
-                           stop)
+            played = _play(
+                game, seats, [first, 1 - first], _generator(block.seed, block.pairing, index, "chance"), stop
+            )
             if played is None:
                 return
             final, tally = played
@@ -273,7 +282,12 @@ def block_games(block: Block, stop: Callable[[], bool] = lambda: False) -> Itera
             tiles = (max_tile(finals[0]), max_tile(finals[1])) if max_tile is not None else (None, None)
             goals = (game.winner(finals[0]) == 0, game.winner(finals[1]) == 0)
         yield GameResult(
-            index, first, winner, scores, tiles, goals,
+            index,
+            first,
+            winner,
+            scores,
+            tiles,
+            goals,
             (tally[0].moves, tally[1].moves),
             (tally[0].seconds, tally[1].seconds),
             (tally[0].max_seconds, tally[1].max_seconds),
@@ -458,8 +472,9 @@ def _run_pool(plan: Plan, jobs: int, count: Callable[[int, GameResult], None]) -
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, on_interrupt) if in_main_thread else None
     try:
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                 initargs=(stop, results)) as pool:
+        with ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_start_worker, initargs=(stop, results)
+        ) as pool:
             while not interrupted:
                 # a short queue of blocks, so Ctrl-C has little to cancel
                 for block in itertools.islice(waiting, 2 * workers - len(running)):
@@ -495,8 +510,12 @@ def side_record(event: Event, pairing: Pairing, entrant: int) -> dict[str, Any]:
         "draw_interval": list(wilson(side.draws, games)),
     }
     if event.players == 2:
-        record |= {"games_first": side.games_first, "wins_first": side.wins_first,
-                   "games_second": games - side.games_first, "wins_second": side.wins_second}
+        record |= {
+            "games_first": side.games_first,
+            "wins_first": side.wins_first,
+            "games_second": games - side.games_first,
+            "wins_second": side.wins_second,
+        }
     else:
         record["mean_score"] = side.total_score / games if games else 0.0
         record["reached_goal"] = side.goals / games if games else 0.0
@@ -555,8 +574,11 @@ def tournament_record(event: Event) -> dict[str, Any]:
     for pairing in event.pairings:
         for entrant, opponent in (pairing.entrants, pairing.entrants[::-1]):
             side = pairing.sides[pairing.entrants.index(entrant)]
-            crosstable[names[entrant]][names[opponent]] = {"wins": side.wins, "draws": side.draws,
-                                                           "losses": side.losses}
+            crosstable[names[entrant]][names[opponent]] = {
+                "wins": side.wins,
+                "draws": side.draws,
+                "losses": side.losses,
+            }
     return {
         "game": event.plan.game.spec,
         "players": list(names),
@@ -567,9 +589,8 @@ def tournament_record(event: Event) -> dict[str, Any]:
         "points": {name: sum(row) for name, row in zip(names, scores, strict=True)},
         "ratings": {name: round(rating, 1) for name, rating in zip(names, ratings, strict=True)},
         "rating_method": "maximum-likelihood Elo (Bradley-Terry, draws count half, one virtual draw "
-                         "per player against a fixed anchor; mean 1500)",
+        "per player against a fixed anchor; mean 1500)",
         "crosstable": crosstable,
         "pairings": [pairing_record(event, pairing) for pairing in event.pairings],
         "seconds": event.seconds,
     }
-

@@ -172,9 +172,7 @@ class HumanPlayer:
         return self.ask(game, state)
 
 
-def create(
-    spec: str | Spec, seed: int | None = None, ask: Callable[[AnyGame, Any], Any] | None = None
-) -> Player:
+def create(spec: str | Spec, seed: int | None = None, ask: Callable[[AnyGame, Any], Any] | None = None) -> Player:
     """Build a player from its spec, e.g. create("alphabeta:time=0.5"); `seed` feeds random players."""
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
     text = str(parsed)

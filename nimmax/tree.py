@@ -154,8 +154,13 @@ class Tracer:
             if status != SEARCHED or cut:
                 self.draw()
                 children.append(
-                    Node(child_move, child, side(game, child) == self.max_side, game.is_terminal(child),
-                         status if status != SEARCHED else PRUNED)
+                    Node(
+                        child_move,
+                        child,
+                        side(game, child) == self.max_side,
+                        game.is_terminal(child),
+                        status if status != SEARCHED else PRUNED,
+                    )
                 )
                 continue
             node, score = self.child(me, child_move, child, alpha, beta)
@@ -250,10 +255,17 @@ def explore(game: AnyGame, state: Any, algorithm: str = MINIMAX, max_nodes: int 
 def too_big(game: AnyGame, state: Any, algorithm: str, max_nodes: int) -> str:
     """The refusal: how big the tree is, and the limit."""
     whole = tree_size(game, state)
-    sizes = [f"the whole tree has {whole:,} nodes" if whole is not None else
-             f"the whole tree has over {COUNT_STATES:,} distinct positions"]
+    sizes = [
+        f"the whole tree has {whole:,} nodes"
+        if whole is not None
+        else f"the whole tree has over {COUNT_STATES:,} distinct positions"
+    ]
     if algorithm == ALPHABETA:
         visits = alphabeta_size(game, state)
-        sizes.insert(0, f"alpha-beta visits {visits:,} nodes" if visits is not None else
-                     "alpha-beta visits too many nodes to count quickly")
+        sizes.insert(
+            0,
+            f"alpha-beta visits {visits:,} nodes"
+            if visits is not None
+            else "alpha-beta visits too many nodes to count quickly",
+        )
     return f"{game.spec}: {' and '.join(sizes)}; the tree view draws at most {max_nodes:,} (see --max-nodes)"

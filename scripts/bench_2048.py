@@ -66,8 +66,10 @@ def main() -> None:
     parser.add_argument("--max-moves", type=int, default=None, help="stop each game after this many moves")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (each is one process)")
     arguments = parser.parse_args()
-    print(f"player {arguments.player}, {arguments.games} games, seeds {arguments.first_seed}.., "
-          f"{arguments.jobs} at once", flush=True)
+    print(
+        f"player {arguments.player}, {arguments.games} games, seeds {arguments.first_seed}.., {arguments.jobs} at once",
+        flush=True,
+    )
     results = []
     started = time.perf_counter()
     tasks = [(arguments.player, arguments.first_seed + index, arguments.max_moves) for index in range(arguments.games)]
@@ -89,10 +91,14 @@ def main() -> None:
     for tile in (1024, 2048, 4096, 8192):
         reached = sum(result["best"] >= tile for result in results)
         print(f"  reached {tile:>5}: {reached}/{count} ({100 * reached / count:.0f}%)")
-    print(f"  mean score {statistics.mean(result['score'] for result in results):.0f}, "
-          f"median {statistics.median(result['score'] for result in results):.0f}")
-    print(f"  {moves} moves, {moves / seconds:.1f} moves/s, {sum(r['nodes'] for r in results) / seconds:.0f} nodes/s, "
-          f"slowest move {max(result['slowest'] for result in results) * 1000:.0f} ms")
+    print(
+        f"  mean score {statistics.mean(result['score'] for result in results):.0f}, "
+        f"median {statistics.median(result['score'] for result in results):.0f}"
+    )
+    print(
+        f"  {moves} moves, {moves / seconds:.1f} moves/s, {sum(r['nodes'] for r in results) / seconds:.0f} nodes/s, "
+        f"slowest move {max(result['slowest'] for result in results) * 1000:.0f} ms"
+    )
 
 
 if __name__ == "__main__":

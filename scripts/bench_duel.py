@@ -57,8 +57,23 @@ def run_duel(game: str, games: int, jobs: int, seed: int = 1) -> tuple[float, di
     """Wall seconds, JSON record and CPU seconds per process (the last /proc reading before
     each ended) of one `nimmax duel alphabeta random` run."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "nimmax", "duel", "alphabeta", "random", "--game", game,
-               "--games", str(games), "--jobs", str(jobs), "--seed", str(seed), "--json"]
+    command = [
+        sys.executable,
+        "-m",
+        "nimmax",
+        "duel",
+        "alphabeta",
+        "random",
+        "--game",
+        game,
+        "--games",
+        str(games),
+        "--jobs",
+        str(jobs),
+        "--seed",
+        str(seed),
+        "--json",
+    ]
     started = time.perf_counter()
     cpu: dict[int, float] = {}
     with subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env) as child:
@@ -98,8 +113,10 @@ def main() -> None:
 
     elapsed, record, _ = run_duel(options.game, 1000, 1)
     verdict = "met" if elapsed < 10 else "NOT met"
-    print(f"duel alphabeta random --games 1000 --game {options.game!r}: {elapsed:.2f} s "
-          f"(target < 10 s: {verdict}); wins {record['wins']}, draws {record['draws']}")
+    print(
+        f"duel alphabeta random --games 1000 --game {options.game!r}: {elapsed:.2f} s "
+        f"(target < 10 s: {verdict}); wins {record['wins']}, draws {record['draws']}"
+    )
 
     games = max(1000, math.ceil(1000 * options.seconds / elapsed))
     alone, alone_record, alone_cpu = run_duel(options.game, games, 1)
@@ -108,13 +125,17 @@ def main() -> None:
         alone, alone_record, alone_cpu = run_duel(options.game, games, 1)
     pooled, pooled_record, pooled_cpu = run_duel(options.game, games, 2)
     speedup = alone / pooled
-    print(f"duel alphabeta random --games {games} --game {options.game!r}: --jobs 1 {alone:.2f} s, "
-          f"--jobs 2 {pooled:.2f} s, speed-up {speedup:.2f}x (target >= 1.6x over a 20 s duel: "
-          f"{'met' if speedup >= 1.6 and alone > 20 else 'NOT met'})")
+    print(
+        f"duel alphabeta random --games {games} --game {options.game!r}: --jobs 1 {alone:.2f} s, "
+        f"--jobs 2 {pooled:.2f} s, speed-up {speedup:.2f}x (target >= 1.6x over a 20 s duel: "
+        f"{'met' if speedup >= 1.6 and alone > 20 else 'NOT met'})"
+    )
     shown = ", ".join(f"{seconds:.1f}" for seconds in sorted(pooled_cpu.values(), reverse=True) if seconds >= 0.05)
-    print(f"CPU seconds: --jobs 1 {sum(alone_cpu.values()):.1f}; --jobs 2 {sum(pooled_cpu.values()):.1f} "
-          f"(per process: {shown}); speed-up these predict on 2 idle cores: "
-          f"{idle_estimate(alone_cpu, pooled_cpu):.2f}x")
+    print(
+        f"CPU seconds: --jobs 1 {sum(alone_cpu.values()):.1f}; --jobs 2 {sum(pooled_cpu.values()):.1f} "
+        f"(per process: {shown}); speed-up these predict on 2 idle cores: "
+        f"{idle_estimate(alone_cpu, pooled_cpu):.2f}x"
+    )
     if os.getloadavg()[0] > 2:
         print(f"note: load average {os.getloadavg()[0]:.1f} on this machine: wall-clock figures are noisy")
     same = timeless(alone_record) == timeless(pooled_record)

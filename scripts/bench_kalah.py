@@ -32,8 +32,9 @@ LARGE = [(5, 1), (6, 1), (5, 2), (3, 4), (3, 5), (6, 2), (3, 6), (4, 4), (5, 3),
 DEADLINE = 60.0
 
 
-def solve(pits: int, seeds: int, repeats: int = 1, deadline: float | None = None,
-          deepening: bool = False) -> tuple[SearchResult, float]:
+def solve(
+    pits: int, seeds: int, repeats: int = 1, deadline: float | None = None, deepening: bool = False
+) -> tuple[SearchResult, float]:
     """Alpha-beta from the start, cold (a fresh table each run); the result and the median time."""
     game = games.create(f"kalah --pits {pits} --seeds {seeds}")
     times, result = [], None
@@ -44,8 +45,11 @@ def solve(pits: int, seeds: int, repeats: int = 1, deadline: float | None = None
         else:
             searcher = AlphaBeta(game, Table(), Budget.of(deadline))
             result = run(searcher, game.initial_state(), deepen=False)
-            result = result if result.exact else SearchResult(
-                result.value, result.move, result.pv, searcher.budget.nodes, 0, result.seconds, False)
+            result = (
+                result
+                if result.exact
+                else SearchResult(result.value, result.move, result.pv, searcher.budget.nodes, 0, result.seconds, False)
+            )
         times.append(time.perf_counter() - started)
     assert result is not None
     return result, statistics.median(times)
@@ -56,9 +60,11 @@ def report(pits: int, seeds: int, result: SearchResult, seconds: float) -> None:
         print(f"Kalah({pits},{seeds})  NOT proven in time: {result.nodes:,} nodes in {seconds:.1f} s", flush=True)
         return
     proven, value = "exact", f"{result.value:+.0f}"
-    print(f"Kalah({pits},{seeds})  {proven:<6} value {value:>5} for South  best move {result.move}  "
-          f"nodes {result.nodes:>11,}  time {seconds:8.3f} s  ({result.nodes / max(seconds, 1e-9):>9,.0f} nodes/s)",
-          flush=True)
+    print(
+        f"Kalah({pits},{seeds})  {proven:<6} value {value:>5} for South  best move {result.move}  "
+        f"nodes {result.nodes:>11,}  time {seconds:8.3f} s  ({result.nodes / max(seconds, 1e-9):>9,.0f} nodes/s)",
+        flush=True,
+    )
 
 
 def main() -> None:

@@ -37,8 +37,10 @@ def timed(run: Callable[[], SearchResult], repeats: int = 5) -> tuple[SearchResu
 def report(label: str, words: str, result: SearchResult, seconds: float, target: str) -> None:
     game = games.create(words)
     move = game.format_move(result.move) if result.move is not None else "-"
-    print(f"{label:<34} {words:<22} value {result.value:+g} best {move:<6} nodes {result.nodes:>9,} "
-          f"time {seconds:8.4f} s   target {target}")
+    print(
+        f"{label:<34} {words:<22} value {result.value:+g} best {move:<6} nodes {result.nodes:>9,} "
+        f"time {seconds:8.4f} s   target {target}"
+    )
 
 
 def main() -> None:

@@ -68,8 +68,11 @@ def main() -> None:
             game, ai_depths=range(2, rows * cols + 1), win_score=90, tt=TranspositionTable(), verbose=False
         )
         seconds = time.perf_counter() - started
-        print(f"easyAI {rows}x{cols} k={k}: value {result:+d}  depth {depth}  move {move}  "
-              f"nodes {game.nodes:,}  {seconds:.4f} s", flush=True)
+        print(
+            f"easyAI {rows}x{cols} k={k}: value {result:+d}  depth {depth}  move {move}  "
+            f"nodes {game.nodes:,}  {seconds:.4f} s",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

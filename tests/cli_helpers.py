@@ -15,5 +15,10 @@ def nimmax(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.Compl
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120", "NO_COLOR": "1"}
     return subprocess.run(
         [sys.executable, "-m", "nimmax", *args],
-        input=stdin, capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        cwd=ROOT,
     )

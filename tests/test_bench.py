@@ -41,13 +41,21 @@ def misere_nim_value(piles: list[int]) -> int:
 
 def test_families_make_the_documented_game_words() -> None:
     assert [words for words, _, _ in plan(family("simple-nim"), (20, 10, 15))] == [
-        "simple-nim 10", "simple-nim 15", "simple-nim 20"]
+        "simple-nim 10",
+        "simple-nim 15",
+        "simple-nim 20",
+    ]
     assert [words for words, _, _ in plan(family("nim"), (1, 4))] == ["nim 1", "nim 1 3 5 7"]
     assert [words for words, _, _ in plan(family("split-nim"), (9,))] == ["split-nim 9"]
     assert plan(family("tictactoe"), (3, 4), (3, 4)) == [
-        ("tictactoe --size 3 --k 3", 3, 3), ("tictactoe --size 4 --k 3", 4, 3), ("tictactoe --size 4 --k 4", 4, 4)]
+        ("tictactoe --size 3 --k 3", 3, 3),
+        ("tictactoe --size 4 --k 3", 4, 3),
+        ("tictactoe --size 4 --k 4", 4, 4),
+    ]
     assert [words for words, _, _ in plan(family("tictactoe"), (3, 4))] == [
-        "tictactoe --size 3 --k 3", "tictactoe --size 4 --k 4"]  # k defaults to the size
+        "tictactoe --size 3 --k 3",
+        "tictactoe --size 4 --k 4",
+    ]  # k defaults to the size
 
 
 def test_bad_sizes_are_refused() -> None:
@@ -101,8 +109,10 @@ def test_bad_algorithms_are_refused(text: str) -> None:
 
 def test_algorithm_options_keep_their_commas() -> None:
     chosen = algorithms("minimax:cache=on,table=100,alphabeta")
-    assert [(one.kind, one.cache, one.capacity) for one in chosen] == [("minimax", True, 100),
-                                                                       ("alphabeta", True, 1_000_000)]
+    assert [(one.kind, one.cache, one.capacity) for one in chosen] == [
+        ("minimax", True, 100),
+        ("alphabeta", True, 1_000_000),
+    ]
 
 
 def test_cli_json_rows() -> None:
@@ -127,8 +137,13 @@ def test_cli_table_chart_and_over_the_limit() -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [["bench", "chess"], ["bench", "nim", "--sizes", "0"], ["bench", "nim", "--k", "3"],
-     ["bench", "nim", "--algorithms", "random"], ["bench", "nim", "--limit", "0"]],
+    [
+        ["bench", "chess"],
+        ["bench", "nim", "--sizes", "0"],
+        ["bench", "nim", "--k", "3"],
+        ["bench", "nim", "--algorithms", "random"],
+        ["bench", "nim", "--limit", "0"],
+    ],
 )
 def test_cli_bad_input_exits_2(args: list[str]) -> None:
     run = nimmax(*args)
@@ -157,8 +172,9 @@ def test_readme_tree_and_bench_examples_run(args: list[str], tmp_path: Path) -> 
     if "tictactoe" in args:
         args = [("2" if word == "60" else word) for word in args]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120", "NO_COLOR": "1"}
-    run = subprocess.run([sys.executable, "-m", "nimmax", *args], capture_output=True, text=True, cwd=tmp_path,
-                         env=env, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "nimmax", *args], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
+    )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip()
 

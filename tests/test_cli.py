@@ -19,8 +19,18 @@ def test_solve_json_is_the_documented_object() -> None:
     run = nimmax("solve", "nim", "2", "3", "5", "--json")
     assert run.returncode == 0, run.stderr
     record = json.loads(run.stdout)
-    for field in ("game", "position", "to_move", "value", "best_move", "moves", "algorithm", "nodes", "seconds",
-                  "exact"):
+    for field in (
+        "game",
+        "position",
+        "to_move",
+        "value",
+        "best_move",
+        "moves",
+        "algorithm",
+        "nodes",
+        "seconds",
+        "exact",
+    ):
         assert field in record
     assert record["game"] == "nim 2 3 5" and record["position"] == "2,3,5"
     assert record["value"] == 1 and record["best_move"] == "3:4" and record["exact"] is True

@@ -55,6 +55,7 @@ def duel_json(*args: str) -> dict[str, Any]:
 
 # --- statistics against hand-computed numbers -------------------------------------------
 
+
 def test_wilson_matches_hand_computed_intervals() -> None:
     # By hand with z = 1.96: 0/10 -> upper z²/n / (1 + z²/n) = 0.38415 / 1.38415 = 0.27753;
     # 5/10 -> 0.5 ± 1.96·sqrt(0.025 + 0.0096040) / 1.38415 = 0.5 ± 0.26340;
@@ -108,6 +109,7 @@ def test_repeated_specs_get_numbered_names() -> None:
 
 # --- perfect play against theory --------------------------------------------------------
 
+
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=3))
 def test_alphabeta_wins_every_nim_game_it_starts_from_a_winning_position(piles: list[int]) -> None:
     words = "nim " + " ".join(map(str, piles))
@@ -122,8 +124,9 @@ def test_alphabeta_wins_every_nim_game_it_starts_from_a_winning_position(piles: 
 
 def test_minimax_never_loses_a_nim_game_it_starts_won_from_the_cli() -> None:
     for piles in (["2", "3", "5"], ["1", "1", "2"], ["3", "3", "1"]):
-        record = duel_json("minimax:cache=on", "random", "--game", "nim " + " ".join(piles), "--games", "20",
-                           "--seed", "5")
+        record = duel_json(
+            "minimax:cache=on", "random", "--game", "nim " + " ".join(piles), "--games", "20", "--seed", "5"
+        )
         minimax = record["per_player"]["minimax:cache=on"]
         assert misere_nim_first_player_wins([int(pile) for pile in piles])
         assert minimax["wins_first"] == minimax["games_first"] == 10
@@ -191,6 +194,7 @@ def test_minimax_never_loses_to_random_on_the_registry_tictactoe() -> None:
 
 # --- reproducibility ---------------------------------------------------------------------
 
+
 def test_same_seed_same_duel_on_one_or_two_processes() -> None:
     args = ("alphabeta", "random", "--game", "nim 2 3 5", "--games", "45", "--seed", "17")
     alone, pooled = duel_json(*args, "--jobs", "1"), duel_json(*args, "--jobs", "2")
@@ -213,6 +217,7 @@ def test_search_tables_live_for_a_block_of_games_then_start_afresh() -> None:
     results = [result for block in plan.blocks() for result in duel.block_games(block)]
     assert [result.index for result in results] == list(range(2 * duel.MIN_BLOCK + 1))
     assert sum(results[2].nodes) < sum(results[0].nodes)  # the block's tables remember game 0
+
     def played(result: duel.GameResult) -> tuple[Any, ...]:
         return result.first, result.winner, result.scores, result.moves, result.nodes
 
@@ -226,6 +231,7 @@ def test_a_time_limited_player_keeps_within_its_budget() -> None:
 
 
 # --- one-player games: both players meet the same deals -----------------------------------
+
 
 class Draw(NamedTuple):
     """A test-local one-player chance game: three tiles are dealt; each is kept or swapped for a 2."""
@@ -293,7 +299,8 @@ def test_one_player_duel_is_the_same_on_two_processes() -> None:
     plan = duel.plan(Dealt(), ["random", "alphabeta"], 2 * duel.MIN_BLOCK + 3, seed=5)
     alone, pooled = duel.run(plan), duel.run(plan, jobs=2)
     assert timeless(duel.pairing_record(alone, alone.pairings[0])) == timeless(
-        duel.pairing_record(pooled, pooled.pairings[0]))
+        duel.pairing_record(pooled, pooled.pairings[0])
+    )
 
 
 def test_one_player_duel_ranks_the_keeper_above_random() -> None:
@@ -307,9 +314,21 @@ def test_one_player_duel_ranks_the_keeper_above_random() -> None:
 
 # --- tournament ----------------------------------------------------------------------------
 
+
 def test_tournament_crosstable_and_ratings_agree_with_the_games() -> None:
-    run = nimmax("tournament", "alphabeta", "alphabeta:depth=1", "random", "--game", "nim 2 3 5", "--games", "12",
-                 "--seed", "2", "--json")
+    run = nimmax(
+        "tournament",
+        "alphabeta",
+        "alphabeta:depth=1",
+        "random",
+        "--game",
+        "nim 2 3 5",
+        "--games",
+        "12",
+        "--seed",
+        "2",
+        "--json",
+    )
     assert run.returncode == 0, run.stderr
     record = json.loads(run.stdout)
     names = record["players"]
@@ -332,26 +351,29 @@ def test_tournament_crosstable_and_ratings_agree_with_the_games() -> None:
 
 
 def test_tournament_table_is_shown() -> None:
-    run = nimmax("tournament", "alphabeta", "random", "random:seed=3", "--game", "simple-nim 9", "--games", "4",
-                 "--seed", "1")
+    run = nimmax(
+        "tournament", "alphabeta", "random", "random:seed=3", "--game", "simple-nim 9", "--games", "4", "--seed", "1"
+    )
     assert run.returncode == 0, run.stderr
     assert "round robin" in run.stdout and "Elo" in run.stdout and "random:seed=3" in run.stdout
 
 
 def test_the_duel_core_imports_no_presentation_library() -> None:
-    code = "import sys, nimmax.duel; print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', " \
-           "'prompt_toolkit')))"
+    code = (
+        "import sys, nimmax.duel; print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', "
+        "'prompt_toolkit')))"
+    )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert loaded.stdout.strip() == "[]"
 
 
 # --- the command line ---------------------------------------------------------------------
 
+
 def test_duel_summary_table() -> None:
     run = nimmax("duel", "alphabeta", "random", "--game", "nim 2 3 5", "--games", "30", "--seed", "4")
     assert run.returncode == 0, run.stderr
-    for text in ("played 30 of 30 games, seed 4", "wins as first", "15/15", "worst move", "nodes per move",
-                 "Wilson"):
+    for text in ("played 30 of 30 games, seed 4", "wins as first", "15/15", "worst move", "nodes per move", "Wilson"):
         assert text in run.stdout
     assert run.stderr == ""
 
@@ -362,8 +384,17 @@ def test_duel_json_has_the_documented_fields() -> None:
         assert key in record
     assert record["game"] == "split-nim 7" and record["players"] == ["alphabeta", "random"]
     for side in record["per_player"].values():
-        for key in ("wins", "losses", "draws", "avg_move_seconds", "max_move_seconds", "nodes", "win_interval",
-                    "wins_first", "wins_second"):
+        for key in (
+            "wins",
+            "losses",
+            "draws",
+            "avg_move_seconds",
+            "max_move_seconds",
+            "nodes",
+            "win_interval",
+            "wins_first",
+            "wins_second",
+        ):
             assert key in side
     assert record["per_player"]["alphabeta"]["nodes"] > 0 == record["per_player"]["random"]["nodes"]
 
@@ -431,10 +462,29 @@ def test_plan_checks_its_input() -> None:
 @pytest.mark.parametrize(("jobs", "as_json"), [("1", False), ("2", True)])
 def test_ctrl_c_prints_the_finished_games_and_exits_130(jobs: str, as_json: bool) -> None:
     child = pexpect.spawn(
-        sys.executable, ["-m", "nimmax", "duel", "alphabeta", "random", "--game", "nim 2 3 5", "--games", "10000000",
-                         "--seed", "1", "--jobs", jobs, *(["--json"] if as_json else [])],
-        cwd=str(ROOT), env={"PYTHONPATH": str(ROOT), "NO_COLOR": "1", "TERM": "xterm", "PATH": "/usr/bin:/bin"},
-        encoding="utf-8", codec_errors="replace", dimensions=(40, 120), timeout=30,
+        sys.executable,
+        [
+            "-m",
+            "nimmax",
+            "duel",
+            "alphabeta",
+            "random",
+            "--game",
+            "nim 2 3 5",
+            "--games",
+            "10000000",
+            "--seed",
+            "1",
+            "--jobs",
+            jobs,
+            *(["--json"] if as_json else []),
+        ],
+        cwd=str(ROOT),
+        env={"PYTHONPATH": str(ROOT), "NO_COLOR": "1", "TERM": "xterm", "PATH": "/usr/bin:/bin"},
+        encoding="utf-8",
+        codec_errors="replace",
+        dimensions=(40, 120),
+        timeout=30,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even where the runner ignores Ctrl-C
     )
     child.expect("games/s")  # the progress bar is up (on stderr) and games are being played

@@ -131,14 +131,24 @@ def test_player_specs() -> None:
     spec = players.parse_spec("alphabeta:depth=4,time=0.5,cache=off")
     assert spec.kind == "alphabeta" and spec.options == {"depth": 4, "time": 0.5, "cache": False}
     assert str(spec) == "alphabeta:depth=4,time=0.5,cache=off"
-    for bad in ("chess", "alphabeta:depth=x", "alphabeta:depth=0", "random:depth=3", "minimax:cache=maybe",
-                "alphabeta:depth"):
+    for bad in (
+        "chess",
+        "alphabeta:depth=x",
+        "alphabeta:depth=0",
+        "random:depth=3",
+        "minimax:cache=maybe",
+        "alphabeta:depth",
+    ):
         with pytest.raises(players.BadPlayerSpec):
             players.parse_spec(bad)
 
 
-@given(st.lists(st.integers(0, 4), min_size=1, max_size=3), st.sampled_from(
-    ["random:seed=1", "minimax", "negamax:cache=on", "alphabeta", "alphabeta:depth=2", "alphabeta:nodes=50"]))
+@given(
+    st.lists(st.integers(0, 4), min_size=1, max_size=3),
+    st.sampled_from(
+        ["random:seed=1", "minimax", "negamax:cache=on", "alphabeta", "alphabeta:depth=2", "alphabeta:nodes=50"]
+    ),
+)
 def test_players_choose_legal_moves(piles: list[int], spec: str) -> None:
     game = games.create("nim " + " ".join(map(str, piles)))
     state = game.initial_state()

@@ -204,16 +204,33 @@ def test_illegal_moves_and_notation() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "1,2:0/1,2:0", "1,2:0/1,2:0/x", "1,2/1,2:0/s", "1,2:0/1,2,3:0/s", "a,2:0/1,2:0/s", "1,-2:0/1,2:0/s",
-     "1,2:0:1/1,2:0/s"],
+    [
+        "",
+        "1,2:0/1,2:0",
+        "1,2:0/1,2:0/x",
+        "1,2/1,2:0/s",
+        "1,2:0/1,2,3:0/s",
+        "a,2:0/1,2:0/s",
+        "1,-2:0/1,2:0/s",
+        "1,2:0:1/1,2:0/s",
+    ],
 )
 def test_bad_positions_are_bad_game_specs(text: str) -> None:
     with pytest.raises(BadGameSpec):
         games.create(["kalah", "--position", text])
 
 
-@pytest.mark.parametrize("words", ["kalah --pits 0", "kalah --seeds 0", "kalah --pits x", "kalah 3",
-                                   "kalah --pits 4 --position 1,1:0/1,1:0/s", "kalah --pits 99"])
+@pytest.mark.parametrize(
+    "words",
+    [
+        "kalah --pits 0",
+        "kalah --seeds 0",
+        "kalah --pits x",
+        "kalah 3",
+        "kalah --pits 4 --position 1,1:0/1,1:0/s",
+        "kalah --pits 99",
+    ],
+)
 def test_bad_game_words(words: str) -> None:
     with pytest.raises(BadGameSpec):
         games.create(words)

@@ -9,8 +9,17 @@ from pathlib import Path
 
 from .cli_helpers import ROOT
 
-CORE = ["nimmax.game", "nimmax.games", "nimmax.search", "nimmax.search.alphabeta", "nimmax.search.minimax",
-        "nimmax.search.expectimax", "nimmax.players", "nimmax.match", "nimmax.solve"]
+CORE = [
+    "nimmax.game",
+    "nimmax.games",
+    "nimmax.search",
+    "nimmax.search.alphabeta",
+    "nimmax.search.minimax",
+    "nimmax.search.expectimax",
+    "nimmax.players",
+    "nimmax.match",
+    "nimmax.solve",
+]
 
 
 def test_core_imports_no_presentation_library() -> None:

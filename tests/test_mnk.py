@@ -125,11 +125,17 @@ def test_plain_minimax_visits_the_whole_3x3_tree_and_finds_a_draw() -> None:
 def test_every_engine_agrees_on_every_opening_move_of_3x3() -> None:
     game = games.create("tictactoe")
     state = game.initial_state()
-    truth = {cell_name(game, cell): -oracle_value(oracle_play(("...",) * 3, cell), 3, False)
-             for cell in oracle_moves(("...",) * 3, False)}
+    truth = {
+        cell_name(game, cell): -oracle_value(oracle_play(("...",) * 3, cell), 3, False)
+        for cell in oracle_moves(("...",) * 3, False)
+    }
     assert set(truth.values()) == {0}
-    for engine in (lambda *a, **o: minimax(*a, cache=True, **o), lambda *a, **o: negamax(*a, cache=True, **o),
-                   alphabeta, expectimax):
+    for engine in (
+        lambda *a, **o: minimax(*a, cache=True, **o),
+        lambda *a, **o: negamax(*a, cache=True, **o),
+        alphabeta,
+        expectimax,
+    ):
         result = engine(game, state, every_move=True)
         assert result.value == 0
         assert {game.format_move(move): value for move, value in result.moves} == truth
@@ -181,8 +187,11 @@ Case = tuple[tuple[int, int, int, bool], tuple[str, ...], list[tuple[int, int]]]
 @st.composite
 def midgame(draw: st.DrawFn) -> Case:
     """A board shape, a position reached by random moves from the empty board, and those moves."""
-    shape = draw(st.sampled_from([(4, 4, 3, False), (3, 4, 3, False), (4, 4, 4, False), (4, 5, 4, True),
-                                  (4, 4, 3, True), (5, 5, 4, False)]))
+    shape = draw(
+        st.sampled_from(
+            [(4, 4, 3, False), (3, 4, 3, False), (4, 4, 4, False), (4, 5, 4, True), (4, 4, 3, True), (5, 5, 4, False)]
+        )
+    )
     rows, cols, k, gravity = shape
     board, played = tuple("." * cols for _ in range(rows)), []
     # At most 8 empty cells left, so that the plain-recursion oracle stays quick.
@@ -202,8 +211,10 @@ def test_every_root_move_agrees_with_the_oracle_midgame(case: Case) -> None:
     if game.is_terminal(state):
         return
     result = alphabeta(game, state, every_move=True)
-    truth = {cell_name(game, cell): -oracle_value(oracle_play(board, cell), k, gravity)
-             for cell in oracle_moves(board, gravity)}
+    truth = {
+        cell_name(game, cell): -oracle_value(oracle_play(board, cell), k, gravity)
+        for cell in oracle_moves(board, gravity)
+    }
     assert {game.format_move(move): value for move, value in result.moves} == truth
     assert result.value == oracle_value(board, k, gravity)
 
@@ -218,8 +229,12 @@ def oracle_symmetries(board: tuple[str, ...], gravity: bool) -> list[tuple[str, 
         images += [board[::-1], mirrored[::-1]]
         if len(board) == len(board[0]):
             transposed = tuple("".join(column) for column in zip(*board, strict=True))
-            images += [transposed, tuple(row[::-1] for row in transposed), transposed[::-1],
-                       tuple(row[::-1] for row in transposed[::-1])]
+            images += [
+                transposed,
+                tuple(row[::-1] for row in transposed),
+                transposed[::-1],
+                tuple(row[::-1] for row in transposed[::-1]),
+            ]
     return images
 
 
@@ -435,8 +450,12 @@ def test_cli_solves_a_connect_four_position() -> None:
 
 @pytest.mark.parametrize(
     "words",
-    [["tictactoe", "--k", "9"], ["tictactoe", "--position", "xxx/xxx/ooo"], ["ttt", "--position", "x?./.../..."],
-     ["connect4", "--position", "x....../......./......./......./......./......."]],
+    [
+        ["tictactoe", "--k", "9"],
+        ["tictactoe", "--position", "xxx/xxx/ooo"],
+        ["ttt", "--position", "x?./.../..."],
+        ["connect4", "--position", "x....../......./......./......./......./......."],
+    ],
 )
 def test_cli_refuses_bad_games_with_exit_2(words: list[str]) -> None:
     finished = nimmax("solve", *words)

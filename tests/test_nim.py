@@ -164,8 +164,17 @@ def test_keys_fold_pile_order_and_positions_print() -> None:
 
 @pytest.mark.parametrize(
     "words",
-    ["nim", "nim -1 2", "nim 2 x", "nim 2 --bogus", "simple-nim 3 4", "simple-nim 5 --max-take 0",
-     "simple-nim 5 --max-take", "nim 2 --normal=yes", "chess"],
+    [
+        "nim",
+        "nim -1 2",
+        "nim 2 x",
+        "nim 2 --bogus",
+        "simple-nim 3 4",
+        "simple-nim 5 --max-take 0",
+        "simple-nim 5 --max-take",
+        "nim 2 --normal=yes",
+        "chess",
+    ],
 )
 def test_bad_game_words_are_refused(words: str) -> None:
     if words == "nim":

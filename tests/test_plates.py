@@ -94,8 +94,10 @@ def test_equal_notes_give_one_pair() -> None:
     assert [game.format_move(move) for move in game.actions(state)] == ["5+5", "5+10"]
 
 
-@pytest.mark.parametrize("words", ["plates 1", "plates a,b,c", "plates 0,1,2", "plates 1,2 --big", "plates 1,,2",
-                                   "plates " + " ".join(["1,2"] * 10)])
+@pytest.mark.parametrize(
+    "words",
+    ["plates 1", "plates a,b,c", "plates 0,1,2", "plates 1,2 --big", "plates 1,,2", "plates " + " ".join(["1,2"] * 10)],
+)
 def test_bad_plates_are_refused(words: str) -> None:
     with pytest.raises(BadGameSpec):
         games.create(words)

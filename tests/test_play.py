@@ -142,8 +142,16 @@ def test_every_game_plays_to_the_end_from_piped_input(info: games.GameInfo, tmp_
     typed, every_move = scripted_moves(game, seed)
     record_file = tmp_path / "game.json"
     seats = ["--first", "human"] + ([] if game.players == 1 else ["--second", "human"])
-    run = nimmax("play", *shlex.split(info.example), *seats, "--seed", str(seed), "--record", str(record_file),
-                 stdin="".join(move + "\n" for move in typed))
+    run = nimmax(
+        "play",
+        *shlex.split(info.example),
+        *seats,
+        "--seed",
+        str(seed),
+        "--record",
+        str(record_file),
+        stdin="".join(move + "\n" for move in typed),
+    )
     assert run.returncode == 0, run.stderr
     text = record_file.read_text()
     record = json.loads(text)
@@ -159,8 +167,18 @@ def test_every_game_plays_to_the_end_from_piped_input(info: games.GameInfo, tmp_
 
 def test_misere_nim_the_one_who_takes_the_last_counter_loses(tmp_path: Path, cli: Callable[..., Run]) -> None:
     record_file = tmp_path / "game.json"
-    run = cli("play", "simple-nim", "5", "--first", "human", "--second", "human", "--record", str(record_file),
-                 stdin="1\n1\n1\n1\n1\n")  # First takes the fifth, last counter
+    run = cli(
+        "play",
+        "simple-nim",
+        "5",
+        "--first",
+        "human",
+        "--second",
+        "human",
+        "--record",
+        str(record_file),
+        stdin="1\n1\n1\n1\n1\n",
+    )  # First takes the fifth, last counter
     assert run.returncode == 0, run.stderr
     record = json.loads(record_file.read_text())
     assert record["players"] == ["human", "human"] and record["moves"] == ["1"] * 5
@@ -172,8 +190,19 @@ def test_engines_play_each_other_reproducibly(tmp_path: Path, cli: Callable[...,
     records = []
     for attempt, runner in enumerate([nimmax, cli]):  # once in a subprocess, once in this process
         record_file = tmp_path / f"game{attempt}.json"
-        run = runner("play", "nim", "3", "4", "5", "--first", "alphabeta", "--second", "random:seed=3",
-                     "--record", str(record_file))
+        run = runner(
+            "play",
+            "nim",
+            "3",
+            "4",
+            "5",
+            "--first",
+            "alphabeta",
+            "--second",
+            "random:seed=3",
+            "--record",
+            str(record_file),
+        )
         assert run.returncode == 0, run.stderr
         records.append(json.loads(record_file.read_text()))
     assert records[0] == records[1]
@@ -222,8 +251,7 @@ def test_bad_play_arguments_are_one_line_errors(
 
 def test_replay_steps_through_a_record(tmp_path: Path, cli: Callable[..., Run]) -> None:
     record_file = tmp_path / "game.json"
-    cli("play", "nim", "2", "3", "5", "--first", "alphabeta", "--second", "random:seed=1", "--record",
-           str(record_file))
+    cli("play", "nim", "2", "3", "5", "--first", "alphabeta", "--second", "random:seed=1", "--record", str(record_file))
     moves = json.loads(record_file.read_text())["moves"]
     run = cli("replay", str(record_file), "--delay", "0")
     assert run.returncode == 0, run.stderr
@@ -236,13 +264,16 @@ def test_replay_steps_through_a_record(tmp_path: Path, cli: Callable[..., Run]) 
     ("content", "message"),
     [
         ("{not json", "not a nimmax game record"),
-        ('{"game": "nim 2 3 5", "players": ["human"], "moves": ["3:9"], "result": {"winner": null, "utilities": []}}',
-         "move 1 ('3:9') cannot be replayed"),
-        ('{"game": "chess", "players": [], "moves": [], "result": {"winner": null, "utilities": []}}',
-         "unknown game"),
-        ('[1, 2]', "not a nimmax game record"),
-        ('{"game": "nim 2", "players": [], "moves": [], "result": {"winner": "x", "utilities": []}}',
-         "not a nimmax game record"),
+        (
+            '{"game": "nim 2 3 5", "players": ["human"], "moves": ["3:9"], "result": {"winner": null, "utilities": []}}',
+            "move 1 ('3:9') cannot be replayed",
+        ),
+        ('{"game": "chess", "players": [], "moves": [], "result": {"winner": null, "utilities": []}}', "unknown game"),
+        ("[1, 2]", "not a nimmax game record"),
+        (
+            '{"game": "nim 2", "players": [], "moves": [], "result": {"winner": "x", "utilities": []}}',
+            "not a nimmax game record",
+        ),
     ],
 )
 def test_a_corrupt_record_is_a_clear_error(
@@ -333,17 +364,25 @@ def test_record_is_written_when_the_game_is_interrupted(tmp_path: Path) -> None:
 
     record_file = tmp_path / "game.json"
     with pytest.raises(KeyboardInterrupt):
-        play(games.create("nim 2 3 5"), ["human", "alphabeta"], console(), record=record_file,
-             reader=interrupt_on_second_turn)
+        play(
+            games.create("nim 2 3 5"),
+            ["human", "alphabeta"],
+            console(),
+            record=record_file,
+            reader=interrupt_on_second_turn,
+        )
     record = json.loads(record_file.read_text())
     assert record["moves"][0] == "3:4" and len(record["moves"]) == 2 and record["result"]["finished"] is False
 
 
 # Seats that do not alternate: seat 0 moves, chance draws, seat 1 moves twice in a row, seat 0 again.
-EXTRA_TURNS = (0, [
-    ("chance", [(0.5, (1, [(1, [(0, [1, -1])])])), (0.5, (1, [(1, [(0, [0, 1]), 1])]))]),
-    (1, [(0, [1, 0]), -1]),
-])
+EXTRA_TURNS = (
+    0,
+    [
+        ("chance", [(0.5, (1, [(1, [(0, [1, -1])])])), (0.5, (1, [(1, [(0, [0, 1]), 1])]))]),
+        (1, [(0, [1, 0]), -1]),
+    ],
+)
 
 
 def seats_along(game: TreeGame, moves: Sequence[int]) -> list[int]:
@@ -426,7 +465,6 @@ def test_a_huge_pile_is_drawn_cut_short_with_its_count() -> None:
     game = games.create("simple-nim 5000")
     (row,) = board_rows(render(game, game.initial_state()))
     assert row.count("●") < 100 and "5000" in row and "…" in row
-
 
 
 def test_a_one_player_game_takes_only_first(

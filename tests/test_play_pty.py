@@ -31,8 +31,15 @@ def spawn(*args: str) -> pexpect.spawn:
     # No cursor-position requests: pexpect does not answer them, prompt_toolkit would wait.
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
     env.pop("NO_COLOR", None)
-    return pexpect.spawn(sys.executable, ["-m", "nimmax", *args], env=env, cwd=str(ROOT), dimensions=(30, 100),
-                         encoding="utf-8", timeout=20)
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "nimmax", *args],
+        env=env,
+        cwd=str(ROOT),
+        dimensions=(30, 100),
+        encoding="utf-8",
+        timeout=20,
+    )
 
 
 def finish(child: pexpect.spawn) -> tuple[int, str]:

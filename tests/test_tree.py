@@ -19,8 +19,19 @@ from nimmax.tree import AT_LEAST, AT_MOST, EXACT, PRUNED, SEARCHED, Node, TreeTo
 from .cli_helpers import nimmax
 from .toys import TreeGame
 
-GAMES = ["simple-nim 6", "simple-nim 7", "simple-nim 8", "simple-nim 7 --normal", "plates",
-         "plates 3,1,2 4,4,9,1 7,7", "nim 2 2", "nim 1 2 3", "nim 2 3 --normal", "split-nim 9", "split-nim 6 4"]
+GAMES = [
+    "simple-nim 6",
+    "simple-nim 7",
+    "simple-nim 8",
+    "simple-nim 7 --normal",
+    "plates",
+    "plates 3,1,2 4,4,9,1 7,7",
+    "nim 2 2",
+    "nim 1 2 3",
+    "nim 2 3 --normal",
+    "split-nim 9",
+    "split-nim 6 4",
+]
 
 
 def searched(root: Node) -> int:
@@ -90,7 +101,8 @@ def test_alphabeta_prunes_but_the_root_searches_every_move() -> None:
 def toy_trees() -> st.SearchStrategy[Any]:
     leaves = st.integers(-3, 3)
     return st.recursive(
-        leaves, lambda children: st.tuples(st.sampled_from([0, 1]), st.lists(children, min_size=1, max_size=3)),
+        leaves,
+        lambda children: st.tuples(st.sampled_from([0, 1]), st.lists(children, min_size=1, max_size=3)),
         max_leaves=24,
     )
 
@@ -155,8 +167,12 @@ def test_cli_minimax_tree_of_plates_shows_every_node() -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [["tree", "simple-nim", "6", "--algorithm", "negamax"], ["tree", "simple-nim", "6", "--max-nodes", "0"],
-     ["tree", "chess"], ["tree", "simple-nim", "6", "--svg", "/no/such/dir/tree.svg"]],
+    [
+        ["tree", "simple-nim", "6", "--algorithm", "negamax"],
+        ["tree", "simple-nim", "6", "--max-nodes", "0"],
+        ["tree", "chess"],
+        ["tree", "simple-nim", "6", "--svg", "/no/such/dir/tree.svg"],
+    ],
 )
 def test_cli_bad_input_exits_2(args: list[str]) -> None:
     run = nimmax(*args)
@@ -175,16 +191,17 @@ def test_tree_bench_and_plates_cores_import_no_presentation_library() -> None:
 
     from .cli_helpers import ROOT
 
-    code = ("import sys, nimmax.tree, nimmax.bench, nimmax.games.plates\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', 'prompt_toolkit')))")
+    code = (
+        "import sys, nimmax.tree, nimmax.bench, nimmax.games.plates\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', 'prompt_toolkit')))"
+    )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert loaded.stdout.strip() == "[]"
 
 
-
-
-@pytest.mark.parametrize("words", ["tictactoe --position xo./.x./o..", "tictactoe --position x../.o./...",
-                                   "tictactoe --size 3 --k 3"])
+@pytest.mark.parametrize(
+    "words", ["tictactoe --position xo./.x./o..", "tictactoe --position x../.o./...", "tictactoe --size 3 --k 3"]
+)
 def test_tictactoe_trees_count_what_the_engines_count(words: str) -> None:
     game = games.create(words)
     state = game.initial_state()
@@ -203,7 +220,8 @@ def chance_trees() -> st.SearchStrategy[Any]:
         lambda children: st.one_of(
             st.tuples(st.sampled_from([0, 1]), st.lists(children, min_size=1, max_size=3)),
             st.lists(children, min_size=1, max_size=3).map(
-                lambda nodes: ("chance", [(1 / len(nodes), node) for node in nodes])),
+                lambda nodes: ("chance", [(1 / len(nodes), node) for node in nodes])
+            ),
         ),
         max_leaves=20,
     ).filter(lambda tree: not isinstance(tree, int) and tree[0] != "chance")

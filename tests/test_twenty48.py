@@ -98,7 +98,8 @@ def test_rows_slide_left_like_the_original(row: str, slid: str | None, points: i
 grids = st.integers(2, 5).flatmap(
     lambda size: st.lists(
         st.lists(st.sampled_from([0, 0, 0, 2, 2, 4, 4, 8, 16, 1024, 32768]), min_size=size, max_size=size),
-        min_size=size, max_size=size,
+        min_size=size,
+        max_size=size,
     )
 )
 
@@ -262,8 +263,9 @@ def test_expectimax_plays_well_enough_to_reach_256() -> None:
 
 
 def test_solve_on_the_command_line() -> None:
-    done = nimmax("solve", "2048", "--position", "2,2,2,2/0,0,0,0/0,0,0,0/0,0,0,4",
-                  "--algorithm", "expectimax:depth=2", "--json")
+    done = nimmax(
+        "solve", "2048", "--position", "2,2,2,2/0,0,0,0/0,0,0,0/0,0,0,4", "--algorithm", "expectimax:depth=2", "--json"
+    )
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     values = {m["move"]: m["value"] for m in answer["moves"]}
@@ -294,9 +296,22 @@ def press(game: Twenty48, state: Position, keys: str) -> object:
 
 @pytest.mark.parametrize(
     ("keys", "meaning"),
-    [("\x1b[A", "up"), ("\x1b[B", "down"), ("\x1b[D", "left"), ("\x1b[C", "right"),
-     ("w", "up"), ("a", "left"), ("s", "down"), ("d", "right"),
-     ("k", "up"), ("h", "left"), ("j", "down"), ("l", "right"), ("u", "undo"), ("q", "quit")],
+    [
+        ("\x1b[A", "up"),
+        ("\x1b[B", "down"),
+        ("\x1b[D", "left"),
+        ("\x1b[C", "right"),
+        ("w", "up"),
+        ("a", "left"),
+        ("s", "down"),
+        ("d", "right"),
+        ("k", "up"),
+        ("h", "left"),
+        ("j", "down"),
+        ("l", "right"),
+        ("u", "undo"),
+        ("q", "quit"),
+    ],
 )
 def test_one_key_moves_without_enter(keys: str, meaning: str) -> None:
     game, state = position("0,0,0,0/0,2,0,0/0,0,0,0/0,0,0,0")

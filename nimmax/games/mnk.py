@@ -60,8 +60,13 @@ class MNK(Game[Board, int]):
     can_draw = True
 
     def __init__(
-        self, rows: int = 3, cols: int = 3, k: int | None = None, gravity: bool = False,
-        position: str | None = None, name: str = "tictactoe",
+        self,
+        rows: int = 3,
+        cols: int = 3,
+        k: int | None = None,
+        gravity: bool = False,
+        position: str | None = None,
+        name: str = "tictactoe",
     ) -> None:
         if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
             raise BadGameSpec(f"{name}: rows and columns must be 1 to {MAX_SIDE}, not {rows}x{cols}")
@@ -101,7 +106,7 @@ class MNK(Game[Board, int]):
         self._key_shifts = [index * 2 * self.span for index in range(folds)]
         self._key_mask = (1 << 2 * self.span) - 1
         self.position = position
-        self.start = self.read_position(position if position is not None else '/'.join(['.' * cols] * rows))
+        self.start = self.read_position(position if position is not None else "/".join(["." * cols] * rows))
 
     # -- geometry -------------------------------------------------------------------------
 
@@ -411,8 +416,10 @@ class MNK(Game[Board, int]):
                     o |= 1 << self.bit(row, col)
         xs, os = x.bit_count(), o.bit_count()
         if not 0 <= xs - os <= 1:
-            raise BadGameSpec(f"{self.name}: position {text!r} has {xs} x and {os} o; x moves first, so "
-                              "x has as many stones as o or one more")
+            raise BadGameSpec(
+                f"{self.name}: position {text!r} has {xs} x and {os} o; x moves first, so "
+                "x has as many stones as o or one more"
+            )
         if self.gravity and ((x | o) + self.bottom) & (x | o):
             raise BadGameSpec(f"{self.name}: position {text!r} has a stone above an empty cell (gravity)")
         x_line = any(x & line == line for line in self.lines)
@@ -433,8 +440,15 @@ TICTACTOE_USAGE = "tictactoe [--size N | --rows R --cols C] [--k K] [--gravity] 
 CONNECT4_USAGE = "connect4 [--rows R] [--cols C] [--k K] [--position P]"
 
 
-def _shape(game: str, position: str | None, size: int | None, rows: int | None, cols: int | None,
-           default: tuple[int, int], square: bool) -> tuple[int, int]:
+def _shape(
+    game: str,
+    position: str | None,
+    size: int | None,
+    rows: int | None,
+    cols: int | None,
+    default: tuple[int, int],
+    square: bool,
+) -> tuple[int, int]:
     """Rows and columns from --size, --rows/--cols, or the shape of --position; with `square`
     one side given makes a square board, else the other side keeps its default."""
     if size is not None and (rows is not None or cols is not None):

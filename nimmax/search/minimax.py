@@ -67,8 +67,7 @@ class Minimax(Memo):
             return stored if mover == maximizer else -stored
         horizon_in = self.horizon
         scored = [
-            (older(self.minimax(game.result(state, move), depth - 1, maximizer)), move)
-            for move in choices(game, state)
+            (older(self.minimax(game.result(state, move), depth - 1, maximizer)), move) for move in choices(game, state)
         ]
         pick = max if mover == maximizer else min
         score, move = pick(scored, key=lambda pair: pair[0])

@@ -87,8 +87,12 @@ def nodes_chart(rows: Sequence[Row], total_width: int = 100) -> RenderableType:
         board = row.board if row.board != shown_board else ""
         shown_board = row.board
         label = Text(text, "" if row.status == DONE else "bold red")
-        chart.add_row(board, Text(row.algorithm, colours[row.algorithm]),
-                      Text(bar(row.nodes, decades, width), colours[row.algorithm]), label)
+        chart.add_row(
+            board,
+            Text(row.algorithm, colours[row.algorithm]),
+            Text(bar(row.nodes, decades, width), colours[row.algorithm]),
+            label,
+        )
     chart.add_row("", "", axis(decades, width), "")
     title = Text("Nodes per board (log scale: each step is ten times more)", style="bold")
     return Group(title, chart)

@@ -36,8 +36,9 @@ def score_line(event: Event) -> str:
         return f"{len(event.pairings)} pairings"
     pairing = event.pairings[0]
     names = [event.plan.names[entrant] for entrant in pairing.entrants]
-    return " · ".join([f"{name} {side.wins}" for name, side in zip(names, pairing.sides, strict=True)]
-                      + [f"draws {pairing.draws}"])
+    return " · ".join(
+        [f"{name} {side.wins}" for name, side in zip(names, pairing.sides, strict=True)] + [f"draws {pairing.draws}"]
+    )
 
 
 def play(plan: Plan, jobs: int, console: Console) -> Event:
@@ -113,15 +114,20 @@ def duel_summary(event: Event) -> RenderableType:
     rate = event.done / event.seconds if event.seconds else 0.0
     status = "interrupted after" if event.interrupted else "played"
     heading = f"{event.plan.game.spec}: {status} {event.done} of {event.plan.games} games, seed {event.plan.seed}"
-    return Group(Text(heading, style="bold"), summary_table(event, event.pairings[0]),
-                 Text(f"{event.done} games in {event.seconds:.1f} s ({rate:,.1f} games/s)", style="dim"))
+    return Group(
+        Text(heading, style="bold"),
+        summary_table(event, event.pairings[0]),
+        Text(f"{event.done} games in {event.seconds:.1f} s ({rate:,.1f} games/s)", style="dim"),
+    )
 
 
 def tournament_summary(event: Event) -> RenderableType:
     """The crosstable of a tournament under a heading."""
     status = "interrupted after" if event.interrupted else "played"
-    heading = (f"{event.plan.game.spec}: round robin, {status} {event.done} of {event.plan.total} games, "
-               f"seed {event.plan.seed}")
+    heading = (
+        f"{event.plan.game.spec}: round robin, {status} {event.done} of {event.plan.total} games, "
+        f"seed {event.plan.seed}"
+    )
     return Group(Text(heading, style="bold"), crosstable(event))
 
 
@@ -130,8 +136,9 @@ def crosstable(event: Event) -> Table:
     names = event.plan.names
     record = duel.tournament_record(event)
     order = sorted(range(len(names)), key=lambda index: -record["ratings"][names[index]])
-    table = Table(caption="cells: the row player's wins-draws-losses\nElo: maximum likelihood, mean 1500",
-                  caption_justify="left")
+    table = Table(
+        caption="cells: the row player's wins-draws-losses\nElo: maximum likelihood, mean 1500", caption_justify="left"
+    )
     table.add_column("#", justify="right")
     table.add_column("player", style="bold cyan")
     for place in range(1, len(order) + 1):

@@ -66,8 +66,9 @@ def banner(game: AnyGame, state: Any, labels: Sequence[str], humans: set[int], m
     winner = game.winner(state)
     scores = [game.utility(state, seat) for seat in range(game.players)]
     if game.players == 1:
-        text = f"Game over: {labels[0]} " + (f"scores {scores[0]:g}" if abs(scores[0]) > 1 else
-                                             {1: "wins", 0: "draws", -1: "loses"}[int(scores[0])])
+        text = f"Game over: {labels[0]} " + (
+            f"scores {scores[0]:g}" if abs(scores[0]) > 1 else {1: "wins", 0: "draws", -1: "loses"}[int(scores[0])]
+        )
     else:
         text = "Draw" if winner is None else f"{labels[winner]} wins"
         if winner is not None and abs(scores[winner]) > 1:
@@ -281,4 +282,3 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
     humans = {seat for seat, spec in enumerate(record.players) if spec == "human"}
     moves_made = sum(game.to_move(state) != CHANCE for state in states[:-1])
     console.print(banner(game, states[-1], labels, humans, moves_made))
-

@@ -57,8 +57,10 @@ def label(game: AnyGame, node: Node, root: bool = False, best: bool = False) -> 
     value = node.value if node.value is not None else 0.0
     colour = "green" if value > 0 else "red" if value < 0 else "yellow"
     text.append("   value ", style="dim")
-    text.append(f"{BOUND_SIGN.get(node.bound, '')}{value:+g}" if value else f"{BOUND_SIGN.get(node.bound, '')}0",
-                style=f"bold {colour}")
+    text.append(
+        f"{BOUND_SIGN.get(node.bound, '')}{value:+g}" if value else f"{BOUND_SIGN.get(node.bound, '')}0",
+        style=f"bold {colour}",
+    )
     if best:
         text.append("   ◀ perfect play", style="bold green")
     return text
@@ -69,8 +71,10 @@ def footer(game: AnyGame, explored: GameTree) -> Text:
     whole, pruned_visits = explored.minimax_nodes, explored.alphabeta_nodes
     seat = game.to_move(explored.root.state)
     max_name = f" ({game.player_names[seat]})" if 0 <= seat < len(game.player_names) else ""
-    text = Text(f"Each node: move → position, side to move, value (payoff for Max{max_name}, the side to move "
-                "at the root)", style="dim")
+    text = Text(
+        f"Each node: move → position, side to move, value (payoff for Max{max_name}, the side to move at the root)",
+        style="dim",
+    )
     if explored.algorithm == ALPHABETA:
         text.append("; ≥ and ≤ mark bounds where alpha-beta stopped early.\n", style="dim")
         text.append(f"alpha-beta visited {explored.nodes:,} nodes", style="bold")
@@ -85,6 +89,8 @@ def footer(game: AnyGame, explored: GameTree) -> Text:
     saved = explored.nodes - pruned_visits
     text.append(".\n", style="dim")
     text.append(f"minimax visited {explored.nodes:,} nodes", style="bold")
-    text.append(f" (every node of the tree); alpha-beta visits {pruned_visits:,}: pruning would save "
-                f"{saved:,} ({saved / explored.nodes:.0%}). See it: --algorithm alphabeta")
+    text.append(
+        f" (every node of the tree); alpha-beta visits {pruned_visits:,}: pruning would save "
+        f"{saved:,} ({saved / explored.nodes:.0%}). See it: --algorithm alphabeta"
+    )
     return text

@@ -45,10 +45,21 @@ BOARD_COLOUR = "#bbada0"
 CELL_WIDTH = 7
 
 KEYS = {
-    "up": "up", "down": "down", "left": "left", "right": "right",
-    "w": "up", "a": "left", "s": "down", "d": "right",
-    "k": "up", "h": "left", "j": "down", "l": "right",
-    "u": "undo", "q": "quit", "c-d": "quit",
+    "up": "up",
+    "down": "down",
+    "left": "left",
+    "right": "right",
+    "w": "up",
+    "a": "left",
+    "s": "down",
+    "d": "right",
+    "k": "up",
+    "h": "left",
+    "j": "down",
+    "l": "right",
+    "u": "undo",
+    "q": "quit",
+    "c-d": "quit",
 }
 """Key (prompt_toolkit's name) to what it means: a slide, `undo` or `quit`."""
 
@@ -68,8 +79,11 @@ def render(game: AnyGame, state: Any, last_move: Any = None) -> RenderableType:
     values = [1 << rank if rank else 0 for rank in game.ranks(state.board)]
     spawned = last_move.cell if isinstance(last_move, Spawn) else None
     header = Text.assemble(
-        ("Score ", "bold"), (str(state.score), "bold cyan"), "   ",
-        ("Best tile ", "bold"), (str(max(values)), "bold cyan"),
+        ("Score ", "bold"),
+        (str(state.score), "bold cyan"),
+        "   ",
+        ("Best tile ", "bold"),
+        (str(max(values)), "bold cyan"),
     )
     if last_move is not None:
         header.append(f"   last: {game.format_move(last_move)}", style="dim")

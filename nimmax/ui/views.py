@@ -79,8 +79,10 @@ def solution_summary(game: AnyGame, algorithm: str, result: SearchResult) -> Tex
     proof = "proven" if result.exact else f"estimate at depth {result.depth}"
     return Text.assemble(
         ("value ", "dim"),
-        (f"{signed(result.value)} ({verdict}, {proof})" if result.exact else f"{signed(result.value)} ({proof})",
-         "bold"),
+        (
+            f"{signed(result.value)} ({verdict}, {proof})" if result.exact else f"{signed(result.value)} ({proof})",
+            "bold",
+        ),
         ("   best line ", "dim"),
         (line or "-", "bold"),
         ("\n", ""),
