@@ -265,7 +265,8 @@ def test_replay_steps_through_a_record(tmp_path: Path, cli: Callable[..., Run]) 
     [
         ("{not json", "not a nimmax game record"),
         (
-            '{"game": "nim 2 3 5", "players": ["human"], "moves": ["3:9"], "result": {"winner": null, "utilities": []}}',
+            '{"game": "nim 2 3 5", "players": ["human"], "moves": ["3:9"], '
+            '"result": {"winner": null, "utilities": []}}',
             "move 1 ('3:9') cannot be replayed",
         ),
         ('{"game": "chess", "players": [], "moves": [], "result": {"winner": null, "utilities": []}}', "unknown game"),
