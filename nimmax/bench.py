@@ -17,11 +17,8 @@ from typing import Any
 
 from nimmax import games
 from nimmax.game import AnyGame, BadInput
-from nimmax.players import BadPlayerSpec, parse_spec
-from nimmax.search import Budget, Searcher, Table, collector_paused, iterate
-from nimmax.search.alphabeta import AlphaBeta
-from nimmax.search.expectimax import Expectimax
-from nimmax.search.minimax import Minimax, Negamax
+from nimmax.players import BadPlayerSpec, Spec, parse_spec
+from nimmax.search import ENGINES, SCALE, Budget, interpreter_for, iterate
 
 DONE, OVER, SKIPPED = "done", "over the limit", "skipped"
 """A run's status: finished; stopped at the time limit; not run, since a smaller board of the
@@ -58,13 +55,6 @@ FAMILIES: tuple[Family, ...] = (
     ),
 )
 
-ENGINES: dict[str, Callable[[AnyGame, bool, int, Budget], Searcher]] = {
-    "minimax": lambda game, cache, capacity, budget: Minimax(game, cache, Table(capacity), budget),
-    "negamax": lambda game, cache, capacity, budget: Negamax(game, cache, Table(capacity), budget),
-    "alphabeta": lambda game, cache, capacity, budget: AlphaBeta(game, Table(capacity), budget),
-    "expectimax": lambda game, cache, capacity, budget: Expectimax(game, Table(capacity), budget),
-}
-
 
 @dataclass(frozen=True)
 class Board:
@@ -74,16 +64,6 @@ class Board:
     size: int
     k: int | None
     game: AnyGame
-
-
-@dataclass(frozen=True)
-class Algorithm:
-    """An engine as the bench runs it: plain minimax/negamax memoise nothing unless cache=on."""
-
-    spec: str
-    kind: str
-    cache: bool
-    capacity: int
 
 
 @dataclass(frozen=True)
@@ -153,38 +133,37 @@ def boards(chosen: Family, sizes: Sequence[int] = (), ks: Sequence[int] = ()) ->
     return [Board(words, size, k, games.create(words)) for words, size, k in plan(chosen, sizes, ks)]
 
 
-def algorithms(text: str) -> list[Algorithm]:
+def algorithms(text: str) -> list[Spec]:
     """Engines from "minimax,alphabeta" (options allowed: `minimax:cache=on`, `alphabeta:table=1000`)."""
     names = "|".join(ENGINES)
     chosen = []
     for item in re.split(rf",(?=\s*(?:{names})\b)", text):
         spec = parse_spec(item.strip())
-        if spec.kind not in ENGINES:
+        if spec.engine is None:
             raise BadPlayerSpec(f"bench runs the engines {', '.join(ENGINES)}, not {spec.kind!r}")
         extra = sorted(set(spec.options) - {"cache", "table"})
         if extra:
             raise BadPlayerSpec(f"{spec}: bench searches to the end under --limit; drop {', '.join(extra)}")
-        cache = bool(spec.options.get("cache", spec.kind not in ("minimax", "negamax")))
-        capacity = int(spec.options.get("table", 1_000_000)) if cache else 0
-        chosen.append(Algorithm(str(spec), spec.kind, cache, capacity))
+        chosen.append(spec)
     return chosen
 
 
-def measure(board: Board, algorithm: Algorithm, limit: float) -> Row:
+def measure(board: Board, algorithm: Spec, limit: float) -> Row:
     """One exact search of `board` from its start, stopped at `limit` seconds."""
+    assert algorithm.engine is not None
     budget = Budget.of(limit)
-    searcher = ENGINES[algorithm.kind](board.game, algorithm.cache, algorithm.capacity, budget)
+    searcher = algorithm.engine.searcher(board.game, algorithm.options, budget=budget)
     start = time.perf_counter()
-    with collector_paused():
+    with interpreter_for(SCALE // 2):
         results = list(iterate(searcher, board.game.initial_state(), deepen=False))
     seconds = time.perf_counter() - start
     if not results:
-        return Row(board.words, board.size, board.k, algorithm.spec, OVER, None, budget.nodes, seconds)
+        return Row(board.words, board.size, board.k, str(algorithm), OVER, None, budget.nodes, seconds)
     last = results[-1]
-    return Row(board.words, board.size, board.k, algorithm.spec, DONE, last.value, last.nodes, seconds)
+    return Row(board.words, board.size, board.k, str(algorithm), DONE, last.value, last.nodes, seconds)
 
 
-def run_all(grid: Sequence[Board], chosen: Sequence[Algorithm], limit: float) -> Iterator[Row]:
+def run_all(grid: Sequence[Board], chosen: Sequence[Spec], limit: float) -> Iterator[Row]:
     """Run every algorithm on every board, smallest board first, yielding each row when done.
 
     Once an algorithm goes over the limit, the larger boards of the same k are skipped:
@@ -193,10 +172,10 @@ def run_all(grid: Sequence[Board], chosen: Sequence[Algorithm], limit: float) ->
     over: set[tuple[str, int | None]] = set()
     for board in grid:
         for algorithm in chosen:
-            if (algorithm.spec, board.k) in over:
-                yield Row(board.words, board.size, board.k, algorithm.spec, SKIPPED, None, 0, 0.0)
+            if (str(algorithm), board.k) in over:
+                yield Row(board.words, board.size, board.k, str(algorithm), SKIPPED, None, 0, 0.0)
                 continue
             row = measure(board, algorithm, limit)
             if row.status == OVER:
-                over.add((algorithm.spec, board.k))
+                over.add((str(algorithm), board.k))
             yield row

@@ -19,7 +19,7 @@ from nimmax import duel, games
 from nimmax.bench import Row, algorithms, boards, family, numbers, run_all
 from nimmax.game import BadInput
 from nimmax.games import GAMES
-from nimmax.players import KINDS, option_names
+from nimmax.players import OPTIONS, SUMMARIES
 from nimmax.solve import solution_record, solve
 from nimmax.tree import explore
 from nimmax.ui import duel as duel_views
@@ -66,7 +66,22 @@ def games_command(as_json: Annotated[bool, typer.Option("--json", help="Print JS
                     }
                     for info in GAMES
                 ],
-                "players": [{"name": kind, "options": list(option_names(kind))} for kind in KINDS],
+                "players": [
+                    {
+                        "name": kind,
+                        "summary": SUMMARIES[kind],
+                        "options": [
+                            {
+                                "name": option.name,
+                                "type": option.kind.__name__,
+                                "default": option.default,
+                                "help": option.help,
+                            }
+                            for option in options
+                        ],
+                    }
+                    for kind, options in OPTIONS.items()
+                ],
             }
         )
         return

@@ -16,7 +16,7 @@ from typing import Any
 
 from nimmax import games
 from nimmax.game import CHANCE, AnyGame, BadInput
-from nimmax.players import Player
+from nimmax.players import Player, decide
 from nimmax.search import SearchResult
 
 
@@ -66,9 +66,8 @@ def plies(
         if seat == CHANCE:
             move, search = draw_outcome(game, state, rng), None
         else:
-            player = players[seat % len(players)]
-            move = player.choose(game, state)
-            search = player.last
+            decision = decide(players[seat % len(players)], game, state)
+            move, search = decision.move, decision.search
         after = game.result(state, move)
         yield Ply(state, seat, move, after, time.perf_counter() - started, search)
         state = after

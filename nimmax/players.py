@@ -1,75 +1,87 @@
-"""Players and the player-spec parser shared by play, duel and solve ("alphabeta:depth=4,time=0.5").
+"""Players and the player-spec parser shared by play, duel, solve and bench ("alphabeta:depth=4,time=0.5").
 
-A player is small and swappable: `choose(game, state)` returns a move, and a search-backed
-player leaves its last SearchResult readable as `last`.
+A player is small and swappable: `choose(game, state)` returns a move, or a `Decision`
+carrying the move with the search behind it, so the play loop, duels and hints receive the
+engine's figures as a value.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from nimmax.game import AnyGame, BadInput
-from nimmax.search import SearchResult, Table
-from nimmax.search.alphabeta import alphabeta
-from nimmax.search.expectimax import expectimax
-from nimmax.search.minimax import minimax, negamax
+from nimmax.search import ENGINES, Engine, Option, SearchResult, Table
 
 
 class BadPlayerSpec(BadInput):
     """A player spec that names no player or gives it a bad option."""
 
 
+@dataclass(frozen=True)
+class Decision:
+    """A player's move, with the search that chose it when there was one."""
+
+    move: Any
+    search: SearchResult | None = None
+
+
 class Player(Protocol):
-    """Anything that picks a move; `last` is its last search, when it searches."""
+    """Anything that picks a move: a bare move or a Decision."""
 
     spec: str
-    last: SearchResult | None
 
     def choose(self, game: AnyGame, state: Any) -> Any: ...
 
 
-ENGINES: dict[str, Callable[..., SearchResult]] = {
-    "minimax": minimax,
-    "negamax": negamax,
-    "alphabeta": alphabeta,
-    "expectimax": expectimax,
+def decide(player: Player, game: AnyGame, state: Any) -> Decision:
+    """Ask `player` for its move at `state`, as a Decision whatever it returned."""
+    chosen = player.choose(game, state)
+    return chosen if isinstance(chosen, Decision) else Decision(chosen)
+
+
+OPTIONS: dict[str, tuple[Option, ...]] = {
+    "human": (),
+    "random": (Option("seed", int, None, "seed of the player's own random moves"),),
+    **{name: engine.options for name, engine in ENGINES.items()},
 }
-"""The search engines by player name; each takes depth, time, nodes, table and every_move."""
+"""Each player kind's options: human and random, then every engine of the registry."""
 
-KINDS = ("human", "random", *ENGINES)
-
-_SEARCH_OPTIONS: dict[str, type] = {"depth": int, "time": float, "nodes": int, "cache": bool, "table": int}
-
-_OPTIONS: dict[str, dict[str, type]] = {
-    "human": {},
-    "random": {"seed": int},
-    "minimax": _SEARCH_OPTIONS,
-    "negamax": _SEARCH_OPTIONS,
-    "alphabeta": _SEARCH_OPTIONS,
-    "expectimax": {**_SEARCH_OPTIONS, "cutoff": float},
+SUMMARIES: dict[str, str] = {
+    "human": "you, typing moves at the prompt",
+    "random": "a uniformly random legal move",
+    **{name: engine.summary for name, engine in ENGINES.items()},
 }
-"""Each player kind's options; expectimax's `cutoff` is the least probability of reaching a
-node that is still searched."""
-
-
-def option_names(kind: str) -> tuple[str, ...]:
-    """The options a player kind's spec accepts."""
-    return tuple(_OPTIONS[kind])
+"""What each player kind is, in one line."""
 
 
 @dataclass(frozen=True)
 class Spec:
-    """A parsed player spec: the kind of player and its options."""
+    """A parsed player spec: the kind of player and the options given (typed)."""
 
     kind: str
-    options: dict[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
         shown = ",".join(f"{name}={_show(value)}" for name, value in self.options.items())
         return f"{self.kind}:{shown}" if shown else self.kind
+
+    @property
+    def engine(self) -> Engine | None:
+        """The search engine this spec names; None for human and random players."""
+        return ENGINES.get(self.kind)
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """Every option of this kind of player: those given, and the defaults of the rest."""
+        return {**{option.name: option.default for option in OPTIONS[self.kind]}, **self.options}
+
+    def with_options(self, **options: Any) -> Spec:
+        """The same spec with some options set (None values are left out)."""
+        given = {name: value for name, value in options.items() if value is not None}
+        return Spec(self.kind, {**self.options, **given})
 
 
 def _show(value: Any) -> str:
@@ -82,9 +94,9 @@ def parse_spec(text: str) -> Spec:
     """Read `kind[:name=value,...]`; BadPlayerSpec says what is wrong and what is allowed."""
     kind, _, rest = text.strip().partition(":")
     kind = kind.lower()
-    if kind not in _OPTIONS:
-        raise BadPlayerSpec(f"unknown player {kind!r} in {text!r}; players: {', '.join(KINDS)}")
-    allowed = _OPTIONS[kind]
+    if kind not in OPTIONS:
+        raise BadPlayerSpec(f"unknown player {kind!r} in {text!r}; players: {', '.join(OPTIONS)}")
+    allowed = {option.name: option for option in OPTIONS[kind]}
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         name, equals, value = item.partition("=")
@@ -94,17 +106,18 @@ def parse_spec(text: str) -> Spec:
             raise BadPlayerSpec(f"{kind} has no option {name!r} (options: {known})")
         if not equals:
             raise BadPlayerSpec(f"option {name!r} of {kind} needs a value, e.g. {name}=...")
-        options[name] = _option_value(kind, name, allowed[name], value.strip())
+        options[name] = _option_value(kind, allowed[name], value.strip())
     return Spec(kind, options)
 
 
-def _option_value(kind: str, name: str, wanted: type, text: str) -> Any:
-    if wanted is bool:
+def _option_value(kind: str, option: Option, text: str) -> Any:
+    name = option.name
+    if option.kind is bool:
         if text.lower() not in ("on", "off", "true", "false", "yes", "no", "1", "0"):
             raise BadPlayerSpec(f"{kind}: {name} is on or off, not {text!r}")
         return text.lower() in ("on", "true", "yes", "1")
     try:
-        number = wanted(text)
+        number = option.kind(text)
     except ValueError:
         raise BadPlayerSpec(f"{kind}: {name} must be a number, not {text!r}") from None
     if name != "seed" and not number > 0:
@@ -117,7 +130,6 @@ class RandomPlayer:
 
     def __init__(self, seed: int | None = None, spec: str = "random") -> None:
         self.spec = spec
-        self.last: SearchResult | None = None
         self.rng = random.Random(seed)
 
     def choose(self, game: AnyGame, state: Any) -> Any:
@@ -127,36 +139,31 @@ class RandomPlayer:
 class SearchPlayer:
     """Plays the move an engine finds; its table lives across the moves of one game."""
 
-    def __init__(self, engine: str, spec: str, **options: Any) -> None:
-        self.engine, self.spec = engine, spec
-        self.last: SearchResult | None = None
-        self.depth: int | None = options.get("depth")
-        self.time: float | None = options.get("time")
-        self.nodes: int | None = options.get("nodes")
-        self.cache: bool = options.get("cache", engine != "minimax" and engine != "negamax")
-        self.capacity: int = options.get("table", 1_000_000) if self.cache else 0
-        self.cutoff: float | None = options.get("cutoff")
-        self._table, self._table_game = Table(self.capacity), ""
+    def __init__(self, spec: Spec) -> None:
+        engine = spec.engine
+        if engine is None:
+            raise BadPlayerSpec(f"{spec.kind} is not a search engine; engines: {', '.join(ENGINES)}")
+        self.engine, self.spec = engine, str(spec)
+        self.options = spec.settings
+        self._table, self._table_game = self.new_table(), ""
+
+    def new_table(self) -> Table:
+        """An empty table of this player's size (none when its cache is off)."""
+        return Table(self.options["table"] if self.options["cache"] else 0)
 
     def table_for(self, game: AnyGame) -> Table:
         """The table for `game`: kept while the game is the same, since keys mean one game's positions."""
         if game.spec != self._table_game:
-            self._table, self._table_game = Table(self.capacity), game.spec
+            self._table, self._table_game = self.new_table(), game.spec
         return self._table
 
     def search(self, game: AnyGame, state: Any, every_move: bool = False) -> SearchResult:
-        """Run this player's engine on `state` with its limits."""
-        limits: dict[str, Any] = {"depth": self.depth, "time": self.time, "nodes": self.nodes}
-        if self.engine in ("minimax", "negamax"):
-            limits["cache"] = self.cache
-        if self.cutoff is not None:
-            limits["cutoff"] = self.cutoff
-        search = ENGINES[self.engine]
-        self.last = search(game, state, table=self.table_for(game), every_move=every_move, **limits)
-        return self.last
+        """Run this player's engine on `state` with its options."""
+        return self.engine.search(game, state, self.options, self.table_for(game), every_move)
 
-    def choose(self, game: AnyGame, state: Any) -> Any:
-        return self.search(game, state).move
+    def choose(self, game: AnyGame, state: Any) -> Decision:
+        result = self.search(game, state)
+        return Decision(result.move, result)
 
 
 class HumanPlayer:
@@ -164,7 +171,6 @@ class HumanPlayer:
 
     def __init__(self, ask: Callable[[AnyGame, Any], Any] | None = None, spec: str = "human") -> None:
         self.spec, self.ask = spec, ask
-        self.last: SearchResult | None = None
 
     def choose(self, game: AnyGame, state: Any) -> Any:
         if self.ask is None:
@@ -175,9 +181,8 @@ class HumanPlayer:
 def create(spec: str | Spec, seed: int | None = None, ask: Callable[[AnyGame, Any], Any] | None = None) -> Player:
     """Build a player from its spec, e.g. create("alphabeta:time=0.5"); `seed` feeds random players."""
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
-    text = str(parsed)
     if parsed.kind == "human":
-        return HumanPlayer(ask, text)
+        return HumanPlayer(ask, str(parsed))
     if parsed.kind == "random":
-        return RandomPlayer(parsed.options.get("seed", seed), text)
-    return SearchPlayer(parsed.kind, text, **parsed.options)
+        return RandomPlayer(parsed.options.get("seed", seed), str(parsed))
+    return SearchPlayer(parsed)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from nimmax.game import CHANCE, AnyGame
-from nimmax.players import BadPlayerSpec, SearchPlayer, Spec, create, parse_spec
-from nimmax.search import SearchResult
+from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
+from nimmax.search import ENGINES, SearchResult
 
 
 def solve(
@@ -14,16 +14,11 @@ def solve(
 ) -> SearchResult:
     """Value every move of `state` with the engine `algorithm` names; --depth/--time override its own."""
     spec = parse_spec(algorithm)
-    if spec.kind in ("human", "random"):
-        engines = "minimax, negamax, alphabeta, expectimax"
-        raise BadPlayerSpec(f"solve needs a search algorithm ({engines}), not {spec.kind!r}")
-    options = dict(spec.options)
-    options.update({name: value for name, value in (("depth", depth), ("time", time)) if value is not None})
-    player = create(Spec(spec.kind, options))
-    assert isinstance(player, SearchPlayer)
+    if spec.engine is None:
+        raise BadPlayerSpec(f"solve needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
     if game.to_move(state) == CHANCE:
         raise BadPlayerSpec("the position is a chance node: there is no move to solve")
-    return player.search(game, state, every_move=True)
+    return SearchPlayer(spec.with_options(depth=depth, time=time)).search(game, state, every_move=True)
 
 
 def solution_record(game: AnyGame, state: Any, algorithm: str, result: SearchResult) -> dict[str, Any]:

@@ -1,36 +1,21 @@
 """The explored game tree as data: every node minimax or alpha-beta visits, and what it cut.
 
-`explore(game, state, algorithm)` repeats the engines' search with a small traced recursion
-of its own (the engines keep no hooks), so `nimmax tree` can draw each node with its
-position, the side to move, its value and, under alpha-beta, the branches that were pruned.
-The recursion follows the engines' rules exactly, so its node totals are theirs: plain
-minimax visits every node; alpha-beta without a table searches a node's children in the
-engine's order (`search_order`, the one place that mirrors its move ordering) and stops at
-a cutoff.
+`explore(game, state, algorithm)` runs the real engine under a traced subclass that records
+each node as the engine enters and leaves it, so `nimmax tree` draws exactly what the engine
+searched: each node with its position, the side to move, its value and, under alpha-beta,
+the branches that were pruned. The engines are written once; the trace only watches them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+from dataclasses import dataclass, field
+from typing import Any
 
-from nimmax.game import CHANCE, AnyGame, BadInput
-from nimmax.search import (
-    INFINITY,
-    SCALE,
-    Budget,
-    Table,
-    choices,
-    deep_enough,
-    older,
-    payoff,
-    run,
-    side,
-    to_value,
-    younger,
-)
+from nimmax.game import AnyGame, BadInput
+from nimmax.search import ENGINES, INFINITY, Budget, Searcher, Table, interpreter_for, iterate, run, to_value
 from nimmax.search.alphabeta import AlphaBeta
+from nimmax.search.minimax import Minimax
 
 MINIMAX, ALPHABETA = "minimax", "alphabeta"
 ALGORITHMS = (MINIMAX, ALPHABETA)
@@ -39,11 +24,14 @@ SEARCHED, PRUNED, LEFT_OUT = "searched", "pruned", "left out"
 """A node's status: visited; cut off by alpha-beta; left out by the game's search order (no
 better than the moves searched)."""
 
-EXACT, AT_LEAST, AT_MOST = "exact", "at least", "at most"
+EXACT_VALUE, AT_LEAST, AT_MOST = "exact", "at least", "at most"
 """What a value is for Max: the minimax value, or a bound where alpha-beta stopped early."""
 
 COUNT_STATES = 200_000
 """Most distinct positions `tree_size` looks at before calling a tree too big to count."""
+
+FRAMES_PER_PLY = 6
+"""Python frames one traced ply takes: the traced node, the engine's node and its child call."""
 
 
 class TreeTooBig(BadInput):
@@ -63,7 +51,7 @@ class Node:
     status: str
     value: float | None = None
     """None where the node was not searched (pruned or left out)."""
-    bound: str = EXACT
+    bound: str = EXACT_VALUE
     children: tuple[Node, ...] = ()
     best: int | None = None
     """Index of the child whose score gave this node its value (the first, among equal ones)."""
@@ -82,7 +70,7 @@ class GameTree:
     root: Node
     algorithm: str
     nodes: int
-    """Nodes the algorithm visited, counted as the engines count them (root included)."""
+    """Nodes the algorithm visited, counted by the engine itself (root included)."""
     minimax_nodes: int | None
     """Nodes of the whole tree (what minimax visits); None when too many to count."""
     alphabeta_nodes: int
@@ -93,123 +81,125 @@ class GameTree:
         return sum(node.status == status for node in self.root.walk())
 
 
-class Step(NamedTuple):
-    """A child in search order: `status` SEARCHED (to be searched) or LEFT_OUT."""
+@dataclass
+class Frame:
+    """A node as the engine left it: its score for Max (internal units), bound, searched children."""
 
-    move: Any
-    child: Any
-    status: str
-
-
-def search_order(game: AnyGame, state: Any, narrowed: bool) -> list[Step]:
-    """The children in the order alpha-beta with an empty table searches them: this mirrors
-    `AlphaBeta.moves`, so keep it in step with `nimmax/search/alphabeta.py`.
-
-    Without `narrowed` (minimax everywhere, and alpha-beta's root, as `search_root`) every
-    move in the game's order. With it, the engine's rule below the root: the game's
-    `search_actions` first, the rest of the moves left out (LEFT_OUT); chance outcomes all.
-    """
-    moves = choices(game, state)
-    if not narrowed:
-        return [Step(move, game.result(state, move), SEARCHED) for move in moves]
-    kept = moves if game.to_move(state) == CHANCE else list(game.search_actions(state))
-    moves = kept + [move for move in moves if move not in kept]
-    return [Step(move, game.result(state, move), SEARCHED if move in kept else LEFT_OUT) for move in moves]
+    state: Any
+    score: float = 0.0
+    bound: str = EXACT_VALUE
+    children: list[Frame] = field(default_factory=list)
 
 
-class Tracer:
-    """One traced search: the game, whether it prunes, and the counts so far."""
+class Tracing(Searcher):
+    """Records the nodes an engine enters and leaves as Frames under `root`; TreeTooBig past `limit`."""
 
-    def __init__(self, game: AnyGame, prune: bool, every_move: bool, limit: float) -> None:
-        self.game, self.prune, self.every_move, self.limit = game, prune, every_move, limit
-        self.visited = self.drawn = 0
-        self.max_side = 0
+    max_side = 0
+    limit: float = INFINITY
 
-    def draw(self) -> None:
-        """Count one drawn node; past the limit the tree is refused."""
-        self.drawn += 1
-        if self.drawn > self.limit:
+    def start(self, state: Any, limit: float) -> Frame:
+        """Trace a search from `state`, whose mover is Max."""
+        self.max_side, self.limit = self.game.to_move(state), limit
+        self.root = Frame(state)
+        self.open, self.frames = [self.root], 1
+        return self.root
+
+    def enter(self, state: Any) -> Frame:
+        """A node the engine starts on: a child of the node it came from."""
+        self.frames += 1
+        if self.frames > self.limit:
             raise TreeTooBig("tree too big")
+        frame = Frame(state)
+        self.open[-1].children.append(frame)
+        self.open.append(frame)
+        return frame
 
-    def root(self, state: Any) -> Node:
-        """Trace the search from `state`, whose mover is Max."""
-        self.max_side = side(self.game, state)
-        node, _ = self.node(None, state, -INFINITY, INFINITY, root=True)
-        return node
+    def leave(self, frame: Frame, score_for_max: float, bound: str) -> None:
+        """The engine's answer for the node it is leaving."""
+        frame.score, frame.bound = score_for_max, bound
+        self.open.pop()
 
-    def node(self, move: Any, state: Any, alpha: float, beta: float, root: bool = False) -> tuple[Node, float]:
-        """The node reached by `move` and its score for its own mover, searched in (alpha, beta)."""
-        game = self.game
-        self.visited += 1
-        self.draw()
-        me = side(game, state)
-        maximizing = me == self.max_side
-        if game.is_terminal(state):
-            score = payoff(game, state, me)
-            return Node(move, state, maximizing, True, SEARCHED, self.for_max(score, maximizing)), score
-        alpha_in, best, best_index, cut = alpha, -INFINITY, None, False
-        # The root is searched over the game's plain moves, the way search_root does.
-        children: list[Node] = []
-        for child_move, child, status in search_order(game, state, narrowed=self.prune and not root):
-            if status != SEARCHED or cut:
-                self.draw()
-                children.append(
-                    Node(
-                        child_move,
-                        child,
-                        side(game, child) == self.max_side,
-                        game.is_terminal(child),
-                        status if status != SEARCHED else PRUNED,
-                    )
-                )
-                continue
-            node, score = self.child(me, child_move, child, alpha, beta)
-            children.append(node)
-            if score > best:
-                best, best_index = score, len(children) - 1
-                # every_move: each root move gets the full window, so its value is exact.
-                if self.prune and score > alpha and not (root and self.every_move):
-                    alpha = score
-                    cut = alpha >= beta
-        bound = EXACT
-        if self.prune:
-            mine = AT_LEAST if best >= beta else AT_MOST if best <= alpha_in else EXACT
-            bound = mine if maximizing or mine == EXACT else AT_MOST if mine == AT_LEAST else AT_LEAST
-        value = self.for_max(best, maximizing)
-        return Node(move, state, maximizing, False, SEARCHED, value, bound, tuple(children), best=best_index), best
 
-    def child(self, me: int, move: Any, child: Any, alpha: float, beta: float) -> tuple[Node, float]:
-        """A child's node and its score for the parent's side `me`, one ply older (Searcher.child_score)."""
-        low, high = younger(alpha, upper=False), younger(beta, upper=True)
-        if side(self.game, child) == me:
-            node, score = self.node(move, child, low, high)
-            return node, older(score)
-        node, score = self.node(move, child, -high, -low)
-        return node, older(-score)
+class TracedMinimax(Tracing, Minimax):
+    """Plain minimax, traced; its scores are for the side to move at the root move's child."""
 
-    def for_max(self, score: float, maximizing: bool) -> float:
-        """A node's score for its mover as a payoff for Max."""
-        return to_value(score if maximizing else -score, True)
+    def minimax(self, state: Any, depth: int, maximizer: int) -> float:
+        frame = self.enter(state)
+        score = super().minimax(state, depth, maximizer)
+        self.leave(frame, score if maximizer == self.max_side else -score, EXACT_VALUE)
+        return score
+
+
+class TracedAlphaBeta(Tracing, AlphaBeta):
+    """Alpha-beta, traced; a fail-soft score outside the node's window is a bound."""
+
+    def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
+        frame = self.enter(state)
+        score = super().value(state, depth, alpha, beta)
+        bound = AT_LEAST if score >= beta else AT_MOST if score <= alpha else EXACT_VALUE
+        if self.game.to_move(state) != self.max_side:
+            score, bound = -score, {AT_LEAST: AT_MOST, AT_MOST: AT_LEAST}.get(bound, bound)
+        self.leave(frame, score, bound)
+        return score if self.game.to_move(state) == self.max_side else -score
+
+
+TRACED: dict[str, type[Tracing]] = {MINIMAX: TracedMinimax, ALPHABETA: TracedAlphaBeta}
 
 
 def trace(
     game: AnyGame, state: Any, algorithm: str = MINIMAX, every_move: bool = False, limit: float = INFINITY
 ) -> tuple[Node, int]:
-    """The explored tree's root and the nodes visited; TreeTooBig past `limit` drawn nodes.
+    """The explored tree's root and the nodes the engine visited; TreeTooBig past `limit` drawn nodes.
 
+    The engine runs without a table, so every node it reaches is searched in front of you.
     `every_move` is the engines' flag: alpha-beta then searches every root move with the
     full window (as `solve` does), else later root moves only for a better value.
     """
-    if algorithm not in ALGORITHMS:
-        raise BadInput(f"the tree is drawn for {' or '.join(ALGORITHMS)}, not {algorithm!r}")
-    tracer = Tracer(game, algorithm == ALPHABETA, every_move, limit)
-    deep_enough(int(min(limit, SCALE // 2)))
-    return tracer.root(state), tracer.visited
+    if algorithm not in TRACED:
+        raise BadInput(f"the tree is drawn for {' or '.join(TRACED)}, not {algorithm!r}")
+    searched = ENGINES[algorithm].game_for(game)
+    tracer = TRACED[algorithm](searched, Table(0), Budget())
+    root = tracer.start(state, limit)
+    with interpreter_for(int(min(limit, COUNT_STATES)) * FRAMES_PER_PLY):
+        result = list(iterate(tracer, state, every_move=every_move, deepen=False))[-1]
+    drawn = [0]
+    node = build(tracer, root, None, algorithm == ALPHABETA, result.value, drawn)
+    return node, tracer.budget.nodes
+
+
+def build(tracer: Tracing, frame: Frame, move: Any, prune: bool, root_value: float | None, drawn: list[int]) -> Node:
+    """The Node for a traced frame, its unsearched children marked pruned or left out."""
+    game, state = tracer.game, frame.state
+    drawn[0] += 1
+    if drawn[0] > tracer.limit:
+        raise TreeTooBig("tree too big")
+    maximizing = game.to_move(state) == tracer.max_side
+    value = root_value if root_value is not None else to_value(frame.score, True)
+    if game.is_terminal(state):
+        return Node(move, state, maximizing, True, SEARCHED, value, frame.bound)
+    root = root_value is not None
+    order = tracer.moves(state, narrow=prune and not root)
+    every = tracer.moves(state, narrow=False)
+    children = [
+        build(tracer, child, step, prune, None, drawn) for child, step in zip(frame.children, order, strict=False)
+    ]
+    unsearched = order[len(children) :] + [step for step in every if step not in order]
+    for step in unsearched:
+        drawn[0] += 1
+        if drawn[0] > tracer.limit:
+            raise TreeTooBig("tree too big")
+        after = game.result(state, step)
+        status = PRUNED if step in order else LEFT_OUT
+        children.append(Node(step, after, game.to_move(after) == tracer.max_side, game.is_terminal(after), status))
+    scores = [child.score for child in frame.children]
+    best = (scores.index(max(scores) if maximizing else min(scores))) if scores else None
+    return Node(move, state, maximizing, False, SEARCHED, value, frame.bound, tuple(children), best)
 
 
 def tree_size(game: AnyGame, state: Any, most_states: int = COUNT_STATES) -> int | None:
     """Nodes of the whole game tree below `state` (what plain minimax visits), counted over
     distinct positions; None when there are more than `most_states` of them."""
+    game = ENGINES[MINIMAX].game_for(game)
     sizes: dict[Any, int] = {}
 
     def size(position: Any) -> int:
@@ -220,20 +210,21 @@ def tree_size(game: AnyGame, state: Any, most_states: int = COUNT_STATES) -> int
             raise TreeTooBig("too many positions to count")
         total = 1
         if not game.is_terminal(position):
-            total += sum(size(game.result(position, move)) for move in choices(game, position))
+            total += sum(size(game.result(position, move)) for move in game.actions(position))
         sizes[position] = total
         return total
 
-    deep_enough(most_states)
     try:
-        return size(state)
+        with interpreter_for(most_states * 2):
+            return size(state)
     except TreeTooBig:
         return None
 
 
-def alphabeta_size(game: AnyGame, state: Any, seconds: float = 3.0) -> int | None:
+def alphabeta_size(game: AnyGame, state: Any, seconds: float = INFINITY) -> int | None:
     """Nodes the alpha-beta engine without a table visits from `state`; None past `seconds`."""
-    result = run(AlphaBeta(game, Table(0), Budget.of(seconds)), state)
+    searcher = ENGINES[ALPHABETA].searcher(game, {"cache": False}, budget=Budget.of(seconds))
+    result = run(searcher, state)
     return result.nodes if result.exact else None
 
 
@@ -247,7 +238,8 @@ def explore(game: AnyGame, state: Any, algorithm: str = MINIMAX, max_nodes: int 
     except TreeTooBig:
         raise TreeTooBig(too_big(game, state, algorithm, max_nodes)) from None
     if algorithm == MINIMAX:
-        _, pruned_visits = trace(game, state, ALPHABETA)
+        pruned_visits = alphabeta_size(game, state)
+        assert pruned_visits is not None  # no time limit: the search always ends
         return GameTree(root, algorithm, visited, visited, pruned_visits)
     return GameTree(root, algorithm, visited, tree_size(game, state), visited)
 
@@ -261,7 +253,7 @@ def too_big(game: AnyGame, state: Any, algorithm: str, max_nodes: int) -> str:
         else f"the whole tree has over {COUNT_STATES:,} distinct positions"
     ]
     if algorithm == ALPHABETA:
-        visits = alphabeta_size(game, state)
+        visits = alphabeta_size(game, state, seconds=3.0)
         sizes.insert(
             0,
             f"alpha-beta visits {visits:,} nodes"

@@ -23,8 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nimmax import games  # noqa: E402
-from nimmax.search import Budget, SearchResult, Table, run  # noqa: E402
-from nimmax.search.alphabeta import AlphaBeta, alphabeta  # noqa: E402
+from nimmax.search import ENGINES, Budget, SearchResult, run, search  # noqa: E402
 
 SMALL = [(pits, seeds) for pits in (3, 4) for seeds in (1, 2, 3)]
 LARGE = [(5, 1), (6, 1), (5, 2), (3, 4), (3, 5), (6, 2), (3, 6), (4, 4), (5, 3), (6, 3), (4, 5)]
@@ -41,9 +40,9 @@ def solve(
     for _ in range(repeats):
         started = time.perf_counter()
         if deepening:
-            result = alphabeta(game, game.initial_state(), time=deadline)
+            result = search(game, game.initial_state(), "alphabeta", time=deadline)
         else:
-            searcher = AlphaBeta(game, Table(), Budget.of(deadline))
+            searcher = ENGINES["alphabeta"].searcher(game, {}, budget=Budget.of(deadline))
             result = run(searcher, game.initial_state(), deepen=False)
             result = (
                 result

@@ -22,9 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nimmax import games, players  # noqa: E402
 from nimmax.game import AnyGame  # noqa: E402
-from nimmax.search import SearchResult  # noqa: E402
-from nimmax.search.alphabeta import alphabeta  # noqa: E402
-from nimmax.search.minimax import minimax  # noqa: E402
+from nimmax.search import SearchResult, search  # noqa: E402
 
 
 def best_of(repeat: int, run: Callable[[], SearchResult]) -> tuple[SearchResult, float]:
@@ -82,9 +80,9 @@ def row(words: str, what: str, result: SearchResult | None, seconds: float, node
 def solve_rows(words: str, repeat: int, target_best: str, target_table: str) -> None:
     game = games.create(words)
     state = game.initial_state()
-    result, seconds = best_of(repeat, lambda: alphabeta(game, state))
+    result, seconds = best_of(repeat, lambda: search(game, state, "alphabeta"))
     row(words, "value + best move", result, seconds, result.nodes, target_best)
-    result, seconds = best_of(repeat, lambda: alphabeta(game, state, every_move=True))
+    result, seconds = best_of(repeat, lambda: search(game, state, "alphabeta", every_move=True))
     row(words, "every root move", result, seconds, result.nodes, target_table)
     print(" " * 39 + "table: " + " ".join(f"{game.format_move(m)}={v:+g}" for m, v in result.moves))
 
@@ -98,7 +96,7 @@ def main() -> None:
 
     solve_rows("tictactoe", options.repeat * 3, "< 0.005 s", "reported")
     game = games.create("tictactoe")
-    result, seconds = best_of(options.repeat, lambda: minimax(game, game.initial_state(), cache=False))
+    result, seconds = best_of(options.repeat, lambda: search(game, game.initial_state(), "minimax", cache=False))
     row("tictactoe", "minimax:cache=off", result, seconds, result.nodes, "< 0.7 s, 549,946 nodes")
     started = time.perf_counter()
     nodes = walk(game, game.initial_state())
@@ -120,12 +118,12 @@ def main() -> None:
         state = game.initial_state()
         player = players.create("alphabeta:time=0.2")
         worst = 0.0
+        last = None
         for _ in range(10):  # the first ten moves of a self-play game
             started = time.perf_counter()
-            move = player.choose(game, state)
+            decision = players.decide(player, game, state)
             worst = max(worst, time.perf_counter() - started)
-            state = game.result(state, move)
-        last = player.last
+            state, last = game.result(state, decision.move), decision.search
         row(words, "time=0.2, worst of 10", last, worst, last.nodes if last else 0, "< 0.3 s")
 
     for words in ("nim 1 2 3 4 5 6 7", "nim 3 4 5 6 7"):

@@ -18,9 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nimmax import games  # noqa: E402
-from nimmax.search import SearchResult  # noqa: E402
-from nimmax.search.alphabeta import alphabeta  # noqa: E402
-from nimmax.search.minimax import minimax  # noqa: E402
+from nimmax.search import SearchResult, search  # noqa: E402
 
 
 def timed(run: Callable[[], SearchResult], repeats: int = 5) -> tuple[SearchResult, float]:
@@ -47,15 +45,15 @@ def main() -> None:
     for words in ("nim 3 4 5 6 7", "nim 1 2 3 4 5 6 7"):
         game = games.create(words)
         state = game.initial_state()
-        result, seconds = timed(partial(alphabeta, game, state))
+        result, seconds = timed(partial(search, game, state, "alphabeta"))
         report("alphabeta value + best move", words, result, seconds, "< 0.02 s" if "1 2" in words else "-")
-        result, seconds = timed(partial(alphabeta, game, state, every_move=True))
+        result, seconds = timed(partial(search, game, state, "alphabeta", every_move=True))
         report("alphabeta every root move", words, result, seconds, "< 0.3 s" if "1 2" in words else "-")
     game = games.create("simple-nim 5000")
-    result, seconds = timed(lambda: alphabeta(game, game.initial_state()))
+    result, seconds = timed(lambda: search(game, game.initial_state(), "alphabeta"))
     report("alphabeta", "simple-nim 5000", result, seconds, "< 1 s")
     game = games.create("simple-nim 20")
-    result, seconds = timed(lambda: minimax(game, game.initial_state()), repeats=3)
+    result, seconds = timed(lambda: search(game, game.initial_state(), "minimax"), repeats=3)
     report("minimax:cache=off", "simple-nim 20", result, seconds, "node rate")
     print(f"{'':34} minimax:cache=off node rate: {result.nodes / seconds:,.0f} nodes/s")
 

@@ -17,8 +17,7 @@ import pytest
 from nimmax import games
 from nimmax.bench import DONE, OVER, SKIPPED, algorithms, boards, family, measure, numbers, plan, run_all
 from nimmax.game import BadInput
-from nimmax.search import Table
-from nimmax.search.alphabeta import alphabeta
+from nimmax.search import Table, search
 
 from .cli_helpers import ROOT, nimmax
 
@@ -80,7 +79,7 @@ def test_values_match_theory_and_nodes_match_the_engines() -> None:
         state = board.game.initial_state()
         for algorithm, table in ((with_table, Table()), (without_table, Table(0))):
             row = measure(board, algorithm, limit=30)
-            assert row.value == expected and row.nodes == alphabeta(board.game, state, table=table).nodes
+            assert row.value == expected and row.nodes == search(board.game, state, "alphabeta", table=table).nodes
     for board in boards(family("nim"), (1, 2, 3, 4)):
         piles = list(board.game.initial_state().piles)
         assert measure(board, with_table, limit=30).value == misere_nim_value(piles)
@@ -109,7 +108,7 @@ def test_bad_algorithms_are_refused(text: str) -> None:
 
 def test_algorithm_options_keep_their_commas() -> None:
     chosen = algorithms("minimax:cache=on,table=100,alphabeta")
-    assert [(one.kind, one.cache, one.capacity) for one in chosen] == [
+    assert [(one.kind, one.settings["cache"], one.settings["table"]) for one in chosen] == [
         ("minimax", True, 100),
         ("alphabeta", True, 1_000_000),
     ]

@@ -9,57 +9,73 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nimmax import games, players
-from nimmax.search import Table, iterate
-from nimmax.search.alphabeta import AlphaBeta, alphabeta
-from nimmax.search.expectimax import expectimax
-from nimmax.search.minimax import minimax, negamax
+from nimmax.search import ENGINES as ENGINES_BY_NAME
+from nimmax.search import CannotSearch, Table, iterate, search
 
 from .toys import TreeGame
 
-ENGINES = [minimax, negamax, alphabeta]
+ENGINES = ["minimax", "negamax", "alphabeta"]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_textbook_tree(engine) -> None:  # type: ignore[no-untyped-def]
+def test_textbook_tree(engine: str) -> None:
     # AIMA's figure 5.2: Max picks the left branch, worth 3.
     tree = (0, [(1, [3, 12, 8]), (1, [2, 4, 6]), (1, [14, 5, 2])])
     game = TreeGame(tree)
-    result = engine(game, (), every_move=True)
+    result = search(game, (), engine, every_move=True)
     assert result.value == 3 and result.move == 0
     assert [value for _, value in result.moves] == [3, 2, 2]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_extra_turn_keeps_the_sign(engine) -> None:  # type: ignore[no-untyped-def]
+def test_extra_turn_keeps_the_sign(engine: str) -> None:
     # Seat 0 moves twice in a row on the left: it picks 5 then 9 (not the 1 a sign flip would pick).
     tree = (0, [(0, [(0, [1, 9]), (1, [4, 7])]), (1, [6, 8])])
-    result = engine(TreeGame(tree), ())
+    result = search(TreeGame(tree), (), engine)
     assert result.value == 9 and result.move == 0
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_second_seat_at_the_root_sees_its_own_value(engine) -> None:  # type: ignore[no-untyped-def]
+def test_second_seat_at_the_root_sees_its_own_value(engine: str) -> None:
     tree = (1, [(0, [5, -2]), (0, [-3, -4])])
-    result = engine(TreeGame(tree), ())
+    result = search(TreeGame(tree), (), engine)
     # Seat 1 wants seat 0's payoff low: the right branch gives seat 0 at most -3, so +3 for seat 1.
     assert result.value == 3 and result.move == 1
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_quickest_win_and_slowest_loss(engine) -> None:  # type: ignore[no-untyped-def]
+def test_quickest_win_and_slowest_loss(engine: str) -> None:
     slow_win = (1, [(0, [(1, [1])])])
-    assert engine(TreeGame((0, [slow_win, 1])), ()).move == 1
-    assert engine(TreeGame((0, [1, slow_win])), ()).move == 0
+    assert search(TreeGame((0, [slow_win, 1])), (), engine).move == 1
+    assert search(TreeGame((0, [1, slow_win])), (), engine).move == 0
     slow_loss = (1, [(0, [(1, [-1])])])
-    assert engine(TreeGame((0, [-1, slow_loss])), ()).move == 1
+    assert search(TreeGame((0, [-1, slow_loss])), (), engine).move == 1
 
 
 def test_chance_is_averaged_by_expectimax_and_adversarial_for_alphabeta() -> None:
     tree = (0, [("chance", [(0.5, 10), (0.5, 0)]), ("chance", [(0.9, 4), (0.1, 3)])])
     game = TreeGame(tree, players=1)
-    assert expectimax(game, ()).value == pytest.approx(5.0, abs=1e-4)
-    assert expectimax(game, ()).move == 0
-    assert alphabeta(game, ()).value == 3 and alphabeta(game, ()).move == 1
+    assert search(game, (), "expectimax").value == pytest.approx(5.0, abs=1e-4)
+    assert search(game, (), "expectimax").move == 0
+    assert search(game, (), "alphabeta").value == 3 and search(game, (), "alphabeta").move == 1
+
+
+COIN_FLIP = (0, [("chance", [(0.75, 1), (0.25, -1)]), (1, [0, 1])])
+"""A two-player game: seat 0 flips a coin (3 to 1 for a win) or lets seat 1 choose a draw or a loss."""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_engines_that_cannot_average_refuse_a_two_player_game_with_chance(engine: str) -> None:
+    with pytest.raises(CannotSearch, match=f"{engine} cannot value the chance nodes of tree; use expectimax"):
+        search(TreeGame(COIN_FLIP), (), engine)
+
+
+def test_expectimax_values_a_two_player_coin_flip_by_its_probabilities() -> None:
+    result = search(TreeGame(COIN_FLIP), (), "expectimax", every_move=True)
+    assert result.move == 0 and result.value == pytest.approx(0.5, abs=1e-4)
+    assert [value for _, value in result.moves] == [pytest.approx(0.5, abs=1e-4), 0]
+    second = (1, [("chance", [(0.75, 1), (0.25, -1)]), (0, [0, -1])])  # seat 1 to move: a win for seat 0 is its loss
+    assert search(TreeGame(second), (), "expectimax").value == pytest.approx(0.0, abs=1e-4)
 
 
 def random_tree(draw: st.DrawFn, depth: int) -> object:
@@ -75,17 +91,17 @@ trees = st.composite(lambda draw: random_tree(draw, 4))()
 @given(trees)
 def test_engines_agree_on_random_trees_with_irregular_turns(tree: object) -> None:
     game = TreeGame(tree)
-    oracle = minimax(game, (), every_move=True)
-    for engine in (negamax, alphabeta):
-        result = engine(game, (), every_move=True)
+    oracle = search(game, (), "minimax", every_move=True)
+    for engine in ("negamax", "alphabeta"):
+        result = search(game, (), engine, every_move=True)
         assert result.value == oracle.value
         assert dict(result.moves) == dict(oracle.moves)
-    assert alphabeta(game, ()).value == oracle.value
+    assert search(game, (), "alphabeta").value == oracle.value
 
 
 def test_depth_limit_uses_the_heuristic_and_is_not_exact() -> None:
     game = games.create("nim 3 4 5")
-    result = alphabeta(game, game.initial_state(), depth=2)
+    result = search(game, game.initial_state(), "alphabeta", depth=2)
     assert not result.exact and result.depth == 2 and result.move in game.actions(game.initial_state())
 
 
@@ -95,26 +111,26 @@ def test_node_counting_includes_root_and_table_answers() -> None:
     sizes = [1]
     for n in range(1, 5):
         sizes.append(1 + sum(sizes[n - k] for k in range(1, min(3, n) + 1)))
-    assert minimax(game, game.initial_state()).nodes == sizes[4]
+    assert search(game, game.initial_state(), "minimax").nodes == sizes[4]
 
 
 def test_time_limit_is_honoured() -> None:
     game = games.create("nim 6 7 8 9 10 11")
     started = time.perf_counter()
-    result = alphabeta(game, game.initial_state(), time=0.2)
+    result = search(game, game.initial_state(), "alphabeta", time=0.2)
     assert time.perf_counter() - started < 0.2 + 0.1
     assert result.move in game.actions(game.initial_state())
 
 
 def test_node_limit_is_honoured() -> None:
     game = games.create("nim 6 7 8 9 10 11")
-    result = alphabeta(game, game.initial_state(), nodes=5000)
+    result = search(game, game.initial_state(), "alphabeta", nodes=5000)
     assert result.nodes <= 5000 and result.move in game.actions(game.initial_state())
 
 
 def test_iterative_deepening_yields_each_depth_then_the_proof() -> None:
     game = games.create("nim 2 3 5")
-    results = list(iterate(AlphaBeta(game), game.initial_state()))
+    results = list(iterate(ENGINES_BY_NAME["alphabeta"].searcher(game, {}), game.initial_state()))
     assert [result.depth for result in results[:-1]] == list(range(1, len(results)))
     assert results[-1].exact and results[-1].value == 1
     assert all(not result.exact for result in results[:-1])
@@ -123,7 +139,7 @@ def test_iterative_deepening_yields_each_depth_then_the_proof() -> None:
 def test_table_capacity_is_respected() -> None:
     table = Table(capacity=100)
     game = games.create("nim 3 4 5 --normal")
-    alphabeta(game, game.initial_state(), table=table)
+    search(game, game.initial_state(), "alphabeta", table=table)
     assert len(table) <= 100
 
 
@@ -153,4 +169,21 @@ def test_players_choose_legal_moves(piles: list[int], spec: str) -> None:
     game = games.create("nim " + " ".join(map(str, piles)))
     state = game.initial_state()
     if not game.is_terminal(state):
-        assert players.create(spec).choose(game, state) in game.actions(state)
+        assert players.decide(players.create(spec), game, state).move in game.actions(state)
+
+
+@pytest.mark.parametrize("engine", ["minimax", "negamax", "alphabeta", "expectimax"])
+@pytest.mark.parametrize("limits", [{}, {"time": 0.05}, {"depth": 3}])
+def test_a_search_leaves_the_interpreter_as_it_found_it(engine: str, limits: dict[str, float]) -> None:
+    """The collector's state, its freeze count and the recursion limit are put back after every search."""
+    import gc
+    import sys
+
+    game = games.create("nim 2 3 4")
+    for collecting in (True, False):
+        (gc.enable if collecting else gc.disable)()
+        before = (gc.isenabled(), gc.get_freeze_count(), sys.getrecursionlimit())
+        search(game, game.initial_state(), engine, **limits)
+        search(game, game.initial_state(), engine, every_move=True, **limits)
+        assert (gc.isenabled(), gc.get_freeze_count(), sys.getrecursionlimit()) == before
+    gc.enable()

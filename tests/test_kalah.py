@@ -17,9 +17,7 @@ from rich.console import Console
 from nimmax import games, match, players
 from nimmax.game import BadGameSpec, IllegalMove
 from nimmax.games.kalah import Kalah, Position, parse_position
-from nimmax.search import Table
-from nimmax.search.alphabeta import alphabeta
-from nimmax.search.minimax import minimax, negamax
+from nimmax.search import Table, search
 from nimmax.ui.render import render
 
 from .cli_helpers import ROOT, nimmax
@@ -296,7 +294,9 @@ def test_key_folds_seats_and_store_offsets_soundly(position: tuple[list[int], in
         assert game.key(mirrored_child) == game.key(child)
         assert (mirrored_child.player == mirror.player) == (child.player == player)
     assert solved(mirror.board, mirror.player) == solved(state.board, state.player)
-    assert alphabeta(game, mirror).value == alphabeta(game, state).value == solved(state.board, player)
+    assert (
+        search(game, mirror, "alphabeta").value == search(game, state, "alphabeta").value == solved(state.board, player)
+    )
 
 
 # --- Engines against the independent solver -----------------------------------------------------
@@ -306,7 +306,7 @@ def test_key_folds_seats_and_store_offsets_soundly(position: tuple[list[int], in
 def test_alphabeta_values_every_first_move_exactly(pits: int, seeds: int) -> None:
     game = kalah(pits, seeds)
     state = game.initial_state()
-    result = alphabeta(game, state, every_move=True)
+    result = search(game, state, "alphabeta", every_move=True)
     assert result.exact and result.value == solved(state.board, 0)
     for move, value in result.moves:
         after = game.result(state, move)
@@ -319,18 +319,18 @@ def test_iterative_deepening_with_a_shared_table_reaches_the_exact_value(pits: i
     game = kalah(pits, seeds)
     state = game.initial_state()
     table = Table()
-    deepened = alphabeta(game, state, nodes=10**8, table=table)
+    deepened = search(game, state, "alphabeta", nodes=10**8, table=table)
     assert deepened.exact and deepened.value == solved(state.board, 0)
-    again = alphabeta(game, state, table=table, every_move=True)  # answered from the warm table
+    again = search(game, state, "alphabeta", table=table, every_move=True)  # answered from the warm table
     assert again.value == deepened.value
 
 
 @pytest.mark.parametrize(("pits", "seeds"), TINY)
-@pytest.mark.parametrize("engine", [minimax, negamax])
-def test_plain_minimax_and_negamax_walk_the_whole_tree_correctly(engine: object, pits: int, seeds: int) -> None:
+@pytest.mark.parametrize("engine", ["minimax", "negamax"])
+def test_plain_minimax_and_negamax_walk_the_whole_tree_correctly(engine: str, pits: int, seeds: int) -> None:
     game = kalah(pits, seeds)
     state = game.initial_state()
-    result = engine(game, state, every_move=True)  # type: ignore[operator]
+    result = search(game, state, engine, every_move=True)
     assert result.exact and result.value == solved(state.board, 0)
     for move, value in result.moves:
         after = game.result(state, move)
@@ -338,11 +338,11 @@ def test_plain_minimax_and_negamax_walk_the_whole_tree_correctly(engine: object,
 
 
 @pytest.mark.parametrize(("pits", "seeds"), [(2, 3), (3, 2), (3, 3), (4, 1)])
-@pytest.mark.parametrize("engine", [minimax, negamax])
-def test_cached_minimax_and_negamax_agree_with_the_solver(engine: object, pits: int, seeds: int) -> None:
+@pytest.mark.parametrize("engine", ["minimax", "negamax"])
+def test_cached_minimax_and_negamax_agree_with_the_solver(engine: str, pits: int, seeds: int) -> None:
     game = kalah(pits, seeds)
     state = game.initial_state()
-    result = engine(game, state, cache=True)  # type: ignore[operator]
+    result = search(game, state, engine, cache=True)
     assert result.exact and result.value == solved(state.board, 0)
 
 
@@ -354,9 +354,9 @@ def test_every_engine_values_mid_game_positions_for_the_side_to_move(position: t
     game = Kalah(pits, 1)
     state = Position(tuple(cells), player)
     expected = solved(state.board, player)
-    assert alphabeta(game, state).value == expected
-    assert negamax(game, state, cache=True).value == expected
-    assert minimax(game, state, cache=True).value == expected
+    assert search(game, state, "alphabeta").value == expected
+    assert search(game, state, "negamax", cache=True).value == expected
+    assert search(game, state, "minimax", cache=True).value == expected
 
 
 @pytest.mark.parametrize(("pits", "seeds"), [(3, 2), (3, 3), (4, 2)])
@@ -365,7 +365,7 @@ def test_depth_limited_alphabeta_equals_depth_limited_minimax(pits: int, seeds: 
     game = kalah(pits, seeds)
     state = game.initial_state()
     for depth in (1, 2, 3, 5):
-        assert alphabeta(game, state, depth=depth).value == minimax(game, state, depth=depth).value
+        assert search(game, state, "alphabeta", depth=depth).value == search(game, state, "minimax", depth=depth).value
 
 
 def test_an_extra_turn_is_no_sign_flip() -> None:
@@ -373,19 +373,19 @@ def test_an_extra_turn_is_no_sign_flip() -> None:
     game = Kalah(3, 1)
     state = at("0,2,1:0/1,0,0:0/s")  # pits 3, 2, 3: each move ends in the store
     assert solved(state.board, 0) == 2
-    for engine in (minimax, negamax, alphabeta):
-        result = engine(game, state, every_move=True)  # type: ignore[operator]
+    for engine in ("minimax", "negamax", "alphabeta"):
+        result = search(game, state, engine, every_move=True)
         assert result.value == 2 and result.move == 3 and dict(result.moves) == {3: 2, 2: 0}
     # The line is followed through the table, so engines without one report only its first move.
-    assert alphabeta(game, state).pv == (3, 2, 3)
-    assert negamax(game, state, cache=True).pv == minimax(game, state, cache=True).pv == (3, 2, 3)
+    assert search(game, state, "alphabeta").pv == (3, 2, 3)
+    assert search(game, state, "negamax", cache=True).pv == search(game, state, "minimax", cache=True).pv == (3, 2, 3)
 
 
 @pytest.mark.parametrize(("pits", "seeds"), SMALL)
 def test_principal_variation_replays_legally_to_the_value(pits: int, seeds: int) -> None:
     game = kalah(pits, seeds)
     state = game.initial_state()
-    result = alphabeta(game, state)
+    result = search(game, state, "alphabeta")
     assert result.pv and result.pv[0] == result.move
     position = state
     for move in result.pv:

@@ -13,6 +13,7 @@ CORE = [
     "nimmax.game",
     "nimmax.games",
     "nimmax.search",
+    "nimmax.search.engines",
     "nimmax.search.alphabeta",
     "nimmax.search.minimax",
     "nimmax.search.expectimax",

@@ -18,9 +18,7 @@ from rich.text import Text
 from nimmax import games
 from nimmax.game import BadGameSpec, IllegalMove
 from nimmax.games.mnk import MNK
-from nimmax.search.alphabeta import alphabeta
-from nimmax.search.expectimax import expectimax
-from nimmax.search.minimax import minimax, negamax
+from nimmax.search import search
 from nimmax.ui.render import render
 
 from .cli_helpers import nimmax
@@ -117,7 +115,7 @@ def cell_name(game: MNK, cell: tuple[int, int]) -> str:
 
 def test_plain_minimax_visits_the_whole_3x3_tree_and_finds_a_draw() -> None:
     game = games.create("tictactoe")
-    result = minimax(game, game.initial_state(), cache=False)
+    result = search(game, game.initial_state(), "minimax", cache=False)
     assert result.nodes == 549_946
     assert result.value == 0 and result.exact
 
@@ -130,13 +128,8 @@ def test_every_engine_agrees_on_every_opening_move_of_3x3() -> None:
         for cell in oracle_moves(("...",) * 3, False)
     }
     assert set(truth.values()) == {0}
-    for engine in (
-        lambda *a, **o: minimax(*a, cache=True, **o),
-        lambda *a, **o: negamax(*a, cache=True, **o),
-        alphabeta,
-        expectimax,
-    ):
-        result = engine(game, state, every_move=True)
+    for engine in ("minimax", "negamax", "alphabeta", "expectimax"):
+        result = search(game, state, engine, every_move=True, cache=True)
         assert result.value == 0
         assert {game.format_move(move): value for move, value in result.moves} == truth
 
@@ -154,13 +147,13 @@ def test_every_engine_agrees_on_every_opening_move_of_3x3() -> None:
 )
 def test_published_results(words: str, value: int) -> None:
     game = games.create(words)
-    result = alphabeta(game, game.initial_state())
+    result = search(game, game.initial_state(), "alphabeta")
     assert result.exact and result.value == value
 
 
 def test_4x3_transposed_is_the_same_game() -> None:
     game = games.create("tictactoe --rows 4 --cols 3 --k 3")
-    assert alphabeta(game, game.initial_state()).value == 1
+    assert search(game, game.initial_state(), "alphabeta").value == 1
 
 
 # -- agreement with the independent solver ---------------------------------------------------
@@ -174,7 +167,7 @@ def test_alphabeta_agrees_with_the_oracle_on_every_position(rows: int, cols: int
         assert game.is_terminal(state) == oracle_over(board, k)
         if game.is_terminal(state):
             continue
-        result = alphabeta(game, state)
+        result = search(game, state, "alphabeta")
         assert result.value == oracle_value(board, k, gravity), board
         best = game.format_move(result.move)
         best_cells = [cell for cell in oracle_moves(board, gravity) if cell_name(game, cell) == best]
@@ -210,7 +203,7 @@ def test_every_root_move_agrees_with_the_oracle_midgame(case: Case) -> None:
     state = game.read_position("/".join(board))
     if game.is_terminal(state):
         return
-    result = alphabeta(game, state, every_move=True)
+    result = search(game, state, "alphabeta", every_move=True)
     truth = {
         cell_name(game, cell): -oracle_value(oracle_play(board, cell), k, gravity)
         for cell in oracle_moves(board, gravity)
@@ -392,7 +385,7 @@ def test_time_limited_move_on_a_big_board_keeps_its_budget() -> None:
     for move in ("h8", "h9", "i8"):
         state = game.result(state, game.parse_move(move, state))
     started = time.perf_counter()
-    result = alphabeta(game, state, time=0.2)
+    result = search(game, state, "alphabeta", time=0.2)
     assert time.perf_counter() - started < 0.2 + 0.1
     assert result.move in game.actions(state)
 
@@ -400,10 +393,10 @@ def test_time_limited_move_on_a_big_board_keeps_its_budget() -> None:
 def test_time_limited_connect_four_blocks_and_wins() -> None:
     game = games.create("connect4 --position ......./......./......./......./o....../oxxx..o")
     state = game.initial_state()
-    assert game.format_move(alphabeta(game, state, time=0.2).move) == "e"  # x wins at once
+    assert game.format_move(search(game, state, "alphabeta", time=0.2).move) == "e"  # x wins at once
     game = games.create("connect4 --position ......./......./......./......./x....../xooo.xx")
     state = game.initial_state()
-    assert game.format_move(alphabeta(game, state, time=0.2).move) == "e"  # x must block
+    assert game.format_move(search(game, state, "alphabeta", time=0.2).move) == "e"  # x must block
 
 
 def styles_of_cells(game: MNK, text: Text) -> dict[str, str]:

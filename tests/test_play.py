@@ -409,7 +409,7 @@ def test_the_loop_reads_the_seat_from_the_state_with_extra_turns_and_chance(seed
 def test_undo_with_extra_turns_and_chance_returns_to_the_human_turn() -> None:
     game = TreeGame(EXTRA_TURNS)
     screen = console()
-    session = PlaySession(game, ["human", "alphabeta"], screen, Script(["0", "undo", "1"]), seed=5)
+    session = PlaySession(game, ["human", "expectimax"], screen, Script(["0", "undo", "1"]), seed=5)
     record = session.play()
     # After "0" came a chance draw and two engine moves; undo took all of them back.
     assert "took back 0, " in output(screen)

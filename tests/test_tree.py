@@ -10,11 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nimmax import games
-from nimmax.game import AnyGame
-from nimmax.search import Table
-from nimmax.search.alphabeta import alphabeta
-from nimmax.search.minimax import minimax
-from nimmax.tree import AT_LEAST, AT_MOST, EXACT, PRUNED, SEARCHED, Node, TreeTooBig, explore, trace, tree_size
+from nimmax.game import AnyGame, BadInput
+from nimmax.search import Table, search
+from nimmax.tree import AT_LEAST, AT_MOST, EXACT_VALUE, PRUNED, SEARCHED, Node, TreeTooBig, explore, trace, tree_size
 
 from .cli_helpers import nimmax
 from .toys import TreeGame
@@ -54,13 +52,13 @@ def truth_for(game: AnyGame, seat: int) -> Any:
 def assert_values_hold(game: AnyGame, root: Node) -> None:
     """Exact values are the true minimax values for Max; bounds hold; pruned nodes carry none."""
     truth = truth_for(game, game.to_move(root.state))
-    assert root.bound == EXACT and root.value == truth(root.state)
+    assert root.bound == EXACT_VALUE and root.value == truth(root.state)
     for node in root.walk():
         if node.status != SEARCHED:
             assert node.value is None and not node.children
             continue
         true_value = truth(node.state)
-        if node.bound == EXACT:
+        if node.bound == EXACT_VALUE:
             assert node.value == true_value
         elif node.bound == AT_LEAST:
             assert node.value is not None and true_value >= node.value
@@ -73,9 +71,9 @@ def test_minimax_tree_has_every_node_the_engine_visits(words: str) -> None:
     game = games.create(words)
     state = game.initial_state()
     root, visited = trace(game, state, "minimax")
-    engine = minimax(game, state, every_move=True)
+    engine = search(game, state, "minimax", every_move=True)
     assert visited == searched(root) == engine.nodes == tree_size(game, state)
-    assert all(node.status == SEARCHED and node.bound == EXACT for node in root.walk())
+    assert all(node.status == SEARCHED and node.bound == EXACT_VALUE for node in root.walk())
     assert_values_hold(game, root)
 
 
@@ -85,7 +83,7 @@ def test_alphabeta_tree_visits_what_the_engine_visits(words: str, every_move: bo
     game = games.create(words)
     state = game.initial_state()
     root, visited = trace(game, state, "alphabeta", every_move=every_move)
-    engine = alphabeta(game, state, table=Table(0), every_move=every_move)
+    engine = search(game, state, "alphabeta", table=Table(0), every_move=every_move)
     assert visited == searched(root) == engine.nodes
     assert root.value == engine.value
     assert_values_hold(game, root)
@@ -122,11 +120,11 @@ def test_pruning_never_changes_the_root_value_on_toy_trees(tree: Any) -> None:
     max_sign = 1 if game.to_move(state) == 0 else -1
     minimax_root, minimax_visits = trace(game, state, "minimax")
     assert minimax_root.value == max_sign * toy_truth(tree)
-    assert minimax_visits == minimax(game, state, every_move=True).nodes
+    assert minimax_visits == search(game, state, "minimax", every_move=True).nodes
     for every_move in (False, True):
         root, visited = trace(game, state, "alphabeta", every_move=every_move)
         assert root.value == minimax_root.value
-        assert visited == alphabeta(game, state, table=Table(0), every_move=every_move).nodes
+        assert visited == search(game, state, "alphabeta", table=Table(0), every_move=every_move).nodes
         assert_values_hold(game, root)
 
 
@@ -148,7 +146,7 @@ def simple_nim_tree_size(counters: int) -> int:
 
 def test_cli_draws_simple_nim_6_with_pruning_and_the_footer(tmp_path: Any) -> None:
     game = games.create("simple-nim 6")
-    with_pruning = alphabeta(game, game.initial_state(), table=Table(0)).nodes
+    with_pruning = search(game, game.initial_state(), "alphabeta", table=Table(0)).nodes
     svg = tmp_path / "tree.svg"
     run = nimmax("tree", "simple-nim", "6", "--algorithm", "alphabeta", "--svg", str(svg))
     assert run.returncode == 0, run.stderr
@@ -206,19 +204,22 @@ def test_tictactoe_trees_count_what_the_engines_count(words: str) -> None:
     game = games.create(words)
     state = game.initial_state()
     root, visited = trace(game, state, "alphabeta")
-    assert visited == searched(root) == alphabeta(game, state, table=Table(0)).nodes
+    assert visited == searched(root) == search(game, state, "alphabeta", table=Table(0)).nodes
     assert_values_hold(game, root)
     if "position" in words:
         minimax_root, minimax_visits = trace(game, state, "minimax")
-        assert minimax_visits == minimax(game, state, every_move=True).nodes and minimax_root.value == root.value
+        assert (
+            minimax_visits == search(game, state, "minimax", every_move=True).nodes and minimax_root.value == root.value
+        )
 
 
-def chance_trees() -> st.SearchStrategy[Any]:
+def solitaire_trees() -> st.SearchStrategy[Any]:
+    """One-player trees with chance nodes: seat 0 moves, chance draws."""
     leaves = st.integers(-3, 3)
     return st.recursive(
         leaves,
         lambda children: st.one_of(
-            st.tuples(st.sampled_from([0, 1]), st.lists(children, min_size=1, max_size=3)),
+            st.tuples(st.just(0), st.lists(children, min_size=1, max_size=3)),
             st.lists(children, min_size=1, max_size=3).map(
                 lambda nodes: ("chance", [(1 / len(nodes), node) for node in nodes])
             ),
@@ -227,13 +228,20 @@ def chance_trees() -> st.SearchStrategy[Any]:
     ).filter(lambda tree: not isinstance(tree, int) and tree[0] != "chance")
 
 
-@given(chance_trees())
-def test_chance_nodes_count_as_the_engines_count_them(tree: Any) -> None:
-    """Minimax and alpha-beta make chance the adversary; the traced tree follows them."""
-    game = TreeGame(tree)
+@given(solitaire_trees())
+def test_chance_as_adversary_is_traced_as_the_engines_count_it(tree: Any) -> None:
+    """In a one-player game minimax and alpha-beta play chance as an adversary; the traced tree follows them."""
+    game = TreeGame(tree, players=1)
     state = game.initial_state()
     minimax_root, minimax_visits = trace(game, state, "minimax")
-    engine = minimax(game, state, every_move=True)
+    engine = search(game, state, "minimax", every_move=True)
     assert minimax_visits == engine.nodes and minimax_root.value == engine.value
     root, visited = trace(game, state, "alphabeta")
-    assert visited == alphabeta(game, state, table=Table(0)).nodes and root.value == engine.value
+    assert visited == search(game, state, "alphabeta", table=Table(0)).nodes and root.value == engine.value
+
+
+def test_a_two_player_game_with_chance_is_refused() -> None:
+    game = TreeGame((0, [("chance", [(0.5, 1), (0.5, -1)]), (1, [0])]))
+    for algorithm in ("minimax", "alphabeta"):
+        with pytest.raises(BadInput, match="expectimax"):
+            trace(game, game.initial_state(), algorithm)

@@ -17,8 +17,7 @@ from nimmax import games, players
 from nimmax.game import CHANCE, BadGameSpec, IllegalMove
 from nimmax.games.twenty48 import Position, Spawn, Twenty48
 from nimmax.match import GameRecord, plies
-from nimmax.search.alphabeta import alphabeta
-from nimmax.search.expectimax import expectimax
+from nimmax.search import search
 from nimmax.ui.render import render
 from nimmax.ui.twenty48 import read_key
 
@@ -223,11 +222,11 @@ def test_expectimax_averages_the_spawns_on_a_hand_computed_position() -> None:
     # (p 0.1) lets the 4s merge for 8 points, after which every spawn ends it: 0.1 * 8 = 0.8.
     # Left: 16,0/4,32, and neither spawn leaves a merge: 0.
     game, state = position("0,16/4,32")
-    result = expectimax(game, state, every_move=True)
+    result = search(game, state, "expectimax", every_move=True)
     assert result.exact and result.move == "up"
     assert {move: round(value, 3) for move, value in result.moves} == {"up": 0.8, "left": 0.0}
     # the worst-spawn model sees 0 for both: chance always plays the 2
-    assert alphabeta(game, state).value == 0
+    assert search(game, state, "alphabeta").value == 0
 
 
 def exact_value(game: Twenty48, state: Position) -> float:
@@ -242,14 +241,14 @@ def exact_value(game: Twenty48, state: Position) -> float:
 @pytest.mark.parametrize("text", ["0,16/4,32", "0,16/16,16", "16,8/0,16"])
 def test_expectimax_is_exact_on_small_boards(text: str) -> None:
     game, state = position(text)
-    assert expectimax(game, state).value == pytest.approx(exact_value(game, state), abs=1e-3)
+    assert search(game, state, "expectimax").value == pytest.approx(exact_value(game, state), abs=1e-3)
 
 
 def test_limited_expectimax_answers_on_the_full_board() -> None:
     game, state = position("2,2,4,8/0,4,0,0/0,0,0,2/0,0,0,0")
-    result = expectimax(game, state, depth=3)
+    result = search(game, state, "expectimax", depth=3)
     assert result.move in game.actions(state) and not result.exact
-    timed = expectimax(game, state, time=0.05)
+    timed = search(game, state, "expectimax", time=0.05)
     assert timed.move in game.actions(state) and timed.seconds < 0.5
 
 

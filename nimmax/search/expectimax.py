@@ -1,13 +1,11 @@
 """Expectimax: players maximise, chance nodes average their outcomes by probability.
 
-Chance nodes are valued from seat 0's side (the only seat of a one-player game such as
-2048), so a score crosses a chance node with the sign its two neighbours call for.
+Chance nodes are valued from seat 0's side, so a score crosses a chance node with the sign
+its two neighbours call for; two-player games with chance are valued as soundly as 2048.
 
 A probability cut-off treats a node as a horizon once the chance of reaching it from the
 root falls below `cutoff` (unlikely spawn sequences are not worth their subtrees); such a
-value is an estimate, counted as a horizon, so no cut value is ever reported as proven. By
-default only a limited search cuts (at DEFAULT_CUTOFF), since its value is an estimate anyway;
-an unlimited search stays exact.
+value is an estimate, counted as a horizon, so no cut value is ever reported as proven.
 """
 
 from __future__ import annotations
@@ -15,28 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from nimmax.game import CHANCE, AnyGame
-from nimmax.search import (
-    EXACT,
-    FULL_DEPTH,
-    INFINITY,
-    Budget,
-    Entry,
-    Searcher,
-    SearchResult,
-    Table,
-    older,
-    ordered,
-    run,
-)
+from nimmax.search.budget import Budget
+from nimmax.search.deepening import Searcher
+from nimmax.search.score import FULL_DEPTH, INFINITY, older
+from nimmax.search.table import EXACT, Entry, Table
 
 DEFAULT_CUTOFF = 1e-4
 """The cut-off of a depth-, time- or node-limited search: spawn sequences rarer than 1 in 10,000."""
-
-
-def viewpoint(game: AnyGame, state: Any) -> int:
-    """The seat a node's score is for: the mover, or seat 0 at a chance node."""
-    mover = game.to_move(state)
-    return 0 if mover == CHANCE else mover
 
 
 class Expectimax(Searcher):
@@ -50,6 +33,11 @@ class Expectimax(Searcher):
         super().__init__(game, table, budget)
         self.cutoff = cutoff
 
+    def viewpoint(self, state: Any) -> int:
+        """The seat a node's score is for: the mover, or seat 0 at a chance node."""
+        mover = self.game.to_move(state)
+        return 0 if mover == CHANCE else mover
+
     def child_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
         return self.expected(me, child, depth, 1.0)
 
@@ -59,12 +47,12 @@ class Expectimax(Searcher):
     def expected(self, me: int, child: Any, depth: int, probability: float) -> float:
         """A child's score for the parent's side `me`, one ply older; `probability` of reaching it."""
         score = self.node(child, depth, probability)
-        return older(score if viewpoint(self.game, child) == me else -score)
+        return older(score if self.viewpoint(child) == me else -score)
 
     def node(self, state: Any, depth: int, probability: float) -> float:
         """The score of `state` for its viewpoint seat, `depth` plies deep."""
         game = self.game
-        me = viewpoint(game, state)
+        me = self.viewpoint(state)
         leaf = self.leaf(state, depth <= 0 or probability < self.cutoff, me)
         if leaf is not None:
             return leaf
@@ -84,32 +72,10 @@ class Expectimax(Searcher):
         else:
             best = -INFINITY
             hint = entry.move if entry is not None and entry.state == state else None
-            for move in ordered(game.actions(state), hint):
+            for move in self.moves(state, hint, narrow=False):
                 score = self.expected(me, game.result(state, move), depth - 1, probability)
                 if score > best:
                     best, best_move = score, move
         proven = self.horizon == horizon_in
         self.table.put(key, Entry(FULL_DEPTH if proven else depth, EXACT, best, best_move, state))
         return best
-
-
-def expectimax(
-    game: AnyGame,
-    state: Any,
-    depth: int | None = None,
-    time: float | None = None,
-    nodes: int | None = None,
-    table: Table | None = None,
-    every_move: bool = False,
-    cutoff: float | None = None,
-) -> SearchResult:
-    """Expectimax, deepening under a time or node limit; unlimited, it searches to the end.
-
-    `cutoff`: stop at nodes whose chance of being reached is below it (0 searches every line;
-    None: DEFAULT_CUTOFF when a limit is given, else 0).
-    """
-    limited = depth is not None or time is not None or nodes is not None
-    if cutoff is None:
-        cutoff = DEFAULT_CUTOFF if limited else 0.0
-    searcher = Expectimax(game, table, Budget.of(time, nodes), cutoff)
-    return run(searcher, state, depth, every_move, deepen=time is not None or nodes is not None)

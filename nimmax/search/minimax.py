@@ -10,26 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 from nimmax.game import AnyGame
-from nimmax.search import (
-    EXACT,
-    FULL_DEPTH,
-    INFINITY,
-    Budget,
-    Entry,
-    Searcher,
-    SearchResult,
-    Table,
-    choices,
-    older,
-    run,
-    side,
-)
+from nimmax.search.budget import Budget
+from nimmax.search.deepening import Searcher
+from nimmax.search.score import FULL_DEPTH, INFINITY, older
+from nimmax.search.table import EXACT, Entry, Table
 
 
 class Memo(Searcher):
     """Memo lookups shared by minimax and negamax; with `cache` off nothing is stored."""
 
-    def __init__(self, game: AnyGame, cache: bool, table: Table | None = None, budget: Budget | None = None):
+    def __init__(
+        self, game: AnyGame, table: Table | None = None, budget: Budget | None = None, cache: bool = False
+    ) -> None:
         super().__init__(game, table, budget)
         self.cache = cache
 
@@ -43,6 +35,7 @@ class Memo(Searcher):
         return entry.score
 
     def store(self, key: Any, state: Any, depth: int, horizon_in: int, score: float, move: Any) -> None:
+        """Remember a node's score for the side to move, proven when no horizon was met below it."""
         if self.cache:
             proven = self.horizon == horizon_in
             self.table.put(key, Entry(FULL_DEPTH if proven else depth, EXACT, score, move, state))
@@ -52,7 +45,7 @@ class Minimax(Memo):
     """Textbook minimax: Max picks the highest score, Min the lowest, both seen from Max."""
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
-        return self.minimax(state, depth, side(self.game, state))
+        return self.minimax(state, depth, self.game.to_move(state))
 
     def minimax(self, state: Any, depth: int, maximizer: int) -> float:
         """The score of `state` for `maximizer`."""
@@ -60,14 +53,15 @@ class Minimax(Memo):
         score = self.leaf(state, depth <= 0, maximizer)
         if score is not None:
             return score
-        mover = side(game, state)
+        mover = game.to_move(state)
         key = game.key(state) if self.cache else None
         stored = self.recall(key, depth)
         if stored is not None:
             return stored if mover == maximizer else -stored
         horizon_in = self.horizon
         scored = [
-            (older(self.minimax(game.result(state, move), depth - 1, maximizer)), move) for move in choices(game, state)
+            (older(self.minimax(game.result(state, move), depth - 1, maximizer)), move)
+            for move in self.moves(state, narrow=False)
         ]
         pick = max if mover == maximizer else min
         score, move = pick(scored, key=lambda pair: pair[0])
@@ -80,7 +74,7 @@ class Negamax(Memo):
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         game = self.game
-        me = side(game, state)
+        me = game.to_move(state)
         leaf = self.leaf(state, depth <= 0, me)
         if leaf is not None:
             return leaf
@@ -90,39 +84,9 @@ class Negamax(Memo):
             return stored
         horizon_in = self.horizon
         best, best_move = -INFINITY, None
-        for move in choices(game, state):
+        for move in self.moves(state, narrow=False):
             score = self.child_score(me, game.result(state, move), depth - 1, -INFINITY, INFINITY)
             if score > best:
                 best, best_move = score, move
         self.store(key, state, depth, horizon_in, best, best_move)
         return best
-
-
-def minimax(
-    game: AnyGame,
-    state: Any,
-    depth: int | None = None,
-    time: float | None = None,
-    nodes: int | None = None,
-    cache: bool = False,
-    table: Table | None = None,
-    every_move: bool = False,
-) -> SearchResult:
-    """Plain minimax (memoised with `cache`), deepening only under a time or node limit."""
-    searcher = Minimax(game, cache, table, Budget.of(time, nodes))
-    return run(searcher, state, depth, every_move, deepen=time is not None or nodes is not None)
-
-
-def negamax(
-    game: AnyGame,
-    state: Any,
-    depth: int | None = None,
-    time: float | None = None,
-    nodes: int | None = None,
-    cache: bool = False,
-    table: Table | None = None,
-    every_move: bool = False,
-) -> SearchResult:
-    """Negamax (memoised with `cache`), deepening only under a time or node limit."""
-    searcher = Negamax(game, cache, table, Budget.of(time, nodes))
-    return run(searcher, state, depth, every_move, deepen=time is not None or nodes is not None)

@@ -23,11 +23,14 @@ from rich.text import Text
 from nimmax import games
 from nimmax.game import CHANCE, AnyGame, BadInput
 from nimmax.match import Abandon, BadRecord, GameRecord, Match, Ply, Rewind
-from nimmax.players import HumanPlayer, Player, SearchPlayer, create
-from nimmax.search import SearchResult
+from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, create
+from nimmax.search import SearchResult, engine_for
 from nimmax.ui.prompt import COMMANDS, KEYS, LineReader, MoveReader, refusal, terminal_reader
 from nimmax.ui.render import render
 from nimmax.ui.views import outcome_word
+
+HINT_SECONDS = 2.0
+"""How long a hint searches when no engine plays in the game."""
 
 
 def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
@@ -202,8 +205,8 @@ class PlaySession:
         """The best move by the opponent's engine (or a quick search), with its value for the mover."""
         if self.hinter is None:
             engines = [player for player in self.players if isinstance(player, SearchPlayer)]
-            engine = "expectimax" if self.game.has_chance else "alphabeta"
-            self.hinter = engines[0] if engines else SearchPlayer(engine, f"{engine}:time=2", time=2.0)
+            quick = Spec(engine_for(self.game).name, {"time": HINT_SECONDS})
+            self.hinter = engines[0] if engines else SearchPlayer(quick)
         with self.console.status("thinking…") if self.console.is_terminal else nullcontext():
             search = self.hinter.search(self.game, state)
         move = escape(self.game.format_move(search.move))

@@ -8,7 +8,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from nimmax.game import AnyGame
-from nimmax.tree import ALPHABETA, AT_LEAST, AT_MOST, EXACT, LEFT_OUT, PRUNED, GameTree, Node
+from nimmax.tree import ALPHABETA, AT_LEAST, AT_MOST, EXACT_VALUE, LEFT_OUT, PRUNED, GameTree, Node
 
 BOUND_SIGN = {AT_LEAST: "≥ ", AT_MOST: "≤ "}
 
@@ -24,7 +24,7 @@ def tree_picture(game: AnyGame, explored: GameTree) -> RenderableType:
 def grow(game: AnyGame, branch: Tree, node: Node, on_line: bool) -> None:
     """Add `node`'s children under `branch`; the best line from the root (perfect play) is marked."""
     for index, child in enumerate(node.children):
-        best = on_line and index == node.best and node.bound == EXACT
+        best = on_line and index == node.best and node.bound == EXACT_VALUE
         grow(game, branch.add(label(game, child, best=best)), child, best)
 
 

@@ -9,8 +9,8 @@ from rich.text import Text
 
 from nimmax.game import AnyGame
 from nimmax.games import GAMES
-from nimmax.players import KINDS, option_names
-from nimmax.search import SearchResult
+from nimmax.players import OPTIONS, SUMMARIES
+from nimmax.search import Option, SearchResult
 
 
 def signed(value: float) -> str:
@@ -46,13 +46,24 @@ def games_table() -> Table:
 
 
 def players_table() -> Table:
-    """Every player kind with the options its spec takes."""
+    """Every player kind with the options its spec takes and their defaults."""
     table = Table(title="Players (spec: kind[:option=value,...])", title_justify="left")
     table.add_column("player", style="bold cyan")
-    table.add_column("options")
-    for kind in KINDS:
-        table.add_row(kind, ", ".join(option_names(kind)) or "-")
+    table.add_column("options (default)")
+    table.add_column("what it is")
+    for kind, options in OPTIONS.items():
+        shown = ", ".join(f"{option.name}={option_default(option)}" for option in options) or "-"
+        table.add_row(kind, shown, SUMMARIES[kind])
     return table
+
+
+def option_default(option: Option) -> str:
+    """An option's default as a spec would write it; "-" where it is not set."""
+    if option.default is None:
+        return "-"
+    if isinstance(option.default, bool):
+        return "on" if option.default else "off"
+    return f"{option.default:,}" if isinstance(option.default, int) else str(option.default)
 
 
 def solution_table(game: AnyGame, state: Any, result: SearchResult) -> Table:

@@ -1,0 +1,186 @@
+"""The engine registry: every engine's name, options (typed, with defaults) and the game
+properties it can honour, and `search`, the one way to run any of them under a limit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from nimmax.game import AnyGame, BadInput
+from nimmax.search.adversary import ChanceAsAdversary
+from nimmax.search.alphabeta import AlphaBeta
+from nimmax.search.budget import Budget
+from nimmax.search.deepening import Searcher, run
+from nimmax.search.expectimax import DEFAULT_CUTOFF, Expectimax
+from nimmax.search.minimax import Minimax, Negamax
+from nimmax.search.result import SearchResult
+from nimmax.search.table import DEFAULT_CAPACITY, Table
+
+
+class CannotSearch(BadInput):
+    """An engine asked to search a game whose declared properties it cannot honour."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a spec (`depth=4`): its type (int, float or bool), default and meaning.
+
+    Numbers must be positive; None as a default means "not set" (no limit, or chosen by the engine).
+    """
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+
+
+LIMITS = (
+    Option("depth", int, None, "plies deep; beyond them positions are estimated"),
+    Option("time", float, None, "seconds per search, deepening until they run out"),
+    Option("nodes", int, None, "nodes per search, deepening until they run out"),
+)
+"""The limits every engine takes: none set searches to the end of the game."""
+
+TABLE = Option("table", int, DEFAULT_CAPACITY, "most entries in the transposition table")
+
+
+def cache(default: bool) -> Option:
+    """The option that turns the transposition table (the memo) on or off."""
+    return Option("cache", bool, default, "keep a table of positions already valued")
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A search engine: how to build its searcher, its options, and whether it averages chance.
+
+    An engine that does not average chance plays a one-player game with chance against chance
+    as an adversary (`ChanceAsAdversary`) and refuses two-player games with chance.
+    """
+
+    name: str
+    summary: str
+    build: Callable[[AnyGame, Table, Budget, Mapping[str, Any]], Searcher]
+    options: tuple[Option, ...]
+    averages_chance: bool = False
+
+    def defaults(self) -> dict[str, Any]:
+        """Every option with its default value."""
+        return {option.name: option.default for option in self.options}
+
+    def game_for(self, game: AnyGame) -> AnyGame:
+        """The game as this engine searches it; CannotSearch when it cannot honour its properties."""
+        if game.players not in (1, 2):
+            raise CannotSearch(f"{self.name} searches one- and two-player games; {game.name} has {game.players}")
+        if not game.has_chance or self.averages_chance:
+            return game
+        if game.players == 1:
+            return ChanceAsAdversary(game)
+        able = ", ".join(engine.name for engine in ENGINES.values() if engine.averages_chance)
+        raise CannotSearch(f"{self.name} cannot value the chance nodes of {game.name}; use {able}")
+
+    def searcher(
+        self, game: AnyGame, options: Mapping[str, Any], table: Table | None = None, budget: Budget | None = None
+    ) -> Searcher:
+        """A searcher for `game` with these options (defaults for those missing)."""
+        chosen = {**self.defaults(), **options}
+        if table is None:
+            table = Table(chosen["table"] if chosen["cache"] else 0)
+        if budget is None:
+            budget = Budget.of(chosen["time"], chosen["nodes"])
+        return self.build(self.game_for(game), table, budget, chosen)
+
+    def search(
+        self,
+        game: AnyGame,
+        state: Any,
+        options: Mapping[str, Any],
+        table: Table | None = None,
+        every_move: bool = False,
+    ) -> SearchResult:
+        """Search `state`: straight to the end of the game when unlimited, deepening under
+        `time` or `nodes` until the limit stops it; `every_move` values every root move exactly."""
+        searcher = self.searcher(game, options, table)
+        deepen = options.get("time") is not None or options.get("nodes") is not None
+        return run(searcher, state, options.get("depth"), every_move, deepen)
+
+
+def _cutoff(options: Mapping[str, Any]) -> float:
+    """Expectimax's cut-off: as given, else DEFAULT_CUTOFF for a limited search and 0 for an exact one."""
+    if options["cutoff"] is not None:
+        return float(options["cutoff"])
+    limited = any(options[limit.name] is not None for limit in LIMITS)
+    return DEFAULT_CUTOFF if limited else 0.0
+
+
+ENGINES: Mapping[str, Engine] = MappingProxyType(
+    {
+        engine.name: engine
+        for engine in (
+            Engine(
+                "minimax",
+                "plain minimax, Max and Min apart: visits every node (cache=on memoises positions)",
+                lambda game, table, budget, options: Minimax(game, table, budget, cache=options["cache"]),
+                (*LIMITS, cache(False), TABLE),
+            ),
+            Engine(
+                "negamax",
+                "minimax as one maximising recursion: visits every node (cache=on memoises positions)",
+                lambda game, table, budget, options: Negamax(game, table, budget, cache=options["cache"]),
+                (*LIMITS, cache(False), TABLE),
+            ),
+            Engine(
+                "alphabeta",
+                "alpha-beta pruning with a transposition table and the game's move order",
+                lambda game, table, budget, options: AlphaBeta(game, table, budget),
+                (*LIMITS, cache(True), TABLE),
+            ),
+            Engine(
+                "expectimax",
+                "players maximise, chance nodes average their outcomes (2048)",
+                lambda game, table, budget, options: Expectimax(game, table, budget, _cutoff(options)),
+                (
+                    *LIMITS,
+                    cache(True),
+                    TABLE,
+                    Option("cutoff", float, None, "least chance of reaching a node that is still searched"),
+                ),
+                averages_chance=True,
+            ),
+        )
+    }
+)
+"""The engines by name, in the order they are listed to users."""
+
+
+def engine_for(game: AnyGame) -> Engine:
+    """The engine to suggest for a game: expectimax where chance is averaged, else alpha-beta."""
+    return ENGINES["expectimax" if game.has_chance else "alphabeta"]
+
+
+def lookup(name: str) -> Engine:
+    """The engine called `name`; CannotSearch lists the engines."""
+    engine = ENGINES.get(name)
+    if engine is None:
+        raise CannotSearch(f"unknown engine {name!r}; engines: {', '.join(ENGINES)}")
+    return engine
+
+
+def search(
+    game: AnyGame,
+    state: Any,
+    engine: str | Engine = "alphabeta",
+    table: Table | None = None,
+    every_move: bool = False,
+    **options: Any,
+) -> SearchResult:
+    """Search `state` with an engine named by the registry and its options (`depth=`, `time=`, ...).
+
+    `table` is a table to search with and keep (a fresh one of the `table=` capacity by default).
+    """
+    chosen = lookup(engine) if isinstance(engine, str) else engine
+    unknown = set(options) - set(chosen.defaults())
+    if unknown:
+        raise CannotSearch(f"{chosen.name} has no option {', '.join(sorted(unknown))}")
+    return chosen.search(game, state, options, table, every_move)
