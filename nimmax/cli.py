@@ -20,6 +20,7 @@ from nimmax.bench import Row, algorithms, boards, family, numbers, run_all
 from nimmax.game import BadInput
 from nimmax.games import GAMES
 from nimmax.players import OPTIONS, SUMMARIES
+from nimmax.search import engine_for
 from nimmax.solve import solution_record, solve
 from nimmax.tree import explore
 from nimmax.ui import duel as duel_views
@@ -179,7 +180,10 @@ def play_command(
     game_words: GameWords,
     first: Annotated[str, typer.Option(help="Player spec of the first seat.")] = "human",
     second: Annotated[
-        str | None, typer.Option(help="Player spec of the second seat.", show_default="alphabeta")
+        str | None,
+        typer.Option(
+            help="Player spec of the second seat.", show_default="alphabeta (expectimax where chance is averaged)"
+        ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for random players and chance.")] = None,
     delay: Annotated[float, typer.Option(min=0, help="Pause in seconds after each engine move.")] = 0.0,
@@ -201,7 +205,7 @@ def play_command(
     game = games.create(game_words)
     if game.players == 1 and second is not None:
         raise BadInput(f"{game.name} is a one-player game: give only --first")
-    specs = [first] if game.players == 1 else [first, second or "alphabeta"]
+    specs = [first] if game.players == 1 else [first, second or engine_for(game).name]
     play.play(game, specs, out, seed=seed, delay=delay, record=record)
 
 

@@ -178,6 +178,13 @@ class HumanPlayer:
         return self.ask(game, state)
 
 
+def check_fit(spec: str | Spec, game: AnyGame) -> None:
+    """Refuse, before play starts, a search engine that cannot honour the game's properties (CannotSearch)."""
+    engine = (parse_spec(spec) if isinstance(spec, str) else spec).engine
+    if engine is not None:
+        engine.game_for(game)
+
+
 def create(spec: str | Spec, seed: int | None = None, ask: Callable[[AnyGame, Any], Any] | None = None) -> Player:
     """Build a player from its spec, e.g. create("alphabeta:time=0.5"); `seed` feeds random players."""
     parsed = parse_spec(spec) if isinstance(spec, str) else spec

@@ -18,7 +18,7 @@ from nimmax.search.alphabeta import AlphaBeta
 from nimmax.search.minimax import Minimax
 
 MINIMAX, ALPHABETA = "minimax", "alphabeta"
-ALGORITHMS = (MINIMAX, ALPHABETA)
+"""The engines the tree view can trace."""
 
 SEARCHED, PRUNED, LEFT_OUT = "searched", "pruned", "left out"
 """A node's status: visited; cut off by alpha-beta; left out by the game's search order (no

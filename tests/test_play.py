@@ -25,7 +25,7 @@ from rich.console import Console
 from nimmax import cli as nimmax_cli
 from nimmax import games
 from nimmax.cli import main
-from nimmax.game import CHANCE, AnyGame
+from nimmax.game import CHANCE, AnyGame, BadInput
 from nimmax.games import GAMES
 from nimmax.match import GameRecord, Match
 from nimmax.players import RandomPlayer
@@ -495,3 +495,9 @@ def test_the_readme_play_and_replay_examples_run(
         assert main(shlex.split(command)) == 0, command
         assert "Traceback" not in capsys.readouterr().err
     assert json.loads((tmp_path / "game.json").read_text())["result"]["winner"] == 0
+
+
+def test_an_engine_that_cannot_value_chance_is_refused_before_the_game_starts() -> None:
+    game = TreeGame(EXTRA_TURNS)
+    with pytest.raises(BadInput, match="alphabeta cannot value the chance nodes of tree; use expectimax"):
+        PlaySession(game, ["human", "alphabeta"], console(), Script([]))

@@ -23,7 +23,7 @@ from rich.text import Text
 from nimmax import games
 from nimmax.game import CHANCE, AnyGame, BadInput
 from nimmax.match import Abandon, BadRecord, GameRecord, Match, Ply, Rewind
-from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, create
+from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create
 from nimmax.search import SearchResult, engine_for
 from nimmax.ui.prompt import COMMANDS, KEYS, LineReader, MoveReader, refusal, terminal_reader
 from nimmax.ui.render import render
@@ -96,6 +96,8 @@ class PlaySession:
         delay: float = 0.0,
     ) -> None:
         self.game, self.console, self.delay = game, console, delay
+        for spec in specs:
+            check_fit(spec, game)
         self.players: list[Player] = [
             create(spec, seed=None if seed is None else seed + seat, ask=self.ask) for seat, spec in enumerate(specs)
         ]

@@ -46,24 +46,23 @@ def games_table() -> Table:
 
 
 def players_table() -> Table:
-    """Every player kind with the options its spec takes and their defaults."""
+    """Every player kind with the options its spec takes (and their defaults, where set)."""
     table = Table(title="Players (spec: kind[:option=value,...])", title_justify="left")
     table.add_column("player", style="bold cyan")
     table.add_column("options (default)")
     table.add_column("what it is")
     for kind, options in OPTIONS.items():
-        shown = ", ".join(f"{option.name}={option_default(option)}" for option in options) or "-"
-        table.add_row(kind, shown, SUMMARIES[kind])
+        table.add_row(kind, ", ".join(map(option_text, options)) or "-", SUMMARIES[kind])
     return table
 
 
-def option_default(option: Option) -> str:
-    """An option's default as a spec would write it; "-" where it is not set."""
+def option_text(option: Option) -> str:
+    """An option as a spec writes it, with its default where it has one: `cache=on`, `depth`."""
     if option.default is None:
-        return "-"
+        return option.name
     if isinstance(option.default, bool):
-        return "on" if option.default else "off"
-    return f"{option.default:,}" if isinstance(option.default, int) else str(option.default)
+        return f"{option.name}={'on' if option.default else 'off'}"
+    return f"{option.name}={option.default:,}" if isinstance(option.default, int) else f"{option.name}={option.default}"
 
 
 def solution_table(game: AnyGame, state: Any, result: SearchResult) -> Table:
