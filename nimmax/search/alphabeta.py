@@ -19,12 +19,8 @@ from nimmax.search.table import EXACT, LOWER, UPPER, Entry
 class AlphaBeta(Searcher):
     """Fail-soft alpha-beta; table entries hold a bound, never a window-dependent value."""
 
-    def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
+    def expand(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
         game = self.game
-        me = game.to_move(state)
-        score = self.leaf(state, depth <= 0, me)
-        if score is not None:
-            return score
         key = game.key(state)
         entry = self.table.get(key)
         hint = None

@@ -25,8 +25,9 @@ from nimmax.search.table import Table, principal_variation
 class Searcher:
     """One search's context: the game, its table, its budget and its horizon count.
 
-    `value(state, depth, alpha, beta)` is the engine: the score of `state` for the side to
-    move there, searched `depth` plies deep (fail-soft inside the window where it prunes).
+    `value(state, depth, alpha, beta)` is the score of `state` for the side to move there,
+    searched `depth` plies deep (fail-soft inside the window where it prunes); an engine
+    writes `expand`, the nodes that are neither over nor at the horizon.
     `horizon` counts the leaves cut short by the depth limit, so a search that reached no
     horizon has proven its value.
     """
@@ -41,6 +42,13 @@ class Searcher:
         self.horizon = 0
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
+        """The score of `state` for the side to move: a leaf's payoff or estimate, else `expand`."""
+        me = self.viewpoint(state)
+        score = self.leaf(state, depth <= 0, me)
+        return score if score is not None else self.expand(state, depth, alpha, beta, me)
+
+    def expand(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
+        """The engine: the score of a node that is neither over nor at the horizon, for `me`, its mover."""
         raise NotImplementedError
 
     def viewpoint(self, state: Any) -> int:

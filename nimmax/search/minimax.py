@@ -72,12 +72,8 @@ class Minimax(Memo):
 class Negamax(Memo):
     """Negamax: one maximising recursion; scores are for the side to move at each node."""
 
-    def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
+    def expand(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
         game = self.game
-        me = game.to_move(state)
-        leaf = self.leaf(state, depth <= 0, me)
-        if leaf is not None:
-            return leaf
         key = game.key(state) if self.cache else None
         stored = self.recall(key, depth)
         if stored is not None:
