@@ -1,0 +1,37 @@
+"""AI-vs-AI duels and round-robin tournaments at scale: seeded game by game, with statistics.
+
+This package face only re-exports; each module says what it holds.
+"""
+
+from nimmax.duel.event import Event, Pairing, Side, run
+from nimmax.duel.plan import BLOCKS, DEFAULT_GAME, MIN_BLOCK, Block, Plan, labels, plan
+from nimmax.duel.play import GameResult, block_games
+from nimmax.duel.pool import STOP_CHECK, check_jobs, play_block
+from nimmax.duel.records import pairing_record, points, side_record, tournament_record
+from nimmax.duel.stats import Z95, elo_ratings, wilson
+
+__all__ = [
+    "BLOCKS",
+    "DEFAULT_GAME",
+    "MIN_BLOCK",
+    "STOP_CHECK",
+    "Z95",
+    "Block",
+    "Event",
+    "GameResult",
+    "Pairing",
+    "Plan",
+    "Side",
+    "block_games",
+    "check_jobs",
+    "elo_ratings",
+    "labels",
+    "pairing_record",
+    "plan",
+    "play_block",
+    "points",
+    "run",
+    "side_record",
+    "tournament_record",
+    "wilson",
+]

@@ -1,0 +1,136 @@
+"""Playing a block of games: seeding each game, the players' moves and their tallies, one result per game.
+
+Every game draws its random moves and chance outcomes from generators seeded by
+(seed, pairing, game number). Search players keep their tables across the moves and games
+of a block (bounded by each player's `table=N` cap) and start afresh with the next block.
+(A time-limited player's moves depend on the clock, so only duels of players without
+`time=` repeat exactly.)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nimmax.duel.plan import Block
+from nimmax.game import CHANCE, AnyGame
+from nimmax.match import plies
+from nimmax.players import Player, RandomPlayer, create, parse_spec
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game as the pairing's two entrants (0 and 1) saw it.
+
+    In a one-player game both entrants play the same deal (the same chance outcomes), one
+    after the other; `winner` is the one who scored more, `goals` says who won by the game's
+    own rule (`Game.winner`: 2048 is won by making the goal tile) and `max_tiles` holds the
+    largest tiles made, for games that name them (`max_tile(state)`).
+    """
+
+    index: int
+    first: int
+    winner: int | None
+    scores: tuple[float, float]
+    max_tiles: tuple[int | None, int | None]
+    goals: tuple[bool, bool]
+    moves: tuple[int, int]
+    seconds: tuple[float, float]
+    max_seconds: tuple[float, float]
+    nodes: tuple[int, int]
+
+
+def _generator(seed: int, pairing: int, index: int, stream: str) -> random.Random:
+    """A generator for one purpose in one game; string seeds hash the same in every process."""
+    return random.Random(f"{seed}:{pairing}:{index}:{stream}")
+
+
+def _reseed(player: Player, seed: int, pairing: int, index: int, stream: str) -> None:
+    """Give a random player this game's generator; `random:seed=N` replaces the event's seed."""
+    if isinstance(player, RandomPlayer):
+        own = parse_spec(player.spec).options.get("seed")
+        player.rng = _generator(own if own is not None else seed, pairing, index, stream)
+
+
+@dataclass
+class _Moves:
+    """One entrant's moves in one game."""
+
+    moves: int = 0
+    seconds: float = 0.0
+    max_seconds: float = 0.0
+    nodes: int = 0
+
+
+def _play(
+    game: AnyGame, seats: Sequence[Player], entrants: Sequence[int], rng: random.Random, stop: Callable[[], bool]
+) -> tuple[Any, list[_Moves]] | None:
+    """Play one game to its end; `entrants[seat]` says whose moves a seat's are. None if stopped."""
+    state = game.initial_state()
+    tally = [_Moves(), _Moves()]
+    for ply in plies(game, seats, state, rng):
+        if stop():
+            return None
+        state = ply.after
+        if ply.seat == CHANCE:
+            continue
+        moves = tally[entrants[ply.seat]]
+        moves.moves += 1
+        moves.seconds += ply.seconds
+        moves.max_seconds = max(moves.max_seconds, ply.seconds)
+        moves.nodes += ply.search.nodes if ply.search is not None else 0
+    return state, tally
+
+
+def block_games(block: Block, stop: Callable[[], bool] = lambda: False) -> Iterator[GameResult]:
+    """Play a block's games with fresh players, yielding each result; stops early when `stop()`."""
+    game = block.game
+    players = [create(spec) for spec in block.specs]
+    max_tile: Callable[[Any], int] | None = getattr(game, "max_tile", None)
+    for index in range(block.start, block.start + block.count):
+        if stop():
+            return
+        for entrant, player in enumerate(players):
+            _reseed(player, block.seed, block.pairing, index, f"player{entrant}")
+        if game.players == 2:
+            first = index % 2  # the first mover alternates game by game
+            seats = [players[first], players[1 - first]]
+            played = _play(
+                game, seats, [first, 1 - first], _generator(block.seed, block.pairing, index, "chance"), stop
+            )
+            if played is None:
+                return
+            final, tally = played
+            seat_of = (first, 1 - first)  # entrant -> seat; the same map takes a seat to its entrant
+            scores = (game.utility(final, seat_of[0]), game.utility(final, seat_of[1]))
+            winner_seat = game.winner(final)
+            winner = None if winner_seat is None else seat_of[winner_seat]
+            tiles: tuple[int | None, int | None] = (None, None)
+            goals = (False, False)
+        else:
+            first, finals, tally = 0, [], [_Moves(), _Moves()]
+            for entrant, player in enumerate(players):
+                deal = _generator(block.seed, block.pairing, index, "chance")  # the same deal for both
+                played = _play(game, [player], [entrant], deal, stop)
+                if played is None:
+                    return
+                finals.append(played[0])
+                tally[entrant] = played[1][entrant]
+            scores = (game.utility(finals[0], 0), game.utility(finals[1], 0))
+            winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
+            tiles = (max_tile(finals[0]), max_tile(finals[1])) if max_tile is not None else (None, None)
+            goals = (game.winner(finals[0]) == 0, game.winner(finals[1]) == 0)
+        yield GameResult(
+            index,
+            first,
+            winner,
+            scores,
+            tiles,
+            goals,
+            (tally[0].moves, tally[1].moves),
+            (tally[0].seconds, tally[1].seconds),
+            (tally[0].max_seconds, tally[1].max_seconds),
+            (tally[0].nodes, tally[1].nodes),
+        )

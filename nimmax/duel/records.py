@@ -1,0 +1,107 @@
+"""The JSON records of a duel and of a tournament."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nimmax.duel.event import Event, Pairing
+from nimmax.duel.stats import elo_ratings, wilson
+
+
+def side_record(event: Event, pairing: Pairing, entrant: int) -> dict[str, Any]:
+    """One entrant's statistics in one pairing, as JSON-ready values."""
+    side = pairing.sides[entrant]
+    games = pairing.games
+    record: dict[str, Any] = {
+        "wins": side.wins,
+        "losses": side.losses,
+        "draws": side.draws,
+        "win_interval": list(wilson(side.wins, games)),
+        "loss_interval": list(wilson(side.losses, games)),
+        "draw_interval": list(wilson(side.draws, games)),
+    }
+    if event.players == 2:
+        record |= {
+            "games_first": side.games_first,
+            "wins_first": side.wins_first,
+            "games_second": games - side.games_first,
+            "wins_second": side.wins_second,
+        }
+    else:
+        record["mean_score"] = side.total_score / games if games else 0.0
+        record["reached_goal"] = side.goals / games if games else 0.0
+        if sum(side.max_tiles.values()):
+            record["max_tiles"] = {str(tile): side.max_tiles[tile] for tile in sorted(side.max_tiles)}
+    record |= {
+        "moves": side.moves,
+        "nodes": side.nodes,
+        "nodes_per_move": side.nodes / side.moves if side.moves else 0.0,
+        "avg_move_seconds": side.seconds / side.moves if side.moves else 0.0,
+        "max_move_seconds": side.max_seconds,
+    }
+    return record
+
+
+def pairing_record(event: Event, pairing: Pairing) -> dict[str, Any]:
+    """A duel's JSON object: game, players, games, wins and draws, per player statistics.
+
+    Keys are the player names (specs, `spec#1`/`spec#2` when both are the same); every
+    field except those ending in `seconds` repeats exactly for the same seed.
+    """
+    names = [event.plan.names[entrant] for entrant in pairing.entrants]
+    return {
+        "game": event.plan.game.spec,
+        "players": names,
+        "games": pairing.games,
+        "planned_games": event.plan.games,
+        "seed": event.plan.seed,
+        "interrupted": event.interrupted,
+        "wins": {name: side.wins for name, side in zip(names, pairing.sides, strict=True)},
+        "draws": pairing.draws,
+        "per_player": {name: side_record(event, pairing, entrant) for entrant, name in enumerate(names)},
+        "seconds": event.seconds,
+    }
+
+
+def points(event: Event) -> tuple[list[list[float]], list[list[int]]]:
+    """Each entrant's score (wins + half the draws) and games against each other entrant."""
+    count = len(event.plan.specs)
+    scores = [[0.0] * count for _ in range(count)]
+    played = [[0] * count for _ in range(count)]
+    for pairing in event.pairings:
+        first, second = pairing.entrants
+        scores[first][second] = pairing.sides[0].wins + pairing.draws / 2
+        scores[second][first] = pairing.sides[1].wins + pairing.draws / 2
+        played[first][second] = played[second][first] = pairing.games
+    return scores, played
+
+
+def tournament_record(event: Event) -> dict[str, Any]:
+    """A tournament's JSON object: crosstable, points and Elo rating per player, every pairing."""
+    names = event.plan.names
+    scores, played = points(event)
+    ratings = elo_ratings(scores, played)
+    crosstable: dict[str, dict[str, dict[str, int]]] = {name: {} for name in names}
+    for pairing in event.pairings:
+        for entrant, opponent in (pairing.entrants, pairing.entrants[::-1]):
+            side = pairing.sides[pairing.entrants.index(entrant)]
+            crosstable[names[entrant]][names[opponent]] = {
+                "wins": side.wins,
+                "draws": side.draws,
+                "losses": side.losses,
+            }
+    return {
+        "game": event.plan.game.spec,
+        "players": list(names),
+        "games_per_pairing": event.plan.games,
+        "games": event.done,
+        "seed": event.plan.seed,
+        "interrupted": event.interrupted,
+        "points": {name: sum(row) for name, row in zip(names, scores, strict=True)},
+        "ratings": {name: round(rating, 1) for name, rating in zip(names, ratings, strict=True)},
+        "rating_method": "maximum-likelihood Elo (Bradley-Terry, draws count half, one virtual draw "
+        "per player against a fixed anchor; mean 1500)",
+        "crosstable": crosstable,
+        "pairings": [pairing_record(event, pairing) for pairing in event.pairings],
+        "seconds": event.seconds,
+    }
