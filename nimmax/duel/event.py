@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,7 +27,6 @@ class Side:
     nodes: int = 0
     total_score: float = 0.0
     goals: int = 0
-    max_tiles: Counter[int] = field(default_factory=Counter)
 
 
 @dataclass
@@ -59,9 +57,6 @@ class Pairing:
             side.nodes += result.nodes[entrant]
             side.total_score += result.scores[entrant]
             side.goals += result.goals[entrant]
-            tile = result.max_tiles[entrant]
-            if tile is not None:
-                side.max_tiles[tile] += 1
 
 
 @dataclass

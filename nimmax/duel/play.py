@@ -25,16 +25,14 @@ class GameResult:
     """One finished game as the pairing's two entrants (0 and 1) saw it.
 
     In a one-player game both entrants play the same deal (the same chance outcomes), one
-    after the other; `winner` is the one who scored more, `goals` says who won by the game's
-    own rule (`Game.winner`: 2048 is won by making the goal tile) and `max_tiles` holds the
-    largest tiles made, for games that name them (`max_tile(state)`).
+    after the other; `winner` is the one who scored more and `goals` says who won by the game's
+    own rule (`Game.winner`: 2048 is won by making the goal tile).
     """
 
     index: int
     first: int
     winner: int | None
     scores: tuple[float, float]
-    max_tiles: tuple[int | None, int | None]
     goals: tuple[bool, bool]
     moves: tuple[int, int]
     seconds: tuple[float, float]
@@ -88,7 +86,6 @@ def block_games(block: Block, stop: Callable[[], bool] = lambda: False) -> Itera
     """Play a block's games with fresh players, yielding each result; stops early when `stop()`."""
     game = block.game
     players = [create(spec) for spec in block.specs]
-    max_tile: Callable[[Any], int] | None = getattr(game, "max_tile", None)
     for index in range(block.start, block.start + block.count):
         if stop():
             return
@@ -107,7 +104,6 @@ def block_games(block: Block, stop: Callable[[], bool] = lambda: False) -> Itera
             scores = (game.utility(final, seat_of[0]), game.utility(final, seat_of[1]))
             winner_seat = game.winner(final)
             winner = None if winner_seat is None else seat_of[winner_seat]
-            tiles: tuple[int | None, int | None] = (None, None)
             goals = (False, False)
         else:
             first, finals, tally = 0, [], [_Moves(), _Moves()]
@@ -120,14 +116,12 @@ def block_games(block: Block, stop: Callable[[], bool] = lambda: False) -> Itera
                 tally[entrant] = played[1][entrant]
             scores = (game.utility(finals[0], 0), game.utility(finals[1], 0))
             winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
-            tiles = (max_tile(finals[0]), max_tile(finals[1])) if max_tile is not None else (None, None)
             goals = (game.winner(finals[0]) == 0, game.winner(finals[1]) == 0)
         yield GameResult(
             index,
             first,
             winner,
             scores,
-            tiles,
             goals,
             (tally[0].moves, tally[1].moves),
             (tally[0].seconds, tally[1].seconds),

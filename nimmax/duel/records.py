@@ -30,8 +30,6 @@ def side_record(event: Event, pairing: Pairing, entrant: int) -> dict[str, Any]:
     else:
         record["mean_score"] = side.total_score / games if games else 0.0
         record["reached_goal"] = side.goals / games if games else 0.0
-        if sum(side.max_tiles.values()):
-            record["max_tiles"] = {str(tile): side.max_tiles[tile] for tile in sorted(side.max_tiles)}
     record |= {
         "moves": side.moves,
         "nodes": side.nodes,

@@ -80,7 +80,7 @@ def _seconds(value: float) -> str:
 
 def summary_table(event: Event, pairing: Pairing) -> Table:
     """One column per player: wins, losses, draws with 95% intervals, first/second-mover wins,
-    time and nodes per move (for one-player games: mean score, goal reached, best tile)."""
+    time and nodes per move (for one-player games: mean score, goal reached)."""
     names = [event.plan.names[entrant] for entrant in pairing.entrants]
     records = [duel.side_record(event, pairing, entrant) for entrant in range(2)]
     games = pairing.games
@@ -101,8 +101,6 @@ def summary_table(event: Event, pairing: Pairing) -> Table:
     else:
         row("mean score", lambda record: f"{record['mean_score']:,.1f}")
         row("reached the goal", lambda record: f"{record['reached_goal']:.0%}")
-        if "max_tiles" in records[0]:
-            row("best tile", lambda record: max(record["max_tiles"], key=int))
     row("avg move", lambda record: _seconds(record["avg_move_seconds"]))
     row("worst move", lambda record: _seconds(record["max_move_seconds"]))
     row("nodes per move", lambda record: f"{record['nodes_per_move']:,.0f}")
