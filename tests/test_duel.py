@@ -215,11 +215,15 @@ def test_search_tables_live_for_a_block_of_games_then_start_afresh() -> None:
     plan = duel.plan("nim 3 4 5", ["alphabeta", "alphabeta"], 2 * duel.MIN_BLOCK + 1, seed=0)
     assert plan.block_size == duel.MIN_BLOCK and plan.block_count == 3
     results = [result for block in plan.blocks() for result in duel.block_games(block)]
+
+    def nodes(result: duel.GameResult) -> int:
+        return sum(moves.nodes for moves in result.moves)
+
     assert [result.index for result in results] == list(range(2 * duel.MIN_BLOCK + 1))
-    assert sum(results[2].nodes) < sum(results[0].nodes)  # the block's tables remember game 0
+    assert nodes(results[2]) < nodes(results[0])  # the block's tables remember game 0
 
     def played(result: duel.GameResult) -> tuple[Any, ...]:
-        return result.first, result.winner, result.scores, result.moves, result.nodes
+        return result.first, result.winner, result.scores, [(moves.count, moves.nodes) for moves in result.moves]
 
     assert played(results[duel.MIN_BLOCK]) == played(results[0])  # fresh players, the same first mover
 

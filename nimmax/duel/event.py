@@ -4,29 +4,75 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from nimmax.duel.plan import Plan
-from nimmax.duel.play import GameResult, block_games
+from nimmax.duel.play import GameResult, Moves, block_games
 from nimmax.duel.pool import _run_pool, check_jobs
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Side:
-    """One entrant's running statistics within a pairing."""
+    """One entrant's results and moves: of one game (`Side.of`), or of a pairing's games added up."""
 
+    games: int = 0
     wins: int = 0
     losses: int = 0
     draws: int = 0
     games_first: int = 0
     wins_first: int = 0
     wins_second: int = 0
-    moves: int = 0
-    seconds: float = 0.0
-    max_seconds: float = 0.0
-    nodes: int = 0
     total_score: float = 0.0
     goals: int = 0
+    moves: Moves = Moves()
+
+    @classmethod
+    def of(cls, result: GameResult, entrant: int) -> Side:
+        """Entrant 0 or 1's side of one finished game."""
+        first = result.first == entrant
+        won = result.winner == entrant
+        return cls(
+            games=1,
+            wins=int(won),
+            losses=int(result.winner == 1 - entrant),
+            draws=int(result.winner is None),
+            games_first=int(first),
+            wins_first=int(won and first),
+            wins_second=int(won and not first),
+            total_score=result.scores[entrant],
+            goals=int(result.goals[entrant]),
+            moves=result.moves[entrant],
+        )
+
+    def __add__(self, other: Side) -> Side:
+        """Both sides' games together."""
+        return Side(
+            self.games + other.games,
+            self.wins + other.wins,
+            self.losses + other.losses,
+            self.draws + other.draws,
+            self.games_first + other.games_first,
+            self.wins_first + other.wins_first,
+            self.wins_second + other.wins_second,
+            self.total_score + other.total_score,
+            self.goals + other.goals,
+            self.moves + other.moves,
+        )
+
+    @property
+    def games_second(self) -> int:
+        """Games in which this entrant moved second."""
+        return self.games - self.games_first
+
+    @property
+    def mean_score(self) -> float:
+        """Score per game (0 before any game): what ranks players of a one-player game."""
+        return self.total_score / self.games if self.games else 0.0
+
+    @property
+    def goal_share(self) -> float:
+        """The share of games won by the game's own rule (0 before any game)."""
+        return self.goals / self.games if self.games else 0.0
 
 
 @dataclass
@@ -34,29 +80,21 @@ class Pairing:
     """Two entrants' games so far: a duel, or one cell pair of a tournament's crosstable."""
 
     entrants: tuple[int, int]
-    games: int = 0
-    draws: int = 0
-    sides: tuple[Side, Side] = field(default_factory=lambda: (Side(), Side()))
+    sides: tuple[Side, Side] = (Side(), Side())
+
+    @property
+    def games(self) -> int:
+        """Games finished."""
+        return self.sides[0].games
+
+    @property
+    def draws(self) -> int:
+        """Games drawn."""
+        return self.sides[0].draws
 
     def add(self, result: GameResult) -> None:
         """Count a finished game."""
-        self.games += 1
-        self.draws += result.winner is None
-        for entrant, side in enumerate(self.sides):
-            first = result.first == entrant
-            won = result.winner == entrant
-            side.wins += won
-            side.draws += result.winner is None
-            side.losses += result.winner == 1 - entrant
-            side.games_first += first
-            side.wins_first += won and first
-            side.wins_second += won and not first
-            side.moves += result.moves[entrant]
-            side.seconds += result.seconds[entrant]
-            side.max_seconds = max(side.max_seconds, result.max_seconds[entrant])
-            side.nodes += result.nodes[entrant]
-            side.total_score += result.scores[entrant]
-            side.goals += result.goals[entrant]
+        self.sides = (self.sides[0] + Side.of(result, 0), self.sides[1] + Side.of(result, 1))
 
 
 @dataclass

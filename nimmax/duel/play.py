@@ -20,7 +20,39 @@ from nimmax.match import plies
 from nimmax.players import Player, RandomPlayer, create, parse_spec
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
+class Moves:
+    """One entrant's moves: how many, their seconds in all and at worst, the nodes searched.
+
+    The one tally of a game and of a pairing: a pairing's is the sum of its games'.
+    """
+
+    count: int = 0
+    seconds: float = 0.0
+    max_seconds: float = 0.0
+    nodes: int = 0
+
+    def __add__(self, other: Moves) -> Moves:
+        """Both tallies together."""
+        return Moves(
+            self.count + other.count,
+            self.seconds + other.seconds,
+            max(self.max_seconds, other.max_seconds),
+            self.nodes + other.nodes,
+        )
+
+    @property
+    def mean_seconds(self) -> float:
+        """Seconds per move (0 before any move)."""
+        return self.seconds / self.count if self.count else 0.0
+
+    @property
+    def nodes_per_move(self) -> float:
+        """Nodes searched per move (0 before any move)."""
+        return self.nodes / self.count if self.count else 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class GameResult:
     """One finished game as the pairing's two entrants (0 and 1) saw it.
 
@@ -34,10 +66,7 @@ class GameResult:
     winner: int | None
     scores: tuple[float, float]
     goals: tuple[bool, bool]
-    moves: tuple[int, int]
-    seconds: tuple[float, float]
-    max_seconds: tuple[float, float]
-    nodes: tuple[int, int]
+    moves: tuple[Moves, Moves]
 
 
 def _generator(seed: int, pairing: int, index: int, stream: str) -> random.Random:
@@ -52,79 +81,68 @@ def _reseed(player: Player, seed: int, pairing: int, index: int, stream: str) ->
         player.rng = _generator(own if own is not None else seed, pairing, index, stream)
 
 
-@dataclass
-class _Moves:
-    """One entrant's moves in one game."""
-
-    moves: int = 0
-    seconds: float = 0.0
-    max_seconds: float = 0.0
-    nodes: int = 0
-
-
 def _play(
     game: AnyGame, seats: Sequence[Player], entrants: Sequence[int], rng: random.Random, stop: Callable[[], bool]
-) -> tuple[Any, list[_Moves]] | None:
+) -> tuple[Any, list[Moves]] | None:
     """Play one game to its end; `entrants[seat]` says whose moves a seat's are. None if stopped."""
     state = game.initial_state()
-    tally = [_Moves(), _Moves()]
+    tally = [Moves(), Moves()]
     for ply in plies(game, seats, state, rng):
         if stop():
             return None
         state = ply.after
         if ply.seat == CHANCE:
             continue
-        moves = tally[entrants[ply.seat]]
-        moves.moves += 1
-        moves.seconds += ply.seconds
-        moves.max_seconds = max(moves.max_seconds, ply.seconds)
-        moves.nodes += ply.search.nodes if ply.search is not None else 0
+        nodes = ply.search.nodes if ply.search is not None else 0
+        tally[entrants[ply.seat]] += Moves(1, ply.seconds, ply.seconds, nodes)
     return state, tally
+
+
+def _two_player_game(
+    game: AnyGame, players: Sequence[Player], block: Block, index: int, stop: Callable[[], bool]
+) -> GameResult | None:
+    """Game `index` of a block between two players, the first mover alternating game by game."""
+    first = index % 2
+    seat_of = (first, 1 - first)  # entrant -> seat; the same map takes a seat to its entrant
+    chance = _generator(block.seed, block.pairing, index, "chance")
+    played = _play(game, [players[seat_of[0]], players[seat_of[1]]], seat_of, chance, stop)
+    if played is None:
+        return None
+    final, tally = played
+    scores = (game.utility(final, seat_of[0]), game.utility(final, seat_of[1]))
+    winner_seat = game.winner(final)
+    winner = None if winner_seat is None else seat_of[winner_seat]
+    return GameResult(index, first, winner, scores, (False, False), (tally[0], tally[1]))
+
+
+def _one_player_game(
+    game: AnyGame, players: Sequence[Player], block: Block, index: int, stop: Callable[[], bool]
+) -> GameResult | None:
+    """Game `index` of a block in a one-player game: each player plays the same deal in turn."""
+    finals, tally = [], [Moves(), Moves()]
+    for entrant, player in enumerate(players):
+        deal = _generator(block.seed, block.pairing, index, "chance")  # the same deal for both
+        played = _play(game, [player], [entrant], deal, stop)
+        if played is None:
+            return None
+        finals.append(played[0])
+        tally[entrant] = played[1][entrant]
+    scores = (game.utility(finals[0], 0), game.utility(finals[1], 0))
+    winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
+    goals = (game.winner(finals[0]) == 0, game.winner(finals[1]) == 0)
+    return GameResult(index, 0, winner, scores, goals, (tally[0], tally[1]))
 
 
 def block_games(block: Block, stop: Callable[[], bool] = lambda: False) -> Iterator[GameResult]:
     """Play a block's games with fresh players, yielding each result; stops early when `stop()`."""
-    game = block.game
     players = [create(spec) for spec in block.specs]
+    play_game = _two_player_game if block.game.players == 2 else _one_player_game
     for index in range(block.start, block.start + block.count):
         if stop():
             return
         for entrant, player in enumerate(players):
             _reseed(player, block.seed, block.pairing, index, f"player{entrant}")
-        if game.players == 2:
-            first = index % 2  # the first mover alternates game by game
-            seats = [players[first], players[1 - first]]
-            played = _play(
-                game, seats, [first, 1 - first], _generator(block.seed, block.pairing, index, "chance"), stop
-            )
-            if played is None:
-                return
-            final, tally = played
-            seat_of = (first, 1 - first)  # entrant -> seat; the same map takes a seat to its entrant
-            scores = (game.utility(final, seat_of[0]), game.utility(final, seat_of[1]))
-            winner_seat = game.winner(final)
-            winner = None if winner_seat is None else seat_of[winner_seat]
-            goals = (False, False)
-        else:
-            first, finals, tally = 0, [], [_Moves(), _Moves()]
-            for entrant, player in enumerate(players):
-                deal = _generator(block.seed, block.pairing, index, "chance")  # the same deal for both
-                played = _play(game, [player], [entrant], deal, stop)
-                if played is None:
-                    return
-                finals.append(played[0])
-                tally[entrant] = played[1][entrant]
-            scores = (game.utility(finals[0], 0), game.utility(finals[1], 0))
-            winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
-            goals = (game.winner(finals[0]) == 0, game.winner(finals[1]) == 0)
-        yield GameResult(
-            index,
-            first,
-            winner,
-            scores,
-            goals,
-            (tally[0].moves, tally[1].moves),
-            (tally[0].seconds, tally[1].seconds),
-            (tally[0].max_seconds, tally[1].max_seconds),
-            (tally[0].nodes, tally[1].nodes),
-        )
+        result = play_game(block.game, players, block, index, stop)
+        if result is None:
+            return
+        yield result

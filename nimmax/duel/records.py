@@ -24,18 +24,18 @@ def side_record(event: Event, pairing: Pairing, entrant: int) -> dict[str, Any]:
         record |= {
             "games_first": side.games_first,
             "wins_first": side.wins_first,
-            "games_second": games - side.games_first,
+            "games_second": side.games_second,
             "wins_second": side.wins_second,
         }
     else:
-        record["mean_score"] = side.total_score / games if games else 0.0
-        record["reached_goal"] = side.goals / games if games else 0.0
+        record["mean_score"] = side.mean_score
+        record["reached_goal"] = side.goal_share
     record |= {
-        "moves": side.moves,
-        "nodes": side.nodes,
-        "nodes_per_move": side.nodes / side.moves if side.moves else 0.0,
-        "avg_move_seconds": side.seconds / side.moves if side.moves else 0.0,
-        "max_move_seconds": side.max_seconds,
+        "moves": side.moves.count,
+        "nodes": side.moves.nodes,
+        "nodes_per_move": side.moves.nodes_per_move,
+        "avg_move_seconds": side.moves.mean_seconds,
+        "max_move_seconds": side.moves.max_seconds,
     }
     return record
 
