@@ -228,6 +228,24 @@ def test_search_tables_live_for_a_block_of_games_then_start_afresh() -> None:
     assert played(results[duel.MIN_BLOCK]) == played(results[0])  # fresh players, the same first mover
 
 
+def test_any_backend_plays_the_same_games() -> None:
+    """The backend seam: a backend of its own (here the blocks in reverse order) plugs into `run`
+    and, like the process pool, plays the very games of the serial backend."""
+    plan = duel.plan("nim 2 3 5", ["alphabeta", "random", "random:seed=2"], 2 * duel.MIN_BLOCK + 1, seed=6)
+
+    def backwards(blocks: Sequence[duel.Block], count: duel.Count) -> None:
+        duel.serial(blocks[::-1], count)
+
+    records = [
+        timeless(duel.tournament_record(duel.run(plan, backend=backend)))
+        for backend in (duel.serial, backwards, duel.ProcessPool(2))
+    ]
+    assert records[0]["games"] == 3 * (2 * duel.MIN_BLOCK + 1)
+    assert records[0] == records[1] == records[2]
+    with pytest.raises(BadInput, match="--jobs must be at least 1"):
+        duel.ProcessPool(0)
+
+
 def test_a_time_limited_player_keeps_within_its_budget() -> None:
     record = duel_json("alphabeta:time=0.2", "random", "--game", "nim 4 5 6 7 8", "--games", "2", "--seed", "1")
     worst = record["per_player"]["alphabeta:time=0.2"]["max_move_seconds"]

@@ -3,10 +3,11 @@
 This package face only re-exports; each module says what it holds.
 """
 
+from nimmax.duel.backend import Backend, Count, serial
 from nimmax.duel.event import Event, Pairing, Side, run
 from nimmax.duel.plan import BLOCKS, DEFAULT_GAME, MIN_BLOCK, Block, Plan, labels, plan
-from nimmax.duel.play import GameResult, block_games
-from nimmax.duel.pool import STOP_CHECK, check_jobs, play_block
+from nimmax.duel.play import GameResult, Moves, block_games
+from nimmax.duel.pool import STOP_CHECK, ProcessPool, check_jobs, play_block
 from nimmax.duel.records import pairing_record, points, side_record, tournament_record
 from nimmax.duel.stats import Z95, elo_ratings, wilson
 
@@ -16,11 +17,15 @@ __all__ = [
     "MIN_BLOCK",
     "STOP_CHECK",
     "Z95",
+    "Backend",
     "Block",
+    "Count",
     "Event",
     "GameResult",
+    "Moves",
     "Pairing",
     "Plan",
+    "ProcessPool",
     "Side",
     "block_games",
     "check_jobs",
@@ -31,6 +36,7 @@ __all__ = [
     "play_block",
     "points",
     "run",
+    "serial",
     "side_record",
     "tournament_record",
     "wilson",

@@ -6,9 +6,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from nimmax.duel.backend import Backend, serial
 from nimmax.duel.plan import Plan
-from nimmax.duel.play import GameResult, Moves, block_games
-from nimmax.duel.pool import _run_pool, check_jobs
+from nimmax.duel.play import GameResult, Moves
+from nimmax.duel.pool import ProcessPool, check_jobs
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +118,10 @@ class Event:
         self.pairings[pairing].add(result)
 
 
-def run(plan: Plan, jobs: int = 1, on_game: Callable[[Event], None] | None = None) -> Event:
-    """Play the event on `jobs` processes; `on_game(event)` after every finished game.
+def run(
+    plan: Plan, jobs: int = 1, on_game: Callable[[Event], None] | None = None, backend: Backend | None = None
+) -> Event:
+    """Play the event on `backend`, by default on `jobs` processes here; `on_game(event)` after every finished game.
 
     Ctrl-C stops the event: the finished games are kept and `interrupted` is set, so the
     caller can still report them.
@@ -134,12 +137,9 @@ def run(plan: Plan, jobs: int = 1, on_game: Callable[[Event], None] | None = Non
             on_game(event)
 
     try:
-        if jobs == 1:
-            for block in plan.blocks():
-                for result in block_games(block):
-                    count(block.pairing, result)
-        else:
-            _run_pool(plan, jobs, count)
+        if backend is None:
+            backend = serial if jobs == 1 else ProcessPool(jobs)
+        backend(tuple(plan.blocks()), count)
     except KeyboardInterrupt:
         event.interrupted = True
     event.seconds = time.perf_counter() - started

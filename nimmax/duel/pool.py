@@ -1,4 +1,4 @@
-"""The process pool: blocks played by worker processes, their games sent back as they finish, Ctrl-C drained."""
+"""The process-pool backend: blocks played by worker processes, their games sent back as they finish, Ctrl-C drained."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
-from nimmax.duel.plan import Block, Plan
-from nimmax.duel.play import GameResult, block_games
+from nimmax.duel.backend import Count
+from nimmax.duel.plan import Block
+from nimmax.duel.play import block_games
 from nimmax.game import BadInput
 
 _worker: dict[str, Any] = {}
@@ -57,15 +59,30 @@ def check_jobs(jobs: int) -> None:
         raise BadInput(f"--jobs must be at least 1, not {jobs}")
 
 
-def _run_pool(plan: Plan, jobs: int, count: Callable[[int, GameResult], None]) -> None:
+@dataclass(frozen=True, slots=True)
+class ProcessPool:
+    """The backend of `jobs` processes on this machine (a `Backend`)."""
+
+    jobs: int
+
+    def __post_init__(self) -> None:
+        check_jobs(self.jobs)
+
+    def __call__(self, blocks: Sequence[Block], count: Count, /) -> None:
+        """Play `blocks` on the pool's processes, counting each game as it arrives."""
+        if blocks:  # a pool of no process cannot start
+            _run_pool(blocks, self.jobs, count)
+
+
+def _run_pool(blocks: Sequence[Block], jobs: int, count: Count) -> None:
     """Play the blocks in a process pool, a few at a time, counting each game as it arrives;
     on Ctrl-C tell the workers to stop, count what they finished, then raise KeyboardInterrupt again."""
     methods = multiprocessing.get_all_start_methods()
     # forkserver/spawn: forking a process whose progress display runs a thread can deadlock
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     stop, results = context.Event(), context.Queue()
-    workers = min(jobs, plan.block_count)
-    waiting = plan.blocks()
+    workers = min(jobs, len(blocks))
+    waiting = iter(blocks)
     running: set[Future[int]] = set()
     sent = received = 0  # games the finished blocks sent; games counted here
 

@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from nimmax import duel
-from nimmax.duel import Event, Pairing, Plan
+from nimmax.duel import Backend, Event, Pairing, Plan
 
 
 class RateColumn(ProgressColumn):
@@ -41,11 +41,11 @@ def score_line(event: Event) -> str:
     )
 
 
-def play(plan: Plan, jobs: int, console: Console) -> Event:
+def play(plan: Plan, jobs: int, console: Console, backend: Backend | None = None) -> Event:
     """Run the event under a progress bar (games done, wins and draws so far, rate, ETA) on a terminal."""
     duel.check_jobs(jobs)
     if not console.is_terminal:
-        return duel.run(plan, jobs)
+        return duel.run(plan, jobs, backend=backend)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -63,7 +63,7 @@ def play(plan: Plan, jobs: int, console: Console) -> Event:
         def show(event: Event) -> None:
             progress.update(task, completed=event.done, score=score_line(event))
 
-        return duel.run(plan, jobs, show)
+        return duel.run(plan, jobs, show, backend)
 
 
 def _share(count: int, games: int) -> str:
