@@ -368,6 +368,19 @@ def test_tournament_crosstable_and_ratings_agree_with_the_games() -> None:
     assert record["crosstable"]["alphabeta"]["random"]["losses"] <= 6  # it never loses a game it starts
 
 
+def test_standings_are_what_the_record_and_the_table_show() -> None:
+    event = duel.run(duel.plan("nim 2 3 5", ["random", "alphabeta", "alphabeta:depth=1"], 12, seed=2))
+    standings, record = duel.standings(event), duel.tournament_record(event)
+    assert dict(zip(standings.names, standings.ratings, strict=True)) == record["ratings"]
+    assert dict(zip(standings.names, standings.points, strict=True)) == record["points"]
+    assert standings.names[standings.order[0]] == "alphabeta"
+    assert standings.names[standings.order[-1]] == "random"
+    for (entrant, opponent), side in standings.sides.items():
+        mirror = standings.sides[opponent, entrant]
+        assert (side.wins, side.draws, side.losses) == (mirror.losses, mirror.draws, mirror.wins)
+        assert side.games == 12
+
+
 def test_tournament_table_is_shown() -> None:
     run = nimmax(
         "tournament", "alphabeta", "random", "random:seed=3", "--game", "simple-nim 9", "--games", "4", "--seed", "1"

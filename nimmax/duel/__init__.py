@@ -8,7 +8,8 @@ from nimmax.duel.event import Event, Pairing, Side, run
 from nimmax.duel.plan import BLOCKS, DEFAULT_GAME, MIN_BLOCK, Block, Plan, labels, plan
 from nimmax.duel.play import GameResult, Moves, block_games
 from nimmax.duel.pool import STOP_CHECK, ProcessPool, check_jobs, play_block
-from nimmax.duel.records import pairing_record, points, side_record, tournament_record
+from nimmax.duel.records import pairing_record, side_record, tournament_record
+from nimmax.duel.standings import Standings, points, standings
 from nimmax.duel.stats import Z95, elo_ratings, wilson
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "Plan",
     "ProcessPool",
     "Side",
+    "Standings",
     "block_games",
     "check_jobs",
     "elo_ratings",
@@ -38,6 +40,7 @@ __all__ = [
     "run",
     "serial",
     "side_record",
+    "standings",
     "tournament_record",
     "wilson",
 ]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from nimmax.duel.event import Event, Pairing
-from nimmax.duel.stats import elo_ratings, wilson
+from nimmax.duel.standings import standings
+from nimmax.duel.stats import wilson
 
 
 def side_record(event: Event, pairing: Pairing, entrant: int) -> dict[str, Any]:
@@ -61,33 +62,13 @@ def pairing_record(event: Event, pairing: Pairing) -> dict[str, Any]:
     }
 
 
-def points(event: Event) -> tuple[list[list[float]], list[list[int]]]:
-    """Each entrant's score (wins + half the draws) and games against each other entrant."""
-    count = len(event.plan.specs)
-    scores = [[0.0] * count for _ in range(count)]
-    played = [[0] * count for _ in range(count)]
-    for pairing in event.pairings:
-        first, second = pairing.entrants
-        scores[first][second] = pairing.sides[0].wins + pairing.draws / 2
-        scores[second][first] = pairing.sides[1].wins + pairing.draws / 2
-        played[first][second] = played[second][first] = pairing.games
-    return scores, played
-
-
 def tournament_record(event: Event) -> dict[str, Any]:
     """A tournament's JSON object: crosstable, points and Elo rating per player, every pairing."""
-    names = event.plan.names
-    scores, played = points(event)
-    ratings = elo_ratings(scores, played)
+    table = standings(event)
+    names = table.names
     crosstable: dict[str, dict[str, dict[str, int]]] = {name: {} for name in names}
-    for pairing in event.pairings:
-        for entrant, opponent in (pairing.entrants, pairing.entrants[::-1]):
-            side = pairing.sides[pairing.entrants.index(entrant)]
-            crosstable[names[entrant]][names[opponent]] = {
-                "wins": side.wins,
-                "draws": side.draws,
-                "losses": side.losses,
-            }
+    for (entrant, opponent), side in table.sides.items():
+        crosstable[names[entrant]][names[opponent]] = {"wins": side.wins, "draws": side.draws, "losses": side.losses}
     return {
         "game": event.plan.game.spec,
         "players": list(names),
@@ -95,8 +76,8 @@ def tournament_record(event: Event) -> dict[str, Any]:
         "games": event.done,
         "seed": event.plan.seed,
         "interrupted": event.interrupted,
-        "points": {name: sum(row) for name, row in zip(names, scores, strict=True)},
-        "ratings": {name: round(rating, 1) for name, rating in zip(names, ratings, strict=True)},
+        "points": dict(zip(names, table.points, strict=True)),
+        "ratings": dict(zip(names, table.ratings, strict=True)),
         "rating_method": "maximum-likelihood Elo (Bradley-Terry, draws count half, one virtual draw "
         "per player against a fixed anchor; mean 1500)",
         "crosstable": crosstable,
