@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from nimmax import duel, games
 from nimmax.game import CHANCE, BadGameSpec, BadInput, Game, IllegalMove
-from nimmax.players import BadPlayerSpec
+from nimmax.match import plies
+from nimmax.players import BadPlayerSpec, create
 
 from .cli_helpers import ROOT, nimmax
 
@@ -133,53 +134,8 @@ def test_minimax_never_loses_a_nim_game_it_starts_won_from_the_cli() -> None:
         assert record["wins"]["minimax:cache=on"] + record["wins"]["random"] == 20
 
 
-class Board(NamedTuple):
-    """A 3x3 tic-tac-toe position: nine cells (0 empty, 1 X, 2 O)."""
-
-    cells: tuple[int, ...]
-
-
-LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
-
-
-class TicTacToe(Game[Board, int]):
-    """A test-local 3x3 tic-tac-toe, written apart from the registry's, so the duel is checked now."""
-
-    name = "test-tictactoe"
-    can_draw = True
-
-    def initial_state(self) -> Board:
-        return Board((0,) * 9)
-
-    def to_move(self, state: Board) -> int:
-        return 0 if state.cells.count(1) == state.cells.count(2) else 1
-
-    def line_of(self, state: Board) -> int:
-        for a, b, c in LINES:
-            if state.cells[a] and state.cells[a] == state.cells[b] == state.cells[c]:
-                return state.cells[a]
-        return 0
-
-    def actions(self, state: Board) -> Sequence[int]:
-        return [] if self.line_of(state) else [cell for cell in range(9) if not state.cells[cell]]
-
-    def result(self, state: Board, action: int) -> Board:
-        if action not in self.actions(state):
-            raise IllegalMove(f"no move {action}")
-        cells = list(state.cells)
-        cells[action] = self.to_move(state) + 1
-        return Board(tuple(cells))
-
-    def is_terminal(self, state: Board) -> bool:
-        return not self.actions(state)
-
-    def utility(self, state: Board, player: int) -> float:
-        line = self.line_of(state)
-        return 0.0 if not line else 1.0 if line == player + 1 else -1.0
-
-
 def test_minimax_never_loses_to_random_on_3x3() -> None:
-    event = duel.run(duel.plan(TicTacToe(), ["minimax:cache=on", "random"], 30, seed=11))
+    event = duel.run(duel.plan(games.create("tictactoe"), ["minimax:cache=on", "random"], 30, seed=11))
     minimax = event.pairings[0].sides[0]
     assert minimax.losses == 0 and minimax.wins + minimax.draws == 30
     assert minimax.wins > 0  # random does blunder
@@ -247,9 +203,14 @@ def test_any_backend_plays_the_same_games() -> None:
 
 
 def test_a_time_limited_player_keeps_within_its_budget() -> None:
-    record = duel_json("alphabeta:time=0.2", "random", "--game", "nim 4 5 6 7 8", "--games", "2", "--seed", "1")
+    """Connect Four, where no 0.2 s search proves its move: on a fast machine Nim 4 5 6 7 8 was
+    proven before the deadline, and the worst move no longer showed the budget being used."""
+    game = games.create("connect4")
+    opening = next(plies(game, [create("alphabeta:time=0.2")] * 2))
+    assert opening.search is not None and not opening.search.exact  # the search does run out of time
+    record = duel_json("alphabeta:time=0.2", "random", "--game", "connect4", "--games", "2", "--seed", "1")
     worst = record["per_player"]["alphabeta:time=0.2"]["max_move_seconds"]
-    assert 0.15 < worst <= 0.2 + 0.1  # the search does run out of time here, and stops in time
+    assert 0.15 < worst <= 0.2 + 0.1  # the budget is used, and kept
 
 
 # --- one-player games: both players meet the same deals -----------------------------------
