@@ -5,11 +5,11 @@ This package face only re-exports; each module says what it holds.
 
 from nimmax.duel.backend import Backend, Count, serial
 from nimmax.duel.event import Event, Pairing, Side, run
-from nimmax.duel.plan import BLOCKS, DEFAULT_GAME, MIN_BLOCK, Block, Plan, labels, plan
+from nimmax.duel.planning import BLOCKS, DEFAULT_GAME, MIN_BLOCK, Block, Plan, labels, plan
 from nimmax.duel.play import GameResult, Moves, block_games
 from nimmax.duel.pool import STOP_CHECK, ProcessPool, check_jobs, play_block
+from nimmax.duel.ranking import Standings, points, standings
 from nimmax.duel.records import pairing_record, side_record, tournament_record
-from nimmax.duel.standings import Standings, points, standings
 from nimmax.duel.stats import Z95, elo_ratings, wilson
 
 __all__ = [

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from nimmax.duel.plan import Block
+from nimmax.duel.planning import Block
 from nimmax.duel.play import GameResult, block_games
 
 Count = Callable[[int, GameResult], None]

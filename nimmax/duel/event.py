@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from nimmax.duel.backend import Backend, serial
-from nimmax.duel.plan import Plan
+from nimmax.duel.planning import Plan
 from nimmax.duel.play import GameResult, Moves
 from nimmax.duel.pool import ProcessPool, check_jobs
+from nimmax.duel.stats import mean
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,19 +47,8 @@ class Side:
         )
 
     def __add__(self, other: Side) -> Side:
-        """Both sides' games together."""
-        return Side(
-            self.games + other.games,
-            self.wins + other.wins,
-            self.losses + other.losses,
-            self.draws + other.draws,
-            self.games_first + other.games_first,
-            self.wins_first + other.wins_first,
-            self.wins_second + other.wins_second,
-            self.total_score + other.total_score,
-            self.goals + other.goals,
-            self.moves + other.moves,
-        )
+        """Both sides' games together: every field adds up (the moves by `Moves.__add__`)."""
+        return Side(**{name: getattr(self, name) + getattr(other, name) for name in _SIDE_FIELDS})
 
     @property
     def games_second(self) -> int:
@@ -67,13 +57,16 @@ class Side:
 
     @property
     def mean_score(self) -> float:
-        """Score per game (0 before any game): what ranks players of a one-player game."""
-        return self.total_score / self.games if self.games else 0.0
+        """Score per game: what ranks the players of a one-player game."""
+        return mean(self.total_score, self.games)
 
     @property
     def goal_share(self) -> float:
-        """The share of games won by the game's own rule (0 before any game)."""
-        return self.goals / self.games if self.games else 0.0
+        """The share of games won by the game's own rule."""
+        return mean(self.goals, self.games)
+
+
+_SIDE_FIELDS = tuple(field.name for field in fields(Side))
 
 
 @dataclass
@@ -121,10 +114,11 @@ class Event:
 def run(
     plan: Plan, jobs: int = 1, on_game: Callable[[Event], None] | None = None, backend: Backend | None = None
 ) -> Event:
-    """Play the event on `backend`, by default on `jobs` processes here; `on_game(event)` after every finished game.
+    """Play the event and count its games; `on_game(event)` after every finished game.
 
-    Ctrl-C stops the event: the finished games are kept and `interrupted` is set, so the
-    caller can still report them.
+    The blocks are played by `backend`: by default this process alone (`jobs` 1) or a pool
+    of `jobs` processes. Ctrl-C stops the event: the finished games are kept and
+    `interrupted` is set, so the caller can still report them.
     """
     check_jobs(jobs)
     event = Event(plan, plan.game.players, [Pairing(pair) for pair in plan.pairings])
@@ -136,9 +130,9 @@ def run(
         if on_game is not None:
             on_game(event)
 
+    if backend is None:
+        backend = serial if jobs == 1 else ProcessPool(jobs)
     try:
-        if backend is None:
-            backend = serial if jobs == 1 else ProcessPool(jobs)
         backend(tuple(plan.blocks()), count)
     except KeyboardInterrupt:
         event.interrupted = True

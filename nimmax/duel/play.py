@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from nimmax.duel.plan import Block
+from nimmax.duel.planning import Block
+from nimmax.duel.stats import mean
 from nimmax.game import CHANCE, AnyGame
 from nimmax.match import plies
 from nimmax.players import Player, RandomPlayer, create, parse_spec
@@ -43,13 +44,13 @@ class Moves:
 
     @property
     def mean_seconds(self) -> float:
-        """Seconds per move (0 before any move)."""
-        return self.seconds / self.count if self.count else 0.0
+        """Seconds per move."""
+        return mean(self.seconds, self.count)
 
     @property
     def nodes_per_move(self) -> float:
-        """Nodes searched per move (0 before any move)."""
-        return self.nodes / self.count if self.count else 0.0
+        """Nodes searched per move."""
+        return mean(self.nodes, self.count)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nimmax.duel.backend import Count
-from nimmax.duel.plan import Block
+from nimmax.duel.planning import Block
 from nimmax.duel.play import block_games
 from nimmax.game import BadInput
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from nimmax.duel.event import Event, Pairing
-from nimmax.duel.standings import standings
+from nimmax.duel.ranking import standings
 from nimmax.duel.stats import wilson
 
 

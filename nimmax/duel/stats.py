@@ -9,6 +9,11 @@ Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
 
 
+def mean(total: float, count: int) -> float:
+    """`total / count`, and 0 where nothing is counted yet (a pairing before its first game)."""
+    return total / count if count else 0.0
+
+
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval for a proportion: honest near 0 and 1, unlike the normal approximation."""
     if trials == 0:

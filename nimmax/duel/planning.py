@@ -39,7 +39,7 @@ def labels(specs: Sequence[str]) -> tuple[str, ...]:
     return tuple(named)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Plan:
     """What to play: the game, the entrants, games per pairing, the seed, who meets whom."""
 
@@ -107,7 +107,7 @@ def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Block:
     """Games `start`..`start + count - 1` of one pairing: one process plays them in a row."""
 
