@@ -24,7 +24,7 @@ class Backend(Protocol):
     - each block is played by `block_games(block)` (fresh players, the block's seeds), so the
       games played never depend on the backend, only how fast they are;
     - `count` is called in the caller's thread, one game at a time, in any order (the
-      tallies do not depend on it); it returns when every block is played;
+      tallies do not depend on it), and the backend returns once every game is counted;
     - on Ctrl-C it stops playing, counts the games already finished that it can still reach,
       leaves no worker running, and raises KeyboardInterrupt.
     """
