@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 
 from nimmax.duel.backend import Backend, serial
 from nimmax.duel.planning import Plan
@@ -13,9 +13,9 @@ from nimmax.duel.pool import ProcessPool, check_jobs
 from nimmax.duel.stats import mean
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Side:
-    """One entrant's results and moves: of one game (`Side.of`), or of a pairing's games added up."""
+    """One entrant's results and moves in a pairing's games so far, each game added as it ends."""
 
     games: int = 0
     wins: int = 0
@@ -28,27 +28,20 @@ class Side:
     goals: int = 0
     moves: Moves = Moves()
 
-    @classmethod
-    def of(cls, result: GameResult, entrant: int) -> Side:
-        """Entrant 0 or 1's side of one finished game."""
+    def add(self, result: GameResult, entrant: int) -> None:
+        """Count a finished game as entrant 0 or 1 of its pairing saw it."""
         first = result.first == entrant
         won = result.winner == entrant
-        return cls(
-            games=1,
-            wins=int(won),
-            losses=int(result.winner == 1 - entrant),
-            draws=int(result.winner is None),
-            games_first=int(first),
-            wins_first=int(won and first),
-            wins_second=int(won and not first),
-            total_score=result.scores[entrant],
-            goals=int(result.goals[entrant]),
-            moves=result.moves[entrant],
-        )
-
-    def __add__(self, other: Side) -> Side:
-        """Both sides' games together: every field adds up (the moves by `Moves.__add__`)."""
-        return Side(**{name: getattr(self, name) + getattr(other, name) for name in _SIDE_FIELDS})
+        self.games += 1
+        self.wins += won
+        self.losses += result.winner == 1 - entrant
+        self.draws += result.winner is None
+        self.games_first += first
+        self.wins_first += won and first
+        self.wins_second += won and not first
+        self.total_score += result.scores[entrant]
+        self.goals += result.goals[entrant]
+        self.moves += result.moves[entrant]
 
     @property
     def games_second(self) -> int:
@@ -66,15 +59,12 @@ class Side:
         return mean(self.goals, self.games)
 
 
-_SIDE_FIELDS = tuple(field.name for field in fields(Side))
-
-
 @dataclass
 class Pairing:
     """Two entrants' games so far: a duel, or one cell pair of a tournament's crosstable."""
 
     entrants: tuple[int, int]
-    sides: tuple[Side, Side] = (Side(), Side())
+    sides: tuple[Side, Side] = field(default_factory=lambda: (Side(), Side()))
 
     @property
     def games(self) -> int:
@@ -88,7 +78,8 @@ class Pairing:
 
     def add(self, result: GameResult) -> None:
         """Count a finished game."""
-        self.sides = (self.sides[0] + Side.of(result, 0), self.sides[1] + Side.of(result, 1))
+        for entrant, side in enumerate(self.sides):
+            side.add(result, entrant)
 
 
 @dataclass

@@ -17,7 +17,7 @@ from typing import Any
 from nimmax.duel.planning import Block
 from nimmax.duel.stats import mean
 from nimmax.game import CHANCE, AnyGame
-from nimmax.match import plies
+from nimmax.match import Ply, plies
 from nimmax.players import Player, RandomPlayer, create, parse_spec
 
 
@@ -32,6 +32,13 @@ class Moves:
     seconds: float = 0.0
     max_seconds: float = 0.0
     nodes: int = 0
+
+    @classmethod
+    def of(cls, plies: Sequence[Ply]) -> Moves:
+        """The tally of one entrant's plies in one game."""
+        seconds = [ply.seconds for ply in plies]
+        nodes = sum(ply.search.nodes for ply in plies if ply.search is not None)
+        return cls(len(plies), sum(seconds), max(seconds, default=0.0), nodes)
 
     def __add__(self, other: Moves) -> Moves:
         """Both tallies together."""
@@ -87,16 +94,14 @@ def _play(
 ) -> tuple[Any, list[Moves]] | None:
     """Play one game to its end; `entrants[seat]` says whose moves a seat's are. None if stopped."""
     state = game.initial_state()
-    tally = [Moves(), Moves()]
+    made: tuple[list[Ply], list[Ply]] = ([], [])
     for ply in plies(game, seats, state, rng):
         if stop():
             return None
         state = ply.after
-        if ply.seat == CHANCE:
-            continue
-        nodes = ply.search.nodes if ply.search is not None else 0
-        tally[entrants[ply.seat]] += Moves(1, ply.seconds, ply.seconds, nodes)
-    return state, tally
+        if ply.seat != CHANCE:
+            made[entrants[ply.seat]].append(ply)
+    return state, [Moves.of(made[0]), Moves.of(made[1])]
 
 
 def _two_player_game(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from nimmax.duel.event import Event, Side
 from nimmax.duel.stats import elo_ratings
@@ -46,7 +46,8 @@ def standings(event: Event) -> Standings:
     sides: dict[tuple[int, int], Side] = {}
     for pairing in event.pairings:
         first, second = pairing.entrants
-        sides[first, second], sides[second, first] = pairing.sides
+        # copies: the event's sides go on counting while these standings stand
+        sides[first, second], sides[second, first] = (replace(side) for side in pairing.sides)
     return Standings(
         event.plan.names,
         tuple(sum(row) for row in scores),
