@@ -1,6 +1,10 @@
 """AI-vs-AI duels and round-robin tournaments at scale: seeded game by game, with statistics.
 
-This package face only re-exports; each module says what it holds.
+This package face only re-exports; each module says what it holds. From the bottom up:
+stats (Wilson, Elo, means), planning (the plan and its blocks), play (a block's games and
+their tallies), backend (the seam where blocks are played; the serial backend), pool (the
+process-pool backend), event (`run` and the running tallies), ranking (standings),
+records (JSON).
 """
 
 from nimmax.duel.backend import Backend, Count, serial
