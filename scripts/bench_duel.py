@@ -1,7 +1,7 @@
 """Benchmark `nimmax duel` against the issue's speed targets and print the figures.
 
-1. `nimmax duel alphabeta random --games 1000` on the default game (3x3 tic-tac-toe once
-   it is registered, else Nim 2 3 5): target under 10 s.
+1. `nimmax duel alphabeta random --games 1000` on the default game (3x3 tic-tac-toe):
+   target under 10 s.
 2. A duel lasting over 20 s on one process, then the same on two: target `--jobs 2` at
    least 1.6x as fast, and the very same games (the JSON without its clock readings).
 

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from nimmax import duel, games
 from nimmax.game import CHANCE, BadGameSpec, BadInput, Game, IllegalMove
-from nimmax.players import BadPlayerSpec
+from nimmax.match import plies
+from nimmax.players import BadPlayerSpec, create
 
 from .cli_helpers import ROOT, nimmax
 
@@ -133,53 +134,8 @@ def test_minimax_never_loses_a_nim_game_it_starts_won_from_the_cli() -> None:
         assert record["wins"]["minimax:cache=on"] + record["wins"]["random"] == 20
 
 
-class Board(NamedTuple):
-    """A 3x3 tic-tac-toe position: nine cells (0 empty, 1 X, 2 O)."""
-
-    cells: tuple[int, ...]
-
-
-LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
-
-
-class TicTacToe(Game[Board, int]):
-    """A test-local 3x3 tic-tac-toe, written apart from the registry's, so the duel is checked now."""
-
-    name = "test-tictactoe"
-    can_draw = True
-
-    def initial_state(self) -> Board:
-        return Board((0,) * 9)
-
-    def to_move(self, state: Board) -> int:
-        return 0 if state.cells.count(1) == state.cells.count(2) else 1
-
-    def line_of(self, state: Board) -> int:
-        for a, b, c in LINES:
-            if state.cells[a] and state.cells[a] == state.cells[b] == state.cells[c]:
-                return state.cells[a]
-        return 0
-
-    def actions(self, state: Board) -> Sequence[int]:
-        return [] if self.line_of(state) else [cell for cell in range(9) if not state.cells[cell]]
-
-    def result(self, state: Board, action: int) -> Board:
-        if action not in self.actions(state):
-            raise IllegalMove(f"no move {action}")
-        cells = list(state.cells)
-        cells[action] = self.to_move(state) + 1
-        return Board(tuple(cells))
-
-    def is_terminal(self, state: Board) -> bool:
-        return not self.actions(state)
-
-    def utility(self, state: Board, player: int) -> float:
-        line = self.line_of(state)
-        return 0.0 if not line else 1.0 if line == player + 1 else -1.0
-
-
 def test_minimax_never_loses_to_random_on_3x3() -> None:
-    event = duel.run(duel.plan(TicTacToe(), ["minimax:cache=on", "random"], 30, seed=11))
+    event = duel.run(duel.plan(games.create("tictactoe"), ["minimax:cache=on", "random"], 30, seed=11))
     minimax = event.pairings[0].sides[0]
     assert minimax.losses == 0 and minimax.wins + minimax.draws == 30
     assert minimax.wins > 0  # random does blunder
@@ -215,19 +171,46 @@ def test_search_tables_live_for_a_block_of_games_then_start_afresh() -> None:
     plan = duel.plan("nim 3 4 5", ["alphabeta", "alphabeta"], 2 * duel.MIN_BLOCK + 1, seed=0)
     assert plan.block_size == duel.MIN_BLOCK and plan.block_count == 3
     results = [result for block in plan.blocks() for result in duel.block_games(block)]
+
+    def nodes(result: duel.GameResult) -> int:
+        return sum(moves.nodes for moves in result.moves)
+
     assert [result.index for result in results] == list(range(2 * duel.MIN_BLOCK + 1))
-    assert sum(results[2].nodes) < sum(results[0].nodes)  # the block's tables remember game 0
+    assert nodes(results[2]) < nodes(results[0])  # the block's tables remember game 0
 
     def played(result: duel.GameResult) -> tuple[Any, ...]:
-        return result.first, result.winner, result.scores, result.moves, result.nodes
+        return result.first, result.winner, result.scores, [(moves.count, moves.nodes) for moves in result.moves]
 
     assert played(results[duel.MIN_BLOCK]) == played(results[0])  # fresh players, the same first mover
 
 
+def test_any_backend_plays_the_same_games() -> None:
+    """The backend seam: a backend of its own (here the blocks in reverse order) plugs into `run`
+    and, like the process pool, plays the very games of the serial backend."""
+    plan = duel.plan("nim 2 3 5", ["alphabeta", "random", "random:seed=2"], 2 * duel.MIN_BLOCK + 1, seed=6)
+
+    def backwards(blocks: Sequence[duel.Block], count: duel.Count) -> None:
+        duel.serial(blocks[::-1], count)
+
+    records = [
+        timeless(duel.tournament_record(duel.run(plan, backend=backend)))
+        for backend in (duel.serial, backwards, duel.ProcessPool(2))
+    ]
+    assert records[0]["games"] == 3 * (2 * duel.MIN_BLOCK + 1)
+    assert records[0] == records[1] == records[2]
+    with pytest.raises(BadInput, match="--jobs must be at least 1"):
+        duel.ProcessPool(0)
+
+
 def test_a_time_limited_player_keeps_within_its_budget() -> None:
-    record = duel_json("alphabeta:time=0.2", "random", "--game", "nim 4 5 6 7 8", "--games", "2", "--seed", "1")
+    """Connect Four, where no 0.2 s search proves its move: on a fast machine Nim 4 5 6 7 8 was
+    proven before the deadline, and the worst move no longer showed the budget being used."""
+    game = games.create("connect4")
+    opening = next(plies(game, [create("alphabeta:time=0.2")] * 2))
+    assert opening.search is not None and not opening.search.exact  # the search does run out of time
+    record = duel_json("alphabeta:time=0.2", "random", "--game", "connect4", "--games", "2", "--seed", "1")
     worst = record["per_player"]["alphabeta:time=0.2"]["max_move_seconds"]
-    assert 0.15 < worst <= 0.2 + 0.1  # the search does run out of time here, and stops in time
+    assert 0.15 < worst <= 0.2 + 0.1  # the budget is used, and kept
 
 
 # --- one-player games: both players meet the same deals -----------------------------------
@@ -243,7 +226,7 @@ class Draw(NamedTuple):
 
 
 class Dealt(Game[Draw, int]):
-    """Keeping a tile scores its value; the score and the best tile kept end the game."""
+    """Keeping a tile scores its value; keeping a 2048 reaches the goal."""
 
     name = "dealt"
     players = 1
@@ -278,9 +261,6 @@ class Dealt(Game[Draw, int]):
     def winner(self, state: Draw) -> int | None:
         return 0 if state.best >= 2048 else None  # the goal: a 2048 kept
 
-    def max_tile(self, state: Draw) -> int:
-        return state.best
-
 
 def test_one_player_duel_deals_the_same_games_to_both_players() -> None:
     event = duel.run(duel.plan(Dealt(), ["alphabeta", "expectimax"], 40, seed=9))
@@ -288,9 +268,8 @@ def test_one_player_duel_deals_the_same_games_to_both_players() -> None:
     keeper, other = (timeless(record["per_player"][name]) for name in ("alphabeta", "expectimax"))
     # both always keep the dealt tile, so on the same deals they score the same, game for game
     assert record["draws"] == 40 and record["wins"] == {"alphabeta": 0, "expectimax": 0}
-    assert keeper["mean_score"] == other["mean_score"] and keeper["max_tiles"] == other["max_tiles"]
-    assert sum(keeper["max_tiles"].values()) == 40
-    assert keeper["reached_goal"] == keeper["max_tiles"].get("2048", 0) / 40
+    assert keeper["mean_score"] == other["mean_score"] and keeper["reached_goal"] == other["reached_goal"]
+    assert "max_tiles" not in keeper
     # three deals of at least 512 each; a 2048 among three deals has probability 1 - 0.8³ = 0.488
     assert 3 * 512 <= keeper["mean_score"] <= 3 * 2048 and 0.2 < keeper["reached_goal"] < 0.8
 
@@ -348,6 +327,19 @@ def test_tournament_crosstable_and_ratings_agree_with_the_games() -> None:
     by_rating = sorted(names, key=lambda name: record["ratings"][name])
     assert by_points == by_rating and by_rating[-1] == "alphabeta"
     assert record["crosstable"]["alphabeta"]["random"]["losses"] <= 6  # it never loses a game it starts
+
+
+def test_standings_are_what_the_record_and_the_table_show() -> None:
+    event = duel.run(duel.plan("nim 2 3 5", ["random", "alphabeta", "alphabeta:depth=1"], 12, seed=2))
+    standings, record = duel.standings(event), duel.tournament_record(event)
+    assert dict(zip(standings.names, standings.ratings, strict=True)) == record["ratings"]
+    assert dict(zip(standings.names, standings.points, strict=True)) == record["points"]
+    assert standings.names[standings.order[0]] == "alphabeta"
+    assert standings.names[standings.order[-1]] == "random"
+    for (entrant, opponent), side in standings.sides.items():
+        mirror = standings.sides[opponent, entrant]
+        assert (side.wins, side.draws, side.losses) == (mirror.losses, mirror.draws, mirror.wins)
+        assert side.games == 12
 
 
 def test_tournament_table_is_shown() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from rich.console import Console, Group, RenderableType
 from rich.progress import (
@@ -19,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from nimmax import duel
-from nimmax.duel import Event, Pairing, Plan
+from nimmax.duel import Backend, Event, Pairing, Plan, Side
 
 
 class RateColumn(ProgressColumn):
@@ -41,11 +40,11 @@ def score_line(event: Event) -> str:
     )
 
 
-def play(plan: Plan, jobs: int, console: Console) -> Event:
+def play(plan: Plan, jobs: int, console: Console, backend: Backend | None = None) -> Event:
     """Run the event under a progress bar (games done, wins and draws so far, rate, ETA) on a terminal."""
     duel.check_jobs(jobs)
     if not console.is_terminal:
-        return duel.run(plan, jobs)
+        return duel.run(plan, jobs, backend=backend)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -63,7 +62,7 @@ def play(plan: Plan, jobs: int, console: Console) -> Event:
         def show(event: Event) -> None:
             progress.update(task, completed=event.done, score=score_line(event))
 
-        return duel.run(plan, jobs, show)
+        return duel.run(plan, jobs, show, backend)
 
 
 def _share(count: int, games: int) -> str:
@@ -80,32 +79,29 @@ def _seconds(value: float) -> str:
 
 def summary_table(event: Event, pairing: Pairing) -> Table:
     """One column per player: wins, losses, draws with 95% intervals, first/second-mover wins,
-    time and nodes per move (for one-player games: mean score, goal reached, best tile)."""
+    time and nodes per move (for one-player games: mean score, goal reached)."""
     names = [event.plan.names[entrant] for entrant in pairing.entrants]
-    records = [duel.side_record(event, pairing, entrant) for entrant in range(2)]
     games = pairing.games
     table = Table(caption="(95% Wilson intervals)", caption_justify="left")
     table.add_column("", style="bold")
     for name in names:
         table.add_column(name, justify="right", style="cyan", no_wrap=True)
 
-    def row(label: str, show: Callable[[dict[str, Any]], str]) -> None:
-        table.add_row(label, *(show(record) for record in records))
+    def row(label: str, show: Callable[[Side], str]) -> None:
+        table.add_row(label, *(show(side) for side in pairing.sides))
 
-    row("wins", lambda record: _share(record["wins"], games))
-    row("losses", lambda record: _share(record["losses"], games))
-    row("draws", lambda record: _share(record["draws"], games))
+    row("wins", lambda side: _share(side.wins, games))
+    row("losses", lambda side: _share(side.losses, games))
+    row("draws", lambda side: _share(side.draws, games))
     if event.players == 2:
-        row("wins as first", lambda record: f"{record['wins_first']}/{record['games_first']}")
-        row("wins as second", lambda record: f"{record['wins_second']}/{record['games_second']}")
+        row("wins as first", lambda side: f"{side.wins_first}/{side.games_first}")
+        row("wins as second", lambda side: f"{side.wins_second}/{side.games_second}")
     else:
-        row("mean score", lambda record: f"{record['mean_score']:,.1f}")
-        row("reached the goal", lambda record: f"{record['reached_goal']:.0%}")
-        if "max_tiles" in records[0]:
-            row("best tile", lambda record: max(record["max_tiles"], key=int))
-    row("avg move", lambda record: _seconds(record["avg_move_seconds"]))
-    row("worst move", lambda record: _seconds(record["max_move_seconds"]))
-    row("nodes per move", lambda record: f"{record['nodes_per_move']:,.0f}")
+        row("mean score", lambda side: f"{side.mean_score:,.1f}")
+        row("reached the goal", lambda side: f"{side.goal_share:.0%}")
+    row("avg move", lambda side: _seconds(side.moves.mean_seconds))
+    row("worst move", lambda side: _seconds(side.moves.max_seconds))
+    row("nodes per move", lambda side: f"{side.moves.nodes_per_move:,.0f}")
     return table
 
 
@@ -133,9 +129,8 @@ def tournament_summary(event: Event) -> RenderableType:
 
 def crosstable(event: Event) -> Table:
     """Each player's wins-draws-losses against each other player, points and Elo rating, best first."""
-    names = event.plan.names
-    record = duel.tournament_record(event)
-    order = sorted(range(len(names)), key=lambda index: -record["ratings"][names[index]])
+    standings = duel.standings(event)
+    order = standings.order
     table = Table(
         caption="cells: the row player's wins-draws-losses\nElo: maximum likelihood, mean 1500", caption_justify="left"
     )
@@ -146,13 +141,12 @@ def crosstable(event: Event) -> Table:
     table.add_column("points", justify="right")
     table.add_column("Elo", justify="right", style="bold")
     for place, row in enumerate(order, start=1):
-        cells = []
-        for column in order:
-            if column == row:
-                cells.append("-")
-                continue
-            result = record["crosstable"][names[row]][names[column]]
-            cells.append(f"{result['wins']}-{result['draws']}-{result['losses']}")
-        name = names[row]
-        table.add_row(str(place), name, *cells, f"{record['points'][name]:g}", f"{record['ratings'][name]:.0f}")
+        cells = ["-" if column == row else _games(standings.sides[row, column]) for column in order]
+        points, rating = standings.points[row], standings.ratings[row]
+        table.add_row(str(place), standings.names[row], *cells, f"{points:g}", f"{rating:.0f}")
     return table
+
+
+def _games(side: Side) -> str:
+    """A crosstable cell: `wins-draws-losses`."""
+    return f"{side.wins}-{side.draws}-{side.losses}"

@@ -1,0 +1,50 @@
+"""AI-vs-AI duels and round-robin tournaments at scale: seeded game by game, with statistics.
+
+This package face only re-exports; each module says what it holds. From the bottom up:
+stats (Wilson, Elo, means), planning (the plan and its blocks), play (a block's games and
+their tallies), backend (the seam where blocks are played; the serial backend), pool (the
+process-pool backend), event (`run` and the running tallies), ranking (standings),
+records (JSON).
+"""
+
+from nimmax.duel.backend import Backend, Count, serial
+from nimmax.duel.event import Event, Pairing, Side, run
+from nimmax.duel.planning import BLOCKS, DEFAULT_GAME, MIN_BLOCK, Block, Plan, labels, plan
+from nimmax.duel.play import GameResult, Moves, block_games
+from nimmax.duel.pool import STOP_CHECK, ProcessPool, check_jobs, play_block
+from nimmax.duel.ranking import Standings, points, standings
+from nimmax.duel.records import pairing_record, side_record, tournament_record
+from nimmax.duel.stats import Z95, elo_ratings, wilson
+
+__all__ = [
+    "BLOCKS",
+    "DEFAULT_GAME",
+    "MIN_BLOCK",
+    "STOP_CHECK",
+    "Z95",
+    "Backend",
+    "Block",
+    "Count",
+    "Event",
+    "GameResult",
+    "Moves",
+    "Pairing",
+    "Plan",
+    "ProcessPool",
+    "Side",
+    "Standings",
+    "block_games",
+    "check_jobs",
+    "elo_ratings",
+    "labels",
+    "pairing_record",
+    "plan",
+    "play_block",
+    "points",
+    "run",
+    "serial",
+    "side_record",
+    "standings",
+    "tournament_record",
+    "wilson",
+]

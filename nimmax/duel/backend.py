@@ -1,0 +1,40 @@
+"""Where blocks are played: the `Backend` seam, and the serial backend that plays them in this process.
+
+A backend is any callable `backend(blocks, count)`. The process pool (`pool.ProcessPool`)
+is a second one; another (a cluster, say) plugs in beside it by the same contract, and
+`run(plan, backend=...)` takes it without any other change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from nimmax.duel.planning import Block
+from nimmax.duel.play import GameResult, block_games
+
+Count = Callable[[int, GameResult], None]
+"""Counts one finished game: `count(pairing, result)`, the pairing by its number in the plan."""
+
+
+class Backend(Protocol):
+    """Plays the blocks of an event and hands every finished game to `count`.
+
+    The contract every backend keeps:
+    - each block is played by `block_games(block)` (fresh players, the block's seeds), so the
+      games played never depend on the backend, only how fast they are;
+    - `count` is called in the caller's thread, one game at a time, in any order (the
+      tallies do not depend on it), and the backend returns once every game is counted;
+    - on Ctrl-C it stops playing, counts the games already finished that it can still reach,
+      leaves no worker running, and raises KeyboardInterrupt.
+    """
+
+    def __call__(self, blocks: Sequence[Block], count: Count, /) -> None:
+        """Play `blocks`, calling `count(block.pairing, result)` for each finished game."""
+
+
+def serial(blocks: Sequence[Block], count: Count) -> None:
+    """The backend of one process: the blocks one after the other, here (Ctrl-C simply propagates)."""
+    for block in blocks:
+        for result in block_games(block):
+            count(block.pairing, result)

@@ -1,0 +1,131 @@
+"""A duel or tournament being played: each pairing's tallies, the clock, and `run`, which plays the plan."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from nimmax.duel.backend import Backend, serial
+from nimmax.duel.planning import Plan
+from nimmax.duel.play import GameResult, Moves
+from nimmax.duel.pool import ProcessPool, check_jobs
+from nimmax.duel.stats import mean
+
+
+@dataclass(slots=True)
+class Side:
+    """One entrant's results and moves in a pairing's games so far, each game added as it ends."""
+
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    games_first: int = 0
+    wins_first: int = 0
+    wins_second: int = 0
+    total_score: float = 0.0
+    goals: int = 0
+    moves: Moves = Moves()
+
+    def add(self, result: GameResult, entrant: int) -> None:
+        """Count a finished game as entrant 0 or 1 of its pairing saw it."""
+        first = result.first == entrant
+        won = result.winner == entrant
+        self.games += 1
+        self.wins += won
+        self.losses += result.winner == 1 - entrant
+        self.draws += result.winner is None
+        self.games_first += first
+        self.wins_first += won and first
+        self.wins_second += won and not first
+        self.total_score += result.scores[entrant]
+        self.goals += result.goals[entrant]
+        self.moves += result.moves[entrant]
+
+    @property
+    def games_second(self) -> int:
+        """Games in which this entrant moved second."""
+        return self.games - self.games_first
+
+    @property
+    def mean_score(self) -> float:
+        """Score per game: what ranks the players of a one-player game."""
+        return mean(self.total_score, self.games)
+
+    @property
+    def goal_share(self) -> float:
+        """The share of games won by the game's own rule."""
+        return mean(self.goals, self.games)
+
+
+@dataclass
+class Pairing:
+    """Two entrants' games so far: a duel, or one cell pair of a tournament's crosstable."""
+
+    entrants: tuple[int, int]
+    sides: tuple[Side, Side] = field(default_factory=lambda: (Side(), Side()))
+
+    @property
+    def games(self) -> int:
+        """Games finished."""
+        return self.sides[0].games
+
+    @property
+    def draws(self) -> int:
+        """Games drawn."""
+        return self.sides[0].draws
+
+    def add(self, result: GameResult) -> None:
+        """Count a finished game."""
+        for entrant, side in enumerate(self.sides):
+            side.add(result, entrant)
+
+
+@dataclass
+class Event:
+    """A duel or tournament as played so far: the plan, each pairing's statistics, the clock."""
+
+    plan: Plan
+    players: int
+    pairings: list[Pairing]
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    @property
+    def done(self) -> int:
+        """Games finished in the whole event."""
+        return sum(pairing.games for pairing in self.pairings)
+
+    def add(self, pairing: int, result: GameResult) -> None:
+        """Count a finished game of one pairing."""
+        self.pairings[pairing].add(result)
+
+
+def run(
+    plan: Plan, jobs: int = 1, on_game: Callable[[Event], None] | None = None, backend: Backend | None = None
+) -> Event:
+    """Play the event and count its games; `on_game(event)` after every finished game.
+
+    The blocks are played by `backend`: by default this process alone (`jobs` 1) or a pool
+    of `jobs` processes. Ctrl-C stops the event: the finished games are kept and
+    `interrupted` is set, so the caller can still report them.
+    """
+    check_jobs(jobs)
+    event = Event(plan, plan.game.players, [Pairing(pair) for pair in plan.pairings])
+    started = time.perf_counter()
+
+    def count(pairing: int, result: GameResult) -> None:
+        event.add(pairing, result)
+        event.seconds = time.perf_counter() - started
+        if on_game is not None:
+            on_game(event)
+
+    if backend is None:
+        backend = serial if jobs == 1 else ProcessPool(jobs)
+    try:
+        backend(tuple(plan.blocks()), count)
+    except KeyboardInterrupt:
+        event.interrupted = True
+    event.seconds = time.perf_counter() - started
+    return event
