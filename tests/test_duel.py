@@ -496,3 +496,12 @@ def test_ctrl_c_prints_the_finished_games_and_exits_130(jobs: str, as_json: bool
         assert sum(record["wins"].values()) + record["draws"] == finished < record["planned_games"]
     else:
         assert f"interrupted after {finished} of 10000000 games" in output and "wins as first" in output
+
+
+def test_an_engine_that_cannot_value_chance_is_refused_before_a_duel_starts() -> None:
+    from .toys import TreeGame
+
+    coin_flip = TreeGame((0, [("chance", [(0.5, 1), (0.5, -1)]), (1, [0])]))
+    with pytest.raises(BadInput, match="alphabeta cannot value the chance nodes of tree; use expectimax"):
+        duel.plan(coin_flip, ["alphabeta", "random"], 10, seed=1)
+    assert duel.plan(coin_flip, ["expectimax", "random"], 10, seed=1).specs == ("expectimax", "random")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from nimmax import games as registry
 from nimmax.game import AnyGame, BadGameSpec, BadInput
-from nimmax.players import BadPlayerSpec, parse_spec
+from nimmax.players import BadPlayerSpec, check_fit, parse_spec
 
 BLOCKS = 16
 """Blocks per pairing at most: a fresh search starts cold, so few long blocks play fastest,
@@ -101,6 +101,7 @@ def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None
     for spec in parsed:
         if spec.kind == "human":
             raise BadPlayerSpec("a duel is played by machines: human is not a duel player")
+        check_fit(spec, game)
     chosen = seed if seed is not None else random.SystemRandom().randrange(2**31)
     return Plan(
         game, tuple(str(spec) for spec in parsed), games, chosen, tuple(itertools.combinations(range(len(specs)), 2))
