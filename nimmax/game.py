@@ -40,7 +40,6 @@ class Game(Generic[S, A]):
     player_names: tuple[str, ...] = ("First", "Second")
     players: int = 2
     has_chance: bool = False
-    can_draw: bool = False
     seed: int | None = None
     """Seed for drawing chance outcomes when the game is played (2048's `--seed`); None: the caller's."""
 

@@ -61,7 +61,6 @@ class Kalah(Game[Position, int]):
 
     name = "kalah"
     player_names = ("South", "North")
-    can_draw = True
 
     def __init__(self, pits: int = 6, seeds: int = 4, start: Position | None = None) -> None:
         self.pits, self.seeds, self.start = pits, seeds, start

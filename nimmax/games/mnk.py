@@ -57,7 +57,6 @@ class MNK(Game[Board, int]):
     """k in a row on a rows x cols board; with `gravity` stones drop to the lowest empty cell."""
 
     player_names = ("X", "O")
-    can_draw = True
 
     def __init__(
         self,

@@ -17,7 +17,7 @@ play goes on until no move is legal. Two 32768 tiles do not merge: the 4-bit cel
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from math import pow
 from typing import NamedTuple
 
@@ -130,7 +130,6 @@ class Twenty48(Game[Position, Action]):
     player_names = ("Player",)
     players = 1
     has_chance = True
-    can_draw = False
 
     def __init__(self, size: int = 4, goal: int = 2048, seed: int | None = None, start: int | None = None) -> None:
         if not 2 <= size <= 8:
@@ -259,10 +258,6 @@ class Twenty48(Game[Position, Action]):
         """The player wins by making the goal tile, whatever the final score."""
         return 0 if self.best_rank(state.board) >= self.goal_rank else None
 
-    def won(self, state: Position) -> bool:
-        """True once the goal tile is on the board."""
-        return self.best_rank(state.board) >= self.goal_rank
-
     def evaluate(self, state: Position, player: int) -> float:
         """Points scored plus a positional bonus (see `heuristic`), which a lost board forfeits."""
         return state.score + max(1.0, self.heuristic(state.board))
@@ -331,9 +326,6 @@ class Twenty48(Game[Position, Action]):
     def format_position(self, state: Position) -> str:
         """The board (the score is not part of the position notation)."""
         return self.format_board(state.board)
-
-    def key(self, state: Position) -> Hashable:
-        return state
 
 
 CORNER_WEIGHT = 1000.0
