@@ -20,12 +20,25 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from nimmax.game import BadGameSpec, Game, IllegalMove
-from nimmax.games.words import Option, parse_words
+from nimmax.games.words import Option, Signature
 
 SOUTH, NORTH = 0, 1
 SIDE_LETTERS = ("s", "n")
 MAX_PITS, MAX_SEEDS = 32, 1000
 """Limits that keep a board printable and a sowing quick; real Kalah is 6 pits, 4-6 seeds."""
+DEFAULT_PITS, DEFAULT_SEEDS = 6, 4
+"""Kalah(6, 4), the game as usually played."""
+POSITION_FORMAT = "SOUTH_PITS:STORE/NORTH_PITS:STORE/SIDE, e.g. 4,4,4:0/4,4,4:0/s"
+KALAH = Signature(
+    "kalah",
+    options=(
+        Option("--pits", int, None, "N", 1, MAX_PITS),
+        Option("--seeds", int, None, "S", 1, MAX_SEEDS),
+        Option("--position", str, None, "P"),
+    ),
+)
+"""Kalah's words; the spec always names the pits and seeds, as Kalah(m, n) is named."""
+_ROW = re.compile(r"^\d+(,\d+)*:\d+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,15 +75,13 @@ class Kalah(Game[Position, int]):
     name = "kalah"
     player_names = ("South", "North")
 
-    def __init__(self, pits: int = 6, seeds: int = 4, start: Position | None = None) -> None:
+    def __init__(self, pits: int = DEFAULT_PITS, seeds: int = DEFAULT_SEEDS, start: Position | None = None) -> None:
         self.pits, self.seeds, self.start = pits, seeds, start
 
     @property
     def spec(self) -> str:
-        words = [self.name, "--pits", str(self.pits), "--seeds", str(self.seeds)]
-        if self.start is not None:
-            words += ["--position", self.format_position(self.start)]
-        return " ".join(words)
+        position = self.format_position(self.start) if self.start is not None else None
+        return KALAH.spec(pits=self.pits, seeds=self.seeds, position=position)
 
     def initial_state(self) -> Position:
         if self.start is not None:
@@ -189,11 +200,6 @@ class Kalah(Game[Position, int]):
         return "/".join([*rows, SIDE_LETTERS[state.player]])
 
 
-POSITION_FORMAT = "SOUTH_PITS:STORE/NORTH_PITS:STORE/SIDE, e.g. 4,4,4:0/4,4,4:0/s"
-USAGE = "kalah [--pits N] [--seeds S] [--position P]"
-_ROW = re.compile(r"^\d+(,\d+)*:\d+$")
-
-
 def parse_position(text: str, pits: int | None = None) -> Position:
     """A position from its text (POSITION_FORMAT); BadGameSpec says what is wrong."""
     parts = text.strip().lower().split("/")
@@ -219,19 +225,12 @@ def parse_position(text: str, pits: int | None = None) -> Position:
 
 
 def create_kalah(argv: Sequence[str]) -> Kalah:
-    """`kalah [--pits N] [--seeds S] [--position P]`."""
-    options = [
-        Option("--pits", int, "pits on each side", None, minimum=1),
-        Option("--seeds", int, "seeds in each pit at the start", 4, minimum=1),
-        Option("--position", str, f"start from this position ({POSITION_FORMAT})"),
-    ]
-    words = parse_words("kalah", argv, options, USAGE)
-    if words.positional:
-        raise BadGameSpec(f"kalah: unexpected {' '.join(words.positional)!r}; usage: {USAGE}")
+    """Kalah from its words (KALAH): Kalah(6, 4) unless given; a position sets the pits."""
+    words = KALAH.parse(argv)
     pits, seeds = words["pits"], words["seeds"]
-    if (pits is not None and pits > MAX_PITS) or seeds > MAX_SEEDS:
-        raise BadGameSpec(f"kalah: at most {MAX_PITS} pits and {MAX_SEEDS} seeds a pit")
     start = parse_position(words["position"], pits) if words["position"] is not None else None
-    if start is not None:
-        pits = start.pits
-    return Kalah(pits if pits is not None else 6, seeds, start)
+    return Kalah(
+        start.pits if start is not None else pits if pits is not None else DEFAULT_PITS,
+        seeds if seeds is not None else DEFAULT_SEEDS,
+        start,
+    )

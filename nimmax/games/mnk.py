@@ -19,7 +19,7 @@ from collections.abc import Hashable, Sequence
 from typing import NamedTuple
 
 from nimmax.game import BadGameSpec, Game, IllegalMove
-from nimmax.games.words import Option, parse_words
+from nimmax.games.words import OneOf, Option, Signature
 
 ONGOING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
 """Outcomes a position records; the search reads them instead of looking for lines."""
@@ -29,6 +29,22 @@ FOLDED_CELLS = 64
 """Boards up to this many cells fold their symmetries into the table key."""
 MAX_SIDE = 26
 """Columns are named by letters, so at most 26 of them (and rows to match)."""
+
+_ROWS = Option("--rows", int, None, "R", 1, MAX_SIDE)
+_COLS = Option("--cols", int, None, "C", 1, MAX_SIDE)
+_POSITION = Option("--position", str, None, "P")
+TICTACTOE = Signature(
+    "tictactoe",
+    options=(
+        OneOf(((Option("--size", int, None, "N", 1, MAX_SIDE),), (_ROWS, _COLS))),
+        Option("--k", int, None, "K", 1, MAX_SIDE),
+        Option("--gravity"),
+        _POSITION,
+    ),
+)
+"""Tic-tac-toe's words: the board (square, or rows and columns), k, gravity, a position."""
+CONNECT4 = Signature("connect4", options=(_ROWS, _COLS, Option("--k", int, 4, "K", 1, MAX_SIDE), _POSITION))
+"""Connect Four's words: the board (6 rows x 7 columns unless given), k, a position."""
 
 
 class Board(NamedTuple):
@@ -174,24 +190,19 @@ class MNK(Game[Board, int]):
 
     @property
     def spec(self) -> str:
-        words = [self.name]
+        position = self.format_position(self.start) if self.position is not None else None
         if self.name == "connect4":
-            if (self.rows, self.cols) != (6, 7):
-                words += ["--rows", str(self.rows), "--cols", str(self.cols)]
-            if self.k != 4:
-                words += ["--k", str(self.k)]
-        else:
-            if self.rows == self.cols:
-                words += [] if self.rows == 3 else ["--size", str(self.rows)]
-            else:
-                words += ["--rows", str(self.rows), "--cols", str(self.cols)]
-            if self.k != min(self.rows, self.cols, 5):
-                words += ["--k", str(self.k)]
-            if self.gravity:
-                words.append("--gravity")
-        if self.position is not None:
-            words += ["--position", self.format_position(self.start)]
-        return " ".join(words)
+            shape = (self.rows, self.cols) if (self.rows, self.cols) != (6, 7) else (None, None)
+            return CONNECT4.spec(rows=shape[0], cols=shape[1], k=self.k, position=position)
+        square = self.rows == self.cols
+        return TICTACTOE.spec(
+            size=self.rows if square and self.rows != 3 else None,
+            rows=None if square else self.rows,
+            cols=None if square else self.cols,
+            k=self.k if self.k != min(self.rows, self.cols, 5) else None,
+            gravity=self.gravity,
+            position=position,
+        )
 
     def initial_state(self) -> Board:
         return self.start
@@ -435,12 +446,7 @@ class MNK(Game[Board, int]):
         return Board(x, o, xs - os, outcome, self.threats(x, o), self.threats(o, x), images)
 
 
-TICTACTOE_USAGE = "tictactoe [--size N | --rows R --cols C] [--k K] [--gravity] [--position P]"
-CONNECT4_USAGE = "connect4 [--rows R] [--cols C] [--k K] [--position P]"
-
-
 def _shape(
-    game: str,
     position: str | None,
     size: int | None,
     rows: int | None,
@@ -450,8 +456,6 @@ def _shape(
 ) -> tuple[int, int]:
     """Rows and columns from --size, --rows/--cols, or the shape of --position; with `square`
     one side given makes a square board, else the other side keeps its default."""
-    if size is not None and (rows is not None or cols is not None):
-        raise BadGameSpec(f"{game}: give --size or --rows/--cols, not both")
     if size is not None:
         return size, size
     if position is not None and rows is None and cols is None:
@@ -463,32 +467,14 @@ def _shape(
 
 
 def create_tictactoe(argv: Sequence[str]) -> MNK:
-    """`tictactoe [--size N | --rows R --cols C] [--k K] [--gravity] [--position P]`."""
-    options = [
-        Option("--size", int, "a square board of N x N cells", None, minimum=1),
-        Option("--rows", int, "rows of the board", None, minimum=1),
-        Option("--cols", int, "columns of the board", None, minimum=1),
-        Option("--k", int, "stones in a row that win (default: min(rows, cols, 5))", None, minimum=1),
-        Option("--gravity", bool, "stones drop to the lowest empty cell of a column", False),
-        Option("--position", str, "rows from the top joined by '/', cells x o .", None),
-    ]
-    words = parse_words("tictactoe", argv, options, TICTACTOE_USAGE)
-    if words.positional:
-        raise BadGameSpec(f"tictactoe takes no {words.positional[0]!r}; usage: {TICTACTOE_USAGE}")
-    rows, cols = _shape("tictactoe", words["position"], words["size"], words["rows"], words["cols"], (3, 3), True)
+    """Tic-tac-toe (any m,n,k game) from its words (TICTACTOE)."""
+    words = TICTACTOE.parse(argv)
+    rows, cols = _shape(words["position"], words["size"], words["rows"], words["cols"], (3, 3), True)
     return MNK(rows, cols, words["k"], words["gravity"], words["position"])
 
 
 def create_connect4(argv: Sequence[str]) -> MNK:
-    """`connect4 [--rows R] [--cols C] [--k K] [--position P]`: 6 rows x 7 columns, 4 in a row, gravity."""
-    options = [
-        Option("--rows", int, "rows of the board (default 6)", None, minimum=1),
-        Option("--cols", int, "columns of the board (default 7)", None, minimum=1),
-        Option("--k", int, "stones in a row that win", 4, minimum=1),
-        Option("--position", str, "rows from the top joined by '/', cells x o .", None),
-    ]
-    words = parse_words("connect4", argv, options, CONNECT4_USAGE)
-    if words.positional:
-        raise BadGameSpec(f"connect4 takes no {words.positional[0]!r}; usage: {CONNECT4_USAGE}")
-    rows, cols = _shape("connect4", words["position"], None, words["rows"], words["cols"], (6, 7), False)
+    """Connect Four from its words (CONNECT4): 6 rows x 7 columns, 4 in a row, gravity."""
+    words = CONNECT4.parse(argv)
+    rows, cols = _shape(words["position"], None, words["rows"], words["cols"], (6, 7), False)
     return MNK(rows, cols, words["k"], True, words["position"], name="connect4")

@@ -11,9 +11,25 @@ from collections.abc import Hashable, Sequence
 from typing import NamedTuple
 
 from nimmax.game import BadGameSpec, Game, IllegalMove
-from nimmax.games.words import Option, parse_count, parse_words
+from nimmax.games.words import Option, Signature
+from nimmax.numbers import parse_int
 
 NIM_NAMES = ("First", "Second")
+MAX_PILE = 10**9
+"""The most counters a Simple-Nim or Nim pile holds: far past anything a search finishes, yet a
+number the game itself handles."""
+MAX_SPLIT_PILE = 10**6
+"""The most counters a Split-Nim pile holds: `actions` lists every way to split a pile (a
+pile of P has about P/2), and a typed move is checked against that list."""
+
+NORMAL = Option("--normal")
+"""Normal play: whoever takes the last counter wins."""
+SIMPLE_NIM = Signature("simple-nim", "N", (Option("--max-take", int, 3, "T", 1, MAX_PILE), NORMAL))
+"""Simple-Nim's words: the counters, the most one move takes, normal play."""
+NIM = Signature("nim", "P1 P2 ...", (NORMAL,))
+"""Nim's words: the piles, normal play."""
+SPLIT_NIM = Signature("split-nim", "P1 P2 ...")
+"""Split-Nim's words: the piles."""
 
 
 class Pile(NamedTuple):
@@ -71,10 +87,7 @@ class SimpleNim(Game[Pile, int]):
 
     @property
     def spec(self) -> str:
-        words = [self.name, str(self.counters)]
-        if self.max_take != 3:
-            words += ["--max-take", str(self.max_take)]
-        return " ".join(words + ([] if self.misere else ["--normal"]))
+        return SIMPLE_NIM.spec([self.counters], max_take=self.max_take, normal=not self.misere)
 
     def initial_state(self) -> Pile:
         return Pile(self.counters, 0)
@@ -122,7 +135,7 @@ class Nim(Game[Piles, Take]):
 
     @property
     def spec(self) -> str:
-        return " ".join([self.name, *map(str, self.piles)] + ([] if self.misere else ["--normal"]))
+        return NIM.spec(self.piles, normal=not self.misere)
 
     def initial_state(self) -> Piles:
         return Piles(self.piles, 0)
@@ -180,7 +193,7 @@ class SplitNim(Game[Piles, Split]):
 
     @property
     def spec(self) -> str:
-        return " ".join([self.name, *map(str, self.piles)])
+        return SPLIT_NIM.spec(self.piles)
 
     def initial_state(self) -> Piles:
         return Piles(self.piles, 0)
@@ -230,37 +243,30 @@ class SplitNim(Game[Piles, Split]):
         return ",".join(map(str, state.piles))
 
 
-def _piles(game: str, words: Sequence[str], usage: str) -> tuple[int, ...]:
-    """Piles from positional words ("2 3 5" or "2,3,5")."""
+def _piles(signature: Signature, words: Sequence[str], most: int) -> tuple[int, ...]:
+    """Piles from positional words ("2 3 5" or "2,3,5"), each from 0 to `most` counters."""
     texts = [text for word in words for text in word.split(",") if text]
     if not texts:
-        raise BadGameSpec(f"{game}: give at least one pile; usage: {usage}")
-    return tuple(parse_count(game, "a pile", text) for text in texts)
-
-
-SIMPLE_NIM_USAGE = "simple-nim N [--max-take T] [--normal]"
-NIM_USAGE = "nim P1 P2 ... [--normal]"
-SPLIT_NIM_USAGE = "split-nim P1 P2 ..."
-NORMAL = Option("--normal", bool, "normal play: whoever takes the last counter wins", False)
+        raise BadGameSpec(f"{signature.game}: give at least one pile; usage: {signature.usage}")
+    return tuple(parse_int(text, f"{signature.game}: a pile", 0, most, BadGameSpec) for text in texts)
 
 
 def create_simple_nim(argv: Sequence[str]) -> SimpleNim:
-    """`simple-nim N [--max-take T] [--normal]`."""
-    options = [Option("--max-take", int, "most counters one move may take", 3, minimum=1), NORMAL]
-    words = parse_words("simple-nim", argv, options, SIMPLE_NIM_USAGE)
-    piles = _piles("simple-nim", words.positional or ("12",), SIMPLE_NIM_USAGE)
+    """Simple-Nim from its words (SIMPLE_NIM); one pile of 12 unless given."""
+    words = SIMPLE_NIM.parse(argv)
+    piles = _piles(SIMPLE_NIM, words.positional or ("12",), MAX_PILE)
     if len(piles) != 1:
-        raise BadGameSpec(f"simple-nim has one pile, got {len(piles)}; usage: {SIMPLE_NIM_USAGE}")
+        raise BadGameSpec(f"simple-nim has one pile, got {len(piles)}; usage: {SIMPLE_NIM.usage}")
     return SimpleNim(piles[0], words["max_take"], misere=not words["normal"])
 
 
 def create_nim(argv: Sequence[str]) -> Nim:
-    """`nim P1 P2 ... [--normal]`."""
-    words = parse_words("nim", argv, [NORMAL], NIM_USAGE)
-    return Nim(_piles("nim", words.positional or ("3", "4", "5"), NIM_USAGE), misere=not words["normal"])
+    """Nim from its words (NIM); piles 3 4 5 unless given."""
+    words = NIM.parse(argv)
+    return Nim(_piles(NIM, words.positional or ("3", "4", "5"), MAX_PILE), misere=not words["normal"])
 
 
 def create_split_nim(argv: Sequence[str]) -> SplitNim:
-    """`split-nim P1 P2 ...`."""
-    words = parse_words("split-nim", argv, [], SPLIT_NIM_USAGE)
-    return SplitNim(_piles("split-nim", words.positional or ("7",), SPLIT_NIM_USAGE))
+    """Split-Nim from its words (SPLIT_NIM); one pile of 7 unless given."""
+    words = SPLIT_NIM.parse(argv)
+    return SplitNim(_piles(SPLIT_NIM, words.positional or ("7",), MAX_SPLIT_PILE))

@@ -22,7 +22,8 @@ from math import pow
 from typing import NamedTuple
 
 from nimmax.game import CHANCE, BadGameSpec, Game, IllegalMove
-from nimmax.games.words import Option, parse_words
+from nimmax.games.words import Option, Signature
+from nimmax.numbers import MAX_SEED
 
 MOVES = ("left", "up", "right", "down")
 """The four slides, in the order the search tries them."""
@@ -36,6 +37,20 @@ TOP_RANK = 15
 
 FOUR_PROBABILITY = 0.1
 """A spawned tile is a 4 with this probability, else a 2."""
+
+MIN_SIZE, MAX_SIZE = 2, 8
+"""Board sides: an 8x8 board is 256 bits, a slide still a few table lookups."""
+
+TWENTY48 = Signature(
+    "2048",
+    options=(
+        Option("--size", int, None, "N", MIN_SIZE, MAX_SIZE),
+        Option("--goal", int, 2048, "TILE", 4, 1 << TOP_RANK),
+        Option("--seed", int, None, "N", 0, MAX_SEED),
+        Option("--position", str, None, "2,2,0,0/0,0,0,0/0,0,0,0/0,0,0,4"),
+    ),
+)
+"""2048's words: the board side (4 unless given), the goal tile, the seed of the spawns, a position."""
 
 
 class Position(NamedTuple):
@@ -132,8 +147,8 @@ class Twenty48(Game[Position, Action]):
     has_chance = True
 
     def __init__(self, size: int = 4, goal: int = 2048, seed: int | None = None, start: int | None = None) -> None:
-        if not 2 <= size <= 8:
-            raise BadGameSpec(f"2048: --size must be from 2 to 8, not {size}")
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise BadGameSpec(f"2048: --size must be from {MIN_SIZE} to {MAX_SIZE}, not {size}")
         if goal < 4 or goal & (goal - 1) or goal > 1 << TOP_RANK:
             raise BadGameSpec(f"2048: --goal must be a power of two from 4 to {1 << TOP_RANK}, not {goal}")
         self.size, self.goal, self.seed, self.start = size, goal, seed, start
@@ -149,16 +164,9 @@ class Twenty48(Game[Position, Action]):
 
     @property
     def spec(self) -> str:
-        words = [self.name]
-        if self.size != 4 and self.start is None:
-            words += ["--size", str(self.size)]
-        if self.goal != 2048:
-            words += ["--goal", str(self.goal)]
-        if self.seed is not None:
-            words += ["--seed", str(self.seed)]
-        if self.start is not None:
-            words += ["--position", self.format_board(self.start)]
-        return " ".join(words)
+        if self.start is not None:  # the position gives the size
+            return TWENTY48.spec(goal=self.goal, seed=self.seed, position=self.format_board(self.start))
+        return TWENTY48.spec(size=self.size if self.size != 4 else None, goal=self.goal, seed=self.seed)
 
     # --- the board -------------------------------------------------------------------------
 
@@ -375,9 +383,6 @@ def line_score(ranks: Sequence[int]) -> float:
     )
 
 
-USAGE = "2048 [--size N] [--goal TILE] [--seed N] [--position 2,2,0,0/0,0,0,0/0,0,0,0/0,0,0,4]"
-
-
 def parse_position(text: str, size: int | None) -> tuple[int, int]:
     """A board in the `--position` notation and its size; BadGameSpec says what is wrong."""
     rows = [row.strip() for row in text.strip().split("/")]
@@ -385,7 +390,7 @@ def parse_position(text: str, size: int | None) -> tuple[int, int]:
     if size is not None and count != size:
         raise BadGameSpec(f"2048: the position has {count} rows but --size is {size}")
     if not 2 <= count <= 8:
-        raise BadGameSpec(f"2048: a position has 2 to 8 rows joined by '/', not {count}; usage: {USAGE}")
+        raise BadGameSpec(f"2048: a position has 2 to 8 rows joined by '/', not {count}; usage: {TWENTY48.usage}")
     ranks: list[int] = []
     for number, row in enumerate(rows, start=1):
         tiles = [tile.strip() for tile in row.split(",")]
@@ -402,16 +407,8 @@ def parse_position(text: str, size: int | None) -> tuple[int, int]:
 
 
 def create(argv: Sequence[str]) -> Twenty48:
-    """`2048 [--size N] [--goal TILE] [--seed N] [--position P]`."""
-    options = [
-        Option("--size", int, "board side", None, minimum=2),
-        Option("--goal", int, "the tile that wins", 2048, minimum=4),
-        Option("--seed", int, "seed of the spawns"),
-        Option("--position", str, "start position, rows joined by '/'"),
-    ]
-    words = parse_words("2048", argv, options, USAGE)
-    if words.positional:
-        raise BadGameSpec(f"2048 takes no positional words, got {' '.join(words.positional)!r}; usage: {USAGE}")
+    """2048 from its words (TWENTY48); a position sets the size."""
+    words = TWENTY48.parse(argv)
     size = words["size"]
     if words["position"] is None:
         return Twenty48(size if size is not None else 4, words["goal"], words["seed"])
