@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from nimmax.game import BadGameSpec, Game, IllegalMove
 from nimmax.games.words import OneOf, Option, Signature
+from nimmax.numbers import parse_int, quoted
 
 ONGOING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
 """Outcomes a position records; the search reads them instead of looking for lines."""
@@ -352,34 +353,42 @@ class MNK(Game[Board, int]):
         return f"{LETTERS[col]}{row + 1}"
 
     def parse_move(self, text: str, state: Board) -> int:
-        wanted = text.strip().lower()
-        legal = list(self.actions(state))
-        move = self._read_move(wanted)
-        if move is None or move not in legal:
-            what = "column" if self.gravity else "cell"
-            shown = "the game is over" if not legal else f"legal: {self.legal_text(state)}"
-            raise IllegalMove(f"{text.strip()!r} is not a legal {what}; {shown}")
+        typed = text.strip()
+        what = "column" if self.gravity else "cell"
+        legal = self.actions(state)
+        if not legal:
+            raise IllegalMove(f"{quoted(typed)} is not a legal {what}; the game is over")
+        try:
+            move = self._read_move(typed.lower())
+            if move is None or move not in legal:
+                raise IllegalMove(f"{quoted(typed)} is not a legal {what}")
+        except IllegalMove as error:
+            raise IllegalMove(f"{error}; legal: {self.legal_text(state)}") from None
         return move
 
     def _read_move(self, text: str) -> int | None:
-        """The move a text names, legal or not; None when it names no cell of this board."""
+        """The move a text names, legal or not; None when it is not written as a move, and
+        IllegalMove when a row or column is off the board."""
         if self.gravity:
-            if len(text) == 1 and text in LETTERS[: self.cols]:
-                return LETTERS.index(text)
-            if text.isdigit() and 1 <= int(text) <= self.cols:
-                return int(text) - 1
+            if len(text) == 1 and text in LETTERS:
+                return self._column(text)
+            return parse_int(text, "column", 1, self.cols, IllegalMove) - 1
+        lettered = re.fullmatch(r"([a-z])\s*(\S+)", text)  # b2: column letter, then row
+        if lettered:
+            col = self._column(lettered[1])
+            return self.bit(parse_int(lettered[2], "row", 1, self.rows, IllegalMove) - 1, col)
+        numbered = re.fullmatch(r"([^\s,]+)\s*[\s,]\s*([^\s,]+)", text)  # 2,2 or 2 2: row, then column
+        if not numbered:
             return None
-        match = re.fullmatch(r"([a-z])\s*(\d+)", text)
-        if match:
-            row, col = int(match[2]) - 1, LETTERS.index(match[1])
-        else:
-            match = re.fullmatch(r"(\d+)\s*[, ]\s*(\d+)", text)
-            if not match:
-                return None
-            row, col = int(match[1]) - 1, int(match[2]) - 1
-        if 0 <= row < self.rows and 0 <= col < self.cols:
-            return self.bit(row, col)
-        return None
+        row = parse_int(numbered[1], "row", 1, self.rows, IllegalMove) - 1
+        return self.bit(row, parse_int(numbered[2], "column", 1, self.cols, IllegalMove) - 1)
+
+    def _column(self, letter: str) -> int:
+        """The column a letter names; IllegalMove when it is off the board."""
+        col = LETTERS.index(letter)
+        if col >= self.cols:
+            raise IllegalMove(f"column must be a letter from a to {LETTERS[self.cols - 1]}, not {quoted(letter)}")
+        return col
 
     def format_position(self, state: Board) -> str:
         return "/".join(
@@ -413,13 +422,14 @@ class MNK(Game[Board, int]):
         rows = text.strip().lower().split("/")
         if len(rows) != self.rows or any(len(row) != self.cols for row in rows):
             raise BadGameSpec(
-                f"{self.name}: position {text!r} is not {self.rows} rows of {self.cols} cells joined by '/'"
+                f"{self.name}: position {quoted(text)} is not {self.rows} rows of {self.cols} cells joined by '/'"
             )
         x = o = 0
         for row, cells in enumerate(rows):
             for col, mark in enumerate(cells):
                 if mark not in "xo.":
-                    raise BadGameSpec(f"{self.name}: position {text!r} has {mark!r}; cells are x, o and '.'")
+                    shown = quoted(text)
+                    raise BadGameSpec(f"{self.name}: position {shown} has {quoted(mark)}; cells are x, o and '.'")
                 if mark == "x":
                     x |= 1 << self.bit(row, col)
                 elif mark == "o":
@@ -427,18 +437,18 @@ class MNK(Game[Board, int]):
         xs, os = x.bit_count(), o.bit_count()
         if not 0 <= xs - os <= 1:
             raise BadGameSpec(
-                f"{self.name}: position {text!r} has {xs} x and {os} o; x moves first, so "
+                f"{self.name}: position {quoted(text)} has {xs} x and {os} o; x moves first, so "
                 "x has as many stones as o or one more"
             )
         if self.gravity and ((x | o) + self.bottom) & (x | o):
-            raise BadGameSpec(f"{self.name}: position {text!r} has a stone above an empty cell (gravity)")
+            raise BadGameSpec(f"{self.name}: position {quoted(text)} has a stone above an empty cell (gravity)")
         x_line = any(x & line == line for line in self.lines)
         o_line = any(o & line == line for line in self.lines)
         if x_line and o_line:
-            raise BadGameSpec(f"{self.name}: position {text!r} has lines for both x and o")
+            raise BadGameSpec(f"{self.name}: position {quoted(text)} has lines for both x and o")
         if (x_line and xs == os) or (o_line and xs > os):
             winner = "x" if x_line else "o"
-            raise BadGameSpec(f"{self.name}: position {text!r}: {winner} has a line but did not move last")
+            raise BadGameSpec(f"{self.name}: position {quoted(text)}: {winner} has a line but did not move last")
         outcome = X_WON if x_line else O_WON if o_line else DRAWN if (x | o) == self.board else ONGOING
         images = 0
         for bit in range(self.span):

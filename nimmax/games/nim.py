@@ -12,15 +12,15 @@ from typing import NamedTuple
 
 from nimmax.game import BadGameSpec, Game, IllegalMove
 from nimmax.games.words import Option, Signature
-from nimmax.numbers import parse_int
+from nimmax.numbers import parse_int, quoted
 
 NIM_NAMES = ("First", "Second")
 MAX_PILE = 10**9
-"""The most counters a Simple-Nim or Nim pile holds: far past anything a search finishes, yet a
-number the game itself handles."""
+"""The most counters a Simple-Nim or Nim pile holds or one move takes, and the highest pile
+number a move may name: far past anything a search finishes, yet numbers the games handle."""
 MAX_SPLIT_PILE = 10**6
 """The most counters a Split-Nim pile holds: `actions` lists every way to split a pile (a
-pile of P has about P/2), and a typed move is checked against that list."""
+pile of P has about P/2), and an error message lists the legal moves."""
 
 NORMAL = Option("--normal")
 """Normal play: whoever takes the last counter wins."""
@@ -67,11 +67,9 @@ def _last_counter_payoff(state_player: int, player: int, misere: bool) -> float:
     return 1.0 if (player == state_player) == mover_wins else -1.0
 
 
-def _move_numbers(text: str) -> list[int] | None:
-    numbers = re.split(r"[\s:,+]+", text.strip())
-    if not numbers or not all(number.isdigit() for number in numbers):
-        return None
-    return [int(number) for number in numbers]
+def _move_words(text: str) -> list[str]:
+    """The numbers of a typed move, as text: `3:4`, `3 4` and `1:4+2` are split apart."""
+    return [word for word in re.split(r"[\s:,+]+", text.strip()) if word]
 
 
 class SimpleNim(Game[Pile, int]):
@@ -113,12 +111,16 @@ class SimpleNim(Game[Pile, int]):
         return state.counters
 
     def parse_move(self, text: str, state: Pile) -> int:
-        numbers = _move_numbers(text)
-        if numbers is None or len(numbers) != 1:
-            raise IllegalMove(f"{text.strip()!r} is not a number of counters; legal: {self.legal_text(state)}")
-        if numbers[0] not in self.actions(state):
-            raise IllegalMove(f"cannot take {numbers[0]}; legal: {self.legal_text(state)}")
-        return numbers[0]
+        words = _move_words(text)
+        try:
+            if len(words) != 1:
+                raise IllegalMove(f"{quoted(text.strip())} is not a number of counters")
+            amount = parse_int(words[0], "counters to take", 1, self.max_take, IllegalMove)
+            if amount > state.counters:
+                raise IllegalMove(f"cannot take {amount}")
+        except IllegalMove as error:
+            raise IllegalMove(f"{error}; legal: {self.legal_text(state)}") from None
+        return amount
 
     def format_position(self, state: Pile) -> str:
         return str(state.counters)
@@ -165,15 +167,17 @@ class Nim(Game[Piles, Take]):
         return tuple(sorted(state.piles))
 
     def parse_move(self, text: str, state: Piles) -> Take:
-        numbers = _move_numbers(text)
-        if numbers is None or len(numbers) != 2:
-            raise IllegalMove(f"{text.strip()!r} is not PILE:COUNT (e.g. 3:4); piles are {self.format_position(state)}")
-        move = Take(numbers[0] - 1, numbers[1])
-        if move not in self.actions(state):
-            raise IllegalMove(
-                f"cannot take {move.amount} from pile {numbers[0]}; piles are {self.format_position(state)}"
-            )
-        return move
+        words = _move_words(text)
+        try:
+            if len(words) != 2:
+                raise IllegalMove(f"{quoted(text.strip())} is not PILE:COUNT (e.g. 3:4)")
+            pile = parse_int(words[0], "pile", 1, MAX_PILE, IllegalMove)
+            amount = parse_int(words[1], "count", 1, MAX_PILE, IllegalMove)
+            if pile > len(state.piles) or amount > state.piles[pile - 1]:
+                raise IllegalMove(f"cannot take {amount} from pile {pile}")
+        except IllegalMove as error:
+            raise IllegalMove(f"{error}; piles are {self.format_position(state)}") from None
+        return Take(pile - 1, amount)
 
     def format_move(self, action: Take) -> str:
         return f"{action.pile + 1}:{action.amount}"
@@ -225,16 +229,22 @@ class SplitNim(Game[Piles, Split]):
         return tuple(sorted(pile for pile in state.piles if pile > 2))
 
     def parse_move(self, text: str, state: Piles) -> Split:
-        numbers = _move_numbers(text)
-        if numbers is None or len(numbers) not in (2, 3):
-            raise IllegalMove(f"{text.strip()!r} is not PILE:A+B (e.g. 1:4+2); legal: {self.legal_text(state)}")
-        pile = numbers[0] - 1
-        size = state.piles[pile] if 0 <= pile < len(state.piles) else 0
-        parts = sorted(numbers[1:] if len(numbers) == 3 else [numbers[1], size - numbers[1]], reverse=True)
-        move = Split(pile, parts[0], parts[1])
-        if move not in self.actions(state):
-            raise IllegalMove(f"cannot split pile {numbers[0]} that way; legal: {self.legal_text(state)}")
-        return move
+        """`PILE:A+B`, or `PILE:A` with B the rest of the pile."""
+        words = _move_words(text)
+        try:
+            if len(words) not in (2, 3):
+                raise IllegalMove(f"{quoted(text.strip())} is not PILE:A+B (e.g. 1:4+2)")
+            pile = parse_int(words[0], "pile", 1, MAX_PILE, IllegalMove)
+            parts = [parse_int(word, "part", 1, MAX_SPLIT_PILE, IllegalMove) for word in words[1:]]
+            size = state.piles[pile - 1] if pile <= len(state.piles) else 0
+            if len(parts) == 1:
+                parts.append(size - parts[0])
+            larger, smaller = max(parts), min(parts)
+            if not larger > smaller >= 1 or larger + smaller != size:
+                raise IllegalMove(f"cannot split pile {pile} that way")
+        except IllegalMove as error:
+            raise IllegalMove(f"{error}; legal: {self.legal_text(state)}") from None
+        return Split(pile - 1, larger, smaller)
 
     def format_move(self, action: Split) -> str:
         return f"{action.pile + 1}:{action.larger}+{action.smaller}"

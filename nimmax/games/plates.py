@@ -63,13 +63,6 @@ class Keep:
 Move = Pick | Hand | Keep
 
 
-def _numbers(text: str) -> list[int] | None:
-    words = text.replace("+", " ").replace(",", " ").split()
-    if not words or not all(word.isdigit() for word in words):
-        return None
-    return [int(word) for word in words]
-
-
 class Plates(Game[Position, Move]):
     """Plates of banknotes: A picks a plate, B hands over two of its notes, A keeps one."""
 
@@ -116,17 +109,26 @@ class Plates(Game[Position, Move]):
         return note if player == A else -note
 
     def parse_move(self, text: str, state: Position) -> Move:
-        numbers = _numbers(text.lower().replace("plate", ""))
-        if numbers is not None:
-            if state.plate is None and len(numbers) == 1:
-                wanted: Move = Pick(numbers[0] - 1)
-            elif state.plate is not None and state.pair is None and len(numbers) == 2:
-                wanted = Hand((min(numbers), max(numbers)))
-            else:
-                wanted = Keep(numbers[0])
-            if wanted in self.actions(state):
-                return wanted
-        raise IllegalMove(f"{text.strip()!r} is not a legal move; legal: {self.legal_text(state)}")
+        """A plate number (`1`, `plate 1`), then the notes handed over (`20+50`), then the note kept."""
+        words = text.lower().replace("plate", " ").replace("+", " ").replace(",", " ").split()
+        try:
+            wanted = self._read_move(words, state)
+            if wanted is None or wanted not in self.actions(state):
+                raise IllegalMove(f"{quoted(text.strip())} is not a legal move")
+        except IllegalMove as error:
+            raise IllegalMove(f"{error}; legal: {self.legal_text(state)}") from None
+        return wanted
+
+    def _read_move(self, words: Sequence[str], state: Position) -> Move | None:
+        """The move the words name at this stage, legal or not; None when they name none."""
+        if state.plate is None and len(words) == 1:
+            return Pick(parse_int(words[0], "plate", 1, len(self.plates), IllegalMove) - 1)
+        if state.plate is not None and state.pair is None and len(words) == 2:
+            first, second = (parse_int(word, "note", 1, MAX_NOTE, IllegalMove) for word in words)
+            return Hand((min(first, second), max(first, second)))
+        if state.pair is not None and state.kept is None and len(words) == 1:
+            return Keep(parse_int(words[0], "note", 1, MAX_NOTE, IllegalMove))
+        return None
 
     def format_move(self, action: Move) -> str:
         if isinstance(action, Pick):

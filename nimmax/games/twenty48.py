@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from nimmax.game import CHANCE, BadGameSpec, Game, IllegalMove
 from nimmax.games.words import Option, Signature
-from nimmax.numbers import MAX_SEED
+from nimmax.numbers import MAX_SEED, parse_int, quoted
 
 MOVES = ("left", "up", "right", "down")
 """The four slides, in the order the search tries them."""
@@ -238,12 +238,12 @@ class Twenty48(Game[Position, Action]):
         board, score, spawns = state
         if spawns:
             if not isinstance(action, Spawn) or action.rank not in (1, 2) or not 0 <= action.cell < self.cells:
-                raise IllegalMove(f"{self.format_move(action)!r} is not a spawn; the board waits for a new tile")
+                raise IllegalMove(f"{quoted(self.format_move(action))} is not a spawn; the board waits for a new tile")
             if (board >> (4 * action.cell)) & 15:
                 raise IllegalMove(f"cell {self.cell_name(action.cell)} is taken; a tile spawns on an empty cell")
             return Position(board | (action.rank << (4 * action.cell)), score, spawns - 1)
         if action not in MOVES:
-            raise IllegalMove(f"{self.format_move(action)!r} is not a slide; legal: {self.legal_text(state)}")
+            raise IllegalMove(f"{quoted(self.format_move(action))} is not a slide; legal: {self.legal_text(state)}")
         slid, points = self.slide(board, action)
         if slid == board:
             raise IllegalMove(f"{action} changes nothing, so it is not legal; legal: {self.legal_text(state)}")
@@ -306,21 +306,24 @@ class Twenty48(Game[Position, Action]):
         """A slide (`up`, `u`, `w`, `k`, ...) at a player node, a spawn (`2@b3`) at a chance node."""
         wanted = text.strip().lower()
         if state.spawns:
-            match = re.fullmatch(r"([24])\s*@\s*([a-z])(\d+)", wanted)
+            match = re.fullmatch(r"([24])\s*@\s*([a-z])\s*(\S+)", wanted)
             if match is None:
-                raise IllegalMove(f"{text.strip()!r} is not a spawn such as 2@a1 (tile @ column row)")
-            column, row = ord(match[2]) - ord("a"), int(match[3]) - 1
-            if not (0 <= column < self.size and 0 <= row < self.size):
-                raise IllegalMove(f"{text.strip()!r} names no cell of the {self.size}x{self.size} board")
+                raise IllegalMove(f"{quoted(text.strip())} is not a spawn such as 2@a1 (tile @ column row)")
+            column = ord(match[2]) - ord("a")
+            if column >= self.size:
+                last = chr(ord("a") + self.size - 1)
+                raise IllegalMove(f"column must be a letter from a to {last}, not {quoted(match[2])}")
+            row = parse_int(match[3], "row", 1, self.size, IllegalMove) - 1
             spawn = Spawn(row * self.size + column, int(match[1]).bit_length() - 1)
             if (state.board >> (4 * spawn.cell)) & 15:
-                raise IllegalMove(f"cell {match[2]}{match[3]} is taken; a tile spawns on an empty cell")
+                raise IllegalMove(f"cell {self.cell_name(spawn.cell)} is taken; a tile spawns on an empty cell")
             return spawn
         move = wanted if wanted in MOVES else ALIASES.get(wanted, "")
         legal = self.actions(state)
         if move not in legal:
             why = "changes nothing" if move in MOVES else "is not a slide (up, down, left, right)"
-            raise IllegalMove(f"{text.strip()!r} {why}; legal: {self.legal_text(state) or 'none, the game is over'}")
+            shown = self.legal_text(state) or "none, the game is over"
+            raise IllegalMove(f"{quoted(text.strip())} {why}; legal: {shown}")
         return move
 
     def format_board(self, board: int) -> str:
@@ -389,18 +392,18 @@ def parse_position(text: str, size: int | None) -> tuple[int, int]:
     count = len(rows)
     if size is not None and count != size:
         raise BadGameSpec(f"2048: the position has {count} rows but --size is {size}")
-    if not 2 <= count <= 8:
-        raise BadGameSpec(f"2048: a position has 2 to 8 rows joined by '/', not {count}; usage: {TWENTY48.usage}")
+    if not MIN_SIZE <= count <= MAX_SIZE:
+        raise BadGameSpec(
+            f"2048: a position has {MIN_SIZE} to {MAX_SIZE} rows joined by '/', not {count}; usage: {TWENTY48.usage}"
+        )
     ranks: list[int] = []
     for number, row in enumerate(rows, start=1):
-        tiles = [tile.strip() for tile in row.split(",")]
+        tiles = row.split(",")
         if len(tiles) != count:
             raise BadGameSpec(f"2048: row {number} of the position has {len(tiles)} tiles, not {count} (square boards)")
         for tile in tiles:
-            if not tile.isdigit():
-                raise BadGameSpec(f"2048: {tile!r} in row {number} is not a tile (0 for empty, or 2, 4, 8, ...)")
-            value = int(tile)
-            if value and (value < 2 or value & (value - 1) or value > 1 << TOP_RANK):
+            value = parse_int(tile, f"2048: a tile in row {number}", 0, 1 << TOP_RANK, BadGameSpec)
+            if value and (value < 2 or value & (value - 1)):
                 raise BadGameSpec(f"2048: {value} in row {number} is not a tile: 0 or a power of two from 2 to 32768")
             ranks.append(value.bit_length() - 1 if value else 0)
     return pack(ranks), count
