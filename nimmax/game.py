@@ -8,6 +8,7 @@ alternation, so games with extra turns (Kalah) and chance nodes (2048) fit the s
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from itertools import islice
 from typing import Any, Generic, TypeVar
 
 CHANCE = -1
@@ -40,7 +41,6 @@ class Game(Generic[S, A]):
     player_names: tuple[str, ...] = ("First", "Second")
     players: int = 2
     has_chance: bool = False
-    can_draw: bool = False
     seed: int | None = None
     """Seed for drawing chance outcomes when the game is played (2048's `--seed`); None: the caller's."""
 
@@ -94,11 +94,13 @@ class Game(Generic[S, A]):
 
     def parse_move(self, text: str, state: S) -> A:
         """Read a move typed by a person; IllegalMove names the legal moves."""
+        from nimmax.numbers import quoted  # numbers imports this module for BadInput
+
         wanted = text.strip().lower()
         for action in self.actions(state):
             if self.format_move(action).lower() == wanted:
                 return action
-        raise IllegalMove(f"{text.strip()!r} is not a legal move; legal: {self.legal_text(state)}")
+        raise IllegalMove(f"{quoted(text.strip())} is not a legal move; legal: {self.legal_text(state)}")
 
     def format_move(self, action: A) -> str:
         """The canonical notation of a move."""
@@ -118,9 +120,9 @@ class Game(Generic[S, A]):
 
     def legal_text(self, state: S, limit: int = 40) -> str:
         """The legal moves as one line, for error messages and prompts."""
-        moves = [self.format_move(action) for action in self.actions(state)]
-        shown = ", ".join(moves[:limit])
-        return shown + (f", ... ({len(moves)} in all)" if len(moves) > limit else "")
+        actions = self.actions(state)
+        shown = ", ".join(self.format_move(action) for action in islice(actions, limit))
+        return shown + (f", ... ({len(actions)} in all)" if len(actions) > limit else "")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec!r}>"

@@ -163,9 +163,9 @@ def test_game_over_on_a_full_board_without_merges() -> None:
 def test_reaching_the_goal_wins_and_play_goes_on() -> None:
     game, state = position("1024,1024,0,0/0,0,0,0/0,0,0,0/0,0,0,0")
     after = game.result(state, "left")
-    assert game.won(after) and after.score == 2048 and not game.is_terminal(after)
+    assert game.winner(after) == 0 and after.score == 2048 and not game.is_terminal(after)
     small = games.create("2048 --goal 8 --position 4,4/0,0")
-    assert isinstance(small, Twenty48) and small.won(small.result(small.initial_state(), "right"))
+    assert isinstance(small, Twenty48) and small.winner(small.result(small.initial_state(), "right")) == 0
 
 
 def test_humans_may_type_letters() -> None:

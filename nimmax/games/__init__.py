@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from nimmax.game import AnyGame, BadGameSpec
 from nimmax.games import kalah, mnk, nim, plates, twenty48
+from nimmax.games.words import Signature
+from nimmax.numbers import quoted
 
 
 @dataclass(frozen=True)
@@ -16,17 +18,22 @@ class GameInfo:
 
     name: str
     summary: str
-    usage: str
+    signature: Signature
     example: str
     factory: Callable[[Sequence[str]], AnyGame]
     aliases: tuple[str, ...] = ()
+
+    @property
+    def usage(self) -> str:
+        """The game's usage line, from its words."""
+        return self.signature.usage
 
 
 GAMES: tuple[GameInfo, ...] = (
     GameInfo(
         "simple-nim",
         "One pile, take 1-3 counters; whoever takes the last counter loses.",
-        nim.SIMPLE_NIM_USAGE,
+        nim.SIMPLE_NIM,
         "simple-nim 12",
         nim.create_simple_nim,
         ("simplenim",),
@@ -34,14 +41,14 @@ GAMES: tuple[GameInfo, ...] = (
     GameInfo(
         "nim",
         "Several piles, take any number from one pile; misère (last counter loses) unless --normal.",
-        nim.NIM_USAGE,
+        nim.NIM,
         "nim 2 3 5",
         nim.create_nim,
     ),
     GameInfo(
         "split-nim",
         "Grundy's game: split a pile into two unequal piles; whoever cannot move loses.",
-        nim.SPLIT_NIM_USAGE,
+        nim.SPLIT_NIM,
         "split-nim 7",
         nim.create_split_nim,
         ("splitnim", "grundy"),
@@ -49,7 +56,7 @@ GAMES: tuple[GameInfo, ...] = (
     GameInfo(
         "tictactoe",
         "k in a row on any board (m,n,k games); default 3x3, k = min(rows, cols, 5); --gravity drops stones.",
-        mnk.TICTACTOE_USAGE,
+        mnk.TICTACTOE,
         "tictactoe --size 4 --k 3",
         mnk.create_tictactoe,
         ("ttt", "mnk", "tic-tac-toe"),
@@ -57,7 +64,7 @@ GAMES: tuple[GameInfo, ...] = (
     GameInfo(
         "connect4",
         "Connect Four: 6 rows x 7 columns, stones drop, 4 in a row wins.",
-        mnk.CONNECT4_USAGE,
+        mnk.CONNECT4,
         "connect4 --rows 4 --cols 5",
         mnk.create_connect4,
         ("connect-four", "c4"),
@@ -65,7 +72,7 @@ GAMES: tuple[GameInfo, ...] = (
     GameInfo(
         "2048",
         "Slide tiles on a 4x4 board; equal tiles merge; a 2 or 4 spawns after each move; make 2048.",
-        twenty48.USAGE,
+        twenty48.TWENTY48,
         "2048 --seed 1",
         twenty48.create,
         ("twenty48",),
@@ -73,7 +80,7 @@ GAMES: tuple[GameInfo, ...] = (
     GameInfo(
         "kalah",
         "Mancala: sow seeds counter-clockwise; ending in your store earns another move.",
-        kalah.USAGE,
+        kalah.KALAH,
         "kalah --pits 3 --seeds 2",
         kalah.create_kalah,
         ("mancala",),
@@ -81,7 +88,7 @@ GAMES: tuple[GameInfo, ...] = (
     GameInfo(
         "plates",
         "A picks one of the plates of banknotes, B hands A two of its notes, A keeps one.",
-        plates.PLATES_USAGE,
+        plates.PLATES,
         "plates 1,20,50 5,10,100 1,5,20",
         plates.create_plates,
     ),
@@ -95,7 +102,7 @@ def lookup(name: str) -> GameInfo:
     info = _BY_NAME.get(name.lower())
     if info is None:
         names = ", ".join(info.name for info in GAMES)
-        raise BadGameSpec(f"unknown game {name!r}; games: {names}")
+        raise BadGameSpec(f"unknown game {quoted(name)}; games: {names}")
     return info
 
 

@@ -15,17 +15,31 @@ store, North's pits 1..m (from North's left), North's store. South moves first.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from nimmax.game import BadGameSpec, Game, IllegalMove
-from nimmax.games.words import Option, parse_words
+from nimmax.games.words import Option, Signature
+from nimmax.numbers import parse_int, quoted
 
 SOUTH, NORTH = 0, 1
 SIDE_LETTERS = ("s", "n")
 MAX_PITS, MAX_SEEDS = 32, 1000
 """Limits that keep a board printable and a sowing quick; real Kalah is 6 pits, 4-6 seeds."""
+MAX_SEEDS_IN_ALL = 2 * MAX_PITS * MAX_SEEDS
+"""The most seeds a position holds, on both sides together."""
+DEFAULT_PITS, DEFAULT_SEEDS = 6, 4
+"""Kalah(6, 4), the game as usually played."""
+POSITION_FORMAT = "SOUTH_PITS:STORE/NORTH_PITS:STORE/SIDE, e.g. 4,4,4:0/4,4,4:0/s"
+KALAH = Signature(
+    "kalah",
+    options=(
+        Option("--pits", int, None, "N", 1, MAX_PITS),
+        Option("--seeds", int, None, "S", 1, MAX_SEEDS),
+        Option("--position", str, None, "P"),
+    ),
+)
+"""Kalah's words; the spec always names the pits and seeds, as Kalah(m, n) is named."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,17 +75,14 @@ class Kalah(Game[Position, int]):
 
     name = "kalah"
     player_names = ("South", "North")
-    can_draw = True
 
-    def __init__(self, pits: int = 6, seeds: int = 4, start: Position | None = None) -> None:
+    def __init__(self, pits: int = DEFAULT_PITS, seeds: int = DEFAULT_SEEDS, start: Position | None = None) -> None:
         self.pits, self.seeds, self.start = pits, seeds, start
 
     @property
     def spec(self) -> str:
-        words = [self.name, "--pits", str(self.pits), "--seeds", str(self.seeds)]
-        if self.start is not None:
-            words += ["--position", self.format_position(self.start)]
-        return " ".join(words)
+        position = self.format_position(self.start) if self.start is not None else None
+        return KALAH.spec(pits=self.pits, seeds=self.seeds, position=position)
 
     def initial_state(self) -> Position:
         if self.start is not None:
@@ -176,12 +187,12 @@ class Kalah(Game[Position, int]):
         return board[pits + 1 : -1] + board[:pits] + (board[-1] - board[pits],)
 
     def parse_move(self, text: str, state: Position) -> int:
-        wanted = text.strip()
-        if not wanted.isdigit():
-            raise IllegalMove(f"{wanted!r} is not a pit number; legal: {self.legal_text(state)}")
-        pit = int(wanted)
-        if pit not in self.actions(state):
-            raise IllegalMove(f"cannot sow pit {pit}; legal: {self.legal_text(state)}")
+        try:
+            pit = parse_int(text, "pit", 1, self.pits, IllegalMove)
+            if pit not in self.actions(state):
+                raise IllegalMove(f"cannot sow pit {pit}")
+        except IllegalMove as error:
+            raise IllegalMove(f"{error}; legal: {self.legal_text(state)}") from None
         return pit
 
     def format_position(self, state: Position) -> str:
@@ -190,49 +201,45 @@ class Kalah(Game[Position, int]):
         return "/".join([*rows, SIDE_LETTERS[state.player]])
 
 
-POSITION_FORMAT = "SOUTH_PITS:STORE/NORTH_PITS:STORE/SIDE, e.g. 4,4,4:0/4,4,4:0/s"
-USAGE = "kalah [--pits N] [--seeds S] [--position P]"
-_ROW = re.compile(r"^\d+(,\d+)*:\d+$")
-
-
 def parse_position(text: str, pits: int | None = None) -> Position:
     """A position from its text (POSITION_FORMAT); BadGameSpec says what is wrong."""
     parts = text.strip().lower().split("/")
     if len(parts) != 3:
-        raise BadGameSpec(f"kalah: position {text!r} is not {POSITION_FORMAT}")
-    rows = [part.replace(" ", "") for part in parts[:2]]
-    for row in rows:
-        if not _ROW.match(row):
-            raise BadGameSpec(f"kalah: row {row!r} is not pits then store, e.g. 4,4,4:0 ({POSITION_FORMAT})")
+        raise BadGameSpec(f"kalah: position {quoted(text)} is not {POSITION_FORMAT}")
+    rows = [_row_words(part.replace(" ", "")) for part in parts[:2]]
     side = parts[2].strip()
     seats = {"s": SOUTH, "south": SOUTH, "n": NORTH, "north": NORTH}
     if side not in seats:
-        raise BadGameSpec(f"kalah: side to move {parts[2]!r} is not s (South) or n (North)")
-    numbers = [[int(number) for number in re.split("[,:]", row)] for row in rows]
-    if len(numbers[0]) != len(numbers[1]):
-        raise BadGameSpec(f"kalah: the rows of {text!r} have different numbers of pits")
-    size = len(numbers[0]) - 1
+        raise BadGameSpec(f"kalah: side to move {quoted(parts[2])} is not s (South) or n (North)")
+    if len(rows[0]) != len(rows[1]):
+        raise BadGameSpec(f"kalah: the rows of {quoted(text)} have different numbers of pits")
+    size = len(rows[0]) - 1
     if pits is not None and size != pits:
         raise BadGameSpec(f"kalah: the position has {size} pits a side but --pits says {pits}")
-    if size > MAX_PITS or sum(map(sum, numbers)) > 2 * MAX_PITS * MAX_SEEDS:
-        raise BadGameSpec(f"kalah: at most {MAX_PITS} pits and {2 * MAX_PITS * MAX_SEEDS} seeds in all")
-    return Position(tuple(numbers[0] + numbers[1]), seats[side])
+    if size > MAX_PITS:
+        raise BadGameSpec(f"kalah: at most {MAX_PITS} pits and {MAX_SEEDS_IN_ALL} seeds in all")
+    name = "kalah: seeds in a pit or store"
+    board = [parse_int(word, name, 0, MAX_SEEDS_IN_ALL, BadGameSpec) for row in rows for word in row]
+    if sum(board) > MAX_SEEDS_IN_ALL:
+        raise BadGameSpec(f"kalah: at most {MAX_PITS} pits and {MAX_SEEDS_IN_ALL} seeds in all")
+    return Position(tuple(board), seats[side])
+
+
+def _row_words(row: str) -> list[str]:
+    """A row's seed counts as text, its pits then its store: `4,4,4:0` is 4, 4, 4, 0."""
+    pits, colon, store = row.partition(":")
+    if not colon or not pits or ":" in store:
+        raise BadGameSpec(f"kalah: row {quoted(row)} is not pits then store, e.g. 4,4,4:0 ({POSITION_FORMAT})")
+    return [*pits.split(","), store]
 
 
 def create_kalah(argv: Sequence[str]) -> Kalah:
-    """`kalah [--pits N] [--seeds S] [--position P]`."""
-    options = [
-        Option("--pits", int, "pits on each side", None, minimum=1),
-        Option("--seeds", int, "seeds in each pit at the start", 4, minimum=1),
-        Option("--position", str, f"start from this position ({POSITION_FORMAT})"),
-    ]
-    words = parse_words("kalah", argv, options, USAGE)
-    if words.positional:
-        raise BadGameSpec(f"kalah: unexpected {' '.join(words.positional)!r}; usage: {USAGE}")
+    """Kalah from its words (KALAH): Kalah(6, 4) unless given; a position sets the pits."""
+    words = KALAH.parse(argv)
     pits, seeds = words["pits"], words["seeds"]
-    if (pits is not None and pits > MAX_PITS) or seeds > MAX_SEEDS:
-        raise BadGameSpec(f"kalah: at most {MAX_PITS} pits and {MAX_SEEDS} seeds a pit")
     start = parse_position(words["position"], pits) if words["position"] is not None else None
-    if start is not None:
-        pits = start.pits
-    return Kalah(pits if pits is not None else 6, seeds, start)
+    return Kalah(
+        start.pits if start is not None else pits if pits is not None else DEFAULT_PITS,
+        seeds if seeds is not None else DEFAULT_SEEDS,
+        start,
+    )

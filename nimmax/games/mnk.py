@@ -19,7 +19,8 @@ from collections.abc import Hashable, Sequence
 from typing import NamedTuple
 
 from nimmax.game import BadGameSpec, Game, IllegalMove
-from nimmax.games.words import Option, parse_words
+from nimmax.games.words import OneOf, Option, Signature
+from nimmax.numbers import parse_int, quoted
 
 ONGOING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
 """Outcomes a position records; the search reads them instead of looking for lines."""
@@ -29,6 +30,22 @@ FOLDED_CELLS = 64
 """Boards up to this many cells fold their symmetries into the table key."""
 MAX_SIDE = 26
 """Columns are named by letters, so at most 26 of them (and rows to match)."""
+
+_ROWS = Option("--rows", int, None, "R", 1, MAX_SIDE)
+_COLS = Option("--cols", int, None, "C", 1, MAX_SIDE)
+_POSITION = Option("--position", str, None, "P")
+TICTACTOE = Signature(
+    "tictactoe",
+    options=(
+        OneOf(((Option("--size", int, None, "N", 1, MAX_SIDE),), (_ROWS, _COLS))),
+        Option("--k", int, None, "K", 1, MAX_SIDE),
+        Option("--gravity"),
+        _POSITION,
+    ),
+)
+"""Tic-tac-toe's words: the board (square, or rows and columns), k, gravity, a position."""
+CONNECT4 = Signature("connect4", options=(_ROWS, _COLS, Option("--k", int, 4, "K", 1, MAX_SIDE), _POSITION))
+"""Connect Four's words: the board (6 rows x 7 columns unless given), k, a position."""
 
 
 class Board(NamedTuple):
@@ -57,7 +74,6 @@ class MNK(Game[Board, int]):
     """k in a row on a rows x cols board; with `gravity` stones drop to the lowest empty cell."""
 
     player_names = ("X", "O")
-    can_draw = True
 
     def __init__(
         self,
@@ -175,24 +191,19 @@ class MNK(Game[Board, int]):
 
     @property
     def spec(self) -> str:
-        words = [self.name]
+        position = self.format_position(self.start) if self.position is not None else None
         if self.name == "connect4":
-            if (self.rows, self.cols) != (6, 7):
-                words += ["--rows", str(self.rows), "--cols", str(self.cols)]
-            if self.k != 4:
-                words += ["--k", str(self.k)]
-        else:
-            if self.rows == self.cols:
-                words += [] if self.rows == 3 else ["--size", str(self.rows)]
-            else:
-                words += ["--rows", str(self.rows), "--cols", str(self.cols)]
-            if self.k != min(self.rows, self.cols, 5):
-                words += ["--k", str(self.k)]
-            if self.gravity:
-                words.append("--gravity")
-        if self.position is not None:
-            words += ["--position", self.format_position(self.start)]
-        return " ".join(words)
+            shape = (self.rows, self.cols) if (self.rows, self.cols) != (6, 7) else (None, None)
+            return CONNECT4.spec(rows=shape[0], cols=shape[1], k=self.k, position=position)
+        square = self.rows == self.cols
+        return TICTACTOE.spec(
+            size=self.rows if square and self.rows != 3 else None,
+            rows=None if square else self.rows,
+            cols=None if square else self.cols,
+            k=self.k if self.k != min(self.rows, self.cols, 5) else None,
+            gravity=self.gravity,
+            position=position,
+        )
 
     def initial_state(self) -> Board:
         return self.start
@@ -342,34 +353,42 @@ class MNK(Game[Board, int]):
         return f"{LETTERS[col]}{row + 1}"
 
     def parse_move(self, text: str, state: Board) -> int:
-        wanted = text.strip().lower()
-        legal = list(self.actions(state))
-        move = self._read_move(wanted)
-        if move is None or move not in legal:
-            what = "column" if self.gravity else "cell"
-            shown = "the game is over" if not legal else f"legal: {self.legal_text(state)}"
-            raise IllegalMove(f"{text.strip()!r} is not a legal {what}; {shown}")
+        typed = text.strip()
+        what = "column" if self.gravity else "cell"
+        legal = self.actions(state)
+        if not legal:
+            raise IllegalMove(f"{quoted(typed)} is not a legal {what}; the game is over")
+        try:
+            move = self._read_move(typed.lower())
+            if move is None or move not in legal:
+                raise IllegalMove(f"{quoted(typed)} is not a legal {what}")
+        except IllegalMove as error:
+            raise IllegalMove(f"{error}; legal: {self.legal_text(state)}") from None
         return move
 
     def _read_move(self, text: str) -> int | None:
-        """The move a text names, legal or not; None when it names no cell of this board."""
+        """The move a text names, legal or not; None when it is not written as a move, and
+        IllegalMove when a row or column is off the board."""
         if self.gravity:
-            if len(text) == 1 and text in LETTERS[: self.cols]:
-                return LETTERS.index(text)
-            if text.isdigit() and 1 <= int(text) <= self.cols:
-                return int(text) - 1
+            if len(text) == 1 and text in LETTERS:
+                return self._column(text)
+            return parse_int(text, "column", 1, self.cols, IllegalMove) - 1
+        lettered = re.fullmatch(r"([a-z])\s*(\S+)", text)  # b2: column letter, then row
+        if lettered:
+            col = self._column(lettered[1])
+            return self.bit(parse_int(lettered[2], "row", 1, self.rows, IllegalMove) - 1, col)
+        numbered = re.fullmatch(r"([^\s,]+)\s*[\s,]\s*([^\s,]+)", text)  # 2,2 or 2 2: row, then column
+        if not numbered:
             return None
-        match = re.fullmatch(r"([a-z])\s*(\d+)", text)
-        if match:
-            row, col = int(match[2]) - 1, LETTERS.index(match[1])
-        else:
-            match = re.fullmatch(r"(\d+)\s*[, ]\s*(\d+)", text)
-            if not match:
-                return None
-            row, col = int(match[1]) - 1, int(match[2]) - 1
-        if 0 <= row < self.rows and 0 <= col < self.cols:
-            return self.bit(row, col)
-        return None
+        row = parse_int(numbered[1], "row", 1, self.rows, IllegalMove) - 1
+        return self.bit(row, parse_int(numbered[2], "column", 1, self.cols, IllegalMove) - 1)
+
+    def _column(self, letter: str) -> int:
+        """The column a letter names; IllegalMove when it is off the board."""
+        col = LETTERS.index(letter)
+        if col >= self.cols:
+            raise IllegalMove(f"column must be a letter from a to {LETTERS[self.cols - 1]}, not {quoted(letter)}")
+        return col
 
     def format_position(self, state: Board) -> str:
         return "/".join(
@@ -403,13 +422,14 @@ class MNK(Game[Board, int]):
         rows = text.strip().lower().split("/")
         if len(rows) != self.rows or any(len(row) != self.cols for row in rows):
             raise BadGameSpec(
-                f"{self.name}: position {text!r} is not {self.rows} rows of {self.cols} cells joined by '/'"
+                f"{self.name}: position {quoted(text)} is not {self.rows} rows of {self.cols} cells joined by '/'"
             )
         x = o = 0
         for row, cells in enumerate(rows):
             for col, mark in enumerate(cells):
                 if mark not in "xo.":
-                    raise BadGameSpec(f"{self.name}: position {text!r} has {mark!r}; cells are x, o and '.'")
+                    shown = quoted(text)
+                    raise BadGameSpec(f"{self.name}: position {shown} has {quoted(mark)}; cells are x, o and '.'")
                 if mark == "x":
                     x |= 1 << self.bit(row, col)
                 elif mark == "o":
@@ -417,18 +437,18 @@ class MNK(Game[Board, int]):
         xs, os = x.bit_count(), o.bit_count()
         if not 0 <= xs - os <= 1:
             raise BadGameSpec(
-                f"{self.name}: position {text!r} has {xs} x and {os} o; x moves first, so "
+                f"{self.name}: position {quoted(text)} has {xs} x and {os} o; x moves first, so "
                 "x has as many stones as o or one more"
             )
         if self.gravity and ((x | o) + self.bottom) & (x | o):
-            raise BadGameSpec(f"{self.name}: position {text!r} has a stone above an empty cell (gravity)")
+            raise BadGameSpec(f"{self.name}: position {quoted(text)} has a stone above an empty cell (gravity)")
         x_line = any(x & line == line for line in self.lines)
         o_line = any(o & line == line for line in self.lines)
         if x_line and o_line:
-            raise BadGameSpec(f"{self.name}: position {text!r} has lines for both x and o")
+            raise BadGameSpec(f"{self.name}: position {quoted(text)} has lines for both x and o")
         if (x_line and xs == os) or (o_line and xs > os):
             winner = "x" if x_line else "o"
-            raise BadGameSpec(f"{self.name}: position {text!r}: {winner} has a line but did not move last")
+            raise BadGameSpec(f"{self.name}: position {quoted(text)}: {winner} has a line but did not move last")
         outcome = X_WON if x_line else O_WON if o_line else DRAWN if (x | o) == self.board else ONGOING
         images = 0
         for bit in range(self.span):
@@ -436,12 +456,7 @@ class MNK(Game[Board, int]):
         return Board(x, o, xs - os, outcome, self.threats(x, o), self.threats(o, x), images)
 
 
-TICTACTOE_USAGE = "tictactoe [--size N | --rows R --cols C] [--k K] [--gravity] [--position P]"
-CONNECT4_USAGE = "connect4 [--rows R] [--cols C] [--k K] [--position P]"
-
-
 def _shape(
-    game: str,
     position: str | None,
     size: int | None,
     rows: int | None,
@@ -451,8 +466,6 @@ def _shape(
 ) -> tuple[int, int]:
     """Rows and columns from --size, --rows/--cols, or the shape of --position; with `square`
     one side given makes a square board, else the other side keeps its default."""
-    if size is not None and (rows is not None or cols is not None):
-        raise BadGameSpec(f"{game}: give --size or --rows/--cols, not both")
     if size is not None:
         return size, size
     if position is not None and rows is None and cols is None:
@@ -464,32 +477,14 @@ def _shape(
 
 
 def create_tictactoe(argv: Sequence[str]) -> MNK:
-    """`tictactoe [--size N | --rows R --cols C] [--k K] [--gravity] [--position P]`."""
-    options = [
-        Option("--size", int, "a square board of N x N cells", None, minimum=1),
-        Option("--rows", int, "rows of the board", None, minimum=1),
-        Option("--cols", int, "columns of the board", None, minimum=1),
-        Option("--k", int, "stones in a row that win (default: min(rows, cols, 5))", None, minimum=1),
-        Option("--gravity", bool, "stones drop to the lowest empty cell of a column", False),
-        Option("--position", str, "rows from the top joined by '/', cells x o .", None),
-    ]
-    words = parse_words("tictactoe", argv, options, TICTACTOE_USAGE)
-    if words.positional:
-        raise BadGameSpec(f"tictactoe takes no {words.positional[0]!r}; usage: {TICTACTOE_USAGE}")
-    rows, cols = _shape("tictactoe", words["position"], words["size"], words["rows"], words["cols"], (3, 3), True)
+    """Tic-tac-toe (any m,n,k game) from its words (TICTACTOE)."""
+    words = TICTACTOE.parse(argv)
+    rows, cols = _shape(words["position"], words["size"], words["rows"], words["cols"], (3, 3), True)
     return MNK(rows, cols, words["k"], words["gravity"], words["position"])
 
 
 def create_connect4(argv: Sequence[str]) -> MNK:
-    """`connect4 [--rows R] [--cols C] [--k K] [--position P]`: 6 rows x 7 columns, 4 in a row, gravity."""
-    options = [
-        Option("--rows", int, "rows of the board (default 6)", None, minimum=1),
-        Option("--cols", int, "columns of the board (default 7)", None, minimum=1),
-        Option("--k", int, "stones in a row that win", 4, minimum=1),
-        Option("--position", str, "rows from the top joined by '/', cells x o .", None),
-    ]
-    words = parse_words("connect4", argv, options, CONNECT4_USAGE)
-    if words.positional:
-        raise BadGameSpec(f"connect4 takes no {words.positional[0]!r}; usage: {CONNECT4_USAGE}")
-    rows, cols = _shape("connect4", words["position"], None, words["rows"], words["cols"], (6, 7), False)
+    """Connect Four from its words (CONNECT4): 6 rows x 7 columns, 4 in a row, gravity."""
+    words = CONNECT4.parse(argv)
+    rows, cols = _shape(words["position"], None, words["rows"], words["cols"], (6, 7), False)
     return MNK(rows, cols, words["k"], True, words["position"], name="connect4")

@@ -11,9 +11,25 @@ from collections.abc import Hashable, Sequence
 from typing import NamedTuple
 
 from nimmax.game import BadGameSpec, Game, IllegalMove
-from nimmax.games.words import Option, parse_count, parse_words
+from nimmax.games.words import Option, Signature
+from nimmax.numbers import parse_int, quoted
 
 NIM_NAMES = ("First", "Second")
+MAX_PILE = 10**9
+"""The most counters a Simple-Nim or Nim pile holds or one move takes, and the highest pile
+number a move may name: far past anything a search finishes, yet numbers the games handle."""
+MAX_SPLIT_PILE = 10**6
+"""The most counters a Split-Nim pile holds: `actions` lists every way to split a pile (a
+pile of P has about P/2), and an error message lists the legal moves."""
+
+NORMAL = Option("--normal")
+"""Normal play: whoever takes the last counter wins."""
+SIMPLE_NIM = Signature("simple-nim", "N", (Option("--max-take", int, 3, "T", 1, MAX_PILE), NORMAL))
+"""Simple-Nim's words: the counters, the most one move takes, normal play."""
+NIM = Signature("nim", "P1 P2 ...", (NORMAL,))
+"""Nim's words: the piles, normal play."""
+SPLIT_NIM = Signature("split-nim", "P1 P2 ...")
+"""Split-Nim's words: the piles."""
 
 
 class Pile(NamedTuple):
@@ -51,11 +67,9 @@ def _last_counter_payoff(state_player: int, player: int, misere: bool) -> float:
     return 1.0 if (player == state_player) == mover_wins else -1.0
 
 
-def _move_numbers(text: str) -> list[int] | None:
-    numbers = re.split(r"[\s:,+]+", text.strip())
-    if not numbers or not all(number.isdigit() for number in numbers):
-        return None
-    return [int(number) for number in numbers]
+def _move_words(text: str) -> list[str]:
+    """The numbers of a typed move, as text: `3:4`, `3 4` and `1:4+2` are split apart."""
+    return [word for word in re.split(r"[\s:,+]+", text.strip()) if word]
 
 
 class SimpleNim(Game[Pile, int]):
@@ -71,10 +85,7 @@ class SimpleNim(Game[Pile, int]):
 
     @property
     def spec(self) -> str:
-        words = [self.name, str(self.counters)]
-        if self.max_take != 3:
-            words += ["--max-take", str(self.max_take)]
-        return " ".join(words + ([] if self.misere else ["--normal"]))
+        return SIMPLE_NIM.spec([self.counters], max_take=self.max_take, normal=not self.misere)
 
     def initial_state(self) -> Pile:
         return Pile(self.counters, 0)
@@ -100,12 +111,16 @@ class SimpleNim(Game[Pile, int]):
         return state.counters
 
     def parse_move(self, text: str, state: Pile) -> int:
-        numbers = _move_numbers(text)
-        if numbers is None or len(numbers) != 1:
-            raise IllegalMove(f"{text.strip()!r} is not a number of counters; legal: {self.legal_text(state)}")
-        if numbers[0] not in self.actions(state):
-            raise IllegalMove(f"cannot take {numbers[0]}; legal: {self.legal_text(state)}")
-        return numbers[0]
+        words = _move_words(text)
+        try:
+            if len(words) != 1:
+                raise IllegalMove(f"{quoted(text.strip())} is not a number of counters")
+            amount = parse_int(words[0], "counters to take", 1, self.max_take, IllegalMove)
+            if amount > state.counters:
+                raise IllegalMove(f"cannot take {amount}")
+        except IllegalMove as error:
+            raise IllegalMove(f"{error}; legal: {self.legal_text(state)}") from None
+        return amount
 
     def format_position(self, state: Pile) -> str:
         return str(state.counters)
@@ -122,7 +137,7 @@ class Nim(Game[Piles, Take]):
 
     @property
     def spec(self) -> str:
-        return " ".join([self.name, *map(str, self.piles)] + ([] if self.misere else ["--normal"]))
+        return NIM.spec(self.piles, normal=not self.misere)
 
     def initial_state(self) -> Piles:
         return Piles(self.piles, 0)
@@ -152,15 +167,17 @@ class Nim(Game[Piles, Take]):
         return tuple(sorted(state.piles))
 
     def parse_move(self, text: str, state: Piles) -> Take:
-        numbers = _move_numbers(text)
-        if numbers is None or len(numbers) != 2:
-            raise IllegalMove(f"{text.strip()!r} is not PILE:COUNT (e.g. 3:4); piles are {self.format_position(state)}")
-        move = Take(numbers[0] - 1, numbers[1])
-        if move not in self.actions(state):
-            raise IllegalMove(
-                f"cannot take {move.amount} from pile {numbers[0]}; piles are {self.format_position(state)}"
-            )
-        return move
+        words = _move_words(text)
+        try:
+            if len(words) != 2:
+                raise IllegalMove(f"{quoted(text.strip())} is not PILE:COUNT (e.g. 3:4)")
+            pile = parse_int(words[0], "pile", 1, MAX_PILE, IllegalMove)
+            amount = parse_int(words[1], "count", 1, MAX_PILE, IllegalMove)
+            if pile > len(state.piles) or amount > state.piles[pile - 1]:
+                raise IllegalMove(f"cannot take {amount} from pile {pile}")
+        except IllegalMove as error:
+            raise IllegalMove(f"{error}; piles are {self.format_position(state)}") from None
+        return Take(pile - 1, amount)
 
     def format_move(self, action: Take) -> str:
         return f"{action.pile + 1}:{action.amount}"
@@ -180,7 +197,7 @@ class SplitNim(Game[Piles, Split]):
 
     @property
     def spec(self) -> str:
-        return " ".join([self.name, *map(str, self.piles)])
+        return SPLIT_NIM.spec(self.piles)
 
     def initial_state(self) -> Piles:
         return Piles(self.piles, 0)
@@ -212,16 +229,22 @@ class SplitNim(Game[Piles, Split]):
         return tuple(sorted(pile for pile in state.piles if pile > 2))
 
     def parse_move(self, text: str, state: Piles) -> Split:
-        numbers = _move_numbers(text)
-        if numbers is None or len(numbers) not in (2, 3):
-            raise IllegalMove(f"{text.strip()!r} is not PILE:A+B (e.g. 1:4+2); legal: {self.legal_text(state)}")
-        pile = numbers[0] - 1
-        size = state.piles[pile] if 0 <= pile < len(state.piles) else 0
-        parts = sorted(numbers[1:] if len(numbers) == 3 else [numbers[1], size - numbers[1]], reverse=True)
-        move = Split(pile, parts[0], parts[1])
-        if move not in self.actions(state):
-            raise IllegalMove(f"cannot split pile {numbers[0]} that way; legal: {self.legal_text(state)}")
-        return move
+        """`PILE:A+B`, or `PILE:A` with B the rest of the pile."""
+        words = _move_words(text)
+        try:
+            if len(words) not in (2, 3):
+                raise IllegalMove(f"{quoted(text.strip())} is not PILE:A+B (e.g. 1:4+2)")
+            pile = parse_int(words[0], "pile", 1, MAX_PILE, IllegalMove)
+            parts = [parse_int(word, "part", 1, MAX_SPLIT_PILE, IllegalMove) for word in words[1:]]
+            size = state.piles[pile - 1] if pile <= len(state.piles) else 0
+            if len(parts) == 1:
+                parts.append(size - parts[0])
+            larger, smaller = max(parts), min(parts)
+            if not larger > smaller >= 1 or larger + smaller != size:
+                raise IllegalMove(f"cannot split pile {pile} that way")
+        except IllegalMove as error:
+            raise IllegalMove(f"{error}; legal: {self.legal_text(state)}") from None
+        return Split(pile - 1, larger, smaller)
 
     def format_move(self, action: Split) -> str:
         return f"{action.pile + 1}:{action.larger}+{action.smaller}"
@@ -230,37 +253,30 @@ class SplitNim(Game[Piles, Split]):
         return ",".join(map(str, state.piles))
 
 
-def _piles(game: str, words: Sequence[str], usage: str) -> tuple[int, ...]:
-    """Piles from positional words ("2 3 5" or "2,3,5")."""
+def _piles(signature: Signature, words: Sequence[str], most: int) -> tuple[int, ...]:
+    """Piles from positional words ("2 3 5" or "2,3,5"), each from 0 to `most` counters."""
     texts = [text for word in words for text in word.split(",") if text]
     if not texts:
-        raise BadGameSpec(f"{game}: give at least one pile; usage: {usage}")
-    return tuple(parse_count(game, "a pile", text) for text in texts)
-
-
-SIMPLE_NIM_USAGE = "simple-nim N [--max-take T] [--normal]"
-NIM_USAGE = "nim P1 P2 ... [--normal]"
-SPLIT_NIM_USAGE = "split-nim P1 P2 ..."
-NORMAL = Option("--normal", bool, "normal play: whoever takes the last counter wins", False)
+        raise BadGameSpec(f"{signature.game}: give at least one pile; usage: {signature.usage}")
+    return tuple(parse_int(text, f"{signature.game}: a pile", 0, most, BadGameSpec) for text in texts)
 
 
 def create_simple_nim(argv: Sequence[str]) -> SimpleNim:
-    """`simple-nim N [--max-take T] [--normal]`."""
-    options = [Option("--max-take", int, "most counters one move may take", 3, minimum=1), NORMAL]
-    words = parse_words("simple-nim", argv, options, SIMPLE_NIM_USAGE)
-    piles = _piles("simple-nim", words.positional or ("12",), SIMPLE_NIM_USAGE)
+    """Simple-Nim from its words (SIMPLE_NIM); one pile of 12 unless given."""
+    words = SIMPLE_NIM.parse(argv)
+    piles = _piles(SIMPLE_NIM, words.positional or ("12",), MAX_PILE)
     if len(piles) != 1:
-        raise BadGameSpec(f"simple-nim has one pile, got {len(piles)}; usage: {SIMPLE_NIM_USAGE}")
+        raise BadGameSpec(f"simple-nim has one pile, got {len(piles)}; usage: {SIMPLE_NIM.usage}")
     return SimpleNim(piles[0], words["max_take"], misere=not words["normal"])
 
 
 def create_nim(argv: Sequence[str]) -> Nim:
-    """`nim P1 P2 ... [--normal]`."""
-    words = parse_words("nim", argv, [NORMAL], NIM_USAGE)
-    return Nim(_piles("nim", words.positional or ("3", "4", "5"), NIM_USAGE), misere=not words["normal"])
+    """Nim from its words (NIM); piles 3 4 5 unless given."""
+    words = NIM.parse(argv)
+    return Nim(_piles(NIM, words.positional or ("3", "4", "5"), MAX_PILE), misere=not words["normal"])
 
 
 def create_split_nim(argv: Sequence[str]) -> SplitNim:
-    """`split-nim P1 P2 ...`."""
-    words = parse_words("split-nim", argv, [], SPLIT_NIM_USAGE)
-    return SplitNim(_piles("split-nim", words.positional or ("7",), SPLIT_NIM_USAGE))
+    """Split-Nim from its words (SPLIT_NIM); one pile of 7 unless given."""
+    words = SPLIT_NIM.parse(argv)
+    return SplitNim(_piles(SPLIT_NIM, words.positional or ("7",), MAX_SPLIT_PILE))

@@ -16,10 +16,19 @@ from itertools import combinations
 from typing import NamedTuple
 
 from nimmax.game import BadGameSpec, Game, IllegalMove
-from nimmax.games.words import parse_count, parse_words
+from nimmax.games.words import Signature
+from nimmax.numbers import parse_int, quoted
 
 A, B = 0, 1
 DEFAULT_PLATES = ((1, 20, 50), (5, 10, 100), (1, 5, 20))
+MAX_PLATES, MAX_NOTES, MAX_NOTE = 9, 9, 10**6
+"""At most 9 plates of at most 9 notes, each worth 1 to a million: a tree small enough to draw."""
+PLATES = Signature(
+    "plates",
+    "[N,N,N N,N,N ...]",
+    note="each plate's banknotes; default " + " ".join(",".join(map(str, plate)) for plate in DEFAULT_PLATES),
+)
+"""The plates game's words: each plate's notes, separated by commas."""
 
 
 class Position(NamedTuple):
@@ -54,13 +63,6 @@ class Keep:
 Move = Pick | Hand | Keep
 
 
-def _numbers(text: str) -> list[int] | None:
-    words = text.replace("+", " ").replace(",", " ").split()
-    if not words or not all(word.isdigit() for word in words):
-        return None
-    return [int(word) for word in words]
-
-
 class Plates(Game[Position, Move]):
     """Plates of banknotes: A picks a plate, B hands over two of its notes, A keeps one."""
 
@@ -72,7 +74,7 @@ class Plates(Game[Position, Move]):
 
     @property
     def spec(self) -> str:
-        return " ".join([self.name, *(",".join(map(str, plate)) for plate in self.plates)])
+        return PLATES.spec([",".join(map(str, plate)) for plate in self.plates])
 
     def initial_state(self) -> Position:
         return Position()
@@ -107,17 +109,26 @@ class Plates(Game[Position, Move]):
         return note if player == A else -note
 
     def parse_move(self, text: str, state: Position) -> Move:
-        numbers = _numbers(text.lower().replace("plate", ""))
-        if numbers is not None:
-            if state.plate is None and len(numbers) == 1:
-                wanted: Move = Pick(numbers[0] - 1)
-            elif state.plate is not None and state.pair is None and len(numbers) == 2:
-                wanted = Hand((min(numbers), max(numbers)))
-            else:
-                wanted = Keep(numbers[0])
-            if wanted in self.actions(state):
-                return wanted
-        raise IllegalMove(f"{text.strip()!r} is not a legal move; legal: {self.legal_text(state)}")
+        """A plate number (`1`, `plate 1`), then the notes handed over (`20+50`), then the note kept."""
+        words = text.lower().replace("plate", " ").replace("+", " ").replace(",", " ").split()
+        try:
+            wanted = self._read_move(words, state)
+            if wanted is None or wanted not in self.actions(state):
+                raise IllegalMove(f"{quoted(text.strip())} is not a legal move")
+        except IllegalMove as error:
+            raise IllegalMove(f"{error}; legal: {self.legal_text(state)}") from None
+        return wanted
+
+    def _read_move(self, words: Sequence[str], state: Position) -> Move | None:
+        """The move the words name at this stage, legal or not; None when they name none."""
+        if state.plate is None and len(words) == 1:
+            return Pick(parse_int(words[0], "plate", 1, len(self.plates), IllegalMove) - 1)
+        if state.plate is not None and state.pair is None and len(words) == 2:
+            first, second = (parse_int(word, "note", 1, MAX_NOTE, IllegalMove) for word in words)
+            return Hand((min(first, second), max(first, second)))
+        if state.pair is not None and state.kept is None and len(words) == 1:
+            return Keep(parse_int(words[0], "note", 1, MAX_NOTE, IllegalMove))
+        return None
 
     def format_move(self, action: Move) -> str:
         if isinstance(action, Pick):
@@ -136,22 +147,19 @@ class Plates(Game[Position, Move]):
         return f"A keeps {state.kept}"
 
 
-PLATES_USAGE = "plates [N,N,N N,N,N ...]  (each plate's banknotes; default 1,20,50 5,10,100 1,5,20)"
-
-
 def create_plates(argv: Sequence[str]) -> Plates:
-    """`plates [PLATE ...]`: each plate is its notes separated by commas."""
-    words = parse_words("plates", argv, [], PLATES_USAGE)
+    """The plates game from its words (PLATES): each plate is its notes separated by commas."""
+    words = PLATES.parse(argv)
     if not words.positional:
         return Plates()
+    if len(words.positional) > MAX_PLATES:
+        raise BadGameSpec(f"plates: at most {MAX_PLATES} plates of at most {MAX_NOTES} notes")
     plates = []
     for word in words.positional:
-        notes = tuple(parse_count("plates", "a banknote", text) for text in word.split(","))
-        if len(notes) < 2:
-            raise BadGameSpec(f"plates: a plate needs at least two notes, not {word!r}; usage: {PLATES_USAGE}")
-        if min(notes) < 1:
-            raise BadGameSpec(f"plates: a banknote is worth at least 1, not {word!r}")
-        plates.append(notes)
-    if len(plates) > 9 or max(map(len, plates)) > 9:
-        raise BadGameSpec("plates: at most 9 plates of at most 9 notes")
+        texts = word.split(",")
+        if len(texts) < 2:
+            raise BadGameSpec(f"plates: a plate needs at least two notes, not {quoted(word)}; usage: {PLATES.usage}")
+        if len(texts) > MAX_NOTES:
+            raise BadGameSpec(f"plates: at most {MAX_PLATES} plates of at most {MAX_NOTES} notes")
+        plates.append(tuple(parse_int(text, "plates: a banknote", 1, MAX_NOTE, BadGameSpec) for text in texts))
     return Plates(plates)

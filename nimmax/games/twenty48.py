@@ -17,12 +17,13 @@ play goes on until no move is legal. Two 32768 tiles do not merge: the 4-bit cel
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from math import pow
 from typing import NamedTuple
 
 from nimmax.game import CHANCE, BadGameSpec, Game, IllegalMove
-from nimmax.games.words import Option, parse_words
+from nimmax.games.words import Option, Signature
+from nimmax.numbers import MAX_SEED, parse_int, quoted
 
 MOVES = ("left", "up", "right", "down")
 """The four slides, in the order the search tries them."""
@@ -36,6 +37,20 @@ TOP_RANK = 15
 
 FOUR_PROBABILITY = 0.1
 """A spawned tile is a 4 with this probability, else a 2."""
+
+MIN_SIZE, MAX_SIZE = 2, 8
+"""Board sides: an 8x8 board is 256 bits, a slide still a few table lookups."""
+
+TWENTY48 = Signature(
+    "2048",
+    options=(
+        Option("--size", int, None, "N", MIN_SIZE, MAX_SIZE),
+        Option("--goal", int, 2048, "TILE", 4, 1 << TOP_RANK),
+        Option("--seed", int, None, "N", 0, MAX_SEED),
+        Option("--position", str, None, "2,2,0,0/0,0,0,0/0,0,0,0/0,0,0,4"),
+    ),
+)
+"""2048's words: the board side (4 unless given), the goal tile, the seed of the spawns, a position."""
 
 
 class Position(NamedTuple):
@@ -130,11 +145,10 @@ class Twenty48(Game[Position, Action]):
     player_names = ("Player",)
     players = 1
     has_chance = True
-    can_draw = False
 
     def __init__(self, size: int = 4, goal: int = 2048, seed: int | None = None, start: int | None = None) -> None:
-        if not 2 <= size <= 8:
-            raise BadGameSpec(f"2048: --size must be from 2 to 8, not {size}")
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise BadGameSpec(f"2048: --size must be from {MIN_SIZE} to {MAX_SIZE}, not {size}")
         if goal < 4 or goal & (goal - 1) or goal > 1 << TOP_RANK:
             raise BadGameSpec(f"2048: --goal must be a power of two from 4 to {1 << TOP_RANK}, not {goal}")
         self.size, self.goal, self.seed, self.start = size, goal, seed, start
@@ -150,16 +164,9 @@ class Twenty48(Game[Position, Action]):
 
     @property
     def spec(self) -> str:
-        words = [self.name]
-        if self.size != 4 and self.start is None:
-            words += ["--size", str(self.size)]
-        if self.goal != 2048:
-            words += ["--goal", str(self.goal)]
-        if self.seed is not None:
-            words += ["--seed", str(self.seed)]
-        if self.start is not None:
-            words += ["--position", self.format_board(self.start)]
-        return " ".join(words)
+        if self.start is not None:  # the position gives the size
+            return TWENTY48.spec(goal=self.goal, seed=self.seed, position=self.format_board(self.start))
+        return TWENTY48.spec(size=self.size if self.size != 4 else None, goal=self.goal, seed=self.seed)
 
     # --- the board -------------------------------------------------------------------------
 
@@ -231,12 +238,12 @@ class Twenty48(Game[Position, Action]):
         board, score, spawns = state
         if spawns:
             if not isinstance(action, Spawn) or action.rank not in (1, 2) or not 0 <= action.cell < self.cells:
-                raise IllegalMove(f"{self.format_move(action)!r} is not a spawn; the board waits for a new tile")
+                raise IllegalMove(f"{quoted(self.format_move(action))} is not a spawn; the board waits for a new tile")
             if (board >> (4 * action.cell)) & 15:
                 raise IllegalMove(f"cell {self.cell_name(action.cell)} is taken; a tile spawns on an empty cell")
             return Position(board | (action.rank << (4 * action.cell)), score, spawns - 1)
         if action not in MOVES:
-            raise IllegalMove(f"{self.format_move(action)!r} is not a slide; legal: {self.legal_text(state)}")
+            raise IllegalMove(f"{quoted(self.format_move(action))} is not a slide; legal: {self.legal_text(state)}")
         slid, points = self.slide(board, action)
         if slid == board:
             raise IllegalMove(f"{action} changes nothing, so it is not legal; legal: {self.legal_text(state)}")
@@ -258,10 +265,6 @@ class Twenty48(Game[Position, Action]):
     def winner(self, state: Position) -> int | None:
         """The player wins by making the goal tile, whatever the final score."""
         return 0 if self.best_rank(state.board) >= self.goal_rank else None
-
-    def won(self, state: Position) -> bool:
-        """True once the goal tile is on the board."""
-        return self.best_rank(state.board) >= self.goal_rank
 
     def evaluate(self, state: Position, player: int) -> float:
         """Points scored plus a positional bonus (see `heuristic`), which a lost board forfeits."""
@@ -303,21 +306,24 @@ class Twenty48(Game[Position, Action]):
         """A slide (`up`, `u`, `w`, `k`, ...) at a player node, a spawn (`2@b3`) at a chance node."""
         wanted = text.strip().lower()
         if state.spawns:
-            match = re.fullmatch(r"([24])\s*@\s*([a-z])(\d+)", wanted)
+            match = re.fullmatch(r"([24])\s*@\s*([a-z])\s*(\S+)", wanted)
             if match is None:
-                raise IllegalMove(f"{text.strip()!r} is not a spawn such as 2@a1 (tile @ column row)")
-            column, row = ord(match[2]) - ord("a"), int(match[3]) - 1
-            if not (0 <= column < self.size and 0 <= row < self.size):
-                raise IllegalMove(f"{text.strip()!r} names no cell of the {self.size}x{self.size} board")
+                raise IllegalMove(f"{quoted(text.strip())} is not a spawn such as 2@a1 (tile @ column row)")
+            column = ord(match[2]) - ord("a")
+            if column >= self.size:
+                last = chr(ord("a") + self.size - 1)
+                raise IllegalMove(f"column must be a letter from a to {last}, not {quoted(match[2])}")
+            row = parse_int(match[3], "row", 1, self.size, IllegalMove) - 1
             spawn = Spawn(row * self.size + column, int(match[1]).bit_length() - 1)
             if (state.board >> (4 * spawn.cell)) & 15:
-                raise IllegalMove(f"cell {match[2]}{match[3]} is taken; a tile spawns on an empty cell")
+                raise IllegalMove(f"cell {self.cell_name(spawn.cell)} is taken; a tile spawns on an empty cell")
             return spawn
         move = wanted if wanted in MOVES else ALIASES.get(wanted, "")
         legal = self.actions(state)
         if move not in legal:
             why = "changes nothing" if move in MOVES else "is not a slide (up, down, left, right)"
-            raise IllegalMove(f"{text.strip()!r} {why}; legal: {self.legal_text(state) or 'none, the game is over'}")
+            shown = self.legal_text(state) or "none, the game is over"
+            raise IllegalMove(f"{quoted(text.strip())} {why}; legal: {shown}")
         return move
 
     def format_board(self, board: int) -> str:
@@ -331,9 +337,6 @@ class Twenty48(Game[Position, Action]):
     def format_position(self, state: Position) -> str:
         """The board (the score is not part of the position notation)."""
         return self.format_board(state.board)
-
-    def key(self, state: Position) -> Hashable:
-        return state
 
 
 CORNER_WEIGHT = 1000.0
@@ -383,43 +386,32 @@ def line_score(ranks: Sequence[int]) -> float:
     )
 
 
-USAGE = "2048 [--size N] [--goal TILE] [--seed N] [--position 2,2,0,0/0,0,0,0/0,0,0,0/0,0,0,4]"
-
-
 def parse_position(text: str, size: int | None) -> tuple[int, int]:
     """A board in the `--position` notation and its size; BadGameSpec says what is wrong."""
     rows = [row.strip() for row in text.strip().split("/")]
     count = len(rows)
     if size is not None and count != size:
         raise BadGameSpec(f"2048: the position has {count} rows but --size is {size}")
-    if not 2 <= count <= 8:
-        raise BadGameSpec(f"2048: a position has 2 to 8 rows joined by '/', not {count}; usage: {USAGE}")
+    if not MIN_SIZE <= count <= MAX_SIZE:
+        raise BadGameSpec(
+            f"2048: a position has {MIN_SIZE} to {MAX_SIZE} rows joined by '/', not {count}; usage: {TWENTY48.usage}"
+        )
     ranks: list[int] = []
     for number, row in enumerate(rows, start=1):
-        tiles = [tile.strip() for tile in row.split(",")]
+        tiles = row.split(",")
         if len(tiles) != count:
             raise BadGameSpec(f"2048: row {number} of the position has {len(tiles)} tiles, not {count} (square boards)")
         for tile in tiles:
-            if not tile.isdigit():
-                raise BadGameSpec(f"2048: {tile!r} in row {number} is not a tile (0 for empty, or 2, 4, 8, ...)")
-            value = int(tile)
-            if value and (value < 2 or value & (value - 1) or value > 1 << TOP_RANK):
+            value = parse_int(tile, f"2048: a tile in row {number}", 0, 1 << TOP_RANK, BadGameSpec)
+            if value and (value < 2 or value & (value - 1)):
                 raise BadGameSpec(f"2048: {value} in row {number} is not a tile: 0 or a power of two from 2 to 32768")
             ranks.append(value.bit_length() - 1 if value else 0)
     return pack(ranks), count
 
 
 def create(argv: Sequence[str]) -> Twenty48:
-    """`2048 [--size N] [--goal TILE] [--seed N] [--position P]`."""
-    options = [
-        Option("--size", int, "board side", None, minimum=2),
-        Option("--goal", int, "the tile that wins", 2048, minimum=4),
-        Option("--seed", int, "seed of the spawns"),
-        Option("--position", str, "start position, rows joined by '/'"),
-    ]
-    words = parse_words("2048", argv, options, USAGE)
-    if words.positional:
-        raise BadGameSpec(f"2048 takes no positional words, got {' '.join(words.positional)!r}; usage: {USAGE}")
+    """2048 from its words (TWENTY48); a position sets the size."""
+    words = TWENTY48.parse(argv)
     size = words["size"]
     if words["position"] is None:
         return Twenty48(size if size is not None else 4, words["goal"], words["seed"])

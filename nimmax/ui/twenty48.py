@@ -87,7 +87,7 @@ def render(game: AnyGame, state: Any, last_move: Any = None) -> RenderableType:
     )
     if last_move is not None:
         header.append(f"   last: {game.format_move(last_move)}", style="dim")
-    if game.won(state):
+    if game.winner(state) == 0:
         header.append(f"   {game.goal} made!", style="bold green")
     gap = Text(" ", style=f"on {BOARD_COLOUR}")
     edge = Text(" " * (size * (CELL_WIDTH + 1) + 1), style=f"on {BOARD_COLOUR}")

@@ -1,0 +1,76 @@
+"""The one reader of numbers people type, with bounds, and the quoting of typed text in messages.
+
+Game words, positions, moves, player specs, records and options all read their numbers here,
+so every refusal looks alike: one line naming the field and the range it accepts, quoting at
+most QUOTE_LIMIT characters of what was typed. Only ASCII digits count: `str.isdigit` also
+accepts `²` (which `int` refuses) and `٣` (which `int` reads), and neither is a number anyone
+meant. The length is checked before `int` runs, so a megabyte of digits is refused at once
+instead of tripping Python's 4,300-digit limit.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from nimmax.game import BadInput
+
+QUOTE_LIMIT = 40
+"""At most this many characters of typed text appear in a message."""
+
+MAX_SEED = 2**64 - 1
+"""The largest seed a seed field takes: 64 bits are as many as a seed needs."""
+
+_DECIMAL = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_FLOAT_LENGTH = 64
+"""A decimal longer than this is refused unread: no sensible setting is written so long."""
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """`text` in quotes for a message: at most `limit` characters, then `…` if any were left out.
+
+    Unprintable characters are escaped (`\\x1b`, `\\u200b`), so the message stays one harmless
+    line, and escapes count towards the limit.
+    """
+    shown: list[str] = []
+    length = 0
+    for character in text[: limit + 1]:  # only the head is read: typed text may be megabytes
+        piece = character if character.isprintable() else character.encode("unicode_escape").decode("ascii")
+        if length + len(piece) > limit:
+            break
+        shown.append(piece)
+        length += len(piece)
+    else:
+        return f"'{''.join(shown)}'"
+    return f"'{''.join(shown)}…'"
+
+
+def parse_int(text: str, field: str, low: int, high: int, error: type[BadInput] = BadInput) -> int:
+    """A whole number from `low` to `high` written in ASCII digits (a leading `-` allowed);
+    otherwise `error` saying "FIELD must be a whole number from LOW to HIGH, not '...'"."""
+    stripped = text.strip()
+    negative = stripped.startswith("-")
+    digits = stripped[1:] if negative else stripped
+    if digits.isascii() and digits.isdigit():
+        significant = digits.lstrip("0") or "0"  # int() counts leading zeros against its digit limit
+        if len(significant) <= max(len(str(abs(low))), len(str(abs(high)))):
+            number = -int(significant) if negative else int(significant)
+            if low <= number <= high:
+                return number
+    raise error(f"{field} must be a whole number from {low} to {high}, not {quoted(stripped)}")
+
+
+def parse_float(text: str, field: str, low: float, high: float, error: type[BadInput] = BadInput) -> float:
+    """A decimal number (`0.5`, `2`, `1e-3`, or `inf` when `high` is infinite) from `low` to
+    `high`; otherwise `error` saying "FIELD must be a number from LOW to HIGH, not '...'"."""
+    stripped = text.strip()
+    number = math.nan  # refused by every range check below
+    if stripped.lower() in ("inf", "infinity"):
+        number = math.inf
+    elif len(stripped) <= _FLOAT_LENGTH and _DECIMAL.fullmatch(stripped):
+        number = float(stripped)
+        if math.isinf(number):  # 1e999 overflows: infinity is written `inf`
+            number = math.nan
+    if low <= number <= high:
+        return number
+    raise error(f"{field} must be a number from {low:g} to {high:g}, not {quoted(stripped)}")
