@@ -1,7 +1,7 @@
 """`nimmax play` and `nimmax replay`: scripted games checked against game theory, not against the code.
 
 Winners come from Nim theory (Bouton; misère: who takes the last counter loses; Grundy
-values computed here by mex), so a game the engine wins must be one the theory says it can.
+values by mex, in tests/theory.py), so a game the engine wins must be one the theory says it can.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import re
 import shlex
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -33,38 +32,10 @@ from nimmax.ui.play import PlaySession, play
 from nimmax.ui.render import render
 
 from .cli_helpers import nimmax
+from .theory import nim_mover_wins, simple_nim_mover_wins, split_nim_mover_wins
 from .toys import TreeGame
 
 # ---------------------------------------------------------------- independent truth
-
-
-def nim_mover_wins(piles: Sequence[int], misere: bool) -> bool:
-    """Bouton's theorem; under misère, with no pile above one, the mover wins on an even number of ones."""
-    xor = 0
-    for pile in piles:
-        xor ^= pile
-    if misere and all(pile <= 1 for pile in piles):
-        return sum(piles) % 2 == 0
-    return xor != 0
-
-
-def simple_nim_mover_wins(counters: int, max_take: int, misere: bool) -> bool:
-    """Take 1..T: the mover loses exactly on 1 (misère) or 0 (normal) modulo T+1."""
-    return counters % (max_take + 1) != (1 if misere else 0)
-
-
-@cache
-def grundy(size: int) -> int:
-    """Grundy value of one Split-Nim pile: mex over the splits into two unequal parts."""
-    reachable = {grundy(size - smaller) ^ grundy(smaller) for smaller in range(1, (size + 1) // 2)}
-    return next(value for value in range(size + 1) if value not in reachable)
-
-
-def split_nim_mover_wins(piles: Sequence[int]) -> bool:
-    value = 0
-    for pile in piles:
-        value ^= grundy(pile)
-    return value != 0
 
 
 def last_mover_wins(name: str, words: str) -> bool:
