@@ -1,6 +1,16 @@
-"""Shared test set-up: hypothesis runs derandomised so every run checks the same cases."""
+"""Shared test set-up: hypothesis runs derandomised so every run checks the same cases, and the
+CLI's consoles are made as if piped."""
+
+import contextlib
+import io
 
 from hypothesis import settings
 
 settings.register_profile("nimmax", derandomize=True, deadline=None, max_examples=60)
 settings.load_profile("nimmax")
+
+# nimmax.cli's consoles choose colour once, when made at import, from the stream they will write
+# to. Made here, before any test, with stdout and stderr not a terminal, they write plain text to
+# whatever streams cli_helpers.nimmax_in_process redirects them to, even under `pytest -s`.
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    import nimmax.cli  # noqa: F401

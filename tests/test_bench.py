@@ -4,12 +4,7 @@ and a per-run limit that really bounds the time."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
-from functools import reduce
-from operator import xor
 from pathlib import Path
 
 import pytest
@@ -20,22 +15,7 @@ from nimmax.game import BadInput
 from nimmax.search import Table, search
 
 from .cli_helpers import ROOT, nimmax
-
-
-def simple_nim_tree_size(counters: int) -> int:
-    """Plain minimax visits t(n) = 1 + t(n-1) + t(n-2) + t(n-3) nodes, t(0) = 1."""
-    sizes = [1]
-    for n in range(1, counters + 1):
-        sizes.append(1 + sum(sizes[n - take] for take in (1, 2, 3) if take <= n))
-    return sizes[counters]
-
-
-def misere_nim_value(piles: list[int]) -> int:
-    """Bouton's misère rule: the mover loses iff all piles <= 1 with an odd count of ones, or
-    some pile > 1 with nim-sum 0."""
-    if all(pile <= 1 for pile in piles):
-        return -1 if sum(piles) % 2 == 1 else 1
-    return -1 if reduce(xor, piles) == 0 else 1
+from .theory import nim_mover_wins, simple_nim_tree_size
 
 
 def test_families_make_the_documented_game_words() -> None:
@@ -82,7 +62,7 @@ def test_values_match_theory_and_nodes_match_the_engines() -> None:
             assert row.value == expected and row.nodes == search(board.game, state, "alphabeta", table=table).nodes
     for board in boards(family("nim"), (1, 2, 3, 4)):
         piles = list(board.game.initial_state().piles)
-        assert measure(board, with_table, limit=30).value == misere_nim_value(piles)
+        assert measure(board, with_table, limit=30).value == (1 if nim_mover_wins(piles, misere=True) else -1)
 
 
 def test_limit_stops_a_run_and_skips_the_larger_boards() -> None:
@@ -170,10 +150,7 @@ def test_readme_tree_and_bench_examples_run(args: list[str], tmp_path: Path) -> 
     """Every README example of tree and bench runs (tictactoe's 60 s limit cut to 2 s)."""
     if "tictactoe" in args:
         args = [("2" if word == "60" else word) for word in args]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120", "NO_COLOR": "1"}
-    run = subprocess.run(
-        [sys.executable, "-m", "nimmax", *args], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
-    )
+    run = nimmax(*args, cwd=tmp_path, timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip()
 

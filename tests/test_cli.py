@@ -7,6 +7,7 @@ import json
 import pytest
 
 from .cli_helpers import nimmax
+from .theory import simple_nim_tree_size
 
 
 def test_solve_table_names_the_winning_move() -> None:
@@ -39,12 +40,8 @@ def test_solve_json_is_the_documented_object() -> None:
 
 
 def test_solve_plain_minimax_counts_the_whole_tree() -> None:
-    # simple-nim 6, take 1-3: t(n) = 1 + t(n-1) + t(n-2) + t(n-3), t(0) = 1, so t(6) = 1 + 24 + 13 + 7 = 45.
-    sizes = [1, 2, 4, 8]
-    for n in range(4, 7):
-        sizes.append(1 + sizes[n - 1] + sizes[n - 2] + sizes[n - 3])
     record = json.loads(nimmax("solve", "simple-nim", "6", "--algorithm", "minimax:cache=off", "--json").stdout)
-    assert record["nodes"] == sizes[6]
+    assert record["nodes"] == simple_nim_tree_size(6)  # 1 + t(5) + t(4) + t(3) = 1 + 28 + 15 + 8 = 52
     assert record["best_move"] == "1" and record["value"] == 1
 
 

@@ -25,17 +25,7 @@ from nimmax.match import plies
 from nimmax.players import BadPlayerSpec, create
 
 from .cli_helpers import ROOT, nimmax
-
-
-def misere_nim_first_player_wins(piles: Sequence[int]) -> bool:
-    """Bouton's rule for misère Nim, independent of the engines: with a pile of two or more the
-    mover wins iff the nim-sum is not zero; with only ones, iff their number is even."""
-    if all(pile <= 1 for pile in piles):
-        return sum(piles) % 2 == 0
-    nim_sum = 0
-    for pile in piles:
-        nim_sum ^= pile
-    return nim_sum != 0
+from .theory import nim_mover_wins
 
 
 def timeless(record: Any) -> Any:
@@ -116,7 +106,7 @@ def test_alphabeta_wins_every_nim_game_it_starts_from_a_winning_position(piles: 
     words = "nim " + " ".join(map(str, piles))
     event = duel.run(duel.plan(words, ["alphabeta", "random"], 6, seed=sum(piles)))
     alphabeta = event.pairings[0].sides[0]
-    if misere_nim_first_player_wins(piles):
+    if nim_mover_wins(piles, misere=True):
         assert alphabeta.wins_first == alphabeta.games_first == 3
     else:
         assert alphabeta.wins_second == 3  # ... and when the opponent starts from a lost one
@@ -129,7 +119,7 @@ def test_minimax_never_loses_a_nim_game_it_starts_won_from_the_cli() -> None:
             "minimax:cache=on", "random", "--game", "nim " + " ".join(piles), "--games", "20", "--seed", "5"
         )
         minimax = record["per_player"]["minimax:cache=on"]
-        assert misere_nim_first_player_wins([int(pile) for pile in piles])
+        assert nim_mover_wins([int(pile) for pile in piles], misere=True)
         assert minimax["wins_first"] == minimax["games_first"] == 10
         assert record["wins"]["minimax:cache=on"] + record["wins"]["random"] == 20
 

@@ -12,6 +12,7 @@ from nimmax import games, players
 from nimmax.search import ENGINES as ENGINES_BY_NAME
 from nimmax.search import CannotSearch, Table, iterate, search
 
+from .theory import simple_nim_tree_size
 from .toys import TreeGame
 
 ENGINES = ["minimax", "negamax", "alphabeta"]
@@ -107,11 +108,7 @@ def test_depth_limit_uses_the_heuristic_and_is_not_exact() -> None:
 
 def test_node_counting_includes_root_and_table_answers() -> None:
     game = games.create("simple-nim 4")
-    # Tree of simple-nim 4 (take 1-3): nodes(n) = 1 + sum nodes(n - k); nodes(0) = 1.
-    sizes = [1]
-    for n in range(1, 5):
-        sizes.append(1 + sum(sizes[n - k] for k in range(1, min(3, n) + 1)))
-    assert search(game, game.initial_state(), "minimax").nodes == sizes[4]
+    assert search(game, game.initial_state(), "minimax").nodes == simple_nim_tree_size(4)
 
 
 def test_time_limit_is_honoured() -> None:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cache, reduce
-from operator import xor
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -13,6 +10,8 @@ from nimmax import games
 from nimmax.game import BadGameSpec, IllegalMove
 from nimmax.games.nim import Piles, Split, Take
 from nimmax.search import Table, search
+
+from .theory import grundy, nim_mover_wins, nim_sum
 
 small_piles = st.lists(st.integers(0, 5), min_size=1, max_size=4)
 
@@ -54,28 +53,14 @@ def test_misere_nim_235_only_move_is_take_4_from_pile_3() -> None:
     assert after.piles == (2, 3, 1)
 
 
-def misere_mover_wins(piles: list[int]) -> bool:
-    """Bouton: misère Nim is normal Nim, except when every pile is 0 or 1 (then parity decides)."""
-    if all(pile <= 1 for pile in piles):
-        return sum(piles) % 2 == 0
-    return reduce(xor, piles, 0) != 0
-
-
 @given(small_piles)
 def test_normal_nim_follows_nim_sum(piles: list[int]) -> None:
-    assert mover_wins("nim " + " ".join(map(str, piles)) + " --normal") == (reduce(xor, piles, 0) != 0)
+    assert mover_wins("nim " + " ".join(map(str, piles)) + " --normal") == (nim_sum(piles) != 0)
 
 
 @given(small_piles)
 def test_misere_nim_follows_bouton(piles: list[int]) -> None:
-    assert mover_wins("nim " + " ".join(map(str, piles))) == misere_mover_wins(piles)
-
-
-@cache
-def grundy(pile: int) -> int:
-    """Grundy value of one pile in Grundy's game, by mex over every unequal split."""
-    reachable = {grundy(pile - smaller) ^ grundy(smaller) for smaller in range(1, (pile + 1) // 2)}
-    return next(value for value in range(pile + 1) if value not in reachable)
+    assert mover_wins("nim " + " ".join(map(str, piles))) == nim_mover_wins(piles, misere=True)
 
 
 def test_grundy_values_known_sequence() -> None:
@@ -90,7 +75,7 @@ def test_split_nim_single_pile_follows_grundy(pile: int) -> None:
 
 @given(st.lists(st.integers(1, 11), min_size=1, max_size=3))
 def test_split_nim_piles_follow_xor_of_grundy(piles: list[int]) -> None:
-    expected = reduce(xor, (grundy(pile) for pile in piles), 0) != 0
+    expected = nim_sum(grundy(pile) for pile in piles) != 0
     assert mover_wins("split-nim " + " ".join(map(str, piles))) == expected
 
 

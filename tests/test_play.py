@@ -1,7 +1,7 @@
 """`nimmax play` and `nimmax replay`: scripted games checked against game theory, not against the code.
 
 Winners come from Nim theory (Bouton; misère: who takes the last counter loses; Grundy
-values computed here by mex), so a game the engine wins must be one the theory says it can.
+values by mex, in tests/theory.py), so a game the engine wins must be one the theory says it can.
 """
 
 from __future__ import annotations
@@ -11,20 +11,16 @@ import json
 import random
 import re
 import shlex
-import sys
-from collections.abc import Callable, Iterator, Sequence
-from functools import cache
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
 
-from nimmax import cli as nimmax_cli
 from nimmax import games
-from nimmax.cli import main
 from nimmax.game import CHANCE, AnyGame, BadInput
 from nimmax.games import GAMES
 from nimmax.match import GameRecord, Match
@@ -32,39 +28,11 @@ from nimmax.players import RandomPlayer
 from nimmax.ui.play import PlaySession, play
 from nimmax.ui.render import render
 
-from .cli_helpers import nimmax
+from .cli_helpers import nimmax, nimmax_in_process
+from .theory import nim_mover_wins, simple_nim_mover_wins, split_nim_mover_wins
 from .toys import TreeGame
 
 # ---------------------------------------------------------------- independent truth
-
-
-def nim_mover_wins(piles: Sequence[int], misere: bool) -> bool:
-    """Bouton's theorem; under misère, with no pile above one, the mover wins on an even number of ones."""
-    xor = 0
-    for pile in piles:
-        xor ^= pile
-    if misere and all(pile <= 1 for pile in piles):
-        return sum(piles) % 2 == 0
-    return xor != 0
-
-
-def simple_nim_mover_wins(counters: int, max_take: int, misere: bool) -> bool:
-    """Take 1..T: the mover loses exactly on 1 (misère) or 0 (normal) modulo T+1."""
-    return counters % (max_take + 1) != (1 if misere else 0)
-
-
-@cache
-def grundy(size: int) -> int:
-    """Grundy value of one Split-Nim pile: mex over the splits into two unequal parts."""
-    reachable = {grundy(size - smaller) ^ grundy(smaller) for smaller in range(1, (size + 1) // 2)}
-    return next(value for value in range(size + 1) if value not in reachable)
-
-
-def split_nim_mover_wins(piles: Sequence[int]) -> bool:
-    value = 0
-    for pile in piles:
-        value ^= grundy(pile)
-    return value != 0
 
 
 def last_mover_wins(name: str, words: str) -> bool:
@@ -98,28 +66,6 @@ def output(screen: Console) -> str:
     file = screen.file
     assert isinstance(file, io.StringIO)
     return file.getvalue()
-
-
-class Run(NamedTuple):
-    """What a command run in-process left: its exit code and output."""
-
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-@pytest.fixture
-def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Callable[..., Run]:
-    """Run `nimmax ARGS` in this process (faster than a subprocess) with `stdin` piped in."""
-
-    def run(*argv: str, stdin: str = "") -> Run:
-        screen = Console(file=io.StringIO(), width=120, color_system=None)
-        monkeypatch.setattr(nimmax_cli, "out", screen)
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-        code = main(list(argv))
-        return Run(code, output(screen), capsys.readouterr().err)
-
-    return run
 
 
 def scripted_moves(game: AnyGame, seed: int) -> tuple[list[str], list[str]]:
@@ -165,9 +111,9 @@ def test_every_game_plays_to_the_end_from_piped_input(info: games.GameInfo, tmp_
         assert f"{game.player_names[expected]} wins" in run.stdout
 
 
-def test_misere_nim_the_one_who_takes_the_last_counter_loses(tmp_path: Path, cli: Callable[..., Run]) -> None:
+def test_misere_nim_the_one_who_takes_the_last_counter_loses(tmp_path: Path) -> None:
     record_file = tmp_path / "game.json"
-    run = cli(
+    run = nimmax_in_process(
         "play",
         "simple-nim",
         "5",
@@ -186,9 +132,9 @@ def test_misere_nim_the_one_who_takes_the_last_counter_loses(tmp_path: Path, cli
     assert "Second wins" in run.stdout
 
 
-def test_engines_play_each_other_reproducibly(tmp_path: Path, cli: Callable[..., Run]) -> None:
+def test_engines_play_each_other_reproducibly(tmp_path: Path) -> None:
     records = []
-    for attempt, runner in enumerate([nimmax, cli]):  # once in a subprocess, once in this process
+    for attempt, runner in enumerate([nimmax, nimmax_in_process]):  # once in a subprocess, once in this process
         record_file = tmp_path / f"game{attempt}.json"
         run = runner(
             "play",
@@ -211,9 +157,9 @@ def test_engines_play_each_other_reproducibly(tmp_path: Path, cli: Callable[...,
     assert "First (alphabeta) wins" in run.stdout and "nodes" in run.stdout
 
 
-def test_an_illegal_piped_line_is_refused_and_the_next_is_read(tmp_path: Path, cli: Callable[..., Run]) -> None:
+def test_an_illegal_piped_line_is_refused_and_the_next_is_read(tmp_path: Path) -> None:
     record_file = tmp_path / "game.json"
-    run = cli("play", "nim", "2", "3", "5", "--record", str(record_file), stdin="9:9\nfoo\n3:4\n")
+    run = nimmax_in_process("play", "nim", "2", "3", "5", "--record", str(record_file), stdin="9:9\nfoo\n3:4\n")
     assert run.returncode == 0, run.stderr
     assert "cannot take 9 from pile 9" in run.stdout and "legal: 3:5, 3:4" in run.stdout
     record = json.loads(record_file.read_text())
@@ -222,8 +168,8 @@ def test_an_illegal_piped_line_is_refused_and_the_next_is_read(tmp_path: Path, c
     assert "unfinished" in run.stdout
 
 
-def test_quit_ends_politely(cli: Callable[..., Run]) -> None:
-    run = cli("play", "nim", "2", "3", "5", stdin="3:4\nquit\n")
+def test_quit_ends_politely() -> None:
+    run = nimmax_in_process("play", "nim", "2", "3", "5", stdin="3:4\nquit\n")
     assert run.returncode == 0 and run.stderr == ""
     assert "First (you) plays 3:4" in run.stdout and "Second (alphabeta) plays" in run.stdout
 
@@ -238,22 +184,22 @@ def test_quit_ends_politely(cli: Callable[..., Run]) -> None:
         (["nim", "2", "--record", "."], "it is a directory"),
     ],
 )
-def test_bad_play_arguments_are_one_line_errors(
-    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert main(["play", *args]) == 2
-    error = capsys.readouterr().err
-    assert message in error and len(error.strip().splitlines()) == 1
+def test_bad_play_arguments_are_one_line_errors(args: list[str], message: str) -> None:
+    run = nimmax_in_process("play", *args)
+    assert run.returncode == 2
+    assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1
 
 
 # ---------------------------------------------------------------- replay
 
 
-def test_replay_steps_through_a_record(tmp_path: Path, cli: Callable[..., Run]) -> None:
+def test_replay_steps_through_a_record(tmp_path: Path) -> None:
     record_file = tmp_path / "game.json"
-    cli("play", "nim", "2", "3", "5", "--first", "alphabeta", "--second", "random:seed=1", "--record", str(record_file))
+    nimmax_in_process(
+        "play", "nim", "2", "3", "5", "--first", "alphabeta", "--second", "random:seed=1", "--record", str(record_file)
+    )
     moves = json.loads(record_file.read_text())["moves"]
-    run = cli("replay", str(record_file), "--delay", "0")
+    run = nimmax_in_process("replay", str(record_file), "--delay", "0")
     assert run.returncode == 0, run.stderr
     for number, move in enumerate(moves, start=1):
         assert f"{number}. {'First' if number % 2 else 'Second'}" in run.stdout and f"plays {move}" in run.stdout
@@ -277,21 +223,19 @@ def test_replay_steps_through_a_record(tmp_path: Path, cli: Callable[..., Run]) 
         ),
     ],
 )
-def test_a_corrupt_record_is_a_clear_error(
-    tmp_path: Path, content: str, message: str, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_corrupt_record_is_a_clear_error(tmp_path: Path, content: str, message: str) -> None:
     record_file = tmp_path / "game.json"
     record_file.write_text(content)
-    assert main(["replay", str(record_file)]) == 2
-    error = capsys.readouterr().err
-    assert message in error and len(error.strip().splitlines()) == 1
+    run = nimmax_in_process("replay", str(record_file))
+    assert run.returncode == 2
+    assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1
 
 
-def test_a_missing_or_binary_record_is_a_clear_error(tmp_path: Path, cli: Callable[..., Run]) -> None:
-    run = cli("replay", str(tmp_path / "nothing.json"))
+def test_a_missing_or_binary_record_is_a_clear_error(tmp_path: Path) -> None:
+    run = nimmax_in_process("replay", str(tmp_path / "nothing.json"))
     assert run.returncode == 2 and "cannot read" in run.stderr and "Traceback" not in run.stderr
     (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00")
-    run = cli("replay", str(tmp_path / "binary.json"))
+    run = nimmax_in_process("replay", str(tmp_path / "binary.json"))
     assert run.returncode == 2 and "not a text file" in run.stderr and "Traceback" not in run.stderr
 
 
@@ -468,32 +412,29 @@ def test_a_huge_pile_is_drawn_cut_short_with_its_count() -> None:
     assert row.count("●") < 100 and "5000" in row and "…" in row
 
 
-def test_a_one_player_game_takes_only_first(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_one_player_game_takes_only_first(monkeypatch: pytest.MonkeyPatch) -> None:
     solitaire = TreeGame((0, [("chance", [(0.5, 2), (0.5, -1)]), 1]), players=1)
     monkeypatch.setattr(games, "create", lambda words: solitaire)
-    assert main(["play", "solitaire", "--second", "random"]) == 2
-    assert "one-player game: give only --first" in capsys.readouterr().err
-    assert main(["play", "solitaire", "--first", "expectimax", "--seed", "1"]) == 0
-    shown = capsys.readouterr().out
+    run = nimmax_in_process("play", "solitaire", "--second", "random")
+    assert run.returncode == 2
+    assert "one-player game: give only --first" in run.stderr
+    run = nimmax_in_process("play", "solitaire", "--first", "expectimax", "--seed", "1")
+    assert run.returncode == 0
+    shown = run.stdout
     assert "First (expectimax) plays 1" in shown  # a sure 1 beats 0.5 * 2 + 0.5 * -1
     assert "Game over: First (expectimax) wins" in shown
 
 
-def test_the_readme_play_and_replay_examples_run(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_readme_play_and_replay_examples_run(tmp_path: Path) -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     # The play and replay sections only: other sections' examples are their own tests' business.
     sections = re.findall(r"^### `nimmax (?:play|replay) .*?(?=^##)", readme, re.MULTILINE | re.DOTALL)
     examples = re.findall(r"^    (?:printf '(.*)' \| )?nimmax ((?:play|replay) .*)$", "".join(sections), re.MULTILINE)
     assert len(examples) >= 5
-    monkeypatch.chdir(tmp_path)
     for typed, command in examples:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(typed.replace("\\n", "\n")))
-        assert main(shlex.split(command)) == 0, command
-        assert "Traceback" not in capsys.readouterr().err
+        run = nimmax_in_process(*shlex.split(command), stdin=typed.replace("\\n", "\n"), cwd=tmp_path)
+        assert run.returncode == 0, command
+        assert "Traceback" not in run.stderr
     assert json.loads((tmp_path / "game.json").read_text())["result"]["winner"] == 0
 
 

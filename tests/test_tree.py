@@ -15,6 +15,7 @@ from nimmax.search import Table, search
 from nimmax.tree import AT_LEAST, AT_MOST, EXACT_VALUE, PRUNED, SEARCHED, Node, TreeTooBig, explore, trace, tree_size
 
 from .cli_helpers import nimmax
+from .theory import simple_nim_tree_size
 from .toys import TreeGame
 
 GAMES = [
@@ -134,14 +135,6 @@ def test_explore_refuses_a_tree_over_the_limit_saying_how_big() -> None:
     with pytest.raises(TreeTooBig, match=f"{full:,} nodes"):
         explore(game, game.initial_state(), "minimax", max_nodes=full - 1)
     assert explore(game, game.initial_state(), "minimax", max_nodes=full).nodes == full
-
-
-def simple_nim_tree_size(counters: int) -> int:
-    """t(n) = 1 + t(n-1) + t(n-2) + t(n-3), t(0) = 1, t(negative) = 0."""
-    sizes = [1]
-    for n in range(1, counters + 1):
-        sizes.append(1 + sum(sizes[n - take] for take in (1, 2, 3) if take <= n))
-    return sizes[counters]
 
 
 def test_cli_draws_simple_nim_6_with_pruning_and_the_footer(tmp_path: Any) -> None:
