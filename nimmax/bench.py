@@ -18,7 +18,7 @@ from typing import Any
 from nimmax import games
 from nimmax.game import AnyGame, BadInput
 from nimmax.players import BadPlayerSpec, Spec, parse_spec
-from nimmax.search import ENGINES, SCALE, Budget, interpreter_for, iterate
+from nimmax.search import ENGINES, Budget, run
 
 DONE, OVER, SKIPPED = "done", "over the limit", "skipped"
 """A run's status: finished; stopped at the time limit; not run, since a smaller board of the
@@ -154,13 +154,11 @@ def measure(board: Board, algorithm: Spec, limit: float) -> Row:
     budget = Budget.of(limit)
     searcher = algorithm.engine.searcher(board.game, algorithm.options, budget=budget)
     start = time.perf_counter()
-    with interpreter_for(SCALE // 2):
-        results = list(iterate(searcher, board.game.initial_state(), deepen=False))
+    result = run(searcher, board.game.initial_state())
     seconds = time.perf_counter() - start
-    if not results:
+    if not result.exact:
         return Row(board.words, board.size, board.k, str(algorithm), OVER, None, budget.nodes, seconds)
-    last = results[-1]
-    return Row(board.words, board.size, board.k, str(algorithm), DONE, last.value, last.nodes, seconds)
+    return Row(board.words, board.size, board.k, str(algorithm), DONE, result.value, result.nodes, seconds)
 
 
 def run_all(grid: Sequence[Board], chosen: Sequence[Spec], limit: float) -> Iterator[Row]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from nimmax.game import AnyGame, BadInput
-from nimmax.search import ENGINES, Engine, Option, SearchResult, Table
+from nimmax.search import ENGINES, Engine, Option, SearchResult, Table, defaults
 
 
 class BadPlayerSpec(BadInput):
@@ -76,7 +76,7 @@ class Spec:
     @property
     def settings(self) -> dict[str, Any]:
         """Every option of this kind of player: those given, and the defaults of the rest."""
-        return {**{option.name: option.default for option in OPTIONS[self.kind]}, **self.options}
+        return {**defaults(OPTIONS[self.kind]), **self.options}
 
     def with_options(self, **options: Any) -> Spec:
         """The same spec with some options set (None values are left out)."""

@@ -8,7 +8,7 @@ the one registry. This face only re-exports.
 
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.deepening import Searcher, interpreter_for, iterate, run, search_root
-from nimmax.search.engines import ENGINES, CannotSearch, Engine, Option, engine_for, lookup, search
+from nimmax.search.engines import ENGINES, CannotSearch, Engine, Option, defaults, engine_for, lookup, search
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, payoff, to_value, younger
 from nimmax.search.table import EXACT, LOWER, UPPER, Entry, Table, principal_variation
@@ -31,6 +31,7 @@ __all__ = (
     "SearchResult",
     "Searcher",
     "Table",
+    "defaults",
     "engine_for",
     "interpreter_for",
     "iterate",

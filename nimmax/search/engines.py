@@ -3,7 +3,7 @@ properties it can honour, and `search`, the one way to run any of them under a l
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -34,6 +34,11 @@ class Option:
     kind: type
     default: Any
     help: str
+
+
+def defaults(options: Sequence[Option]) -> dict[str, Any]:
+    """Each option's name with its default value."""
+    return {option.name: option.default for option in options}
 
 
 LIMITS = (
@@ -67,7 +72,7 @@ class Engine:
 
     def defaults(self) -> dict[str, Any]:
         """Every option with its default value."""
-        return {option.name: option.default for option in self.options}
+        return defaults(self.options)
 
     def game_for(self, game: AnyGame) -> AnyGame:
         """The game as this engine searches it; CannotSearch when it cannot honour its properties."""
