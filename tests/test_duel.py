@@ -495,3 +495,12 @@ def test_an_engine_that_cannot_value_chance_is_refused_before_a_duel_starts() ->
     with pytest.raises(BadInput, match="alphabeta cannot value the chance nodes of tree; use expectimax"):
         duel.plan(coin_flip, ["alphabeta", "random"], 10, seed=1)
     assert duel.plan(coin_flip, ["expectimax", "random"], 10, seed=1).specs == ("expectimax", "random")
+
+
+def test_a_pool_plays_every_block_when_blocks_finish_faster_than_it_looks() -> None:
+    """Blocks of one-move games finish while the pool waits for results: it plays every block,
+    never stopping because the blocks in flight happen to be done while others still wait."""
+    plan = duel.plan("simple-nim 1", ["random", "random:seed=1", "random:seed=2", "random:seed=3"], 20, seed=4)
+    assert plan.block_count > 4  # more blocks than the pool keeps in flight
+    event = duel.run(plan, jobs=2)
+    assert event.done == plan.total and not event.interrupted

@@ -113,12 +113,13 @@ def _run_pool(blocks: Sequence[Block], jobs: int, count: Count) -> None:
             workers, mp_context=context, initializer=_start_worker, initargs=(stop, results)
         ) as pool:
             while not interrupted:
-                # a short queue of blocks, so Ctrl-C has little to cancel
-                for block in itertools.islice(waiting, 2 * workers - len(running)):
-                    running.add(pool.submit(play_block, block))
                 for future in [future for future in running if future.done()]:
                     running.remove(future)
                     sent += future.result()  # re-raises a worker's error
+                # a short queue of blocks, so Ctrl-C has little to cancel; refilled after the
+                # finished ones are taken out, so nothing running means nothing left to play
+                for block in itertools.islice(waiting, 2 * workers - len(running)):
+                    running.add(pool.submit(play_block, block))
                 if not running and received == sent:
                     return
                 receive(0.05)
