@@ -133,14 +133,21 @@ class TracedMinimax(Tracing, Minimax):
 class TracedAlphaBeta(Tracing, AlphaBeta):
     """Alpha-beta, traced; a fail-soft score outside the node's window is a bound."""
 
+    def leaf(self, state: Any, horizon: bool, seat: int) -> float | None:
+        score = super().leaf(state, horizon, seat)
+        if score is not None:  # the engine stops here: a node of its own, with no value() call
+            self.leave(self.enter(state), score if seat == self.max_side else -score, EXACT_VALUE)
+        return score
+
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         frame = self.enter(state)
         score = super().value(state, depth, alpha, beta)
         bound = AT_LEAST if score >= beta else AT_MOST if score <= alpha else EXACT_VALUE
         if self.game.to_move(state) != self.max_side:
-            score, bound = -score, {AT_LEAST: AT_MOST, AT_MOST: AT_LEAST}.get(bound, bound)
-        self.leave(frame, score, bound)
-        return score if self.game.to_move(state) == self.max_side else -score
+            self.leave(frame, -score, {AT_LEAST: AT_MOST, AT_MOST: AT_LEAST}.get(bound, bound))
+        else:
+            self.leave(frame, score, bound)
+        return score
 
 
 TRACED: dict[str, type[Tracing]] = {MINIMAX: TracedMinimax, ALPHABETA: TracedAlphaBeta}

@@ -19,8 +19,9 @@ from nimmax.search.table import EXACT, LOWER, UPPER, Entry
 class AlphaBeta(Searcher):
     """Fail-soft alpha-beta; table entries hold a bound, never a window-dependent value."""
 
-    def expand(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
+    def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         game = self.game
+        me = game.to_move(state)
         key = game.key(state)
         entry = self.table.get(key)
         hint = None

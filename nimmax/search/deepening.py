@@ -25,9 +25,10 @@ from nimmax.search.table import Table, principal_variation
 class Searcher:
     """One search's context: the game, its table, its budget and its horizon count.
 
-    `value(state, depth, alpha, beta)` is the score of `state` for the side to move there,
-    searched `depth` plies deep (fail-soft inside the window where it prunes); an engine
-    writes `expand`, the nodes that are neither over nor at the horizon.
+    `value(state, depth, alpha, beta)` is the engine: the score of `state` for the side to
+    move there, searched `depth` plies deep (fail-soft inside the window where it prunes).
+    An engine whose recursion takes another shape (minimax's Max and Min, expectimax's
+    probabilities) overrides `child_score` instead.
     `horizon` counts the leaves cut short by the depth limit, so a search that reached no
     horizon has proven its value.
     """
@@ -42,13 +43,8 @@ class Searcher:
         self.horizon = 0
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
-        """The score of `state` for the side to move: a leaf's payoff or estimate, else `expand`."""
-        me = self.viewpoint(state)
-        score = self.leaf(state, depth <= 0, me)
-        return score if score is not None else self.expand(state, depth, alpha, beta, me)
-
-    def expand(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
-        """The engine: the score of a node that is neither over nor at the horizon, for `me`, its mover."""
+        """The engine: the score, for the side to move, of a node that is neither over nor at
+        the horizon (`child_score` has tested that), searched `depth` plies deep."""
         raise NotImplementedError
 
     def viewpoint(self, state: Any) -> int:
@@ -79,11 +75,20 @@ class Searcher:
         return moves
 
     def child_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
-        """A child's score for the parent's side `me`, one ply older, searched in (alpha, beta)."""
-        low, high = younger(alpha, upper=False), younger(beta, upper=True)
-        if self.viewpoint(child) == me:
-            return older(self.value(child, depth, low, high))
-        return older(-self.value(child, depth, -high, -low))
+        """A child's score for the parent's side `me`, one ply older, searched in (alpha, beta).
+
+        The leaf test is made here, before the call, so a finished or horizon node costs no
+        call of the engine's `value`.
+        """
+        mover = self.viewpoint(child)
+        score = self.leaf(child, depth <= 0, mover)
+        if mover == me:
+            if score is None:
+                score = self.value(child, depth, younger(alpha, upper=False), younger(beta, upper=True))
+            return older(score)
+        if score is None:
+            score = self.value(child, depth, -younger(beta, upper=True), -younger(alpha, upper=False))
+        return older(-score)
 
 
 def search_root(

@@ -41,9 +41,6 @@ class Expectimax(Searcher):
     def child_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
         return self.expected(me, child, depth, 1.0)
 
-    def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
-        return self.node(state, depth, 1.0)
-
     def expected(self, me: int, child: Any, depth: int, probability: float) -> float:
         """A child's score for the parent's side `me`, one ply older; `probability` of reaching it."""
         score = self.node(child, depth, probability)

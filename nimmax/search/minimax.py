@@ -44,8 +44,8 @@ class Memo(Searcher):
 class Minimax(Memo):
     """Textbook minimax: Max picks the highest score, Min the lowest, both seen from Max."""
 
-    def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
-        return self.minimax(state, depth, self.game.to_move(state))
+    def child_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
+        return older(self.minimax(child, depth, me))
 
     def minimax(self, state: Any, depth: int, maximizer: int) -> float:
         """The score of `state` for `maximizer`."""
@@ -72,8 +72,9 @@ class Minimax(Memo):
 class Negamax(Memo):
     """Negamax: one maximising recursion; scores are for the side to move at each node."""
 
-    def expand(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
+    def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         game = self.game
+        me = game.to_move(state)
         key = game.key(state) if self.cache else None
         stored = self.recall(key, depth)
         if stored is not None:
