@@ -48,7 +48,7 @@ LIMITS = (
 )
 """The limits every engine takes: none set searches to the end of the game."""
 
-TABLE = Option("table", int, DEFAULT_CAPACITY, "most entries in the transposition table")
+TABLE_SIZE = Option("table", int, DEFAULT_CAPACITY, "most entries in the transposition table")
 
 
 def cache(default: bool) -> Option:
@@ -127,19 +127,19 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
                 "minimax",
                 "plain minimax, Max and Min apart: visits every node (cache=on memoises positions)",
                 lambda game, table, budget, options: Minimax(game, table, budget, cache=options["cache"]),
-                (*LIMITS, cache(False), TABLE),
+                (*LIMITS, cache(False), TABLE_SIZE),
             ),
             Engine(
                 "negamax",
                 "minimax as one maximising recursion: visits every node (cache=on memoises positions)",
                 lambda game, table, budget, options: Negamax(game, table, budget, cache=options["cache"]),
-                (*LIMITS, cache(False), TABLE),
+                (*LIMITS, cache(False), TABLE_SIZE),
             ),
             Engine(
                 "alphabeta",
                 "alpha-beta pruning with a transposition table and the game's move order",
                 lambda game, table, budget, options: AlphaBeta(game, table, budget),
-                (*LIMITS, cache(True), TABLE),
+                (*LIMITS, cache(True), TABLE_SIZE),
             ),
             Engine(
                 "expectimax",
@@ -148,7 +148,7 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
                 (
                     *LIMITS,
                     cache(True),
-                    TABLE,
+                    TABLE_SIZE,
                     Option("cutoff", float, None, "least chance of reaching a node that is still searched"),
                 ),
                 averages_chance=True,
