@@ -134,7 +134,7 @@ def boards(chosen: Family, sizes: Sequence[int] = (), ks: Sequence[int] = ()) ->
 
 
 def algorithms(text: str) -> list[Spec]:
-    """Engines from "minimax,alphabeta" (options allowed: `minimax:cache=on`, `alphabeta:table=1000`)."""
+    """Engines from "minimax:cache=off,alphabeta" (options allowed: `cache=on|off`, `table=1000`)."""
     names = "|".join(ENGINES)
     chosen = []
     for item in re.split(rf",(?=\s*(?:{names})\b)", text):

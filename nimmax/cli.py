@@ -20,7 +20,7 @@ from nimmax.bench import Row, algorithms, boards, family, numbers, run_all
 from nimmax.game import BadInput
 from nimmax.games import GAMES
 from nimmax.players import OPTIONS, SUMMARIES
-from nimmax.search import engine_for
+from nimmax.search import MOVE_SECONDS, engine_for
 from nimmax.solve import solution_record, solve
 from nimmax.tree import explore
 from nimmax.ui import duel as duel_views
@@ -95,27 +95,38 @@ def solve_command(
     game_words: GameWords,
     algorithm: Annotated[str, typer.Option(help="Player spec of the engine, e.g. minimax:cache=off.")] = "alphabeta",
     depth: Annotated[int | None, typer.Option(min=1, help="Search depth limit in plies.")] = None,
-    time: Annotated[float | None, typer.Option(min=0.001, help="Time limit in seconds.")] = None,
+    time: Annotated[
+        float | None,
+        typer.Option(min=0.001, help="Seconds to search, deepening ply by ply.", show_default="to the end"),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
     """Value every move of a position exactly and name the best.
 
+    With no limit it searches to the end of the game, showing its progress; Ctrl-C stops it
+    and prints what it has (not proven), exit 130.
     [bold]Examples[/bold]:
     [cyan]nimmax solve nim 2 3 5[/cyan] ·
-    [cyan]nimmax solve simple-nim 5000[/cyan] ·
+    [cyan]nimmax solve connect4 --time 10[/cyan] ·
     [cyan]nimmax solve nim 1 2 3 --normal --algorithm minimax:cache=off --json[/cyan]
     """
+    from nimmax.ui.live import LiveSearch
+
     game = games.create(game_words)
     state = game.initial_state()
-    result = solve(game, state, algorithm, depth, time)
+    live = LiveSearch(game, err, "Ctrl-C stops and shows the answer so far")
+    with live.watching("solving"):
+        result = solve(game, state, algorithm, depth, time, live)
     if as_json:
-        emit_json(solution_record(game, state, algorithm, result))
-        return
-    if game.is_terminal(state):
+        emit_json(solution_record(game, state, algorithm, result, live.interrupted))
+    elif game.is_terminal(state):
         out.print(f"The game is already over: value {result.value:+g} for {game.player_names[game.to_move(state)]}.")
-        return
-    out.print(views.solution_table(game, state, result))
-    out.print(views.solution_summary(game, algorithm, result))
+    else:
+        out.print(views.solution_table(game, state, result))
+        out.print(views.solution_summary(game, algorithm, result))
+    if live.interrupted:
+        err.print(f"nimmax: solve interrupted; {views.partial_answer(result)}", highlight=False)
+        raise typer.Exit(130)
 
 
 @app.command("tree", context_settings=GAME_WORDS)
@@ -148,7 +159,7 @@ def bench_command(
     family_name: Annotated[str, typer.Argument(metavar="FAMILY", help="simple-nim, nim, split-nim or tictactoe.")],
     sizes: Annotated[str | None, typer.Option(help="Board sizes, e.g. 3,4 (each family has defaults).")] = None,
     k: Annotated[str | None, typer.Option("--k", help="tictactoe: winning line lengths, e.g. 3,4.")] = None,
-    engines: Annotated[str, typer.Option("--algorithms", help="Engines to compare.")] = "minimax,alphabeta",
+    engines: Annotated[str, typer.Option("--algorithms", help="Engines to compare.")] = "minimax:cache=off,alphabeta",
     limit: Annotated[float, typer.Option(min=0.001, help="Seconds allowed per run.")] = 10.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the runs as JSON.")] = False,
 ) -> None:
@@ -185,17 +196,28 @@ def play_command(
             help="Player spec of the second seat.", show_default="alphabeta (expectimax where chance is averaged)"
         ),
     ] = None,
+    time: Annotated[
+        float | None,
+        typer.Option(
+            min=0.001,
+            help="Seconds a move for every engine whose spec sets no limit (inf: search to the end).",
+            show_default=f"{MOVE_SECONDS:g}",
+        ),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for random players and chance.")] = None,
     delay: Annotated[float, typer.Option(min=0, help="Pause in seconds after each engine move.")] = 0.0,
     record: Annotated[Path | None, typer.Option(help="Write the game to this JSON file.")] = None,
 ) -> None:
     """Play a game: you against an engine, engines against each other, or two people.
 
-    At your turn type a move or hint, undo, moves, help, quit.
+    At your turn type a move or hint, undo, moves, help, quit. An engine thinks 1 s a move
+    unless told otherwise ([cyan]--time S[/cyan] for every engine, or a spec's own
+    [cyan]alphabeta:time=S[/cyan] / [cyan]depth=N[/cyan]); where it proves the position in
+    that time it plays perfectly. Ctrl-C while it thinks makes it move now; twice ends the game.
     [bold]Examples[/bold]:
     [cyan]nimmax play nim 2 3 5[/cyan] ·
     [cyan]nimmax play tictactoe --size 4 --k 3[/cyan] ·
-    [cyan]nimmax play connect4 --second alphabeta:time=1[/cyan] (big boards: give the engine a time limit) ·
+    [cyan]nimmax play connect4 --time 5[/cyan] (a stronger opponent) ·
     [cyan]nimmax play 2048[/cyan] (arrow keys) ·
     [cyan]nimmax play kalah --first alphabeta:depth=6 --second random --delay 0.3[/cyan] ·
     [cyan]nimmax play nim 3 4 5 --first alphabeta --second random:seed=3 --record game.json[/cyan]
@@ -206,7 +228,7 @@ def play_command(
     if game.players == 1 and second is not None:
         raise BadInput(f"{game.name} is a one-player game: give only --first")
     specs = [first] if game.players == 1 else [first, second or engine_for(game).name]
-    play.play(game, specs, out, seed=seed, delay=delay, record=record)
+    play.play(game, specs, out, seed=seed, delay=delay, record=record, time_limit=time)
 
 
 @app.command("replay")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from nimmax.game import AnyGame, BadInput
-from nimmax.search import ENGINES, Engine, Option, SearchResult, Table, defaults
+from nimmax.search import ENGINES, Engine, Option, SearchResult, Table, Watcher, defaults
 
 
 class BadPlayerSpec(BadInput):
@@ -75,7 +75,11 @@ class Spec:
 
     @property
     def settings(self) -> dict[str, Any]:
-        """Every option of this kind of player: those given, and the defaults of the rest."""
+        """Every option of this kind of player: those given, and the defaults of the rest
+        (for an engine, with its limits read as `search.limits` reads them)."""
+        engine = self.engine
+        if engine is not None:
+            return engine.settings(self.options)
         return {**defaults(OPTIONS[self.kind]), **self.options}
 
     def with_options(self, **options: Any) -> Spec:
@@ -137,14 +141,19 @@ class RandomPlayer:
 
 
 class SearchPlayer:
-    """Plays the move an engine finds; its table lives across the moves of one game."""
+    """Plays the move an engine finds; its table lives across the moves of one game.
 
-    def __init__(self, spec: Spec) -> None:
+    `watcher`, when given, sees every search the player makes (a live display that may
+    also tell the engine to move now).
+    """
+
+    def __init__(self, spec: Spec, watcher: Watcher | None = None) -> None:
         engine = spec.engine
         if engine is None:
             raise BadPlayerSpec(f"{spec.kind} is not a search engine; engines: {', '.join(ENGINES)}")
         self.engine, self.spec = engine, str(spec)
         self.options = spec.settings
+        self.watcher = watcher
         self._table, self._table_game = self.new_table(), ""
 
     def new_table(self) -> Table:
@@ -157,9 +166,9 @@ class SearchPlayer:
             self._table, self._table_game = self.new_table(), game.spec
         return self._table
 
-    def search(self, game: AnyGame, state: Any, every_move: bool = False) -> SearchResult:
-        """Run this player's engine on `state` with its options."""
-        return self.engine.search(game, state, self.options, self.table_for(game), every_move)
+    def search(self, game: AnyGame, state: Any, every_move: bool = False, deepen: bool | None = None) -> SearchResult:
+        """Run this player's engine on `state` with its options (`deepen`: see `Engine.search`)."""
+        return self.engine.search(game, state, self.options, self.table_for(game), every_move, deepen, self.watcher)
 
     def choose(self, game: AnyGame, state: Any) -> Decision:
         result = self.search(game, state)
@@ -185,11 +194,26 @@ def check_fit(spec: str | Spec, game: AnyGame) -> None:
         engine.game_for(game)
 
 
-def create(spec: str | Spec, seed: int | None = None, ask: Callable[[AnyGame, Any], Any] | None = None) -> Player:
-    """Build a player from its spec, e.g. create("alphabeta:time=0.5"); `seed` feeds random players."""
+def create(
+    spec: str | Spec,
+    seed: int | None = None,
+    ask: Callable[[AnyGame, Any], Any] | None = None,
+    watcher: Watcher | None = None,
+) -> Player:
+    """Build a player from its spec, e.g. create("alphabeta:time=0.5"); `seed` feeds random
+    players, `ask` asks a person, `watcher` sees an engine's searches."""
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
     if parsed.kind == "human":
         return HumanPlayer(ask, str(parsed))
     if parsed.kind == "random":
         return RandomPlayer(parsed.options.get("seed", seed), str(parsed))
-    return SearchPlayer(parsed)
+    return SearchPlayer(parsed, watcher)
+
+
+def timed(spec: str | Spec, seconds: float | None) -> str:
+    """The spec with `time=seconds` when it is a search engine's that sets no limit of its own
+    (play --time); other specs, and any spec when `seconds` is None, are returned as they are."""
+    parsed = parse_spec(spec) if isinstance(spec, str) else spec
+    if seconds is None or parsed.engine is None or {"depth", "time", "nodes"} & set(parsed.options):
+        return str(parsed) if isinstance(spec, Spec) else spec
+    return str(parsed.with_options(time=seconds))

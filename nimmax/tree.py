@@ -185,8 +185,8 @@ def build(tracer: Tracing, frame: Frame, move: Any, prune: bool, root_value: flo
     if game.is_terminal(state):
         return Node(move, state, maximizing, True, SEARCHED, value, frame.bound)
     root = root_value is not None
-    order = tracer.moves(state, narrow=prune and not root)
-    every = tracer.moves(state, narrow=False)
+    order = list(tracer.moves(state, narrow=prune and not root))
+    every = list(tracer.moves(state, narrow=False))
     children = [
         build(tracer, child, step, prune, None, drawn) for child, step in zip(frame.children, order, strict=False)
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from math import inf
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,7 @@ def test_a_k_over_every_size_leaves_no_board(sizes: tuple[int, ...], ks: tuple[i
 
 
 def test_values_match_theory_and_nodes_match_the_engines() -> None:
-    plain_minimax, with_table, without_table = algorithms("minimax,alphabeta,alphabeta:cache=off")
+    plain_minimax, with_table, without_table = algorithms("minimax:cache=off,alphabeta,alphabeta:cache=off")
     for board in boards(family("simple-nim"), (5, 8, 9, 12)):
         expected = -1 if board.size % 4 == 1 else 1
         row = measure(board, plain_minimax, limit=30)
@@ -59,7 +60,10 @@ def test_values_match_theory_and_nodes_match_the_engines() -> None:
         state = board.game.initial_state()
         for algorithm, table in ((with_table, Table()), (without_table, Table(0))):
             row = measure(board, algorithm, limit=30)
-            assert row.value == expected and row.nodes == search(board.game, state, "alphabeta", table=table).nodes
+            assert (
+                row.value == expected
+                and row.nodes == search(board.game, state, "alphabeta", table=table, time=inf).nodes
+            )
     for board in boards(family("nim"), (1, 2, 3, 4)):
         piles = list(board.game.initial_state().piles)
         assert measure(board, with_table, limit=30).value == (1 if nim_mover_wins(piles, misere=True) else -1)
@@ -68,12 +72,12 @@ def test_values_match_theory_and_nodes_match_the_engines() -> None:
 def test_limit_stops_a_run_and_skips_the_larger_boards() -> None:
     grid = boards(family("simple-nim"), (6, 40, 45))
     start = time.perf_counter()
-    rows = list(run_all(grid, algorithms("minimax,alphabeta"), limit=0.3))
+    rows = list(run_all(grid, algorithms("minimax:cache=off,alphabeta"), limit=0.3))
     elapsed = time.perf_counter() - start
     status = {(row.board, row.algorithm): row.status for row in rows}
-    assert status[("simple-nim 6", "minimax")] == DONE
-    assert status[("simple-nim 40", "minimax")] == OVER  # about 10^10 nodes: never finishes in 0.3 s
-    assert status[("simple-nim 45", "minimax")] == SKIPPED
+    assert status[("simple-nim 6", "minimax:cache=off")] == DONE
+    assert status[("simple-nim 40", "minimax:cache=off")] == OVER  # about 10^10 nodes: never finishes in 0.3 s
+    assert status[("simple-nim 45", "minimax:cache=off")] == SKIPPED
     assert status[("simple-nim 45", "alphabeta")] == DONE
     over = next(row for row in rows if row.status == OVER)
     assert over.nodes > 0 and over.value is None and 0.3 <= over.seconds < 1.3
@@ -95,19 +99,21 @@ def test_algorithm_options_keep_their_commas() -> None:
 
 
 def test_cli_json_rows() -> None:
-    run = nimmax("bench", "simple-nim", "--sizes", "6,9", "--algorithms", "minimax,alphabeta", "--json")
+    run = nimmax("bench", "simple-nim", "--sizes", "6,9", "--json")
     assert run.returncode == 0, run.stderr
     record = json.loads(run.stdout)
     assert record["family"] == "simple-nim"
     rows = {(row["board"], row["algorithm"]): row for row in record["rows"]}
-    assert rows[("simple-nim 6", "minimax")]["nodes"] == simple_nim_tree_size(6)
+    assert rows[("simple-nim 6", "minimax:cache=off")]["nodes"] == simple_nim_tree_size(6)
     assert rows[("simple-nim 9", "alphabeta")]["value"] == -1
     assert all(row["status"] == "done" and row["seconds"] >= 0 and "nodes_per_second" in row for row in rows.values())
 
 
 def test_cli_table_chart_and_over_the_limit() -> None:
     start = time.perf_counter()
-    run = nimmax("bench", "simple-nim", "--sizes", "8,40,45", "--algorithms", "minimax,alphabeta", "--limit", "0.5")
+    run = nimmax(
+        "bench", "simple-nim", "--sizes", "8,40,45", "--algorithms", "minimax:cache=off,alphabeta", "--limit", "0.5"
+    )
     assert time.perf_counter() - start < 15
     assert run.returncode == 0, run.stderr
     for text in ("board", "nodes/s", "over the limit", "skipped", "log scale", "|1k", str(simple_nim_tree_size(8))):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from math import inf
 
 import pytest
 from hypothesis import given
@@ -23,7 +24,7 @@ def test_textbook_tree(engine: str) -> None:
     # AIMA's figure 5.2: Max picks the left branch, worth 3.
     tree = (0, [(1, [3, 12, 8]), (1, [2, 4, 6]), (1, [14, 5, 2])])
     game = TreeGame(tree)
-    result = search(game, (), engine, every_move=True)
+    result = search(game, (), engine, every_move=True, time=inf)
     assert result.value == 3 and result.move == 0
     assert [value for _, value in result.moves] == [3, 2, 2]
 
@@ -32,14 +33,14 @@ def test_textbook_tree(engine: str) -> None:
 def test_extra_turn_keeps_the_sign(engine: str) -> None:
     # Seat 0 moves twice in a row on the left: it picks 5 then 9 (not the 1 a sign flip would pick).
     tree = (0, [(0, [(0, [1, 9]), (1, [4, 7])]), (1, [6, 8])])
-    result = search(TreeGame(tree), (), engine)
+    result = search(TreeGame(tree), (), engine, time=inf)
     assert result.value == 9 and result.move == 0
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_second_seat_at_the_root_sees_its_own_value(engine: str) -> None:
     tree = (1, [(0, [5, -2]), (0, [-3, -4])])
-    result = search(TreeGame(tree), (), engine)
+    result = search(TreeGame(tree), (), engine, time=inf)
     # Seat 1 wants seat 0's payoff low: the right branch gives seat 0 at most -3, so +3 for seat 1.
     assert result.value == 3 and result.move == 1
 
@@ -47,18 +48,18 @@ def test_second_seat_at_the_root_sees_its_own_value(engine: str) -> None:
 @pytest.mark.parametrize("engine", ENGINES)
 def test_quickest_win_and_slowest_loss(engine: str) -> None:
     slow_win = (1, [(0, [(1, [1])])])
-    assert search(TreeGame((0, [slow_win, 1])), (), engine).move == 1
-    assert search(TreeGame((0, [1, slow_win])), (), engine).move == 0
+    assert search(TreeGame((0, [slow_win, 1])), (), engine, time=inf).move == 1
+    assert search(TreeGame((0, [1, slow_win])), (), engine, time=inf).move == 0
     slow_loss = (1, [(0, [(1, [-1])])])
-    assert search(TreeGame((0, [-1, slow_loss])), (), engine).move == 1
+    assert search(TreeGame((0, [-1, slow_loss])), (), engine, time=inf).move == 1
 
 
 def test_chance_is_averaged_by_expectimax_and_adversarial_for_alphabeta() -> None:
     tree = (0, [("chance", [(0.5, 10), (0.5, 0)]), ("chance", [(0.9, 4), (0.1, 3)])])
     game = TreeGame(tree, players=1)
-    assert search(game, (), "expectimax").value == pytest.approx(5.0, abs=1e-4)
-    assert search(game, (), "expectimax").move == 0
-    assert search(game, (), "alphabeta").value == 3 and search(game, (), "alphabeta").move == 1
+    assert search(game, (), "expectimax", time=inf).value == pytest.approx(5.0, abs=1e-4)
+    assert search(game, (), "expectimax", time=inf).move == 0
+    assert search(game, (), "alphabeta", time=inf).value == 3 and search(game, (), "alphabeta", time=inf).move == 1
 
 
 COIN_FLIP = (0, [("chance", [(0.75, 1), (0.25, -1)]), (1, [0, 1])])
@@ -68,15 +69,15 @@ COIN_FLIP = (0, [("chance", [(0.75, 1), (0.25, -1)]), (1, [0, 1])])
 @pytest.mark.parametrize("engine", ENGINES)
 def test_engines_that_cannot_average_refuse_a_two_player_game_with_chance(engine: str) -> None:
     with pytest.raises(CannotSearch, match=f"{engine} cannot value the chance nodes of tree; use expectimax"):
-        search(TreeGame(COIN_FLIP), (), engine)
+        search(TreeGame(COIN_FLIP), (), engine, time=inf)
 
 
 def test_expectimax_values_a_two_player_coin_flip_by_its_probabilities() -> None:
-    result = search(TreeGame(COIN_FLIP), (), "expectimax", every_move=True)
+    result = search(TreeGame(COIN_FLIP), (), "expectimax", every_move=True, time=inf)
     assert result.move == 0 and result.value == pytest.approx(0.5, abs=1e-4)
     assert [value for _, value in result.moves] == [pytest.approx(0.5, abs=1e-4), 0]
     second = (1, [("chance", [(0.75, 1), (0.25, -1)]), (0, [0, -1])])  # seat 1 to move: a win for seat 0 is its loss
-    assert search(TreeGame(second), (), "expectimax").value == pytest.approx(0.0, abs=1e-4)
+    assert search(TreeGame(second), (), "expectimax", time=inf).value == pytest.approx(0.0, abs=1e-4)
 
 
 def random_tree(draw: st.DrawFn, depth: int) -> object:
@@ -92,12 +93,12 @@ trees = st.composite(lambda draw: random_tree(draw, 4))()
 @given(trees)
 def test_engines_agree_on_random_trees_with_irregular_turns(tree: object) -> None:
     game = TreeGame(tree)
-    oracle = search(game, (), "minimax", every_move=True)
+    oracle = search(game, (), "minimax", every_move=True, time=inf, cache=False)
     for engine in ("negamax", "alphabeta"):
-        result = search(game, (), engine, every_move=True)
+        result = search(game, (), engine, every_move=True, time=inf)
         assert result.value == oracle.value
         assert dict(result.moves) == dict(oracle.moves)
-    assert search(game, (), "alphabeta").value == oracle.value
+    assert search(game, (), "alphabeta", time=inf).value == oracle.value
 
 
 def test_depth_limit_uses_the_heuristic_and_is_not_exact() -> None:
@@ -108,7 +109,7 @@ def test_depth_limit_uses_the_heuristic_and_is_not_exact() -> None:
 
 def test_node_counting_includes_root_and_table_answers() -> None:
     game = games.create("simple-nim 4")
-    assert search(game, game.initial_state(), "minimax").nodes == simple_nim_tree_size(4)
+    assert search(game, game.initial_state(), "minimax", time=inf, cache=False).nodes == simple_nim_tree_size(4)
 
 
 def test_time_limit_is_honoured() -> None:
@@ -136,7 +137,7 @@ def test_iterative_deepening_yields_each_depth_then_the_proof() -> None:
 def test_table_capacity_is_respected() -> None:
     table = Table(capacity=100)
     game = games.create("nim 3 4 5 --normal")
-    search(game, game.initial_state(), "alphabeta", table=table)
+    search(game, game.initial_state(), "alphabeta", table=table, time=inf)
     assert len(table) <= 100
 
 

@@ -8,6 +8,7 @@ import itertools
 import json
 import time
 from functools import cache
+from math import inf
 
 import pytest
 from hypothesis import given
@@ -115,7 +116,7 @@ def cell_name(game: MNK, cell: tuple[int, int]) -> str:
 
 def test_plain_minimax_visits_the_whole_3x3_tree_and_finds_a_draw() -> None:
     game = games.create("tictactoe")
-    result = search(game, game.initial_state(), "minimax", cache=False)
+    result = search(game, game.initial_state(), "minimax", cache=False, time=inf)
     assert result.nodes == 549_946
     assert result.value == 0 and result.exact
 
@@ -129,7 +130,7 @@ def test_every_engine_agrees_on_every_opening_move_of_3x3() -> None:
     }
     assert set(truth.values()) == {0}
     for engine in ("minimax", "negamax", "alphabeta", "expectimax"):
-        result = search(game, state, engine, every_move=True, cache=True)
+        result = search(game, state, engine, every_move=True, cache=True, time=inf)
         assert result.value == 0
         assert {game.format_move(move): value for move, value in result.moves} == truth
 
@@ -147,13 +148,13 @@ def test_every_engine_agrees_on_every_opening_move_of_3x3() -> None:
 )
 def test_published_results(words: str, value: int) -> None:
     game = games.create(words)
-    result = search(game, game.initial_state(), "alphabeta")
+    result = search(game, game.initial_state(), "alphabeta", time=inf)
     assert result.exact and result.value == value
 
 
 def test_4x3_transposed_is_the_same_game() -> None:
     game = games.create("tictactoe --rows 4 --cols 3 --k 3")
-    assert search(game, game.initial_state(), "alphabeta").value == 1
+    assert search(game, game.initial_state(), "alphabeta", time=inf).value == 1
 
 
 # -- agreement with the independent solver ---------------------------------------------------
@@ -167,7 +168,7 @@ def test_alphabeta_agrees_with_the_oracle_on_every_position(rows: int, cols: int
         assert game.is_terminal(state) == oracle_over(board, k)
         if game.is_terminal(state):
             continue
-        result = search(game, state, "alphabeta")
+        result = search(game, state, "alphabeta", time=inf)
         assert result.value == oracle_value(board, k, gravity), board
         best = game.format_move(result.move)
         best_cells = [cell for cell in oracle_moves(board, gravity) if cell_name(game, cell) == best]
@@ -203,7 +204,7 @@ def test_every_root_move_agrees_with_the_oracle_midgame(case: Case) -> None:
     state = game.read_position("/".join(board))
     if game.is_terminal(state):
         return
-    result = search(game, state, "alphabeta", every_move=True)
+    result = search(game, state, "alphabeta", every_move=True, time=inf)
     truth = {
         cell_name(game, cell): -oracle_value(oracle_play(board, cell), k, gravity)
         for cell in oracle_moves(board, gravity)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from math import inf
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,12 +20,12 @@ small_piles = st.lists(st.integers(0, 5), min_size=1, max_size=4)
 
 def mover_wins(words: str) -> bool:
     game = games.create(words)
-    return search(game, game.initial_state(), "alphabeta").value == 1
+    return search(game, game.initial_state(), "alphabeta", time=inf).value == 1
 
 
 def winning_moves(words: str) -> set[str]:
     game = games.create(words)
-    result = search(game, game.initial_state(), "alphabeta", every_move=True)
+    result = search(game, game.initial_state(), "alphabeta", every_move=True, time=inf)
     return {game.format_move(move) for move, value in result.moves if value == 1}
 
 
@@ -83,13 +85,13 @@ def test_split_nim_piles_follow_xor_of_grundy(piles: list[int]) -> None:
 def test_every_engine_agrees_on_nim(piles: list[int], normal: bool) -> None:
     game = games.create("nim " + " ".join(map(str, piles)) + (" --normal" if normal else ""))
     state = game.initial_state()
-    oracle = search(game, state, "minimax", every_move=True)
+    oracle = search(game, state, "minimax", every_move=True, time=inf, cache=False)
     for result in (
-        search(game, state, "minimax", cache=True, every_move=True),
-        search(game, state, "negamax", every_move=True),
-        search(game, state, "negamax", cache=True, every_move=True),
-        search(game, state, "alphabeta", every_move=True),
-        search(game, state, "alphabeta", every_move=True, table=Table(0)),
+        search(game, state, "minimax", cache=True, every_move=True, time=inf),
+        search(game, state, "negamax", every_move=True, time=inf, cache=False),
+        search(game, state, "negamax", cache=True, every_move=True, time=inf),
+        search(game, state, "alphabeta", every_move=True, time=inf),
+        search(game, state, "alphabeta", every_move=True, table=Table(0), time=inf),
     ):
         assert result.value == oracle.value
         assert dict(result.moves) == dict(oracle.moves)
@@ -101,14 +103,17 @@ def test_pruning_visits_fewer_nodes_than_minimax() -> None:
     for words in ("nim 2 3 4", "simple-nim 14", "split-nim 12", "nim 1 2 3 --normal"):
         game = games.create(words)
         state = game.initial_state()
-        plain, pruned = search(game, state, "minimax"), search(game, state, "alphabeta")
+        plain, pruned = (
+            search(game, state, "minimax", time=inf, cache=False),
+            search(game, state, "alphabeta", time=inf),
+        )
         assert plain.value == pruned.value
         assert pruned.nodes < plain.nodes, words
 
 
 def test_deep_simple_nim_does_not_overflow_the_stack() -> None:
     game = games.create("simple-nim 5000")
-    result = search(game, game.initial_state(), "alphabeta")
+    result = search(game, game.initial_state(), "alphabeta", time=inf)
     assert result.value == 1 and result.move == 3  # 5000 = 3 (mod 4): leave 4997 = 1 (mod 4)
 
 

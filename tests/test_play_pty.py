@@ -10,6 +10,7 @@ import json
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 import pexpect
@@ -85,16 +86,34 @@ def test_ctrl_c_at_the_prompt_exits_130_without_a_traceback() -> None:
     assert code == 130 and "Traceback" not in rest and "interrupted" in rest
 
 
-def test_ctrl_c_while_the_engine_thinks_exits_130_and_keeps_the_record(tmp_path: Path) -> None:
+def test_ctrl_c_while_the_engine_thinks_makes_it_move_now_and_the_game_goes_on(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    # Plain minimax without a cache on these piles would search for hours.
-    child = spawn("play", "nim", "4", "5", "6", "7", "--first", "minimax", "--record", str(record))
+    # Plain minimax without a cache or a time limit on these piles would search for hours.
+    spec = "minimax:cache=off,time=inf"
+    child = spawn("play", "nim", "4", "5", "6", "7", "--first", spec, "--second", "human", "--record", str(record))
     child.expect(shown("is thinking"))
+    child.sendintr()
+    child.expect(shown("moved now at Ctrl-C"))
+    child.expect(shown("Second ›"))  # the person's turn: the game goes on
+    child.send("quit\r")
+    code, rest = finish(child)
+    assert code == 0 and "Traceback" not in rest
+    saved = json.loads(record.read_text())
+    assert len(saved["moves"]) == 1 and saved["result"]["finished"] is False
+
+
+def test_ctrl_c_twice_while_the_engine_thinks_exits_130_and_keeps_the_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    spec = "minimax:cache=off,time=inf"
+    child = spawn("play", "nim", "4", "5", "6", "7", "--first", spec, "--second", spec, "--record", str(record))
+    child.expect(shown("is thinking"))
+    child.sendintr()
+    time.sleep(0.3)  # two presses: signals sent together arrive as one
     child.sendintr()
     code, rest = finish(child)
     assert code == 130 and "Traceback" not in rest
     saved = json.loads(record.read_text())
-    assert saved["moves"] == [] and saved["result"]["finished"] is False
+    assert len(saved["moves"]) <= 1 and saved["result"]["finished"] is False
 
 
 def test_2048_moves_on_single_keys_undoes_and_quits(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from math import inf
 
 import pytest
 from hypothesis import given
@@ -222,11 +223,11 @@ def test_expectimax_averages_the_spawns_on_a_hand_computed_position() -> None:
     # (p 0.1) lets the 4s merge for 8 points, after which every spawn ends it: 0.1 * 8 = 0.8.
     # Left: 16,0/4,32, and neither spawn leaves a merge: 0.
     game, state = position("0,16/4,32")
-    result = search(game, state, "expectimax", every_move=True)
+    result = search(game, state, "expectimax", every_move=True, time=inf)
     assert result.exact and result.move == "up"
     assert {move: round(value, 3) for move, value in result.moves} == {"up": 0.8, "left": 0.0}
     # the worst-spawn model sees 0 for both: chance always plays the 2
-    assert search(game, state, "alphabeta").value == 0
+    assert search(game, state, "alphabeta", time=inf).value == 0
 
 
 def exact_value(game: Twenty48, state: Position) -> float:
@@ -241,7 +242,7 @@ def exact_value(game: Twenty48, state: Position) -> float:
 @pytest.mark.parametrize("text", ["0,16/4,32", "0,16/16,16", "16,8/0,16"])
 def test_expectimax_is_exact_on_small_boards(text: str) -> None:
     game, state = position(text)
-    assert search(game, state, "expectimax").value == pytest.approx(exact_value(game, state), abs=1e-3)
+    assert search(game, state, "expectimax", time=inf).value == pytest.approx(exact_value(game, state), abs=1e-3)
 
 
 def test_limited_expectimax_answers_on_the_full_board() -> None:

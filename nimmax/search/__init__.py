@@ -7,8 +7,20 @@ the one registry. This face only re-exports.
 """
 
 from nimmax.search.budget import Budget, OutOfBudget
-from nimmax.search.deepening import Searcher, interpreter_for, iterate, run, search_root
-from nimmax.search.engines import ENGINES, CannotSearch, Engine, Option, defaults, engine_for, lookup, search
+from nimmax.search.deepening import Searcher, Watcher, interpreter_for, iterate, run, search_root
+from nimmax.search.engines import (
+    ENGINES,
+    LIMITS,
+    MOVE_SECONDS,
+    CannotSearch,
+    Engine,
+    Option,
+    defaults,
+    engine_for,
+    limits,
+    lookup,
+    search,
+)
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, payoff, to_value, younger
 from nimmax.search.table import EXACT, LOWER, UPPER, Entry, Table, principal_variation
@@ -18,7 +30,9 @@ __all__ = (
     "EXACT",
     "FULL_DEPTH",
     "INFINITY",
+    "LIMITS",
     "LOWER",
+    "MOVE_SECONDS",
     "SCALE",
     "UPPER",
     "Budget",
@@ -31,10 +45,12 @@ __all__ = (
     "SearchResult",
     "Searcher",
     "Table",
+    "Watcher",
     "defaults",
     "engine_for",
     "interpreter_for",
     "iterate",
+    "limits",
     "lookup",
     "older",
     "payoff",

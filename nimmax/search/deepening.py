@@ -3,7 +3,7 @@
 `iterate` is iterative deepening as a generator (one SearchResult per completed depth; the
 caller owns the clock); `run` takes its last answer inside `interpreter_for`, which gives the
 search the recursion depth it needs and pauses the cyclic garbage collector, then puts both
-back as they were.
+back as they were. A `Watcher` sees a running search: every budget check and every depth done.
 """
 
 from __future__ import annotations
@@ -11,9 +11,11 @@ from __future__ import annotations
 import gc
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from dataclasses import replace
+from itertools import chain
+from typing import Any, Protocol
 
 from nimmax.game import CHANCE, AnyGame
 from nimmax.search.budget import Budget, OutOfBudget
@@ -30,7 +32,9 @@ class Searcher:
     An engine whose recursion takes another shape (minimax's Max and Min, expectimax's
     probabilities) overrides `child_score` instead.
     `horizon` counts the leaves cut short by the depth limit, so a search that reached no
-    horizon has proven its value.
+    horizon has proven its value. `scored` holds the root moves scored so far at the depth
+    being searched, so a search stopped before its first depth is done still answers with a
+    move it searched.
     """
 
     averages = False
@@ -41,6 +45,7 @@ class Searcher:
         self.table = table if table is not None else Table()
         self.budget = budget if budget is not None else Budget()
         self.horizon = 0
+        self.scored: list[tuple[Any, float]] = []
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         """The engine: the score, for the side to move, of a node that is neither over nor at
@@ -54,7 +59,10 @@ class Searcher:
     def leaf(self, state: Any, horizon: bool, seat: int) -> float | None:
         """Count a node reached; score it for `seat` if the search stops here (the game is
         over, or `horizon`: the depth limit, scored by `evaluate`); None to expand it."""
-        self.budget.count()
+        budget = self.budget  # Budget.count, inlined: this runs once per node
+        budget.nodes += 1
+        if budget.nodes >= budget.next_check:
+            budget.check()
         if self.game.is_terminal(state):
             return payoff(self.game, state, seat)
         if horizon:
@@ -62,17 +70,36 @@ class Searcher:
             return payoff(self.game, state, seat, estimate=True)
         return None
 
-    def moves(self, state: Any, first: Any = None, narrow: bool = True) -> list[Any]:
+    def moves(self, state: Any, first: Any = None, narrow: bool = True) -> Iterable[Any]:
         """What may happen next, in search order: the outcomes at a chance node, else the moves
-        (the game's `search_actions` when `narrow`, all `actions` otherwise) with `first` in front."""
+        (the game's `search_actions` when `narrow`, all `actions` otherwise) with `first` in front.
+
+        A game may give its moves lazily (a pile of a million stones); then `first`, a table
+        move and so legal in its own position, is taken on trust rather than looked up.
+        """
         game = self.game
         if game.to_move(state) == CHANCE:
             return [outcome for _, outcome in game.chance_outcomes(state)]
-        moves = list(game.search_actions(state) if narrow else game.actions(state))
-        if first is not None and first in moves and moves[0] != first:
-            moves.remove(first)
-            moves.insert(0, first)
-        return moves
+        moves = game.search_actions(state) if narrow else game.actions(state)
+        if first is None:
+            return moves
+        if isinstance(moves, Sequence):
+            if not moves or moves[0] == first or first not in moves:
+                return moves
+            return [first, *(move for move in moves if move != first)]
+        return chain((first,), (move for move in moves if move != first))
+
+    def best_scored(self) -> tuple[Any, float, int] | None:
+        """The best root move scored so far at the depth being searched, its value (proven when
+        no horizon was met) and how many root moves are scored; None before the first."""
+        if not self.scored:
+            return None
+        move, score = max(self.scored, key=lambda pair: pair[1])
+        return move, to_value(score, self.unhorizoned()), len(self.scored)
+
+    def unhorizoned(self) -> bool:
+        """Whether every score so far is a proven whole payoff: no horizon met, no chance averaged."""
+        return self.horizon == 0 and not (self.averages and self.game.has_chance)
 
     def child_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
         """A child's score for the parent's side `me`, one ply older, searched in (alpha, beta).
@@ -91,20 +118,34 @@ class Searcher:
         return older(-score)
 
 
+class Watcher(Protocol):
+    """Sees a search as it runs (a live display): every budget check, and every depth completed."""
+
+    def tick(self, searcher: Searcher) -> None:
+        """Called every few dozen nodes: read the searcher's budget (nodes, elapsed) and
+        `best_scored()`; `searcher.budget.stop()` makes it answer now."""
+
+    def reached(self, result: SearchResult) -> None:
+        """Called with each completed depth's answer; its nodes and seconds are the search's so far."""
+
+
 def search_root(
     searcher: Searcher, state: Any, depth: int, every_move: bool, first: Any = None
 ) -> tuple[float, Any, list[tuple[Any, float]]]:
     """Score every root move `depth` plies deep; the best score, its move, and the pairs.
 
     Without `every_move` later moves are searched only for a better score, so their
-    scores are bounds; with it each gets the full window and an exact score.
+    scores are bounds; with it each gets the full window and an exact score. The pairs
+    grow in `searcher.scored` as they are found, so a stopped search keeps them.
     """
     game = searcher.game
     searcher.budget.count()
     if game.to_move(state) == CHANCE:
         raise ValueError("a chance node has no move to choose")
     me = searcher.viewpoint(state)
-    best, best_move, scored = -INFINITY, None, []
+    best, best_move = -INFINITY, None
+    scored: list[tuple[Any, float]] = []
+    searcher.scored = scored
     for move in searcher.moves(state, first, narrow=False):
         child = game.result(state, move)
         score = searcher.child_score(me, child, depth - 1, -INFINITY if every_move else best, INFINITY)
@@ -121,7 +162,8 @@ def iterate(
 
     Callers own the clock: stop consuming whenever you like. The searcher's budget aborts
     an iteration that overruns it, and the generator then ends. `deepen=False` searches
-    once, straight at `depth` (to the end of the game when depth is None).
+    once, straight at `depth` (to the end of the game when depth is None). Each result's
+    nodes and seconds are those of the search so far, every earlier depth included.
     """
     game = searcher.game
     start = time.perf_counter()
@@ -151,6 +193,7 @@ def iterate(
             seconds=time.perf_counter() - start,
             exact=exact,
             moves=tuple(MoveValue(m, to_value(s, whole)) for m, s in scored) if every_move else (),
+            moves_proven=exact and every_move,
         )
         if exact or current >= limit:
             return
@@ -182,16 +225,44 @@ def interpreter_for(plies: int) -> Iterator[None]:
 
 
 def run(
-    searcher: Searcher, state: Any, depth: int | None = None, every_move: bool = False, deepen: bool = False
+    searcher: Searcher,
+    state: Any,
+    depth: int | None = None,
+    every_move: bool = False,
+    deepen: bool = False,
+    watcher: Watcher | None = None,
 ) -> SearchResult:
-    """The last result `iterate` completes; when the budget stops even the first depth,
-    the first legal move, so a player under a deadline always has an answer."""
-    start, last = time.perf_counter(), None
-    with interpreter_for(min(depth if depth is not None else SCALE // 2, SCALE // 2)):
-        for result in iterate(searcher, state, depth, every_move, deepen):
-            last = result
-    if last is not None:
-        return last
-    move = next(iter(searcher.game.actions(state)), None)
-    pv = (move,) if move is not None else ()
-    return SearchResult(0.0, move, pv, searcher.budget.nodes, 0, time.perf_counter() - start, False)
+    """The deepest answer `iterate` completes, with the nodes and seconds of the whole search
+    (the iteration the budget cut short included).
+
+    When the budget stops even the first depth, the best of the root moves scored by then
+    (an estimate), or failing those the game's first move in search order, so a player under
+    a deadline always has an answer.
+    """
+    budget = searcher.budget
+    start, nodes_before, last = time.perf_counter(), budget.nodes, None
+    budget.watch = (lambda _: watcher.tick(searcher)) if watcher is not None else None
+    try:
+        with interpreter_for(min(depth if depth is not None else SCALE // 2, SCALE // 2)):
+            for result in iterate(searcher, state, depth, every_move, deepen):
+                last = result
+                if watcher is not None:
+                    watcher.reached(result)
+    finally:
+        budget.watch = None
+    if last is None:
+        last = unfinished(searcher, state, every_move)
+    return replace(last, nodes=budget.nodes - nodes_before, seconds=time.perf_counter() - start)
+
+
+def unfinished(searcher: Searcher, state: Any, every_move: bool) -> SearchResult:
+    """The answer of a search stopped before its first depth was done: the best root move
+    scored so far, an estimate; with none scored, the first move the game would search."""
+    best = searcher.best_scored()
+    if best is None:
+        move = next(iter(searcher.game.search_actions(state)), None)
+        return SearchResult(0.0, move, (move,) if move is not None else (), 0, 0, 0.0, False)
+    move, value, _ = best
+    proven = searcher.unhorizoned()
+    values = tuple(MoveValue(m, to_value(s, proven)) for m, s in searcher.scored) if every_move else ()
+    return SearchResult(value, move, (move,), 0, 0, 0.0, False, values, proven and every_move)

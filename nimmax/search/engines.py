@@ -12,10 +12,11 @@ from nimmax.game import AnyGame, BadInput
 from nimmax.search.adversary import ChanceAsAdversary
 from nimmax.search.alphabeta import AlphaBeta
 from nimmax.search.budget import Budget
-from nimmax.search.deepening import Searcher, run
+from nimmax.search.deepening import Searcher, Watcher, run
 from nimmax.search.expectimax import DEFAULT_CUTOFF, Expectimax
 from nimmax.search.minimax import Minimax, Negamax
 from nimmax.search.result import SearchResult
+from nimmax.search.score import INFINITY
 from nimmax.search.table import DEFAULT_CAPACITY, Table
 
 
@@ -41,12 +42,34 @@ def defaults(options: Sequence[Option]) -> dict[str, Any]:
     return {option.name: option.default for option in options}
 
 
+MOVE_SECONDS = 1.0
+"""A move's time when no limit is given: with the budget checked every few dozen nodes and
+the answer assembled after, a move is made within about 2 s on any board."""
+
 LIMITS = (
     Option("depth", int, None, "plies deep; beyond them positions are estimated"),
-    Option("time", float, None, "seconds per search, deepening until they run out"),
-    Option("nodes", int, None, "nodes per search, deepening until they run out"),
+    Option(
+        "time",
+        float,
+        MOVE_SECONDS,
+        "seconds per move, deepening until they run out; inf for none (no default when depth or nodes is set)",
+    ),
+    Option("nodes", int, None, "nodes per move, deepening until they run out"),
 )
-"""The limits every engine takes: none set searches to the end of the game."""
+"""The limits every engine takes: a second a move unless told otherwise; `time=inf` (or
+an explicit `depth=` or `nodes=` without `time=`) searches as deep as those allow."""
+
+
+def limits(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The limits a search runs under, from the options given: `time` defaults to
+    MOVE_SECONDS unless `depth` or `nodes` is given instead, and `time=inf` means no limit."""
+    chosen = {limit.name: given.get(limit.name, limit.default) for limit in LIMITS}
+    if "time" not in given and (given.get("depth") is not None or given.get("nodes") is not None):
+        chosen["time"] = None
+    if chosen["time"] is not None and chosen["time"] == INFINITY:
+        chosen["time"] = None
+    return chosen
+
 
 TABLE_SIZE = Option("table", int, DEFAULT_CAPACITY, "most entries in the transposition table")
 
@@ -74,6 +97,11 @@ class Engine:
         """Every option with its default value."""
         return defaults(self.options)
 
+    def settings(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option a search runs with: those given, the limits as `limits` reads them,
+        and the defaults of the rest."""
+        return {**self.defaults(), **given, **limits(given)}
+
     def game_for(self, game: AnyGame) -> AnyGame:
         """The game as this engine searches it; CannotSearch when it cannot honour its properties."""
         if game.players not in (1, 2):
@@ -89,7 +117,7 @@ class Engine:
         self, game: AnyGame, options: Mapping[str, Any], table: Table | None = None, budget: Budget | None = None
     ) -> Searcher:
         """A searcher for `game` with these options (defaults for those missing)."""
-        chosen = {**self.defaults(), **options}
+        chosen = self.settings(options)
         if table is None:
             table = Table(chosen["table"] if chosen["cache"] else 0)
         if budget is None:
@@ -103,16 +131,24 @@ class Engine:
         options: Mapping[str, Any],
         table: Table | None = None,
         every_move: bool = False,
+        deepen: bool | None = None,
+        watcher: Watcher | None = None,
     ) -> SearchResult:
-        """Search `state`: straight to the end of the game when unlimited, deepening under
-        `time` or `nodes` until the limit stops it; `every_move` values every root move exactly."""
-        searcher = self.searcher(game, options, table)
-        deepen = options.get("time") is not None or options.get("nodes") is not None
-        return run(searcher, state, options.get("depth"), every_move, deepen)
+        """Search `state` under its limits; `every_move` values every root move exactly.
+
+        It deepens one ply at a time when `deepen`, which by default it does under a time or
+        node limit; unlimited, it searches straight to the end of the game (or to `depth`).
+        """
+        chosen = self.settings(options)
+        searcher = self.searcher(game, chosen, table)
+        if deepen is None:
+            deepen = chosen["time"] is not None or chosen["nodes"] is not None
+        return run(searcher, state, chosen["depth"], every_move, deepen, watcher)
 
 
 def _cutoff(options: Mapping[str, Any]) -> float:
-    """Expectimax's cut-off: as given, else DEFAULT_CUTOFF for a limited search and 0 for an exact one."""
+    """Expectimax's cut-off: as given, else DEFAULT_CUTOFF for a limited search and 0 for an
+    exact one (`options` are a search's settings, its limits read)."""
     if options["cutoff"] is not None:
         return float(options["cutoff"])
     limited = any(options[limit.name] is not None for limit in LIMITS)
@@ -125,15 +161,15 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
         for engine in (
             Engine(
                 "minimax",
-                "plain minimax, Max and Min apart: visits every node (cache=on memoises positions)",
+                "plain minimax, Max and Min apart: no pruning; a memo of positions valued (cache=off: every node)",
                 lambda game, table, budget, options: Minimax(game, table, budget, cache=options["cache"]),
-                (*LIMITS, cache(False), TABLE_SIZE),
+                (*LIMITS, cache(True), TABLE_SIZE),
             ),
             Engine(
                 "negamax",
-                "minimax as one maximising recursion: visits every node (cache=on memoises positions)",
+                "minimax as one maximising recursion: no pruning; a memo (cache=off: every node)",
                 lambda game, table, budget, options: Negamax(game, table, budget, cache=options["cache"]),
-                (*LIMITS, cache(False), TABLE_SIZE),
+                (*LIMITS, cache(True), TABLE_SIZE),
             ),
             Engine(
                 "alphabeta",

@@ -25,4 +25,8 @@ class SearchResult:
     seconds: float
     exact: bool
     moves: tuple[MoveValue, ...] = ()
-    """Every root move with its value, when the search was asked to value them all."""
+    """Every root move with its value, when the search was asked to value them all (only those
+    searched, when it was stopped before its first depth was done)."""
+    moves_proven: bool = False
+    """Whether each value in `moves` is proven: so in an exact search, and in one stopped
+    early that had met no horizon (a search to the end of the game)."""

@@ -23,14 +23,11 @@ from rich.text import Text
 from nimmax import games
 from nimmax.game import CHANCE, AnyGame, BadInput
 from nimmax.match import Abandon, BadRecord, GameRecord, Match, Ply, Rewind
-from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create
+from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, parse_spec, timed
 from nimmax.search import SearchResult, engine_for
+from nimmax.ui.live import LiveSearch, value_text
 from nimmax.ui.prompt import COMMANDS, KEYS, LineReader, MoveReader, refusal, terminal_reader
 from nimmax.ui.render import render
-from nimmax.ui.views import outcome_word
-
-HINT_SECONDS = 2.0
-"""How long a hint searches when no engine plays in the game."""
 
 
 def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
@@ -46,15 +43,9 @@ def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
 
 
 def search_status(game: AnyGame, search: SearchResult) -> str:
-    """What an engine found, for the status line: value, depth, nodes, time."""
-    value = search.value
-    shown = "0" if value == 0 else f"{value:+,.0f}" if value == int(value) else f"{value:+,.2f}"
-    word = outcome_word(game, value, search.exact)
-    if word in ("win", "draw", "loss"):
-        shown += f" ({word})"
-    elif not search.exact:
-        shown += " (estimate)"
-    return f"value {shown} · depth {search.depth} · {search.nodes:,} nodes · {search.seconds:.3f} s"
+    """What an engine found, for the status line: value (proven, or an estimate at a depth), nodes, time."""
+    value = value_text(game, search.value, search.exact, search.depth)
+    return f"value {value} · {search.nodes:,} nodes · {search.seconds:.3f} s"
 
 
 def worth_drawing(game: AnyGame, state: Any) -> bool:
@@ -94,13 +85,18 @@ class PlaySession:
         reader: MoveReader | None = None,
         seed: int | None = None,
         delay: float = 0.0,
+        time_limit: float | None = None,
     ) -> None:
         self.game, self.console, self.delay = game, console, delay
+        specs = [timed(spec, time_limit) for spec in specs]
         for spec in specs:
             check_fit(spec, game)
+        self.live = LiveSearch(game, console)
         self.players: list[Player] = [
-            create(spec, seed=None if seed is None else seed + seat, ask=self.ask) for seat, spec in enumerate(specs)
+            create(spec, seed=None if seed is None else seed + seat, ask=self.ask, watcher=self.live)
+            for seat, spec in enumerate(specs)
         ]
+        self.hint_spec = timed(Spec(engine_for(game).name), time_limit)
         self.labels = seat_labels(game, [player.spec for player in self.players])
         self.humans = {seat for seat, player in enumerate(self.players) if isinstance(player, HumanPlayer)}
         self.match = Match(game, self.players, random.Random(game.seed if game.seed is not None else seed))
@@ -131,12 +127,12 @@ class PlaySession:
         return self.match.record()
 
     def thinking(self) -> AbstractContextManager[Any]:
-        """A spinner while an engine searches, on a terminal only."""
+        """While an engine searches: its live line, and Ctrl-C as "move now"."""
         state = self.match.state
         seat = CHANCE if self.game.is_terminal(state) else self.game.to_move(state)
-        if seat == CHANCE or seat in self.humans or not self.console.is_terminal:
+        if seat == CHANCE or not isinstance(self.players[seat], SearchPlayer):
             return nullcontext()
-        return self.console.status(f"{self.labels[seat]} is thinking…")
+        return self.live.watching(f"{self.labels[seat]} is thinking")
 
     def show(self, ply: Ply) -> None:
         """One ply: who played what (with the engine's figures), then the board."""
@@ -147,7 +143,9 @@ class PlaySession:
         else:
             line = f"[bold]{escape(self.labels[ply.seat])}[/bold] plays [bold cyan]{move}[/bold cyan]"
             if ply.search is not None:
-                line += f"   [dim]{search_status(game, ply.search)}[/dim]"
+                line += f"   [dim]{escape(search_status(game, ply.search))}[/dim]"
+                if self.live.interrupted:
+                    line += "   [yellow]moved now at Ctrl-C (twice ends the game)[/yellow]"
             elif ply.seat not in self.humans:
                 line += f"   [dim]{ply.seconds:.3f} s[/dim]"
             self.console.print(line)
@@ -207,12 +205,12 @@ class PlaySession:
         """The best move by the opponent's engine (or a quick search), with its value for the mover."""
         if self.hinter is None:
             engines = [player for player in self.players if isinstance(player, SearchPlayer)]
-            quick = Spec(engine_for(self.game).name, {"time": HINT_SECONDS})
-            self.hinter = engines[0] if engines else SearchPlayer(quick)
-        with self.console.status("thinking…") if self.console.is_terminal else nullcontext():
+            self.hinter = engines[0] if engines else SearchPlayer(parse_spec(self.hint_spec), self.live)
+        with self.live.watching("hint"):
             search = self.hinter.search(self.game, state)
         move = escape(self.game.format_move(search.move))
-        self.console.print(f"hint: [bold green]{move}[/bold green]   [dim]{search_status(self.game, search)}[/dim]")
+        status = escape(search_status(self.game, search))
+        self.console.print(f"hint: [bold green]{move}[/bold green]   [dim]{status}[/dim]")
 
     def help(self, state: Any) -> None:
         """The commands, the function keys and the move notation, by example."""
@@ -233,13 +231,17 @@ def play(
     delay: float = 0.0,
     record: Path | None = None,
     reader: MoveReader | None = None,
+    time_limit: float | None = None,
 ) -> GameRecord:
-    """Play one game on the console; the record is written even when the game is cut short."""
+    """Play one game on the console; the record is written even when the game is cut short.
+
+    `time_limit` is the seconds a move for every engine whose spec sets no limit of its own.
+    """
     if record is not None and not record.parent.is_dir():
         raise BadInput(f"cannot write the record to {record}: no such directory {record.parent}")
     if record is not None and record.is_dir():
         raise BadInput(f"cannot write the record to {record}: it is a directory")
-    session = PlaySession(game, specs, console, reader, seed, delay)
+    session = PlaySession(game, specs, console, reader, seed, delay, time_limit)
     try:
         return session.play()
     finally:

@@ -77,7 +77,7 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult) -> Table:
         best = move == result.move
         style = "bold green" if best else ("red" if value < 0 else "")
         label = game.format_move(move) + ("  ← best" if best else "")
-        table.add_row(Text(label, style=style), signed(value), outcome_word(game, value, result.exact))
+        table.add_row(Text(label, style=style), signed(value), outcome_word(game, value, result.moves_proven))
     return table
 
 
@@ -98,3 +98,15 @@ def solution_summary(game: AnyGame, algorithm: str, result: SearchResult) -> Tex
         ("\n", ""),
         (f"{algorithm}: {result.nodes:,} nodes in {result.seconds:.4f} s ({rate:,.0f} nodes/s)", "dim"),
     )
+
+
+def partial_answer(result: SearchResult) -> str:
+    """What an interrupted search kept, in words."""
+    if result.exact:
+        return "it had already proven the answer shown"
+    if result.depth:
+        return f"the answer shown is the deepest completed, depth {result.depth}, not proven"
+    if result.moves:
+        proof = ", each value proven" if result.moves_proven else ""
+        return f"{len(result.moves)} moves were valued before it stopped{proof}; the best of them is not proven"
+    return "no move was searched yet"

@@ -1,0 +1,124 @@
+"""A search as it runs: one Rich live line (depth, best move, value, nodes, nodes per second,
+elapsed), and Ctrl-C turned into "answer now" for as long as the search runs.
+
+`LiveSearch` is the search's `Watcher`. While `watching()` is open, a first Ctrl-C asks the
+engine to stop and answer with the best move it has (the deepest depth done); a second one
+raises KeyboardInterrupt as usual. The line is drawn only on a terminal.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+from rich.console import Console
+from rich.live import Live
+from rich.text import Text
+
+from nimmax.game import AnyGame
+from nimmax.search import Budget, Searcher, SearchResult
+from nimmax.ui.views import outcome_word
+
+REFRESH = 0.1
+"""Seconds between redraws of the live line."""
+
+DOUBLE_PRESS = 1.0
+"""Seconds within which a second Ctrl-C counts as pressed twice, though the first already
+made the engine move and the next search began."""
+
+
+def value_text(game: AnyGame, value: float, exact: bool, depth: int) -> str:
+    """A value as a status line shows it: "+1 (win, proven)" or "+0.12 (estimate at depth 7)"."""
+    shown = "0" if value == 0 else f"{value:+,.0f}" if value == int(value) else f"{value:+,.2f}"
+    if not exact:
+        return f"{shown} (estimate at depth {depth})" if depth else f"{shown} (estimate)"
+    word = outcome_word(game, value, exact)
+    return f"{shown} ({word}, proven)" if word in ("win", "draw", "loss") else f"{shown} (proven)"
+
+
+def rate(nodes: int, seconds: float) -> str:
+    """Nodes per second, short: 250k/s."""
+    per_second = nodes / seconds if seconds > 0 else 0.0
+    if per_second >= 1e6:
+        return f"{per_second / 1e6:.1f}M nodes/s"
+    if per_second >= 1e3:
+        return f"{per_second / 1e3:.0f}k nodes/s"
+    return f"{per_second:.0f} nodes/s"
+
+
+class LiveSearch:
+    """Watches the searches made inside `watching()`: draws their progress, and moves on Ctrl-C."""
+
+    def __init__(self, game: AnyGame, console: Console, stop_words: str = "Ctrl-C moves now") -> None:
+        self.game, self.console, self.stop_words = game, console, stop_words
+        self.interrupted = False
+        self.last: SearchResult | None = None
+        self.label = ""
+        self._live: Live | None = None
+        self._next_draw = 0.0
+        self._pressed = -DOUBLE_PRESS
+
+    @contextmanager
+    def watching(self, label: str) -> Iterator[LiveSearch]:
+        """Show the searches made inside as `label`, and catch a first Ctrl-C as "stop now"."""
+        self.interrupted, self.last, self.label, self._next_draw = False, None, label, 0.0
+        previous = None
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.signal(signal.SIGINT, self._on_interrupt)
+        try:
+            if self.console.is_terminal:
+                with Live(Text(f"{label}…", style="dim"), console=self.console, transient=True) as live:
+                    self._live = live
+                    yield self
+            else:
+                yield self
+        finally:
+            self._live = None
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
+
+    def _on_interrupt(self, signum: int, frame: FrameType | None) -> None:
+        now, pressed = time.perf_counter(), self._pressed
+        self._pressed = now
+        if self.interrupted or now - pressed < DOUBLE_PRESS:  # twice: stop everything, as without a search
+            raise KeyboardInterrupt
+        self.interrupted = True
+
+    def tick(self, searcher: Searcher) -> None:
+        """Stop the search if Ctrl-C asked to; redraw the line every REFRESH seconds."""
+        budget = searcher.budget
+        if self.interrupted:
+            budget.stop()
+        if self._live is not None and time.perf_counter() >= self._next_draw:
+            self._next_draw = time.perf_counter() + REFRESH
+            self._live.update(self.line(searcher, budget))
+
+    def reached(self, result: SearchResult) -> None:
+        """Keep the deepest answer so far."""
+        self.last = result
+
+    def line(self, searcher: Searcher, budget: Budget) -> Text:
+        """The live line: what the search knows so far, then its speed."""
+        game, last = self.game, self.last
+        if last is not None and last.move is not None:
+            known = f"depth {last.depth} · best {game.format_move(last.move)} · "
+            known += value_text(game, last.value, last.exact, last.depth)
+        else:
+            best = searcher.best_scored()
+            if best is None:
+                known = "searching"
+            else:
+                move, value, count = best
+                known = f"{count} root move{'s' if count != 1 else ''} searched · best so far {game.format_move(move)}"
+                known += f" {value_text(game, value, searcher.horizon == 0, 0)}"
+        elapsed = budget.elapsed
+        return Text.assemble(
+            (f"{self.label}: ", "bold"),
+            (known, ""),
+            (f" · {budget.nodes:,} nodes · {rate(budget.nodes, elapsed)} · {elapsed:.1f} s", "dim"),
+            (f"   ({self.stop_words})", "dim italic"),
+        )
