@@ -121,7 +121,7 @@ def solve_command(
         emit_json(solution_record(game, state, algorithm, result, live.interrupted))
     elif game.is_terminal(state):
         out.print(f"The game is already over: value {result.value:+g} for {game.player_names[game.to_move(state)]}.")
-    else:
+    elif result.moves:
         out.print(views.solution_table(game, state, result))
         out.print(views.solution_summary(game, algorithm, result))
     if live.interrupted:
