@@ -320,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
         code = _invoke(sys.argv[1:] if argv is None else argv)
         sys.stdout.flush()  # output still buffered fails here, not at the interpreter's exit
     except OSError as error:
-        _unwritable(error)
+        _system_error(error)
         return code or 1
     return code
 
@@ -381,7 +381,7 @@ def _say(line: str) -> None:
         err.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
-def _unwritable(error: OSError) -> None:
+def _system_error(error: OSError) -> None:
     """An output (or other system) error: one line; none for a broken pipe, whose reader left on purpose.
 
     Stdout that still fails to flush is pointed at devnull, so the interpreter's own flush at
