@@ -315,6 +315,8 @@ def tournament_command(
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and turn every outcome into its exit code and at most one line on stderr, never a traceback."""
+    if sys.stdout is None:  # started with stdout closed: the output goes nowhere, as Rich's does
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - it is stdout until the process ends
     code = 0
     try:
         code = _invoke(sys.argv[1:] if argv is None else argv)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 from unittest import mock
 
 import pytest
 
-from .cli_helpers import nimmax_in_process, nimmax_started
+from .cli_helpers import ENVIRONMENT, ROOT, nimmax_in_process, nimmax_started
 
 COMMANDS = [
     ["games"],
@@ -51,3 +52,17 @@ def test_any_other_system_error_is_one_line_and_exit_1() -> None:
     with mock.patch("nimmax.cli.solve", side_effect=PermissionError(13, "Permission denied", "table.bin")):
         run = nimmax_in_process("solve", "nim", "2", "3", "5")
     assert (run.returncode, run.stderr) == (1, "nimmax: Permission denied: table.bin\n")
+
+
+def test_a_closed_stdout_is_no_error() -> None:
+    """Started with stdout closed (`>&-`), the output goes nowhere, as Rich's own does."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **ENVIRONMENT}
+    run = subprocess.run(
+        [sys.executable, "-m", "nimmax", "games", "--json"],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=lambda: os.close(1),
+        timeout=60,
+    )
+    assert (run.returncode, run.stderr) == (0, "")
