@@ -189,7 +189,7 @@ def test_a_signalled_command_says_so_in_one_line(args: list[str], signum: int, c
     process.send_signal(signum)
     out, err = finish(process)
     assert process.returncode == code
-    assert err.startswith(f"nimmax: {line}") and err.count("\n") == 1, err
+    assert err.startswith("nimmax: ") and line in err and err.count("\n") == 1, err
     if args[0] == "bench":
         assert err == "nimmax: terminated before any run ended\n" and "no run to chart" in out
 
