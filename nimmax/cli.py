@@ -1,13 +1,18 @@
 """The thin Typer layer: each command parses, makes one library call, renders.
 
 Game words after a command are the registry's own (`nim 2 3 5 --normal`): options the
-command does not know are passed on to the game. Exit codes: 0 done, 1 failure, 2 bad
-usage or input (one line on stderr), 130 interrupted.
+command does not know are passed on to the game. Exit codes: 0 done, 1 failure (an output
+that cannot be written: one line; a broken pipe: silent), 2 bad usage or input (one line on
+stderr), 130 interrupted by Ctrl-C, 143 by SIGTERM (one line saying what was kept; see
+`nimmax.interrupt` for how a command keeps its partial work).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,7 +20,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from nimmax import duel, games
+from nimmax import duel, games, interrupt
 from nimmax.bench import Row, algorithms, boards, family, numbers, run_all
 from nimmax.game import BadInput
 from nimmax.games import GAMES
@@ -44,8 +49,9 @@ GameWords = Annotated[list[str], typer.Argument(metavar="GAME [ARGS]...", help="
 
 
 def emit_json(record: Any) -> None:
-    """Machine output: one JSON document on stdout, nothing else."""
+    """Machine output: one JSON document on stdout, nothing else; flushed, so a write error is raised here."""
     sys.stdout.write(json.dumps(record, indent=2) + "\n")
+    sys.stdout.flush()
 
 
 @app.command("games")
@@ -173,11 +179,15 @@ def bench_command(
     chosen = family(family_name)
     grid = boards(chosen, numbers("--sizes", sizes) if sizes else (), numbers("--k", k) if k else ())
     runs, rows = algorithms(engines), list[Row]()
+    total = len(grid) * len(runs)
     try:
         with err.status("searching", spinner="dots") as status:
             for row in run_all(grid, runs, limit):
                 rows.append(row)
-                status.update(f"{len(rows)} of {len(grid) * len(runs)} runs done (last: {row.board}, {row.algorithm})")
+                status.update(f"{len(rows)} of {total} runs done (last: {row.board}, {row.algorithm})")
+    except KeyboardInterrupt as error:
+        error.add_note(f"after {len(rows)} of {total} runs; those are printed" if rows else "before any run ended")
+        raise
     finally:  # interrupted or not, the runs so far are printed
         if as_json:
             emit_json({"family": chosen.name, "limit": limit, "rows": [row.record() for row in rows]})
@@ -261,10 +271,12 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JS
 
 
 def exit_if_interrupted(event: duel.Event) -> None:
-    """After the partial results are shown: exit 130 when Ctrl-C cut the event short."""
-    if event.interrupted:
-        err.print(f"nimmax: interrupted after {event.done} games", highlight=False)
-        raise typer.Exit(130)
+    """After the partial results are shown: re-raise the Ctrl-C or SIGTERM that cut the event short."""
+    if event.interruption is not None:
+        done = event.done
+        kept = f"after {done} games; their results are printed" if done else "before any game ended"
+        event.interruption.add_note(kept)
+        raise event.interruption
 
 
 @app.command("duel")
@@ -324,30 +336,89 @@ def tournament_command(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI and turn every failure into its exit code, never a traceback."""
+    """Run the CLI and turn every outcome into its exit code and at most one line on stderr, never a traceback."""
+    if sys.stdout is None:  # started with stdout closed: the output goes nowhere, as Rich's does
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - it is stdout until the process ends
+    code = 0
     try:
-        code = app(args=argv, prog_name="nimmax", standalone_mode=False)
+        code = _invoke(sys.argv[1:] if argv is None else argv)
+        sys.stdout.flush()  # output still buffered fails here, not at the interpreter's exit
+    except OSError as error:
+        _system_error(error)
+        return code or 1
+    return code
+
+
+def _invoke(args: list[str]) -> int:
+    """Run one command; its exit code, with the line that explains a failure said on stderr."""
+    # Invoked directly rather than through app(): typer's standalone handling would turn
+    # Ctrl-C into a bare exit 130 before anything could say what was kept.
+    group = typer.main.get_command(app)
+    context: Any = None
+    try:
+        with interrupt.raise_on_sigterm(), group.make_context("nimmax", list(args)) as context:
+            group.invoke(context)
+    except typer.Exit as stop:
+        return stop.exit_code
+    except SystemExit as stop:  # Rich's answer to a broken pipe: stdout already points to devnull
+        return stop.code if isinstance(stop.code, int) else 1
     except typer.TyperException as error:
         show = getattr(error, "show", None)  # usage errors also print the command's usage line
         if show is not None:
             show()
         else:
-            err.print(f"nimmax: {error.format_message()}", markup=False, highlight=False)
+            _say(f"nimmax: {error.format_message()}")
         return 2 if error.exit_code == 2 else error.exit_code
     except BadInput as error:
-        err.print(f"nimmax: {error}", markup=False, highlight=False, soft_wrap=True)
+        _say(f"nimmax: {error}")
         return 2
-    except (typer.Abort, KeyboardInterrupt):
-        err.print("nimmax: interrupted", highlight=False)
+    except KeyboardInterrupt as error:
+        _say(f"nimmax: {interrupt.summary(error)}")
+        return interrupt.exit_code(error)
+    except (typer.Abort, EOFError):
+        _say("nimmax: interrupted")
         return 130
     except (RecursionError, MemoryError) as error:
-        what = "deeper" if isinstance(error, RecursionError) else "more memory"
-        err.print(
-            f"nimmax: the search needs {what} than this machine allows; limit it with --depth or --time",
-            highlight=False,
-        )
+        what = "a deeper stack" if isinstance(error, RecursionError) else "more memory"
+        limits = _limits(group, context)
+        hint = f"the search needs {what} than this machine allows; limit it with {' or '.join(limits)}"
+        _say(f"nimmax: {hint}" if limits else f"nimmax: this needs {what} than this machine allows")
         return 1
-    return code if isinstance(code, int) else 0
+    return 0
+
+
+LIMITS = ("--depth", "--time")
+"""The options that bound a search, named in the hint when the running command has them."""
+
+
+def _limits(group: Any, context: Any) -> list[str]:
+    """The LIMITS options of the command `context` ran (none when it did not get that far)."""
+    name = None if context is None else context.invoked_subcommand
+    command = None if name is None else group.get_command(context, name)
+    options = set() if command is None else {option for param in command.params for option in param.opts}
+    return [option for option in LIMITS if option in options]
+
+
+def _say(line: str) -> None:
+    """One line on stderr, unless stderr itself cannot be written."""
+    with contextlib.suppress(OSError):
+        err.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def _system_error(error: OSError) -> None:
+    """An output (or other system) error: one line; none for a broken pipe, whose reader left on purpose.
+
+    Stdout that still fails to flush is pointed at devnull, so the interpreter's own flush at
+    exit has nothing left to fail on (the way the Python docs handle SIGPIPE).
+    """
+    try:
+        sys.stdout.flush()
+    except OSError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    if error.errno != errno.EPIPE:
+        _say(f"nimmax: {error.strerror or error}" + (f": {error.filename}" if error.filename else ""))
 
 
 def run() -> None:

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 from nimmax.cli import main
@@ -32,6 +33,22 @@ def nimmax(*args: str, stdin: str = "", cwd: Path = ROOT, timeout: float = 60) -
         timeout=timeout,
         env=env,
         cwd=cwd,
+    )
+
+
+def nimmax_started(*args: str, stdout: Any = subprocess.PIPE) -> subprocess.Popen[str]:
+    """Start the CLI as `nimmax()` runs it, in a session (and process group) of its own, and return
+    at once: for tests that signal it or give it an odd stdout. Stdout and stderr are text pipes."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **ENVIRONMENT}
+    return subprocess.Popen(
+        [sys.executable, "-m", "nimmax", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        start_new_session=True,
     )
 
 

@@ -11,7 +11,7 @@ from nimmax.duel.backend import Backend, Count, serial
 from nimmax.duel.event import Event, Pairing, Side, run
 from nimmax.duel.planning import BLOCKS, DEFAULT_GAME, MIN_BLOCK, Block, Plan, labels, plan
 from nimmax.duel.play import GameResult, Moves, block_games
-from nimmax.duel.pool import STOP_CHECK, ProcessPool, check_jobs, play_block
+from nimmax.duel.pool import STOP_CHECK, ProcessPool, check_jobs
 from nimmax.duel.ranking import Standings, points, standings
 from nimmax.duel.records import pairing_record, side_record, tournament_record
 from nimmax.duel.stats import Z95, elo_ratings, wilson
@@ -39,7 +39,6 @@ __all__ = [
     "labels",
     "pairing_record",
     "plan",
-    "play_block",
     "points",
     "run",
     "serial",

@@ -25,8 +25,10 @@ class Backend(Protocol):
       games played never depend on the backend, only how fast they are;
     - `count` is called in the caller's thread, one game at a time, in any order (the
       tallies do not depend on it), and the backend returns once every game is counted;
-    - on Ctrl-C it stops playing, counts the games already finished that it can still reach,
-      leaves no worker running, and raises KeyboardInterrupt.
+    - on Ctrl-C or SIGTERM (`interrupt.Terminated`, a KeyboardInterrupt) it stops playing within
+      about a second, counts the games already finished that it can still reach, leaves no
+      worker running, and raises the same kind of KeyboardInterrupt;
+    - no worker outlives the process that called it, however that process ends.
     """
 
     def __call__(self, blocks: Sequence[Block], count: Count, /) -> None:

@@ -90,7 +90,13 @@ class Event:
     players: int
     pairings: list[Pairing]
     seconds: float = 0.0
-    interrupted: bool = False
+    interruption: KeyboardInterrupt | None = None
+    """What cut the event short: Ctrl-C's KeyboardInterrupt or SIGTERM's `interrupt.Terminated`."""
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether Ctrl-C or SIGTERM cut the event short."""
+        return self.interruption is not None
 
     @property
     def done(self) -> int:
@@ -108,8 +114,8 @@ def run(
     """Play the event and count its games; `on_game(event)` after every finished game.
 
     The blocks are played by `backend`: by default this process alone (`jobs` 1) or a pool
-    of `jobs` processes. Ctrl-C stops the event: the finished games are kept and
-    `interrupted` is set, so the caller can still report them.
+    of `jobs` processes. Ctrl-C or SIGTERM stops the event: the finished games are kept and
+    `interruption` holds the KeyboardInterrupt, so the caller can report them, then re-raise it.
     """
     check_jobs(jobs)
     event = Event(plan, plan.game.players, [Pairing(pair) for pair in plan.pairings])
@@ -125,7 +131,7 @@ def run(
         backend = serial if jobs == 1 else ProcessPool(jobs)
     try:
         backend(tuple(plan.blocks()), count)
-    except KeyboardInterrupt:
-        event.interrupted = True
+    except KeyboardInterrupt as error:
+        event.interruption = error
     event.seconds = time.perf_counter() - started
     return event

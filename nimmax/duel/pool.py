@@ -1,56 +1,44 @@
-"""The process-pool backend: blocks played by worker processes, their games sent back as they finish, Ctrl-C drained."""
+"""The process-pool backend: blocks played by worker processes, their games sent back as they finish.
+
+Each worker is linked to the parent by its own pipe. Its main thread plays blocks (taken in
+turn from a shared counter); a second thread sends the finished games every STOP_CHECK
+seconds and ends the process at once — even mid-search — when the parent asks it to stop or
+is gone (its end of the pipe reads as closed). Workers ignore Ctrl-C and SIGTERM: the
+parent holds both, stops the workers, counts what they sent, kills any worker still there
+after GRACE seconds, then raises the KeyboardInterrupt (or Terminated) it held. So no
+worker outlives the parent, however the parent ends.
+"""
 
 from __future__ import annotations
 
-import itertools
+import contextlib
 import multiprocessing
-import queue
+import os
+import pickle
 import signal
 import threading
 import time
+from collections import deque
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from nimmax.duel.backend import Count
 from nimmax.duel.planning import Block
-from nimmax.duel.play import block_games
+from nimmax.duel.play import GameResult, block_games
 from nimmax.game import BadInput
-
-_worker: dict[str, Any] = {}
-"""In a pool worker only: the parent's stop Event (set on Ctrl-C) and its result Queue."""
-
+from nimmax.interrupt import Held
 
 STOP_CHECK = 0.05
-"""Seconds between a worker's looks at the stop event (each look takes a lock)."""
+"""Seconds between a worker's sends of its finished games and looks for the parent's stop."""
 
+GRACE = 1.0
+"""Seconds the parent waits for stopped workers to send their last games and end before killing them."""
 
-def _start_worker(stop: Any, results: Any) -> None:
-    _worker.update(stop=stop, results=results, next_check=0.0)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent owns Ctrl-C and tells workers by the event
-
-
-def _stopped() -> bool:
-    now = time.perf_counter()
-    if now < _worker["next_check"]:
-        return False
-    _worker["next_check"] = now + STOP_CHECK
-    return bool(_worker["stop"].is_set())
-
-
-def play_block(block: Block, every: float = 0.1) -> int:
-    """A pool worker's job: play a block, sending the finished games to the parent every
-    `every` seconds (so progress moves and Ctrl-C keeps them); returns how many were sent."""
-    sent, batch, last = 0, [], time.perf_counter()
-    for result in block_games(block, _stopped):
-        batch.append(result)
-        if time.perf_counter() - last >= every:
-            _worker["results"].put((block.pairing, batch))
-            sent, batch, last = sent + len(batch), [], time.perf_counter()
-    if batch:
-        _worker["results"].put((block.pairing, batch))
-    return sent + len(batch)
+Finished = deque[tuple[int, GameResult]]
+"""A worker's finished games not yet sent, as (pairing, result): its main thread appends, its sender takes."""
 
 
 def check_jobs(jobs: int) -> None:
@@ -74,62 +62,158 @@ class ProcessPool:
             _run_pool(blocks, self.jobs, count)
 
 
-def _run_pool(blocks: Sequence[Block], jobs: int, count: Count) -> None:
-    """Play the blocks in a process pool, a few at a time, counting each game as it arrives;
-    on Ctrl-C tell the workers to stop, count what they finished, then raise KeyboardInterrupt again."""
-    methods = multiprocessing.get_all_start_methods()
-    # forkserver/spawn: forking a process whose progress display runs a thread can deadlock
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    stop, results = context.Event(), context.Queue()
-    workers = min(jobs, len(blocks))
-    waiting = iter(blocks)
-    running: set[Future[int]] = set()
-    sent = received = 0  # games the finished blocks sent; games counted here
+# --- in a worker process -----------------------------------------------------------------
 
-    interrupted = False
 
-    def on_interrupt(signum: int, frame: Any) -> None:
-        # Only a flag: a KeyboardInterrupt raised inside `results.get` could lose a batch half
-        # read from the pipe, and the drain below would then wait for it forever.
-        nonlocal interrupted
-        if interrupted:  # a second Ctrl-C: stop waiting for the workers at once
-            raise KeyboardInterrupt
-        interrupted = True
-
-    def receive(timeout: float) -> None:
-        nonlocal received
-        try:
-            pairing, batch = results.get(timeout=timeout)
-        except queue.Empty:
-            return
-        received += len(batch)
-        for result in batch:
-            count(pairing, result)
-
-    in_main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, on_interrupt) if in_main_thread else None
+def _work(blocks: Sequence[Block], taken: Any, link: Connection) -> None:
+    """A worker: play blocks until none is left, while a second thread sends the games and obeys a stop."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_IGN)  # the parent owns both and stops the workers itself
+    finished: Finished = deque()
+    played = threading.Event()
+    sender = threading.Thread(target=_send, args=(link, finished, played), daemon=True)
+    sender.start()
+    failure: Exception | None = None
     try:
-        with ProcessPoolExecutor(
-            workers, mp_context=context, initializer=_start_worker, initargs=(stop, results)
-        ) as pool:
-            while not interrupted:
-                for future in [future for future in running if future.done()]:
-                    running.remove(future)
-                    sent += future.result()  # re-raises a worker's error
-                # a short queue of blocks, so Ctrl-C has little to cancel; refilled after the
-                # finished ones are taken out, so nothing running means nothing left to play
-                for block in itertools.islice(waiting, 2 * workers - len(running)):
-                    running.add(pool.submit(play_block, block))
-                if not running and received == sent:
-                    return
-                receive(0.05)
-            stop.set()
-            for future in running:
-                if not future.cancel():
-                    sent += future.result()
-            while received < sent:
-                receive(1.0)
-        raise KeyboardInterrupt
+        while (block := _take(blocks, taken)) is not None:
+            for result in block_games(block):
+                finished.append((block.pairing, result))
+    except Exception as error:  # sent to the parent, which raises it
+        failure = error
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        played.set()
+        sender.join()
+    if failure is not None:
+        link.send(_picklable(failure))
+
+
+def _take(blocks: Sequence[Block], taken: Any) -> Block | None:
+    """The next block no worker has taken, or None when all are taken."""
+    with taken.get_lock():
+        index = taken.value
+        taken.value += 1
+    return blocks[index] if index < len(blocks) else None
+
+
+def _send(link: Connection, finished: Finished, played: threading.Event) -> None:
+    """A worker's sender: every STOP_CHECK seconds, the finished games to the parent; on a stop from
+    the parent, or the parent gone, the last games and the end of the process, even mid-search."""
+    while True:
+        done = played.wait(STOP_CHECK)
+        stop = link.poll()  # a message is only ever a stop; a closed end means the parent is gone
+        batch = [finished.popleft() for _ in range(len(finished))]
+        try:
+            if batch:
+                link.send(batch)
+        except OSError:  # the parent is gone: nobody to send to
+            os._exit(1)
+        if stop:
+            os._exit(0)
+        if done:
+            return
+
+
+def _picklable(error: Exception) -> Exception:
+    """`error` if it crosses the pipe intact, else a RuntimeError with its text."""
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error}")
+    return error
+
+
+# --- in the parent -----------------------------------------------------------------------
+
+
+def _run_pool(blocks: Sequence[Block], jobs: int, count: Count) -> None:
+    """Play the blocks on `jobs` worker processes, counting each game as it arrives. On Ctrl-C or
+    SIGTERM, or a worker's error, stop every worker, count what they sent, then raise."""
+    with Held() as held, _Workers(blocks, jobs) as workers:
+        failure = workers.gather(count, held)
+    if failure is not None:
+        raise failure
+    if held.caught is not None:
+        raise held.caught
+
+
+class _Workers:
+    """The worker processes of one run, each with its link; used as a context, none outlives it."""
+
+    def __init__(self, blocks: Sequence[Block], jobs: int) -> None:
+        # forkserver/spawn: forking a process whose progress display runs a thread can deadlock
+        forkserver = "forkserver" in multiprocessing.get_all_start_methods()
+        self.context = multiprocessing.get_context("forkserver") if forkserver else multiprocessing.get_context("spawn")
+        self.blocks, self.jobs = blocks, min(jobs, len(blocks))
+        self.taken = self.context.Value("i", 0)  # blocks taken so far; kept here while workers may read it
+        self.processes: dict[Connection, BaseProcess] = {}
+        self.stopped_at: float | None = None
+
+    def __enter__(self) -> _Workers:
+        try:
+            for _ in range(self.jobs):
+                ours, theirs = self.context.Pipe()
+                process = self.context.Process(
+                    target=_work, args=(self.blocks, self.taken, theirs), name="nimmax worker"
+                )
+                self.processes[ours] = process
+                process.start()
+                theirs.close()  # the worker holds the only other end: it reads as closed once the worker ends
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def gather(self, count: Count, held: Held) -> Exception | None:
+        """Count the games the workers send until every worker has ended (or GRACE seconds after a
+        stop, for a held signal or a worker's error); the first worker error, if any."""
+        running = list(self.processes)
+        failure: Exception | None = None
+        while running:
+            if self.stopped_at is None and (held.caught is not None or failure is not None):
+                self.stop()
+            if self.stopped_at is not None and time.monotonic() - self.stopped_at > GRACE:
+                break
+            for ready in wait(running, STOP_CHECK):
+                assert isinstance(ready, Connection)
+                try:
+                    message = ready.recv()
+                except (EOFError, ConnectionResetError):  # the worker has ended (reset: with our stop unread)
+                    running.remove(ready)
+                    if self.stopped_at is None and held.caught is None:  # not a stop, maybe a kill from outside
+                        failure = failure or self._lost(self.processes[ready])
+                    continue
+                if isinstance(message, Exception):
+                    failure = failure or message
+                    continue
+                for pairing, result in message:
+                    count(pairing, result)
+        return failure
+
+    @staticmethod
+    def _lost(process: BaseProcess) -> Exception | None:
+        """An error unless `process`, which has closed its link, ends with success."""
+        process.join(GRACE)
+        if process.exitcode == 0:
+            return None
+        return ChildProcessError(f"a duel worker ended unexpectedly (exit code {process.exitcode})")
+
+    def stop(self) -> None:
+        """Ask every worker to send its last games and end."""
+        self.stopped_at = time.monotonic()
+        for link in self.processes:
+            with contextlib.suppress(OSError):  # a worker that has just ended
+                link.send(None)
+
+    def __exit__(self, *exc_info: object) -> None:
+        """Leave no worker running: close the links (a stop to any worker still there), wait out the
+        GRACE that followed the first stop, then kill what is left."""
+        for link in self.processes:
+            link.close()
+        deadline = (self.stopped_at or time.monotonic()) + GRACE
+        for process in self.processes.values():
+            if process.pid is not None:  # started
+                process.join(max(0.0, deadline - time.monotonic()))
+        for process in self.processes.values():
+            if process.is_alive():
+                process.kill()
+                process.join()

@@ -1,0 +1,249 @@
+"""Ctrl-C and SIGTERM: every command says in one line what was kept and exits 130 (143 for
+SIGTERM); a pooled duel stops within a second or two and leaves no process behind, however
+its parent ends.
+
+Processes are found by scanning /proc: a process group's live members (zombies waiting for
+init to reap them run nothing), their parents and the signals they catch or ignore.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from unittest import mock
+
+import pytest
+
+from nimmax import duel, interrupt
+from nimmax.game import BadInput
+from nimmax.interrupt import Terminated
+
+from .cli_helpers import nimmax_in_process, nimmax_started
+from .toys import TreeGame
+
+SLOW = "alphabeta:depth=9"
+"""A player whose Connect Four moves take seconds: workers are caught deep in a search."""
+
+
+@dataclass(frozen=True)
+class Proc:
+    """One live process as /proc shows it."""
+
+    pid: int
+    parent: int
+    caught: int
+    ignored: int
+
+    def ignores(self, signum: int) -> bool:
+        """Whether the process ignores `signum`."""
+        return bool(self.ignored >> (signum - 1) & 1)
+
+
+def group(pgid: int) -> list[Proc]:
+    """The live (not zombie) processes of process group `pgid`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            status = dict(line.split(":\t", 1) for line in (entry / "status").read_text().splitlines() if ":\t" in line)
+        except OSError:  # ended while we looked
+            continue
+        state, parent, pgrp = stat[0], int(stat[1]), int(stat[2])
+        if pgrp == pgid and state != "Z":
+            found.append(Proc(int(entry.name), parent, int(status["SigCgt"], 16), int(status["SigIgn"], 16)))
+    return found
+
+
+def until(condition: Callable[[], bool], seconds: float, what: str) -> None:
+    """Wait for `condition`, failing the test with `what` after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"no {what} within {seconds} s"
+        time.sleep(0.05)
+
+
+def running_commands(process: subprocess.Popen[str]) -> bool:
+    """Whether nimmax's main() is running a command: it then catches SIGTERM."""
+    return any(proc.pid == process.pid and proc.caught >> (signal.SIGTERM - 1) & 1 for proc in group(process.pid))
+
+
+def workers(process: subprocess.Popen[str]) -> list[Proc]:
+    """The duel workers of `process` that are playing: forked by the forkserver, ignoring Ctrl-C."""
+    members = group(process.pid)
+    helpers = {proc.pid for proc in members if proc.parent == process.pid}  # forkserver, resource tracker
+    return [proc for proc in members if proc.parent in helpers and proc.ignores(signal.SIGINT)]
+
+
+def wait_empty(pgid: int, since: float) -> float:
+    """Seconds from `since` until the group has no live process (at most 5 s after `since`)."""
+    until(lambda: not group(pgid), 5 - (time.monotonic() - since), f"empty process group {pgid}")
+    return time.monotonic() - since
+
+
+def finish(process: subprocess.Popen[str]) -> tuple[str, str]:
+    """Stdout and stderr once the process has ended (within 10 s)."""
+    out, err = process.communicate(timeout=10)
+    assert "Traceback" not in out + err
+    return out, err
+
+
+# --- a pooled duel -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("signum", "whole_group", "code", "word"),
+    [(signal.SIGINT, True, 130, "interrupted"), (signal.SIGTERM, False, 143, "terminated")],
+    ids=["ctrl-c", "sigterm"],
+)
+def test_a_pooled_duel_stops_at_once_and_leaves_no_process(
+    signum: int, whole_group: bool, code: int, word: str
+) -> None:
+    """Ctrl-C reaches the whole process group, as a terminal sends it; SIGTERM only the parent, as
+    `kill` sends it. Either way the workers, busy deep in a search, end with the parent."""
+    process = nimmax_started("duel", SLOW, "random", "--game", "connect4", "--games", "40", "--jobs", "2")
+    until(lambda: len(workers(process)) == 2, 20, "two playing workers")
+    signalled = time.monotonic()
+    if whole_group:
+        os.killpg(process.pid, signum)
+    else:
+        os.kill(process.pid, signum)
+    out, err = finish(process)
+    assert process.returncode == code
+    assert time.monotonic() - signalled < 5
+    assert err == f"nimmax: {word} before any game ended\n"
+    assert "connect4: interrupted after 0 of 40 games" in out
+    wait_empty(process.pid, signalled)
+
+
+def test_a_pooled_duel_whose_parent_is_killed_leaves_no_worker() -> None:
+    """SIGKILL gives the parent no say: the workers see their link close and end themselves."""
+    process = nimmax_started("duel", SLOW, "random", "--game", "connect4", "--games", "40", "--jobs", "2")
+    until(lambda: len(workers(process)) == 2, 20, "two playing workers")
+    killed = time.monotonic()
+    process.kill()
+    process.communicate(timeout=10)
+    wait_empty(process.pid, killed)
+
+
+def test_a_worker_killed_from_outside_is_one_line_and_the_rest_stop() -> None:
+    process = nimmax_started("duel", SLOW, "random", "--game", "connect4", "--games", "40", "--jobs", "2")
+    until(lambda: len(workers(process)) == 2, 20, "two playing workers")
+    os.kill(workers(process)[0].pid, signal.SIGKILL)
+    _, err = finish(process)
+    assert process.returncode == 1
+    assert err == "nimmax: a duel worker ended unexpectedly (exit code -9)\n"
+    wait_empty(process.pid, time.monotonic())
+
+
+def test_a_worker_error_reaches_the_parent_and_stops_the_pool() -> None:
+    """An error inside a worker's game is raised by the pool as it was raised there."""
+    plan = duel.plan(Brittle(), ["random", "random"], 40, seed=1)
+    with pytest.raises(BadInput, match="the brittle board broke"):
+        duel.run(plan, jobs=2)
+
+
+class Brittle(TreeGame):
+    """A two-move game whose first move breaks it (importable by the pool's workers)."""
+
+    def __init__(self) -> None:
+        super().__init__((0, [1, -1]))
+
+    def result(self, state: tuple[int, ...], action: int) -> tuple[int, ...]:
+        raise BadInput("the brittle board broke")
+
+
+# --- one process ----------------------------------------------------------------------------
+
+
+def test_ctrl_c_on_a_one_process_duel_prints_the_games_played() -> None:
+    process = nimmax_started("duel", "alphabeta", "random", "--game", "nim 2 3 5", "--games", "10000000", "--seed", "1")
+    until(lambda: running_commands(process), 20, "command running")
+    time.sleep(1)  # games are played
+    process.send_signal(signal.SIGINT)
+    out, err = finish(process)
+    found = re.fullmatch(r"nimmax: interrupted after ([0-9]+) games; their results are printed\n", err)
+    assert process.returncode == 130 and found is not None, err
+    assert f"interrupted after {found.group(1)} of 10000000 games" in out and "wins as first" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "signum", "code", "line"),
+    [
+        (["bench", "tictactoe", "--sizes", "4", "--k", "4", "--limit", "60"], signal.SIGTERM, 143, "terminated"),
+        (["solve", "connect4"], signal.SIGINT, 130, "interrupted"),
+        (["solve", "connect4", "--json"], signal.SIGTERM, 143, "terminated"),
+    ],
+)
+def test_a_signalled_command_says_so_in_one_line(args: list[str], signum: int, code: int, line: str) -> None:
+    process = nimmax_started(*args)
+    until(lambda: running_commands(process), 20, "command running")
+    time.sleep(1)  # past its set-up, into the search
+    process.send_signal(signum)
+    out, err = finish(process)
+    assert process.returncode == code
+    assert err.startswith("nimmax: ") and line in err and err.count("\n") == 1, err
+    if args[0] == "bench":
+        assert err == "nimmax: terminated before any run ended\n" and "no run to chart" in out
+
+
+# --- main() and the interrupt contract, in this process ---------------------------------------
+
+
+def test_main_turns_each_interruption_into_its_code_and_one_line() -> None:
+    kept = KeyboardInterrupt()
+    kept.add_note("at depth 7; the best move so far is shown above")
+    cases = [
+        (KeyboardInterrupt(), 130, "nimmax: interrupted\n"),
+        (Terminated(), 143, "nimmax: terminated\n"),
+        (kept, 130, "nimmax: interrupted at depth 7; the best move so far is shown above\n"),
+    ]
+    for error, code, line in cases:
+        with mock.patch("nimmax.cli.solve", side_effect=error):
+            run = nimmax_in_process("solve", "nim", "2", "3", "5")
+        assert (run.returncode, run.stderr) == (code, line)
+
+
+def test_sigterm_raises_terminated_only_while_a_command_runs() -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(Terminated), interrupt.raise_on_sigterm():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(1)  # the handler runs at once; this is never reached
+    assert signal.getsignal(signal.SIGTERM) is before
+    assert issubclass(Terminated, KeyboardInterrupt)
+    assert interrupt.exit_code(Terminated()) == 143 and interrupt.exit_code(KeyboardInterrupt()) == 130
+
+
+def test_held_signals_become_a_flag_and_an_ignored_signal_stays_ignored() -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    with interrupt.Held() as held:
+        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGINT)  # a second signal does not replace the first
+        until(lambda: held.caught is not None, 5, "held signal")
+    assert type(held.caught) is Terminated
+    assert signal.getsignal(signal.SIGTERM) is before
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # as in a background job
+    try:
+        with interrupt.Held() as held:
+            assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_memory_hint_names_only_the_options_the_command_has() -> None:
+    with mock.patch("nimmax.cli.solve", side_effect=MemoryError):
+        solve = nimmax_in_process("solve", "nim", "2", "3", "5")
+    with mock.patch("nimmax.cli.explore", side_effect=RecursionError):
+        tree = nimmax_in_process("tree", "nim", "2", "2")
+    assert solve.returncode == tree.returncode == 1
+    assert solve.stderr == (
+        "nimmax: the search needs more memory than this machine allows; limit it with --depth or --time\n"
+    )
+    assert tree.stderr == "nimmax: this needs a deeper stack than this machine allows\n"
