@@ -8,17 +8,15 @@ back as they were.
 
 from __future__ import annotations
 
-import gc
-import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from nimmax.game import CHANCE, AnyGame
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, payoff, to_value, younger
+from nimmax.search.stack import interpreter_for
 from nimmax.search.table import Table, principal_variation
 
 
@@ -155,30 +153,6 @@ def iterate(
         if exact or current >= limit:
             return
         current, first = current + 1, move
-
-
-FRAMES_PER_PLY = 2
-"""Python frames one ply of an engine's recursion takes (the node and its child_score)."""
-
-
-@contextmanager
-def interpreter_for(plies: int) -> Iterator[None]:
-    """Give a search `plies` deep room to recurse and no cyclic garbage collection, then put
-    the recursion limit and the collector back as they were.
-
-    The collector is paused because a full collection over a large table costs a sizeable
-    share of a timed move; table entries hold no reference cycles, so reference counting
-    still frees every entry a table drops.
-    """
-    limit, collecting = sys.getrecursionlimit(), gc.isenabled()
-    sys.setrecursionlimit(max(limit, plies * FRAMES_PER_PLY + 1000))
-    gc.disable()
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(limit)
-        if collecting:
-            gc.enable()
 
 
 def run(
