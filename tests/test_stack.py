@@ -71,18 +71,23 @@ def test_a_recursion_past_the_room_is_too_deep_and_names_the_room() -> None:
     assert refused.value.plies == plies
 
 
-@pytest.mark.parametrize("stack", [None, 1 << 20])
-def test_a_recursion_through_c_is_refused_before_the_stack_overflows(stack: int | None) -> None:
-    """On the stack the process has, and on a small one, a recursion through C at every level."""
+@pytest.mark.parametrize("stack", [None, 1 << 20, resource.RLIM_INFINITY])
+@pytest.mark.parametrize("where", ["main()", "threading.Thread(target=main).start()"])
+def test_a_recursion_through_c_is_refused_before_the_stack_overflows(stack: int | None, where: str) -> None:
+    """On the stack the process has, a small one and an unlimited one, in the main thread and
+    in another, a recursion through C at every level."""
     code = (
+        "import threading\n"
         "from nimmax.search import TooDeep, interpreter_for\n"
         "def through_c(levels):\n"
         "    return 1 + sum(through_c(levels - 1) for _ in range(1)) if levels else 0\n"
-        "try:\n"
-        "    with interpreter_for(10**9):\n"
-        "        through_c(10**7)\n"
-        "except TooDeep as error:\n"
-        "    print('refused at', error.plies)\n"
+        "def main():\n"
+        "    try:\n"
+        "        with interpreter_for(10**9):\n"
+        "            through_c(10**7)\n"
+        "    except TooDeep as error:\n"
+        "        print('refused at', error.plies)\n"
+        f"{where}\n"
     )
     exit_code, out, err, _, _ = run_measured(["-c", code], limit_stack=stack)
     assert exit_code == 0 and out.startswith("refused at"), err

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -98,17 +99,34 @@ class DeepThread(threading.Thread):
             return True
 
 
+GLIBC_UNLIMITED_THREAD_STACK = 2 << 20
+"""The stack glibc gives a thread when the stack limit is unlimited (else the limit itself)."""
+
+
 def stack_bytes() -> int | None:
     """The C stack of the calling thread; None for a thread whose stack nimmax cannot know."""
     thread = threading.current_thread()
     if isinstance(thread, DeepThread):
         return thread.stack_bytes
-    if thread is not threading.main_thread():
-        return None
-    if resource is None:
-        return 1 << 20  # Windows gives the main thread 1 MiB
+    if resource is None:  # Windows: the main thread has 1 MiB
+        return 1 << 20 if thread is threading.main_thread() else None
     soft, _ = resource.getrlimit(resource.RLIMIT_STACK)
-    return MOST_STACK if soft == resource.RLIM_INFINITY else min(soft, MOST_STACK)
+    unlimited = soft == resource.RLIM_INFINITY
+    if thread is threading.main_thread():
+        return MOST_STACK if unlimited else min(soft, MOST_STACK)
+    if threading.stack_size():
+        return threading.stack_size()
+    if not glibc():
+        return None
+    return GLIBC_UNLIMITED_THREAD_STACK if unlimited else min(soft, MOST_STACK)
+
+
+def glibc() -> bool:
+    """Whether the C library is glibc, whose threads get the stack limit's size by default."""
+    try:
+        return os.confstr("CS_GNU_LIBC_VERSION") is not None
+    except (ValueError, OSError, AttributeError):
+        return False
 
 
 def frames_room(stack: int | None) -> int:
