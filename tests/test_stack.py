@@ -6,6 +6,7 @@ from __future__ import annotations
 import _thread
 import gc
 import os
+import pickle
 import resource
 import subprocess
 import sys
@@ -69,6 +70,8 @@ def test_a_recursion_past_the_room_is_too_deep_and_names_the_room() -> None:
     with pytest.raises(TooDeep, match="plies") as refused, interpreter_for(10**9) as plies:
         python_only(10**9)
     assert refused.value.plies == plies
+    back = pickle.loads(pickle.dumps(refused.value))  # as a duel worker sends it home
+    assert isinstance(back, TooDeep) and str(back) == str(refused.value)
 
 
 @pytest.mark.parametrize("stack", [None, 1 << 20, resource.RLIM_INFINITY])

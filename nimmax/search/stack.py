@@ -59,11 +59,14 @@ class TooDeep(BadInput):
     """A search that would recurse deeper than the stack allows; `plies` is how deep it may go."""
 
     def __init__(self, plies: int) -> None:
-        super().__init__(
-            f"the search goes deeper than {plies:,} plies, the most this machine's stack allows; "
-            f"give it a depth limit of at most {plies:,} plies"
-        )
+        super().__init__(plies)  # the one argument, so that a process pool can pickle it back
         self.plies = plies
+
+    def __str__(self) -> str:
+        return (
+            f"the search goes deeper than {self.plies:,} plies, the most this machine's stack allows; "
+            f"give it a depth limit of at most {self.plies:,} plies"
+        )
 
 
 class DeepThread(threading.Thread):
