@@ -130,9 +130,10 @@ def solve_command(
     elif result.moves:
         out.print(views.solution_table(game, state, result))
         out.print(views.solution_summary(game, algorithm, result))
-    if live.interrupted:
-        err.print(f"nimmax: solve interrupted; {views.partial_answer(result)}", highlight=False)
-        raise typer.Exit(130)
+    if live.interrupted:  # main() prints "interrupted" and this note, and exits 130
+        stopped = KeyboardInterrupt()
+        stopped.add_note(views.partial_answer(result))
+        raise stopped
 
 
 @app.command("tree", context_settings=GAME_WORDS)

@@ -8,12 +8,15 @@ the branches that were pruned. The engines are written once; the trace only watc
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from decimal import MAX_EMAX, Context, Decimal
 from typing import Any
 
 from nimmax.game import AnyGame, BadInput
-from nimmax.search import ENGINES, INFINITY, Budget, Searcher, Table, interpreter_for, iterate, run, to_value
+from nimmax.search import ENGINES, INFINITY, SCALE, Budget, Searcher, Table, TooDeep, deep, iterate, run, to_value
 from nimmax.search.alphabeta import AlphaBeta
 from nimmax.search.minimax import Minimax
 
@@ -27,11 +30,18 @@ better than the moves searched)."""
 EXACT_VALUE, AT_LEAST, AT_MOST = "exact", "at least", "at most"
 """What a value is for Max: the minimax value, or a bound where alpha-beta stopped early."""
 
-COUNT_STATES = 200_000
-"""Most distinct positions `tree_size` looks at before calling a tree too big to count."""
+COUNT_POSITIONS = 100_000
+"""Most distinct positions `tree_size` keeps before calling a tree too big to count."""
 
-FRAMES_PER_PLY = 6
-"""Python frames one traced ply takes: the traced node, the engine's node and its child call."""
+COUNT_SECONDS = 1.0
+"""Most seconds `tree_size` counts before calling a tree too big to count quickly."""
+
+COUNT_DIGITS = 18
+"""Node counts are exact below 10^18 and keep their leading 18 digits above it, so a tree of
+10^6000 nodes is counted without 6,000-digit numbers."""
+
+DEEPEST = SCALE // 2
+"""Most plies a traced tree may go when nothing tells how deep it is: the engines' own bound."""
 
 
 class TreeTooBig(BadInput):
@@ -57,10 +67,12 @@ class Node:
     """Index of the child whose score gave this node its value (the first, among equal ones)."""
 
     def walk(self) -> Iterator[Node]:
-        """This node and every node below it, depth first."""
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        """This node and every node below it, depth first (without recursion: trees go deep)."""
+        waiting = [self]
+        while waiting:
+            node = waiting.pop()
+            yield node
+            waiting.extend(reversed(node.children))
 
 
 @dataclass(frozen=True)
@@ -153,25 +165,43 @@ class TracedAlphaBeta(Tracing, AlphaBeta):
 TRACED: dict[str, type[Tracing]] = {MINIMAX: TracedMinimax, ALPHABETA: TracedAlphaBeta}
 
 
+def traced_engine(algorithm: str) -> type[Tracing]:
+    """The traced engine `algorithm` names; BadInput names the ones there are."""
+    if algorithm not in TRACED:
+        raise BadInput(f"the tree is drawn for {' or '.join(TRACED)}, not {algorithm!r}")
+    return TRACED[algorithm]
+
+
 def trace(
-    game: AnyGame, state: Any, algorithm: str = MINIMAX, every_move: bool = False, limit: float = INFINITY
+    game: AnyGame,
+    state: Any,
+    algorithm: str = MINIMAX,
+    every_move: bool = False,
+    limit: float = INFINITY,
+    plies: int | None = None,
 ) -> tuple[Node, int]:
     """The explored tree's root and the nodes the engine visited; TreeTooBig past `limit` drawn nodes.
 
     The engine runs without a table, so every node it reaches is searched in front of you.
     `every_move` is the engines' flag: alpha-beta then searches every root move with the
-    full window (as `solve` does), else later root moves only for a better value.
+    full window (as `solve` does), else later root moves only for a better value. `plies`
+    bounds how deep the tree goes (the whole tree's, counted, when not given); the engine
+    recurses that deep on a stack that holds it (TooDeep when none does).
     """
-    if algorithm not in TRACED:
-        raise BadInput(f"the tree is drawn for {' or '.join(TRACED)}, not {algorithm!r}")
+    tracing = traced_engine(algorithm)
     searched = ENGINES[algorithm].game_for(game)
-    tracer = TRACED[algorithm](searched, Table(0), Budget())
+    if plies is None:
+        whole = tree_size(game, state)
+        plies = whole.plies if whole is not None else DEEPEST
+    tracer = tracing(searched, Table(0), Budget())
     root = tracer.start(state, limit)
-    with interpreter_for(int(min(limit, COUNT_STATES)) * FRAMES_PER_PLY):
+
+    def traced() -> tuple[Node, int]:
         result = list(iterate(tracer, state, every_move=every_move, deepen=False))[-1]
-    drawn = [0]
-    node = build(tracer, root, None, algorithm == ALPHABETA, result.value, drawn)
-    return node, tracer.budget.nodes
+        node = build(tracer, root, None, algorithm == ALPHABETA, result.value, [0])
+        return node, tracer.budget.nodes
+
+    return deep(int(min(plies, limit, DEEPEST)), traced)
 
 
 def build(tracer: Tracing, frame: Frame, move: Any, prune: bool, root_value: float | None, drawn: list[int]) -> Node:
@@ -203,68 +233,127 @@ def build(tracer: Tracing, frame: Frame, move: Any, prune: bool, root_value: flo
     return Node(move, state, maximizing, False, SEARCHED, value, frame.bound, tuple(children), best)
 
 
-def tree_size(game: AnyGame, state: Any, most_states: int = COUNT_STATES) -> int | None:
-    """Nodes of the whole game tree below `state` (what plain minimax visits), counted over
-    distinct positions; None when there are more than `most_states` of them."""
+@dataclass(frozen=True)
+class TreeSize:
+    """The whole game tree below a position, as plain minimax walks it."""
+
+    nodes: int
+    """Nodes, root included: exact below 10^COUNT_DIGITS, else its leading COUNT_DIGITS digits."""
+    plies: int
+    """The longest line to the end of the game."""
+
+
+@dataclass
+class Opened:
+    """A position `tree_size` is counting: the moves not yet followed and the tree so far."""
+
+    position: Any
+    moves: Iterator[Any]
+    nodes: Decimal
+    plies: int = 0
+
+
+def tree_size(
+    game: AnyGame, state: Any, most_positions: int = COUNT_POSITIONS, seconds: float = COUNT_SECONDS
+) -> TreeSize | None:
+    """The whole game tree below `state` (what plain minimax visits), counted over distinct
+    positions without recursion; None past `most_positions` positions or `seconds`."""
     game = ENGINES[MINIMAX].game_for(game)
-    sizes: dict[Any, int] = {}
+    deadline = time.perf_counter() + seconds
+    counting = Context(prec=COUNT_DIGITS, Emax=MAX_EMAX)
+    sizes: dict[Any, tuple[Decimal, int]] = {}
+    end = object()
 
-    def size(position: Any) -> int:
-        known = sizes.get(position)
+    def opened(position: Any) -> Opened:
+        moves = () if game.is_terminal(position) else game.actions(position)
+        return Opened(position, iter(moves), Decimal(1))
+
+    def add(parent: Opened, nodes: Decimal, plies: int) -> None:
+        parent.nodes, parent.plies = counting.add(parent.nodes, nodes), max(parent.plies, plies + 1)
+
+    path = [opened(state)]
+    while True:
+        top = path[-1]
+        move = next(top.moves, end)
+        if move is end:
+            path.pop()
+            if not path:
+                return TreeSize(int(top.nodes), top.plies)
+            sizes[top.position] = top.nodes, top.plies
+            add(path[-1], top.nodes, top.plies)
+            continue
+        child = game.result(top.position, move)
+        known = sizes.get(child)
         if known is not None:
-            return known
-        if len(sizes) >= most_states:
-            raise TreeTooBig("too many positions to count")
-        total = 1
-        if not game.is_terminal(position):
-            total += sum(size(game.result(position, move)) for move in game.actions(position))
-        sizes[position] = total
-        return total
+            add(top, *known)
+            continue
+        if len(sizes) + len(path) >= most_positions or time.perf_counter() > deadline:
+            return None
+        path.append(opened(child))
 
-    try:
-        with interpreter_for(most_states * 2):
-            return size(state)
-    except TreeTooBig:
-        return None
+
+def format_count(count: int) -> str:
+    """A node count for people: with thousands separators, or its order of magnitude when huge."""
+    return f"{count:,}" if count < 10**COUNT_DIGITS else f"about 10^{round(math.log10(count)):,}"
 
 
 def alphabeta_size(game: AnyGame, state: Any, seconds: float = INFINITY) -> int | None:
-    """Nodes the alpha-beta engine without a table visits from `state`; None past `seconds`."""
+    """Nodes the alpha-beta engine without a table visits from `state`; None past `seconds`,
+    or when it recurses deeper than this thread's stack allows."""
     searcher = ENGINES[ALPHABETA].searcher(game, {"cache": False}, budget=Budget.of(seconds))
-    result = run(searcher, state)
+    try:
+        result = run(searcher, state)
+    except TooDeep:
+        return None
     return result.nodes if result.exact else None
 
 
 def explore(game: AnyGame, state: Any, algorithm: str = MINIMAX, max_nodes: int = 2_000) -> GameTree:
     """The tree `algorithm` explores from `state`, with node counts with and without pruning.
 
-    Refuses (TreeTooBig, saying how big the tree is) when it would draw over `max_nodes` nodes.
+    Refuses (TreeTooBig, saying how big the tree is) when it would draw over `max_nodes` nodes,
+    before it explores where the whole tree's size tells, and when the tree goes deeper than the
+    stack allows.
     """
-    try:
-        root, visited = trace(game, state, algorithm, limit=max_nodes)
-    except TreeTooBig:
-        raise TreeTooBig(too_big(game, state, algorithm, max_nodes)) from None
-    if algorithm == MINIMAX:
-        pruned_visits = alphabeta_size(game, state)
-        assert pruned_visits is not None  # no time limit: the search always ends
-        return GameTree(root, algorithm, visited, visited, pruned_visits)
-    return GameTree(root, algorithm, visited, tree_size(game, state), visited)
-
-
-def too_big(game: AnyGame, state: Any, algorithm: str, max_nodes: int) -> str:
-    """The refusal: how big the tree is, and the limit."""
+    traced_engine(algorithm)
     whole = tree_size(game, state)
+    if algorithm == MINIMAX and (whole is None or whole.nodes > max_nodes):
+        raise TreeTooBig(too_big(game, state, algorithm, max_nodes, whole))
+    plies = min(whole.plies if whole is not None else DEEPEST, max_nodes)
+
+    def explored() -> GameTree:
+        root, visited = trace(game, state, algorithm, limit=max_nodes, plies=plies)
+        if algorithm == MINIMAX:
+            pruned_visits = alphabeta_size(game, state)
+            assert pruned_visits is not None  # no time limit, and the stack holds the whole tree
+            return GameTree(root, algorithm, visited, visited, pruned_visits)
+        return GameTree(root, algorithm, visited, whole.nodes if whole is not None else None, visited)
+
+    try:
+        return deep(plies, explored)
+    except TreeTooBig:
+        raise TreeTooBig(too_big(game, state, algorithm, max_nodes, whole)) from None
+    except TooDeep as error:
+        raise TreeTooBig(
+            f"{game.spec}: the tree goes deeper than {error.plies:,} plies, the most this machine's stack allows"
+        ) from None
+
+
+def too_big(game: AnyGame, state: Any, algorithm: str, max_nodes: int, whole: TreeSize | None) -> str:
+    """The refusal: how big the tree is, and the limit."""
     sizes = [
-        f"the whole tree has {whole:,} nodes"
+        f"the whole tree has {format_count(whole.nodes)} nodes"
         if whole is not None
-        else f"the whole tree has over {COUNT_STATES:,} distinct positions"
+        else "the whole tree is too big to count quickly"
     ]
     if algorithm == ALPHABETA:
         visits = alphabeta_size(game, state, seconds=3.0)
         sizes.insert(
             0,
-            f"alpha-beta visits {visits:,} nodes"
+            f"alpha-beta visits {format_count(visits)} nodes"
             if visits is not None
             else "alpha-beta visits too many nodes to count quickly",
         )
-    return f"{game.spec}: {' and '.join(sizes)}; the tree view draws at most {max_nodes:,} (see --max-nodes)"
+    return (
+        f"{game.spec}: {' and '.join(sizes)}; the tree view draws at most {format_count(max_nodes)} (see --max-nodes)"
+    )

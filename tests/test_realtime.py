@@ -181,4 +181,4 @@ def test_ctrl_c_during_a_solve_to_the_end_keeps_the_moves_valued() -> None:
     child.expect(shown("nodes"))
     child.sendintr()
     code, rest = finish(child)
-    assert code == 130 and "Traceback" not in rest and "solve interrupted" in rest
+    assert code == 130 and "Traceback" not in rest and "nimmax: interrupted" in rest

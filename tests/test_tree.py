@@ -74,7 +74,8 @@ def test_minimax_tree_has_every_node_the_engine_visits(words: str) -> None:
     state = game.initial_state()
     root, visited = trace(game, state, "minimax")
     engine = search(game, state, "minimax", every_move=True, time=inf, cache=False)
-    assert visited == searched(root) == engine.nodes == tree_size(game, state)
+    whole = tree_size(game, state)
+    assert whole is not None and visited == searched(root) == engine.nodes == whole.nodes
     assert all(node.status == SEARCHED and node.bound == EXACT_VALUE for node in root.walk())
     assert_values_hold(game, root)
 
@@ -132,7 +133,9 @@ def test_pruning_never_changes_the_root_value_on_toy_trees(tree: Any) -> None:
 
 def test_explore_refuses_a_tree_over_the_limit_saying_how_big() -> None:
     game = games.create("simple-nim 9")
-    full = tree_size(game, game.initial_state())
+    whole = tree_size(game, game.initial_state())
+    assert whole is not None
+    full = whole.nodes
     with pytest.raises(TreeTooBig, match=f"{full:,} nodes"):
         explore(game, game.initial_state(), "minimax", max_nodes=full - 1)
     assert explore(game, game.initial_state(), "minimax", max_nodes=full).nodes == full

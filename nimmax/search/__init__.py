@@ -1,13 +1,13 @@
 """Game-agnostic search engines; no game rule lives here.
 
 The core is cut into rooms: `score` (scores and distance to the end), `table`, `budget`,
-`result`, `deepening` (the searcher, root search, iterative deepening), the engines
-(`minimax`, `alphabeta`, `expectimax`), `adversary` (chance as an opponent) and `engines`,
-the one registry. This face only re-exports.
+`result`, `deepening` (the searcher, root search, iterative deepening), `stack` (how deep a
+search may recurse), the engines (`minimax`, `alphabeta`, `expectimax`), `adversary` (chance
+as an opponent) and `engines`, the one registry. This face only re-exports.
 """
 
 from nimmax.search.budget import Budget, OutOfBudget
-from nimmax.search.deepening import Searcher, Watcher, interpreter_for, iterate, run, search_root
+from nimmax.search.deepening import Searcher, Watcher, iterate, run, search_root
 from nimmax.search.engines import (
     ENGINES,
     LIMITS,
@@ -23,11 +23,13 @@ from nimmax.search.engines import (
 )
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, payoff, to_value, younger
+from nimmax.search.stack import FRAMES_PER_PLY, TooDeep, deep, interpreter_for
 from nimmax.search.table import EXACT, LOWER, UPPER, Entry, Table, principal_variation
 
 __all__ = (
     "ENGINES",
     "EXACT",
+    "FRAMES_PER_PLY",
     "FULL_DEPTH",
     "INFINITY",
     "LIMITS",
@@ -46,6 +48,8 @@ __all__ = (
     "Searcher",
     "Table",
     "Watcher",
+    "TooDeep",
+    "deep",
     "defaults",
     "engine_for",
     "interpreter_for",

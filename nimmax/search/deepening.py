@@ -1,18 +1,16 @@
 """The searcher every engine extends, the root search, and iterative deepening.
 
 `iterate` is iterative deepening as a generator (one SearchResult per completed depth; the
-caller owns the clock); `run` takes its last answer inside `interpreter_for`, which gives the
-search the recursion depth it needs and pauses the cyclic garbage collector, then puts both
-back as they were. A `Watcher` sees a running search: every budget check and every depth done.
+caller owns the clock); `run` takes its last answer inside `interpreter_for` (the recursion
+depth the stack allows, the cyclic garbage collector paused, both put back after), on a
+thread of its own with a bigger stack when a straight search needs one (`deep`). A `Watcher`
+sees a running search: every budget check and every depth done.
 """
 
 from __future__ import annotations
 
-import gc
-import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import replace
 from itertools import chain
 from typing import Any, Protocol
@@ -21,6 +19,7 @@ from nimmax.game import CHANCE, AnyGame
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, payoff, to_value, younger
+from nimmax.search.stack import deep, interpreter_for
 from nimmax.search.table import Table, principal_variation
 
 
@@ -200,30 +199,6 @@ def iterate(
         current, first = current + 1, move
 
 
-FRAMES_PER_PLY = 2
-"""Python frames one ply of an engine's recursion takes (the node and its child_score)."""
-
-
-@contextmanager
-def interpreter_for(plies: int) -> Iterator[None]:
-    """Give a search `plies` deep room to recurse and no cyclic garbage collection, then put
-    the recursion limit and the collector back as they were.
-
-    The collector is paused because a full collection over a large table costs a sizeable
-    share of a timed move; table entries hold no reference cycles, so reference counting
-    still frees every entry a table drops.
-    """
-    limit, collecting = sys.getrecursionlimit(), gc.isenabled()
-    sys.setrecursionlimit(max(limit, plies * FRAMES_PER_PLY + 1000))
-    gc.disable()
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(limit)
-        if collecting:
-            gc.enable()
-
-
 def run(
     searcher: Searcher,
     state: Any,
@@ -235,19 +210,31 @@ def run(
     """The deepest answer `iterate` completes, with the nodes and seconds of the whole search
     (the iteration the budget cut short included).
 
-    When the budget stops even the first depth, the best of the root moves scored by then
-    (an estimate), or failing those the game's first move in search order, so a player under
-    a deadline always has an answer.
+    Deepening stops where this thread's stack does (a timed move answers from there); a
+    straight search gets a thread with the stack it needs (`deep`), or TooDeep. When the
+    budget stops even the first depth, the answer is the best root move scored by then (an
+    estimate), or failing those the game's first move in search order, so a player under a
+    deadline always has an answer.
     """
     budget = searcher.budget
     start, nodes_before, last = time.perf_counter(), budget.nodes, None
+    plies = min(depth if depth is not None else SCALE // 2, SCALE // 2)
+
+    def deepest(limit: int | None) -> SearchResult | None:
+        found = None
+        for result in iterate(searcher, state, limit, every_move, deepen):
+            found = result
+            if watcher is not None:
+                watcher.reached(result)
+        return found
+
     budget.watch = (lambda _: watcher.tick(searcher)) if watcher is not None else None
     try:
-        with interpreter_for(min(depth if depth is not None else SCALE // 2, SCALE // 2)):
-            for result in iterate(searcher, state, depth, every_move, deepen):
-                last = result
-                if watcher is not None:
-                    watcher.reached(result)
+        if deepen:
+            with interpreter_for(plies) as room:
+                last = deepest(min(depth, room) if depth is not None else room)
+        else:
+            last = deep(plies, lambda: deepest(depth))
     finally:
         budget.watch = None
     if last is None:

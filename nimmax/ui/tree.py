@@ -8,7 +8,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from nimmax.game import AnyGame
-from nimmax.tree import ALPHABETA, AT_LEAST, AT_MOST, EXACT_VALUE, LEFT_OUT, PRUNED, GameTree, Node
+from nimmax.tree import ALPHABETA, AT_LEAST, AT_MOST, EXACT_VALUE, LEFT_OUT, PRUNED, GameTree, Node, format_count
 
 BOUND_SIGN = {AT_LEAST: "≥ ", AT_MOST: "≤ "}
 
@@ -17,15 +17,19 @@ def tree_picture(game: AnyGame, explored: GameTree) -> RenderableType:
     """The whole explored tree with its legend and node-count footer."""
     root = explored.root
     picture = Tree(label(game, root, root=True), guide_style="grey50")
-    grow(game, picture, root, on_line=True)
+    grow(game, picture, root)
     return Group(picture, Text(), footer(game, explored))
 
 
-def grow(game: AnyGame, branch: Tree, node: Node, on_line: bool) -> None:
-    """Add `node`'s children under `branch`; the best line from the root (perfect play) is marked."""
-    for index, child in enumerate(node.children):
-        best = on_line and index == node.best and node.bound == EXACT_VALUE
-        grow(game, branch.add(label(game, child, best=best)), child, best)
+def grow(game: AnyGame, picture: Tree, root: Node) -> None:
+    """Add the nodes below `root` under `picture`, without recursion (trees go deep); the best
+    line from the root (perfect play) is marked."""
+    waiting = [(picture, root, True)]
+    while waiting:
+        branch, node, on_line = waiting.pop()
+        for index, child in enumerate(node.children):
+            best = on_line and index == node.best and node.bound == EXACT_VALUE
+            waiting.append((branch.add(label(game, child, best=best)), child, best))
 
 
 def side_name(game: AnyGame, node: Node) -> str:
@@ -80,7 +84,10 @@ def footer(game: AnyGame, explored: GameTree) -> Text:
         text.append(f"alpha-beta visited {explored.nodes:,} nodes", style="bold")
         if whole is not None:
             saved = whole - explored.nodes
-            text.append(f"; minimax (no pruning) visits {whole:,}: pruning saved {saved:,} ({saved / whole:.0%})")
+            text.append(
+                f"; minimax (no pruning) visits {format_count(whole)}: "
+                f"pruning saved {format_count(saved)} ({saved / whole:.0%})"
+            )
         text.append(f"; {explored.count(PRUNED):,} branches pruned")
         if explored.count(LEFT_OUT):
             text.append(f", {explored.count(LEFT_OUT):,} moves left out by the game")

@@ -101,12 +101,13 @@ def solution_summary(game: AnyGame, algorithm: str, result: SearchResult) -> Tex
 
 
 def partial_answer(result: SearchResult) -> str:
-    """What an interrupted search kept, in words."""
+    """What an interrupted search kept, in words that follow "interrupted"."""
     if result.exact:
-        return "it had already proven the answer shown"
+        return "after the answer was proven; it is shown above"
     if result.depth:
-        return f"the answer shown is the deepest completed, depth {result.depth}, not proven"
+        deepest = result.depth
+        return f"at depth {deepest + 1}; the deepest completed answer, depth {deepest}, is shown above, not proven"
     if result.moves:
-        proof = ", each value proven" if result.moves_proven else ""
-        return f"{len(result.moves)} moves were valued before it stopped{proof}; the best of them is not proven"
-    return "no move was searched yet"
+        proof = " (each value proven)" if result.moves_proven else ""
+        return f"after {len(result.moves)} moves were valued{proof}; they are shown above, the best of them not proven"
+    return "before any move was searched"
