@@ -311,3 +311,26 @@ def test_a_delay_out_of_range_is_refused_before_anything_runs(command: list[str]
     run = nimmax_in_process(*command, "--delay", delay)
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr == f"nimmax: --delay must be a number from 0 to 60, not {quoted(delay)}\n"
+
+
+# ---------------------------------------------------------------- the issue's commands
+
+
+def test_a_superscript_pile_is_one_line_exit_2() -> None:
+    """`nimmax solve nim ²` exited 1 with a ValueError traceback."""
+    run = nimmax_in_process("solve", "nim", "²")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == "nimmax: nim: a pile must be a whole number from 0 to 1000000000, not '²'\n"
+
+
+PROMPT_GAMES = ["nim 2 3 5", "simple-nim", "split-nim", "tictactoe", "connect4", "2048 --seed 1", "kalah", "plates"]
+
+
+@pytest.mark.parametrize("words", PROMPT_GAMES)
+@pytest.mark.parametrize("line", ["9" * 1_000_000, "j" * 1_000_000, "3:" + "٣" * 1_000_000])
+def test_a_megabyte_line_at_the_prompt_is_a_refused_move(words: str, line: str) -> None:
+    """A 1,000,000-digit line piped into `play nim 2 3 5` killed the game; a 1 MB junk move was echoed whole."""
+    run = nimmax_in_process("play", *words.split(), stdin=line + "\nquit\n")
+    assert run.returncode == 0 and run.stderr == ""
+    assert "Game left unfinished after 0 moves" in run.stdout  # refused, and the game went on to the quit
+    assert line[:41] not in run.stdout and len(run.stdout) < 5_000  # quoting at most 40 characters of it
