@@ -17,6 +17,7 @@ from nimmax import files
 from nimmax.game import BadInput
 from nimmax.match import MAX_MOVES, MAX_RECORD_BYTES, BadRecord, GameRecord
 from nimmax.numbers import quoted
+from nimmax.ui.prompt import LineReader
 
 from .cli_helpers import nimmax_in_process
 
@@ -317,9 +318,48 @@ def test_a_record_that_cannot_be_written_at_the_end_is_printed_instead(
     )
     assert run.returncode == 1 and not path.exists()
     assert run.stderr == (
-        f"nimmax: the record was not written to {quoted(str(path))}: No space left on device; "
-        "it is printed above instead\n"
+        f"nimmax: the record was not written to {quoted(str(path))}: No space left on device; it is printed above\n"
     )
     printed = run.stdout[run.stdout.index("{\n") :]
     record = GameRecord.from_json(printed)
     assert record.players == ("random:seed=1", "random:seed=2") and record.finished and record.moves
+
+
+def ctrl_c_at_the_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The person presses Ctrl-C at their first turn."""
+
+    def interrupt(self: LineReader, game: Any, state: Any, prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(LineReader, "__call__", interrupt)
+
+
+def test_a_game_cut_short_by_ctrl_c_says_its_record_was_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "game.json"
+    ctrl_c_at_the_prompt(monkeypatch)
+    run = nimmax_in_process("play", "nim", "2", "3", "5", "--second", "random", "--record", str(path))
+    assert run.returncode == 130
+    assert run.stderr == f"nimmax: interrupted with the record written to {quoted(str(path))}\n"
+    assert GameRecord.from_json(path.read_text()).moves == ()
+
+
+def test_a_game_cut_short_whose_record_cannot_be_written_prints_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The interrupt keeps its code (130) and its one line, which says where the record went."""
+    path = tmp_path / "game.json"
+
+    def full_disk(self: Path, *args: Any, **kwargs: Any) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    ctrl_c_at_the_prompt(monkeypatch)
+    monkeypatch.setattr(Path, "write_text", full_disk)
+    run = nimmax_in_process("play", "nim", "2", "3", "5", "--second", "random", "--record", str(path))
+    assert run.returncode == 130 and not path.exists()
+    assert run.stderr == (
+        "nimmax: interrupted with the record printed above: "
+        f"it could not be written to {quoted(str(path))} (No space left on device)\n"
+    )
+    assert GameRecord.from_json(run.stdout[run.stdout.index("{\n") :]).players == ("human", "random")

@@ -254,22 +254,25 @@ def play(
 
 def write_record(record: GameRecord, path: Path, console: Console) -> None:
     """Save a record as JSON. The path was checked before the game (`files.check_writable`); if
-    writing fails even so, one line on stderr says so, the record goes to stdout instead, so no
-    move is lost, and the command exits 1."""
+    writing fails even so, the record goes to stdout instead, so no move is lost, and one line
+    says so: on stderr with exit 1, or in the note of the Ctrl-C that ended the game."""
+    interrupted = sys.exc_info()[1]  # called from play()'s `finally`: a Ctrl-C may be on its way out
+    shown = quoted(str(path))
     text = record.to_json() + "\n"
     try:
         path.write_text(text)
     except OSError as error:
         console.print(text, markup=False, highlight=False, soft_wrap=True)
-        Console(stderr=True).print(
-            f"nimmax: the record was not written to {quoted(str(path))}: {error.strerror or error}; "
-            "it is printed above instead",
-            markup=False,
-            highlight=False,
-            soft_wrap=True,
-        )
+        reason = error.strerror or str(error)
+        if isinstance(interrupted, KeyboardInterrupt):  # main() says it on the interrupt's line, with its code
+            interrupted.add_note(f"with the record printed above: it could not be written to {shown} ({reason})")
+            return
+        line = f"nimmax: the record was not written to {shown}: {reason}; it is printed above"
+        Console(stderr=True).print(line, markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
     console.print(f"[dim]record written to {escape(str(path))}[/dim]")
+    if isinstance(interrupted, KeyboardInterrupt):
+        interrupted.add_note(f"with the record written to {shown}")
 
 
 def read_record(path: Path) -> GameRecord:
