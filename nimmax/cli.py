@@ -22,8 +22,10 @@ from rich.console import Console
 
 from nimmax import duel, games, interrupt
 from nimmax.bench import Row, algorithms, boards, family, numbers, run_all
+from nimmax.files import check_writable
 from nimmax.game import BadInput
 from nimmax.games import GAMES
+from nimmax.numbers import MAX_DELAY, float_option
 from nimmax.players import OPTIONS, SUMMARIES
 from nimmax.search import MOVE_SECONDS, engine_for
 from nimmax.solve import solution_record, solve
@@ -45,6 +47,7 @@ out = Console()
 err = Console(stderr=True)
 
 GAME_WORDS = {"allow_extra_args": True, "ignore_unknown_options": True}
+DELAY = float_option("--delay", 0, MAX_DELAY)  # typer hands over the text (parser=str); numbers reads it
 GameWords = Annotated[list[str], typer.Argument(metavar="GAME [ARGS]...", help="Game name and its options.")]
 
 
@@ -141,7 +144,12 @@ def tree_command(
     game_words: GameWords,
     algorithm: Annotated[str, typer.Option(help="minimax or alphabeta (pruned branches shown dimmed).")] = "minimax",
     max_nodes: Annotated[int, typer.Option(min=1, help="Refuse trees with more nodes than this.")] = 2_000,
-    svg: Annotated[Path | None, typer.Option(help="Also write the picture to this SVG file.")] = None,
+    svg: Annotated[
+        Path | None,
+        typer.Option(
+            callback=lambda path: check_writable(path, "the picture"), help="Also write the picture to this SVG file."
+        ),
+    ] = None,
 ) -> None:
     """Draw the whole game tree: every position, the side to move (Max or Min) and its value.
 
@@ -216,8 +224,18 @@ def play_command(
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for random players and chance.")] = None,
-    delay: Annotated[float, typer.Option(min=0, help="Pause in seconds after each engine move.")] = 0.0,
-    record: Annotated[Path | None, typer.Option(help="Write the game to this JSON file.")] = None,
+    delay: Annotated[
+        float,
+        typer.Option(
+            parser=str, callback=DELAY, metavar="S", help=f"Pause after each engine move, 0 to {MAX_DELAY:g} s."
+        ),
+    ] = 0.0,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            callback=lambda path: check_writable(path, "the record"), help="Write the game to this JSON file."
+        ),
+    ] = None,
 ) -> None:
     """Play a game: you against an engine, engines against each other, or two people.
 
@@ -246,7 +264,14 @@ def play_command(
 def replay_command(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A record written by play --record.")],
     delay: Annotated[
-        float | None, typer.Option(min=0, help="Pause between moves.", show_default="0.5 on a terminal, else 0")
+        float | None,
+        typer.Option(
+            parser=str,
+            callback=DELAY,
+            metavar="S",
+            help=f"Pause between moves, 0 to {MAX_DELAY:g} s.",
+            show_default="0.5 on a terminal, else 0",
+        ),
     ] = None,
 ) -> None:
     """Step through a recorded game, position by position.

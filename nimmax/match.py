@@ -16,6 +16,7 @@ from typing import Any
 
 from nimmax import games
 from nimmax.game import CHANCE, AnyGame, BadInput
+from nimmax.numbers import parse_float, parse_int, quoted
 from nimmax.players import Player, decide
 from nimmax.search import SearchResult
 
@@ -156,34 +157,128 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
-        """Read a record; BadRecord says what is wrong with a corrupt one."""
+        """Read a record, its shape and sizes checked and every move replayed before it is used;
+        BadRecord says in one line what is wrong with a corrupt one."""
+        if len(text) > MAX_RECORD_BYTES:
+            raise BadRecord(f"a record is at most {MAX_RECORD_BYTES:,} characters, not {len(text):,}")
         try:
-            data = json.loads(text)
-            result = data["result"]
-            if not (result["winner"] is None or type(result["winner"]) is int):
-                raise TypeError(f"winner {result['winner']!r} is not a seat number")
-            record = cls(
-                str(data["game"]),
-                tuple(str(spec) for spec in data["players"]),
-                tuple(str(move) for move in data["moves"]),
-                result["winner"],
-                tuple(float(value) for value in result["utilities"]),
-                bool(result.get("finished", True)),
-            )
-        except (ValueError, KeyError, TypeError) as error:
-            raise BadRecord(f"not a nimmax game record: {error}") from None
+            data = json.loads(text, parse_int=_whole, parse_float=_decimal, parse_constant=_constant)
+        except RecursionError:  # the decoder's own guard: a record nests three deep
+            raise BadRecord("not a nimmax game record: JSON nested far deeper than a record") from None
+        except BadRecord:
+            raise
+        except ValueError as error:  # json.JSONDecodeError: its message names a place, never the text
+            raise BadRecord(f"not a nimmax game record: not JSON ({error})") from None
+        record = cls._from_data(data)
         record.positions()
         return record
 
+    @classmethod
+    def _from_data(cls, data: Any) -> GameRecord:
+        """The record a decoded JSON document holds, every field's type and size checked."""
+        if not isinstance(data, dict):
+            raise _not_a_record("it is not a JSON object")
+        missing = [key for key in ("game", "players", "moves", "result") if key not in data]
+        if missing:
+            raise _not_a_record(f"it has no {', '.join(missing)}")
+        words = data["game"]
+        if not (isinstance(words, str) and len(words) <= MAX_RECORD_TEXT):
+            raise _not_a_record(f"game must be game words of at most {MAX_RECORD_TEXT:,} characters")
+        try:
+            game = games.create(words)
+        except BadInput as error:
+            raise BadRecord(f"the record's game cannot be played: {error}") from None
+        players = data["players"]
+        if not (
+            isinstance(players, list)
+            and len(players) == game.players
+            and all(isinstance(spec, str) and len(spec) <= MAX_RECORD_TEXT and spec.isprintable() for spec in players)
+        ):
+            seats = "one player spec" if game.players == 1 else f"{game.players} player specs (one a seat)"
+            raise _not_a_record(f"players must be a list of {seats} for {game.name}")
+        moves = data["moves"]
+        if not isinstance(moves, list):
+            raise _not_a_record('moves must be a list of moves as written, e.g. ["3:4", "1:1"]')
+        if len(moves) > MAX_MOVES:
+            raise _not_a_record(f"it has {len(moves):,} moves; a record holds at most {MAX_MOVES:,}")
+        for ply, move in enumerate(moves, start=1):
+            if not (isinstance(move, str) and len(move) <= MAX_MOVE_TEXT):
+                raise _not_a_record(
+                    f"ply {ply} is not a move as written (a string of at most {MAX_MOVE_TEXT} characters)"
+                )
+        result = data["result"]
+        if not isinstance(result, dict):
+            raise _not_a_record("result must be an object with winner, utilities and finished")
+        winner, utilities, finished = result.get("winner"), result.get("utilities", []), result.get("finished", True)
+        if not (winner is None or (type(winner) is int and 0 <= winner < game.players)):
+            raise _not_a_record(f"the winner must be null or a seat from 0 to {game.players - 1}")
+        if not (
+            isinstance(utilities, list)
+            and len(utilities) in (0, game.players)
+            and all(type(value) in (int, float) for value in utilities)
+        ):
+            raise _not_a_record(f"utilities must be a list of {game.players} payoffs, or empty")
+        if not isinstance(finished, bool):
+            raise _not_a_record("finished must be true or false")
+        return cls(
+            words,
+            tuple(players),
+            tuple(moves),
+            winner,
+            tuple(float(value) for value in utilities),
+            finished,
+        )
+
     def positions(self) -> list[Any]:
-        """Every position of the game in order, replaying the moves; BadRecord if one is illegal."""
-        game = games.create(self.game)
+        """Every position of the game in order, replaying the moves; BadRecord names the first
+        ply that is illegal where it stands."""
+        try:
+            game = games.create(self.game)
+        except BadInput as error:
+            raise BadRecord(f"the record's game cannot be played: {error}") from None
         state = game.initial_state()
         states = [state]
-        for number, text in enumerate(self.moves, start=1):
+        for ply, text in enumerate(self.moves, start=1):
             try:
                 state = game.result(state, game.parse_move(text, state))
             except BadInput as error:
-                raise BadRecord(f"move {number} ({text!r}) cannot be replayed: {error}") from None
+                raise BadRecord(f"ply {ply} ({quoted(text)}) cannot be replayed: {error}") from None
             states.append(state)
         return states
+
+
+MAX_RECORD_BYTES = 4 * 2**20
+"""The largest record read, in bytes: MAX_MOVES moves fit in it several times over."""
+
+MAX_MOVES = 100_000
+"""The most moves (plies, chance draws included) a record holds: 2048 played to its top tile
+takes about 30,000, and anything longer is refused before a move of it is replayed."""
+
+MAX_MOVE_TEXT = 100
+"""The longest move a record holds, in characters (the longest notation, a Nim move on a
+billion-counter pile, is 21)."""
+
+MAX_RECORD_TEXT = 10_000
+"""The longest game words or player spec a record holds, in characters."""
+
+MAX_RECORD_NUMBER = 10**12
+"""No number in a record is larger than this (payoffs are at most points: a 2048 score, a Kalah margin)."""
+
+
+def _not_a_record(why: str) -> BadRecord:
+    return BadRecord(f"not a nimmax game record: {why}")
+
+
+def _whole(text: str) -> int:
+    """A JSON whole number of a record, read by `numbers` before the decoder can call int() on 5,000 digits."""
+    return parse_int(text, "a number in the record", -MAX_RECORD_NUMBER, MAX_RECORD_NUMBER, BadRecord)
+
+
+def _decimal(text: str) -> float:
+    """A JSON decimal of a record, read by `numbers`."""
+    return parse_float(text, "a number in the record", -MAX_RECORD_NUMBER, MAX_RECORD_NUMBER, BadRecord)
+
+
+def _constant(text: str) -> float:
+    """NaN and Infinity, which Python's JSON reader takes and no record holds."""
+    raise BadRecord(f"a number in the record must be finite, not {text}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 
 from nimmax.game import BadInput
 
@@ -20,6 +21,9 @@ QUOTE_LIMIT = 40
 
 MAX_SEED = 2**64 - 1
 """The largest seed a seed field takes: 64 bits are as many as a seed needs."""
+
+MAX_DELAY = 60.0
+"""The longest pause `--delay` takes between moves, in seconds: a minute is slower than anyone watches."""
 
 _DECIMAL = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _FLOAT_LENGTH = 64
@@ -60,9 +64,11 @@ def parse_int(text: str, field: str, low: int, high: int, error: type[BadInput] 
     raise error(f"{field} must be a whole number from {low} to {high}, not {quoted(stripped)}")
 
 
-def parse_float(text: str, field: str, low: float, high: float, error: type[BadInput] = BadInput) -> float:
-    """A decimal number (`0.5`, `2`, `1e-3`, or `inf` when `high` is infinite) from `low` to
-    `high`; otherwise `error` saying "FIELD must be a number from LOW to HIGH, not '...'"."""
+def parse_float(
+    text: str, field: str, low: float, high: float, error: type[BadInput] = BadInput, *, or_inf: bool = False
+) -> float:
+    """A decimal number (`0.5`, `2`, `1e-3`) from `low` to `high`, or `inf` where `high` is infinite or
+    `or_inf` lifts the limit; otherwise `error` saying "FIELD must be a number from LOW to HIGH, not '...'"."""
     stripped = text.strip()
     number = math.nan  # refused by every range check below
     if stripped.lower() in ("inf", "infinity"):
@@ -71,6 +77,22 @@ def parse_float(text: str, field: str, low: float, high: float, error: type[BadI
         number = float(stripped)
         if math.isinf(number):  # 1e999 overflows: infinity is written `inf`
             number = math.nan
-    if low <= number <= high:
+    if low <= number <= high or (or_inf and number == math.inf):
         return number
-    raise error(f"{field} must be a number from {low:g} to {high:g}, not {quoted(stripped)}")
+    also = " or inf" if or_inf and high < math.inf else ""
+    raise error(f"{field} must be a number from {_shown(low)} to {_shown(high)}{also}, not {quoted(stripped)}")
+
+
+def _shown(bound: float) -> str:
+    """A bound as a person writes it: `1000000`, `0.001`, `inf` (not `1e+06`)."""
+    return str(int(bound)) if float(bound).is_integer() else f"{bound:g}"
+
+
+def float_option(field: str, low: float, high: float) -> Callable[[str | None], float | None]:
+    """A reader of a command-line option's text (None when the option is not given) through
+    `parse_float`, for the CLI to hand its options to instead of parsing them itself."""
+
+    def read(text: str | None) -> float | None:
+        return None if text is None else parse_float(text, field, low, high)
+
+    return read

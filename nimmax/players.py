@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from nimmax.game import AnyGame, BadInput
+from nimmax.numbers import MAX_SEED, parse_float, parse_int, quoted
 from nimmax.search import ENGINES, Engine, Option, SearchResult, Table, Watcher, defaults
 
 
@@ -94,12 +95,31 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+RANGES: Mapping[str, tuple[float, float]] = {
+    "depth": (1, 10**6),
+    "time": (0.001, 10**6),
+    "nodes": (1, 10**12),
+    "table": (1, 10**8),
+    "cutoff": (0, 1),
+    "seed": (0, MAX_SEED),
+}
+"""The values each numeric option takes, lowest and highest: far beyond any real setting, and
+short of where a number stops meaning what it says (a depth past 2**30 plies outruns the mark a
+proven table entry carries, which silently turns the table off). 10**8 entries is about 20 GB
+of table; `cutoff=0` cuts nothing off; `time=inf` lifts the time limit (UNLIMITED)."""
+
+UNLIMITED = frozenset({"time"})
+"""Options that also take `inf`, for no limit at all."""
+
+_SWITCHES = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
+
+
 def parse_spec(text: str) -> Spec:
     """Read `kind[:name=value,...]`; BadPlayerSpec says what is wrong and what is allowed."""
     kind, _, rest = text.strip().partition(":")
-    kind = kind.lower()
+    kind = kind.strip().lower()
     if kind not in OPTIONS:
-        raise BadPlayerSpec(f"unknown player {kind!r} in {text!r}; players: {', '.join(OPTIONS)}")
+        raise BadPlayerSpec(f"unknown player {quoted(kind)} in {quoted(text.strip())}; players: {', '.join(OPTIONS)}")
     allowed = {option.name: option for option in OPTIONS[kind]}
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
@@ -107,26 +127,26 @@ def parse_spec(text: str) -> Spec:
         name = name.strip().lower()
         if name not in allowed:
             known = ", ".join(allowed) or "none"
-            raise BadPlayerSpec(f"{kind} has no option {name!r} (options: {known})")
+            raise BadPlayerSpec(f"{kind} has no option {quoted(name)} (options: {known})")
         if not equals:
-            raise BadPlayerSpec(f"option {name!r} of {kind} needs a value, e.g. {name}=...")
+            raise BadPlayerSpec(f"option {name} of {kind} needs a value, e.g. {name}=...")
+        if name in options:
+            raise BadPlayerSpec(f"option {name} of {kind} is given twice")
         options[name] = _option_value(kind, allowed[name], value.strip())
     return Spec(kind, options)
 
 
 def _option_value(kind: str, option: Option, text: str) -> Any:
-    name = option.name
+    """One option's value, read by `numbers` within the option's RANGES; a switch is on or off."""
+    field = f"{kind}: {option.name}"
     if option.kind is bool:
-        if text.lower() not in ("on", "off", "true", "false", "yes", "no", "1", "0"):
-            raise BadPlayerSpec(f"{kind}: {name} is on or off, not {text!r}")
-        return text.lower() in ("on", "true", "yes", "1")
-    try:
-        number = option.kind(text)
-    except ValueError:
-        raise BadPlayerSpec(f"{kind}: {name} must be a number, not {text!r}") from None
-    if name != "seed" and not number > 0:
-        raise BadPlayerSpec(f"{kind}: {name} must be positive, not {text!r}")
-    return number
+        if text.lower() not in _SWITCHES:
+            raise BadPlayerSpec(f"{field} is on or off, not {quoted(text)}")
+        return _SWITCHES[text.lower()]
+    low, high = RANGES[option.name]
+    if option.kind is int:
+        return parse_int(text, field, int(low), int(high), BadPlayerSpec)
+    return parse_float(text, field, low, high, BadPlayerSpec, or_inf=option.name in UNLIMITED)
 
 
 class RandomPlayer:

@@ -412,7 +412,7 @@ def test_readme_has_duel_and_tournament_examples() -> None:
         (["alphabeta", "random", "--games", "0"], "--games must be at least 1"),
         (["alphabeta", "random", "--games", "-4"], "--games must be at least 1"),
         (["alphabeta", "randum"], "unknown player 'randum'"),
-        (["alphabeta:depth=x", "random"], "depth must be a number"),
+        (["alphabeta:depth=x", "random"], "depth must be a whole number"),
         (["alphabeta", "human"], "human is not a duel player"),
         (["alphabeta", "random", "--game", "chess"], "unknown game 'chess'"),
         (["alphabeta", "random", "--game", "nim 2 x"], "nim"),

@@ -1,5 +1,5 @@
 """The one number reader: ASCII digits only, bounds checked, at most 40 typed characters quoted;
-and the exact refusals the games give, naming the field and the range."""
+and the exact refusals the games, the player specs and --delay give, naming the field and the range."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ import pytest
 
 from nimmax import games
 from nimmax.game import BadGameSpec, BadInput, IllegalMove
-from nimmax.numbers import QUOTE_LIMIT, parse_float, parse_int, quoted
+from nimmax.numbers import MAX_DELAY, MAX_SEED, QUOTE_LIMIT, float_option, parse_float, parse_int, quoted
+from nimmax.players import OPTIONS, RANGES, UNLIMITED, BadPlayerSpec, SearchPlayer, parse_spec
+
+from .cli_helpers import nimmax_in_process
 
 # ---------------------------------------------------------------- parse_int
 
@@ -87,6 +90,24 @@ def test_bad_decimals_are_refused_naming_the_field_and_range(text: str) -> None:
 def test_infinity_only_where_the_range_is_open() -> None:
     with pytest.raises(BadInput, match="cutoff must be a number from 0 to 1, not 'inf'"):
         parse_float("inf", "cutoff", 0, 1)
+
+
+def test_infinity_beside_a_finite_range_lifts_a_limit() -> None:
+    assert parse_float("inf", "time", 0.001, 10**6, or_inf=True) == math.inf
+    assert parse_float("1000000", "time", 0.001, 10**6, or_inf=True) == 10**6
+    for text in ("1000001", "1e7", "1e999", "-inf", "nan"):
+        with pytest.raises(BadInput) as refused:
+            parse_float(text, "time", 0.001, 10**6, or_inf=True)
+        assert str(refused.value) == f"time must be a number from 0.001 to 1000000 or inf, not {quoted(text)}"
+
+
+def test_an_option_reader_reads_text_and_passes_an_absent_option() -> None:
+    read = float_option("--delay", 0, MAX_DELAY)
+    assert read("0.25") == 0.25 and read("60") == 60 and read(None) is None
+    for text in ("inf", "60.5", "-1", "nan", "٣", "1_0", "9" * 100_000):
+        with pytest.raises(BadInput) as refused:
+            read(text)
+        assert str(refused.value) == f"--delay must be a number from 0 to 60, not {quoted(text)}"
 
 
 # ---------------------------------------------------------------- quoted
@@ -187,3 +208,129 @@ def test_a_megabyte_of_junk_is_quoted_in_forty_characters() -> None:
     with pytest.raises(BadGameSpec) as refused:
         games.create(["chess" + junk])
     assert str(refused.value).startswith("unknown game '" + "chess" + "j" * 35 + "…'")
+
+
+# ---------------------------------------------------------------- player specs
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (
+            "alphabeta:depth=99999999999999999999",
+            "alphabeta: depth must be a whole number from 1 to 1000000, not '99999999999999999999'",
+        ),
+        ("alphabeta:depth=0", "alphabeta: depth must be a whole number from 1 to 1000000, not '0'"),
+        ("minimax:depth=²", "minimax: depth must be a whole number from 1 to 1000000, not '²'"),
+        ("negamax:depth=٣", "negamax: depth must be a whole number from 1 to 1000000, not '٣'"),
+        ("alphabeta:depth=2.5", "alphabeta: depth must be a whole number from 1 to 1000000, not '2.5'"),
+        ("alphabeta:time=0", "alphabeta: time must be a number from 0.001 to 1000000 or inf, not '0'"),
+        ("alphabeta:time=1e7", "alphabeta: time must be a number from 0.001 to 1000000 or inf, not '1e7'"),
+        ("alphabeta:time=nan", "alphabeta: time must be a number from 0.001 to 1000000 or inf, not 'nan'"),
+        ("alphabeta:time=１", "alphabeta: time must be a number from 0.001 to 1000000 or inf, not '１'"),
+        ("alphabeta:nodes=1e3", "alphabeta: nodes must be a whole number from 1 to 1000000000000, not '1e3'"),
+        (
+            "alphabeta:nodes=1000000000001",
+            "alphabeta: nodes must be a whole number from 1 to 1000000000000, not '1000000000001'",
+        ),
+        ("alphabeta:table=0", "alphabeta: table must be a whole number from 1 to 100000000, not '0'"),
+        ("alphabeta:table=100000001", "alphabeta: table must be a whole number from 1 to 100000000, not '100000001'"),
+        ("expectimax:cutoff=1.5", "expectimax: cutoff must be a number from 0 to 1, not '1.5'"),
+        ("expectimax:cutoff=inf", "expectimax: cutoff must be a number from 0 to 1, not 'inf'"),
+        ("random:seed=-1", f"random: seed must be a whole number from 0 to {MAX_SEED}, not '-1'"),
+        ("random:seed=" + "9" * 5000, f"random: seed must be a whole number from 0 to {MAX_SEED}, not '{'9' * 40}…'"),
+        ("alphabeta:cache=maybe", "alphabeta: cache is on or off, not 'maybe'"),
+        ("alphabeta:depth=1,depth=2", "option depth of alphabeta is given twice"),
+        ("alphabeta:depth", "option depth of alphabeta needs a value, e.g. depth=..."),
+        ("random:depth=3", "random has no option 'depth' (options: seed)"),
+        ("human:x=" + "j" * 100, "human has no option 'x' (options: none)"),
+        (
+            "j" * 100,
+            f"unknown player '{'j' * 40}…' in '{'j' * 40}…'; players: "
+            "human, random, minimax, negamax, alphabeta, expectimax",
+        ),
+    ],
+)
+def test_spec_options_name_the_field_and_the_range(spec: str, message: str) -> None:
+    with pytest.raises(BadPlayerSpec) as refused:
+        parse_spec(spec)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(
+    ("spec", "options"),
+    [
+        ("alphabeta:depth=1000000", {"depth": 10**6}),
+        ("alphabeta:time=inf", {"time": math.inf}),
+        ("alphabeta:time=1000000,nodes=1000000000000", {"time": 10**6, "nodes": 10**12}),
+        ("minimax:table=100000000,cache=ON", {"table": 10**8, "cache": True}),
+        ("expectimax:cutoff=0", {"cutoff": 0.0}),
+        ("expectimax:cutoff=1", {"cutoff": 1.0}),
+        (f"random:seed={MAX_SEED}", {"seed": MAX_SEED}),
+        (" Alphabeta : depth = 007 ", {"depth": 7}),
+    ],
+)
+def test_spec_options_at_their_bounds_are_read(spec: str, options: dict[str, object]) -> None:
+    parsed = parse_spec(spec)
+    assert dict(parsed.options) == options
+    assert parse_spec(str(parsed)) == parsed  # the spec's text reads back as the same spec
+
+
+def test_every_numeric_option_of_every_player_has_a_range() -> None:
+    numeric = {option.name for options in OPTIONS.values() for option in options if option.kind in (int, float)}
+    assert numeric == set(RANGES)
+    assert numeric >= UNLIMITED
+
+
+def test_the_deepest_depth_taken_keeps_the_table() -> None:
+    """depth=10**20 once outran the mark of proven table entries and silently turned the table off."""
+    game = games.create("nim 2 3 5")
+    past_the_end, deepest = (
+        SearchPlayer(parse_spec(spec)).search(game, game.initial_state(), every_move=True)
+        for spec in ("alphabeta:depth=50", "alphabeta:depth=1000000")
+    )
+    assert deepest.nodes == past_the_end.nodes == 163 and deepest.value == 1
+
+
+def test_a_huge_spec_depth_is_refused_by_the_cli() -> None:
+    run = nimmax_in_process("solve", "nim", "2", "3", "5", "--algorithm", "alphabeta:depth=99999999999999999999")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == (
+        "nimmax: alphabeta: depth must be a whole number from 1 to 1000000, not '99999999999999999999'\n"
+    )
+
+
+# ---------------------------------------------------------------- --delay
+
+
+@pytest.mark.parametrize(
+    "command", [["play", "nim", "2", "--first", "random", "--second", "random"], ["replay", "x.json"]]
+)
+@pytest.mark.parametrize("delay", ["inf", "61", "-1", "nan", "1e999", "٣", "1_0", "9" * 5000])
+def test_a_delay_out_of_range_is_refused_before_anything_runs(command: list[str], delay: str) -> None:
+    run = nimmax_in_process(*command, "--delay", delay)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == f"nimmax: --delay must be a number from 0 to 60, not {quoted(delay)}\n"
+
+
+# ---------------------------------------------------------------- the issue's commands
+
+
+def test_a_superscript_pile_is_one_line_exit_2() -> None:
+    """`nimmax solve nim ²` exited 1 with a ValueError traceback."""
+    run = nimmax_in_process("solve", "nim", "²")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == "nimmax: nim: a pile must be a whole number from 0 to 1000000000, not '²'\n"
+
+
+PROMPT_GAMES = ["nim 2 3 5", "simple-nim", "split-nim", "tictactoe", "connect4", "2048 --seed 1", "kalah", "plates"]
+
+
+@pytest.mark.parametrize("words", PROMPT_GAMES)
+@pytest.mark.parametrize("line", ["9" * 1_000_000, "j" * 1_000_000, "3:" + "٣" * 1_000_000])
+def test_a_megabyte_line_at_the_prompt_is_a_refused_move(words: str, line: str) -> None:
+    """A 1,000,000-digit line piped into `play nim 2 3 5` killed the game; a 1 MB junk move was echoed whole."""
+    run = nimmax_in_process("play", *words.split(), stdin=line + "\nquit\n")
+    assert run.returncode == 0 and run.stderr == ""
+    assert "Game left unfinished after 0 moves" in run.stdout  # refused, and the game went on to the quit
+    assert line[:41] not in run.stdout and len(run.stdout) < 5_000  # quoting at most 40 characters of it

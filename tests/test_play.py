@@ -178,9 +178,9 @@ def test_quit_ends_politely() -> None:
     ("args", "message"),
     [
         (["nim", "2", "--first", "robot"], "unknown player 'robot'"),
-        (["nim", "2", "--second", "alphabeta:depth=x"], "depth must be a number"),
+        (["nim", "2", "--second", "alphabeta:depth=x"], "depth must be a whole number from 1 to 1000000"),
         (["chess"], "unknown game 'chess'"),
-        (["nim", "2", "--record", "/no/such/dir/game.json"], "no such directory"),
+        (["nim", "2", "--record", "/no/such/dir/game.json"], "No such file or directory"),
         (["nim", "2", "--record", "."], "it is a directory"),
     ],
 )
@@ -211,9 +211,9 @@ def test_replay_steps_through_a_record(tmp_path: Path) -> None:
     [
         ("{not json", "not a nimmax game record"),
         (
-            '{"game": "nim 2 3 5", "players": ["human"], "moves": ["3:9"], '
+            '{"game": "nim 2 3 5", "players": ["human", "random"], "moves": ["3:9"], '
             '"result": {"winner": null, "utilities": []}}',
-            "move 1 ('3:9') cannot be replayed",
+            "ply 1 ('3:9') cannot be replayed",
         ),
         ('{"game": "chess", "players": [], "moves": [], "result": {"winner": null, "utilities": []}}', "unknown game"),
         ("[1, 2]", "not a nimmax game record"),
@@ -236,7 +236,7 @@ def test_a_missing_or_binary_record_is_a_clear_error(tmp_path: Path) -> None:
     assert run.returncode == 2 and "cannot read" in run.stderr and "Traceback" not in run.stderr
     (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00")
     run = nimmax_in_process("replay", str(tmp_path / "binary.json"))
-    assert run.returncode == 2 and "not a text file" in run.stderr and "Traceback" not in run.stderr
+    assert run.returncode == 2 and "is not UTF-8 text" in run.stderr and "Traceback" not in run.stderr
 
 
 # ---------------------------------------------------------------- in-process sessions

@@ -15,14 +15,17 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
+import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
 from nimmax import games
+from nimmax.files import read_text
 from nimmax.game import CHANCE, AnyGame, BadInput
-from nimmax.match import Abandon, BadRecord, GameRecord, Match, Ply, Rewind
+from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, GameRecord, Match, Ply, Rewind
+from nimmax.numbers import MAX_DELAY, quoted
 from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, parse_spec, timed
 from nimmax.search import SearchResult, engine_for
 from nimmax.ui.live import LiveSearch, value_text
@@ -152,7 +155,7 @@ class PlaySession:
         if worth_drawing(game, ply.after):
             self.console.print(render(game, ply.after, ply.move))
         if self.delay > 0 and ply.seat not in self.humans and ply.seat != CHANCE:
-            time.sleep(self.delay)
+            time.sleep(min(self.delay, MAX_DELAY))  # the CLI refuses more; a caller's inf must not overflow sleep
 
     def read(self, game: AnyGame, state: Any, prompt: str) -> str:
         """One answer from the person to move; the reader is made at the first human turn."""
@@ -250,23 +253,31 @@ def play(
 
 
 def write_record(record: GameRecord, path: Path, console: Console) -> None:
-    """Save a record as JSON; a failure to write is reported, never raised over the game's end."""
+    """Save a record as JSON. The path was checked before the game (`files.check_writable`); if
+    writing fails even so, the record goes to stdout instead, so no move is lost, and one line
+    says so: on stderr with exit 1, or in the note of the Ctrl-C that ended the game."""
+    interrupted = sys.exc_info()[1]  # called from play()'s `finally`: a Ctrl-C may be on its way out
+    shown = quoted(str(path))
+    text = record.to_json() + "\n"
     try:
-        path.write_text(record.to_json() + "\n")
+        path.write_text(text)
     except OSError as error:
-        console.print(f"[red]could not write the record to {escape(str(path))}: {escape(error.strerror or '')}[/red]")
-        return
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
+        reason = error.strerror or str(error)
+        if isinstance(interrupted, KeyboardInterrupt):  # main() says it on the interrupt's line, with its code
+            interrupted.add_note(f"with the record printed above: it could not be written to {shown} ({reason})")
+            return
+        line = f"nimmax: the record was not written to {shown}: {reason}; it is printed above"
+        Console(stderr=True).print(line, markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from None
     console.print(f"[dim]record written to {escape(str(path))}[/dim]")
+    if isinstance(interrupted, KeyboardInterrupt):
+        interrupted.add_note(f"with the record written to {shown}")
 
 
 def read_record(path: Path) -> GameRecord:
-    """Load a record file; BadRecord says why it cannot be used."""
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not a text file"
-        raise BadRecord(f"cannot read {path}: {reason}") from None
-    return GameRecord.from_json(text)
+    """Load a record file, at most MAX_RECORD_BYTES of it; BadRecord says why it cannot be used."""
+    return GameRecord.from_json(read_text(path, MAX_RECORD_BYTES, "a record", BadRecord))
 
 
 def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
@@ -282,7 +293,7 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
         if seat == CHANCE:
             console.print(f"[dim]chance: {escape(text)}[/dim]")
         else:
-            time.sleep(delay)
+            time.sleep(min(delay, MAX_DELAY))  # the CLI refuses more; a caller's inf must not overflow sleep
             console.print(f"{number}. [bold]{escape(labels[seat])}[/bold] plays [bold cyan]{escape(text)}[/bold cyan]")
         if worth_drawing(game, after):
             console.print(render(game, after, game.parse_move(text, before)))
