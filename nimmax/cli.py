@@ -15,25 +15,22 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
-from nimmax import duel, games, interrupt
-from nimmax.bench import Row, algorithms, boards, family, numbers, run_all
+from nimmax import games, interrupt
 from nimmax.files import check_writable
 from nimmax.game import BadInput
-from nimmax.games import GAMES
 from nimmax.numbers import MAX_DELAY, float_option
-from nimmax.players import OPTIONS, SUMMARIES
 from nimmax.search import MOVE_SECONDS, engine_for
-from nimmax.solve import solution_record, solve
-from nimmax.tree import explore
-from nimmax.ui import duel as duel_views
-from nimmax.ui import views
-from nimmax.ui.bench import bench_table, nodes_chart
-from nimmax.ui.tree import tree_picture
+
+if TYPE_CHECKING:
+    from nimmax import duel
+
+# A command imports what it draws and runs inside its body: `nimmax --help` and a small
+# solve start in a fraction of the time the whole console takes to import.
 
 app = typer.Typer(
     name="nimmax",
@@ -63,6 +60,10 @@ def games_command(as_json: Annotated[bool, typer.Option("--json", help="Print JS
 
     [bold]Examples[/bold]: [cyan]nimmax games[/cyan], [cyan]nimmax games --json[/cyan]
     """
+    from nimmax.games import GAMES
+    from nimmax.players import OPTIONS, SUMMARIES
+    from nimmax.ui import views
+
     if as_json:
         emit_json(
             {
@@ -119,6 +120,8 @@ def solve_command(
     [cyan]nimmax solve connect4 --time 10[/cyan] ·
     [cyan]nimmax solve nim 1 2 3 --normal --algorithm minimax:cache=off --json[/cyan]
     """
+    from nimmax.solve import solution_record, solve
+    from nimmax.ui import views
     from nimmax.ui.live import LiveSearch
 
     game = games.create(game_words)
@@ -158,6 +161,9 @@ def tree_command(
     [cyan]nimmax tree simple-nim 6 --algorithm alphabeta[/cyan] ·
     [cyan]nimmax tree nim 2 2 --algorithm alphabeta --svg nim.svg[/cyan]
     """
+    from nimmax.tree import explore
+    from nimmax.ui.tree import tree_picture
+
     game = games.create(game_words)
     explored = explore(game, game.initial_state(), algorithm, max_nodes)
     console = Console(record=True) if svg is not None else out
@@ -185,6 +191,9 @@ def bench_command(
     [cyan]nimmax bench nim --sizes 2,3 --algorithms minimax,negamax,alphabeta --limit 5[/cyan] ·
     [cyan]nimmax bench tictactoe --sizes 3,4 --k 3,4 --algorithms minimax,alphabeta --limit 60[/cyan]
     """
+    from nimmax.bench import Row, algorithms, boards, family, numbers, run_all
+    from nimmax.ui.bench import bench_table, nodes_chart
+
     chosen = family(family_name)
     grid = boards(chosen, numbers("--sizes", sizes) if sizes else (), numbers("--k", k) if k else ())
     runs, rows = algorithms(engines), list[Row]()
@@ -326,6 +335,9 @@ def duel_command(
     [cyan]nimmax duel alphabeta random --game "nim 2 3 5" --seed 7 --jobs 2[/cyan] ·
     [cyan]nimmax duel alphabeta:depth=2 alphabeta --game "simple-nim 13" --json[/cyan]
     """
+    from nimmax import duel
+    from nimmax.ui import duel as duel_views
+
     plan = duel.plan(game or duel.DEFAULT_GAME, [first, second], count, seed)
     event = duel_views.play(plan, jobs, err)
     if as_json:
@@ -352,6 +364,9 @@ def tournament_command(
     [cyan]nimmax tournament alphabeta alphabeta:depth=1 random --game "nim 2 3 5"[/cyan] ·
     [cyan]nimmax tournament alphabeta minimax:depth=2 random --games 50 --jobs 2 --json[/cyan]
     """
+    from nimmax import duel
+    from nimmax.ui import duel as duel_views
+
     plan = duel.plan(game or duel.DEFAULT_GAME, specs, count, seed)
     event = duel_views.play(plan, jobs, err)
     if as_json:
