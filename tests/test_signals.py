@@ -240,7 +240,7 @@ def test_held_signals_become_a_flag_and_an_ignored_signal_stays_ignored() -> Non
 def test_memory_hint_names_only_the_options_the_command_has() -> None:
     with mock.patch("nimmax.solve.solve", side_effect=MemoryError):
         solve = nimmax_in_process("solve", "nim", "2", "3", "5")
-    with mock.patch("nimmax.cli.explore", side_effect=RecursionError):
+    with mock.patch("nimmax.tree.explore", side_effect=RecursionError):
         tree = nimmax_in_process("tree", "nim", "2", "2")
     assert solve.returncode == tree.returncode == 1
     assert solve.stderr == (
