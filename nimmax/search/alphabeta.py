@@ -26,16 +26,15 @@ class AlphaBeta(Searcher):
         entry = self.table.get(key)
         hint = None
         if entry is not None:
-            if entry.depth >= depth and (
-                entry.bound == EXACT
-                or (entry.bound == LOWER and entry.score >= beta)
-                or (entry.bound == UPPER and entry.score <= alpha)
+            searched, bound, stored, move, position = entry
+            if searched >= depth and (
+                bound == EXACT or (bound == LOWER and stored >= beta) or (bound == UPPER and stored <= alpha)
             ):
-                if entry.depth < FULL_DEPTH:
+                if searched < FULL_DEPTH:
                     self.horizon += 1  # the stored score rests on a horizon of its own
-                return entry.score
-            if entry.state == state:
-                hint = entry.move
+                return stored
+            if position == state:
+                hint = move
         alpha_in, horizon_in = alpha, self.horizon
         best, best_move = -INFINITY, None
         for move in self.moves(state, hint):

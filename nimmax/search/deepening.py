@@ -10,7 +10,7 @@ sees a running search: every budget check and every depth done.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from itertools import chain
 from typing import Any, Protocol
@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from nimmax.game import CHANCE, AnyGame
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.result import MoveValue, SearchResult
-from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, payoff, to_value, younger
+from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, payoff, to_value
 from nimmax.search.stack import deep, interpreter_for
 from nimmax.search.table import Table, principal_variation
 
@@ -82,7 +82,7 @@ class Searcher:
         moves = game.search_actions(state) if narrow else game.actions(state)
         if first is None:
             return moves
-        if isinstance(moves, Sequence):
+        if isinstance(moves, (list, tuple)):
             if not moves or moves[0] == first or first not in moves:
                 return moves
             return [first, *(move for move in moves if move != first)]
@@ -104,17 +104,20 @@ class Searcher:
         """A child's score for the parent's side `me`, one ply older, searched in (alpha, beta).
 
         The leaf test is made here, before the call, so a finished or horizon node costs no
-        call of the engine's `value`.
+        call of the engine's `value`. Scores here are for the side to move (`viewpoint` read
+        straight from the game, a call saved at every node): an engine that values a node for
+        another seat (expectimax's chance nodes) overrides this method.
         """
-        mover = self.viewpoint(child)
+        mover = self.game.to_move(child)
         score = self.leaf(child, depth <= 0, mover)
-        if mover == me:
-            if score is None:
-                score = self.value(child, depth, younger(alpha, upper=False), younger(beta, upper=True))
-            return older(score)
         if score is None:
-            score = self.value(child, depth, -younger(beta, upper=True), -younger(alpha, upper=False))
-        return older(-score)
+            # younger(alpha, upper=False) and younger(beta, upper=True), inlined: this runs at every node
+            low = alpha + 1 if alpha >= 0 else alpha - 1
+            high = beta + 1 if beta > 0 else beta - 1
+            score = self.value(child, depth, low, high) if mover == me else -self.value(child, depth, -high, -low)
+        elif mover != me:
+            score = -score
+        return score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0  # older(score), inlined
 
 
 class Watcher(Protocol):
