@@ -189,7 +189,7 @@ def bench_command(
     [bold]Examples[/bold]:
     [cyan]nimmax bench simple-nim --sizes 10,15,20[/cyan] ·
     [cyan]nimmax bench nim --sizes 2,3 --algorithms minimax,negamax,alphabeta --limit 5[/cyan] ·
-    [cyan]nimmax bench tictactoe --sizes 3,4 --k 3,4 --algorithms minimax,alphabeta --limit 60[/cyan]
+    [cyan]nimmax bench tictactoe --sizes 3,4 --k 3,4 --algorithms minimax:cache=off,alphabeta --limit 60[/cyan]
     """
     from nimmax.bench import Row, algorithms, boards, family, numbers, run_all
     from nimmax.ui.bench import bench_table, nodes_chart
@@ -327,6 +327,8 @@ def duel_command(
     """Play two AI players against each other many times; the first mover alternates.
 
     Shows wins, losses, draws (95% Wilson intervals), wins per seat, time and nodes per move.
+    Engines think at most 1 s a move unless their spec says otherwise
+    ([cyan]alphabeta:time=0.1[/cyan], [cyan]alphabeta:depth=4[/cyan]).
 
     Ctrl-C stops the duel and still prints the games finished.
 

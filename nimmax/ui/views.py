@@ -53,6 +53,11 @@ def players_table() -> Table:
     table.add_column("what it is")
     for kind, options in OPTIONS.items():
         table.add_row(kind, ", ".join(map(option_text, options)) or "-", SUMMARIES[kind])
+    table.caption = (
+        "Engines think at most time=1 s a move; time=inf, or depth=N or nodes=N given alone, lifts the clock. "
+        "solve searches to the end unless given --time or --depth."
+    )
+    table.caption_justify = "left"
     return table
 
 
