@@ -25,8 +25,8 @@ from nimmax.bench import Row, algorithms, boards, family, numbers, run_all
 from nimmax.files import check_writable
 from nimmax.game import BadInput
 from nimmax.games import GAMES
-from nimmax.numbers import MAX_DELAY, float_option
-from nimmax.players import OPTIONS, SUMMARIES
+from nimmax.numbers import MAX_DELAY, MAX_SEED, float_option, int_option
+from nimmax.players import OPTIONS, RANGES, SUMMARIES
 from nimmax.search import MOVE_SECONDS, engine_for
 from nimmax.solve import solution_record, solve
 from nimmax.tree import explore
@@ -47,7 +47,21 @@ out = Console()
 err = Console(stderr=True)
 
 GAME_WORDS = {"allow_extra_args": True, "ignore_unknown_options": True}
-DELAY = float_option("--delay", 0, MAX_DELAY)  # typer hands over the text (parser=str); numbers reads it
+# Every numeric option's text is read by nimmax.numbers within its range: typer hands over the
+# text (parser=str) and the reader is the option's callback.
+MAX_DEPTH = int(RANGES["depth"][1])
+LEAST_TIME, MOST_TIME = RANGES["time"]  # solve --time, play --time and bench --limit: seconds of search
+MAX_TREE_NODES = 10**6
+"""The most nodes `tree --max-nodes` lets a tree have: more than any picture shows."""
+DELAY = float_option("--delay", 0, MAX_DELAY)
+DEPTH = int_option("--depth", 1, MAX_DEPTH)
+TIME = float_option("--time", LEAST_TIME, MOST_TIME, or_inf=True)
+LIMIT = float_option("--limit", LEAST_TIME, MOST_TIME)
+SEED = int_option("--seed", 0, MAX_SEED)
+TREE_NODES = int_option("--max-nodes", 1, MAX_TREE_NODES)
+GAME_COUNT = int_option("--games", 1, duel.MAX_GAMES)
+JOBS = int_option("--jobs", 1, duel.MAX_JOBS)
+SEED_RANGE = "0 to 2^64-1"
 GameWords = Annotated[list[str], typer.Argument(metavar="GAME [ARGS]...", help="Game name and its options.")]
 
 
@@ -103,10 +117,19 @@ def games_command(as_json: Annotated[bool, typer.Option("--json", help="Print JS
 def solve_command(
     game_words: GameWords,
     algorithm: Annotated[str, typer.Option(help="Player spec of the engine, e.g. minimax:cache=off.")] = "alphabeta",
-    depth: Annotated[int | None, typer.Option(min=1, help="Search depth limit in plies.")] = None,
+    depth: Annotated[
+        int | None,
+        typer.Option(parser=str, callback=DEPTH, metavar="N", help=f"Search depth limit in plies, 1 to {MAX_DEPTH}."),
+    ] = None,
     time: Annotated[
         float | None,
-        typer.Option(min=0.001, help="Seconds to search, deepening ply by ply.", show_default="to the end"),
+        typer.Option(
+            parser=str,
+            callback=TIME,
+            metavar="S",
+            help=f"Seconds to search, deepening ply by ply: {LEAST_TIME:g} to {MOST_TIME:.0f}, or inf.",
+            show_default="to the end",
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
@@ -143,7 +166,15 @@ def solve_command(
 def tree_command(
     game_words: GameWords,
     algorithm: Annotated[str, typer.Option(help="minimax or alphabeta (pruned branches shown dimmed).")] = "minimax",
-    max_nodes: Annotated[int, typer.Option(min=1, help="Refuse trees with more nodes than this.")] = 2_000,
+    max_nodes: Annotated[
+        int,
+        typer.Option(
+            parser=str,
+            callback=TREE_NODES,
+            metavar="N",
+            help=f"Refuse trees with more nodes than this, 1 to {MAX_TREE_NODES}.",
+        ),
+    ] = 2_000,
     svg: Annotated[
         Path | None,
         typer.Option(
@@ -175,7 +206,15 @@ def bench_command(
     sizes: Annotated[str | None, typer.Option(help="Board sizes, e.g. 3,4 (each family has defaults).")] = None,
     k: Annotated[str | None, typer.Option("--k", help="tictactoe: winning line lengths, e.g. 3,4.")] = None,
     engines: Annotated[str, typer.Option("--algorithms", help="Engines to compare.")] = "minimax:cache=off,alphabeta",
-    limit: Annotated[float, typer.Option(min=0.001, help="Seconds allowed per run.")] = 10.0,
+    limit: Annotated[
+        float,
+        typer.Option(
+            parser=str,
+            callback=LIMIT,
+            metavar="S",
+            help=f"Seconds allowed per run, {LEAST_TIME:g} to {MOST_TIME:.0f}.",
+        ),
+    ] = 10.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the runs as JSON.")] = False,
 ) -> None:
     """Enlarge the board and watch minimax: exact searches per board size, nodes on a log scale.
@@ -218,12 +257,20 @@ def play_command(
     time: Annotated[
         float | None,
         typer.Option(
-            min=0.001,
-            help="Seconds a move for every engine whose spec sets no limit (inf: search to the end).",
+            parser=str,
+            callback=TIME,
+            metavar="S",
+            help=(
+                "Seconds a move for every engine whose spec sets no limit, "
+                f"{LEAST_TIME:g} to {MOST_TIME:.0f} (inf: search to the end)."
+            ),
             show_default=f"{MOVE_SECONDS:g}",
         ),
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed for random players and chance.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(parser=str, callback=SEED, metavar="N", help=f"Seed for random players and chance, {SEED_RANGE}."),
+    ] = None,
     delay: Annotated[
         float,
         typer.Option(
@@ -290,9 +337,34 @@ GameOption = Annotated[
         "--game", metavar="GAME ARGS", help='Game words in quotes, e.g. "nim 2 3 5". Default: tictactoe (3x3).'
     ),
 ]
-GamesOption = Annotated[int, typer.Option("--games", help="Games to play (per pairing in a tournament).")]
-JobsOption = Annotated[int, typer.Option(help="Processes playing games in parallel; the same games either way.")]
-SeedOption = Annotated[int | None, typer.Option(help="Seed of every game's random draws (default: drawn, shown).")]
+GamesOption = Annotated[
+    int,
+    typer.Option(
+        "--games",
+        parser=str,
+        callback=GAME_COUNT,
+        metavar="N",
+        help=f"Games to play (per pairing in a tournament), 1 to {duel.MAX_GAMES}.",
+    ),
+]
+JobsOption = Annotated[
+    int,
+    typer.Option(
+        parser=str,
+        callback=JOBS,
+        metavar="N",
+        help=f"Processes playing games in parallel, 1 to {duel.MAX_JOBS}; the same games either way.",
+    ),
+]
+SeedOption = Annotated[
+    int | None,
+    typer.Option(
+        parser=str,
+        callback=SEED,
+        metavar="N",
+        help=f"Seed of every game's random draws, {SEED_RANGE} (default: drawn, shown).",
+    ),
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 
 

@@ -409,14 +409,14 @@ def test_readme_has_duel_and_tournament_examples() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["alphabeta", "random", "--games", "0"], "--games must be at least 1"),
-        (["alphabeta", "random", "--games", "-4"], "--games must be at least 1"),
+        (["alphabeta", "random", "--games", "0"], "--games must be a whole number from 1 to 1000000, not '0'"),
+        (["alphabeta", "random", "--games", "-4"], "--games must be a whole number from 1 to 1000000, not '-4'"),
         (["alphabeta", "randum"], "unknown player 'randum'"),
         (["alphabeta:depth=x", "random"], "depth must be a whole number"),
         (["alphabeta", "human"], "human is not a duel player"),
         (["alphabeta", "random", "--game", "chess"], "unknown game 'chess'"),
         (["alphabeta", "random", "--game", "nim 2 x"], "nim"),
-        (["alphabeta", "random", "--jobs", "0"], "--jobs must be at least 1"),
+        (["alphabeta", "random", "--jobs", "0"], "--jobs must be a whole number from 1 to 64, not '0'"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args: list[str], message: str) -> None:
