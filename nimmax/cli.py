@@ -21,7 +21,7 @@ import typer
 from rich.console import Console
 
 from nimmax import duel, games, interrupt
-from nimmax.bench import Row, algorithms, boards, family, numbers, run_all
+from nimmax.bench import Row, algorithms, boards, family, parse_sizes, run_all
 from nimmax.files import check_writable
 from nimmax.game import BadInput
 from nimmax.games import GAMES
@@ -225,7 +225,7 @@ def bench_command(
     [cyan]nimmax bench tictactoe --sizes 3,4 --k 3,4 --algorithms minimax,alphabeta --limit 60[/cyan]
     """
     chosen = family(family_name)
-    grid = boards(chosen, numbers("--sizes", sizes) if sizes else (), numbers("--k", k) if k else ())
+    grid = boards(chosen, parse_sizes(chosen, "--sizes", sizes), parse_sizes(chosen, "--k", k))
     runs, rows = algorithms(engines), list[Row]()
     total = len(grid) * len(runs)
     try:
