@@ -22,7 +22,7 @@ from rich.console import Console
 
 from nimmax import duel, games, interrupt
 from nimmax.bench import Row, algorithms, boards, family, parse_sizes, run_all
-from nimmax.files import check_writable
+from nimmax.files import CannotWrite, check_writable
 from nimmax.game import BadInput
 from nimmax.games import GAMES
 from nimmax.numbers import MAX_DELAY, MAX_SEED, float_option, int_option
@@ -197,7 +197,7 @@ def tree_command(
         try:
             console.save_svg(str(svg), title=f"nimmax tree {game.spec} --algorithm {algorithm}")
         except OSError as error:
-            raise BadInput(f"cannot write {svg}: {error.strerror}") from None
+            raise CannotWrite("the picture", svg, error) from None
 
 
 @app.command("bench")
