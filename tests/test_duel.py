@@ -454,7 +454,7 @@ def test_ctrl_c_prints_the_finished_games_and_exits_130(jobs: str, as_json: bool
             "--game",
             "nim 2 3 5",
             "--games",
-            "10000000",
+            "1000000",
             "--seed",
             "1",
             "--jobs",
@@ -485,7 +485,7 @@ def test_ctrl_c_prints_the_finished_games_and_exits_130(jobs: str, as_json: bool
         assert record["interrupted"] is True and record["games"] == finished > 0
         assert sum(record["wins"].values()) + record["draws"] == finished < record["planned_games"]
     else:
-        assert f"interrupted after {finished} of 10000000 games" in output and "wins as first" in output
+        assert f"interrupted after {finished} of 1000000 games" in output and "wins as first" in output
 
 
 def test_an_engine_that_cannot_value_chance_is_refused_before_a_duel_starts() -> None:
