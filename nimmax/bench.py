@@ -4,7 +4,8 @@ bounded by a time limit, as rows of (board, algorithm, value, nodes, seconds).
 A family turns size parameters into game words (`simple-nim` 10 -> "simple-nim 10",
 `tictactoe` 4 with k 3 -> "tictactoe --size 4 --k 3"), so a family works as soon as its game
 is in the registry. Each run is one exact search to the end of the game (no iterative
-deepening) aborted at the deadline: a run that overruns is reported over the limit.
+deepening) aborted at the deadline: a run that overruns is reported over the limit, and one
+deeper than the stack allows is reported too deep.
 """
 
 from __future__ import annotations
@@ -17,12 +18,16 @@ from typing import Any
 
 from nimmax import games
 from nimmax.game import AnyGame, BadInput
+from nimmax.games.mnk import MAX_SIDE
+from nimmax.games.nim import MAX_PILE, MAX_SPLIT_PILE
+from nimmax.numbers import parse_int, quoted
 from nimmax.players import BadPlayerSpec, Spec, parse_spec
-from nimmax.search import ENGINES, Budget, run
+from nimmax.search import ENGINES, Budget, SearchResult, TooDeep, run
 
-DONE, OVER, SKIPPED = "done", "over the limit", "skipped"
-"""A run's status: finished; stopped at the time limit; not run, since a smaller board of the
-same series already went over the limit."""
+DONE, OVER, TOO_DEEP, SKIPPED = "done", "over the limit", "too deep", "skipped"
+"""A run's status: finished; stopped at the time limit; refused, since the game is longer than
+the stack lets a search recurse; not run, since a smaller board of the same series already went
+over the limit or too deep."""
 
 
 @dataclass(frozen=True)
@@ -34,23 +39,33 @@ class Family:
     words: Callable[[int, int], str]
     """Game words for a size and a k (families without k ignore it)."""
     sizes: tuple[int, ...]
+    largest: int
+    """The largest size the family's game takes (Nim: piles, whose game words grow with them)."""
     takes_k: bool = False
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family("simple-nim", "one pile of N counters", lambda size, k: f"simple-nim {size}", (8, 12, 16, 20)),
+    Family("simple-nim", "one pile of N counters", lambda size, k: f"simple-nim {size}", (8, 12, 16, 20), MAX_PILE),
     Family(
         "nim",
         "N piles of 1, 3, 5, ... counters (the pyramid)",
         lambda size, k: "nim " + " ".join(str(2 * pile + 1) for pile in range(size)),
         (2, 3, 4),
+        1000,
     ),
-    Family("split-nim", "one pile of N counters, Grundy's game", lambda size, k: f"split-nim {size}", (10, 15, 20, 25)),
+    Family(
+        "split-nim",
+        "one pile of N counters, Grundy's game",
+        lambda size, k: f"split-nim {size}",
+        (10, 15, 20, 25),
+        MAX_SPLIT_PILE,
+    ),
     Family(
         "tictactoe",
         "N x N board, K in a row (K defaults to N; K > N skipped)",
         lambda size, k: f"tictactoe --size {size} --k {k}",
         (3,),
+        MAX_SIDE,
         takes_k=True,
     ),
 )
@@ -103,15 +118,16 @@ def family(name: str) -> Family:
     for known in FAMILIES:
         if known.name == name.lower():
             return known
-    raise BadInput(f"unknown game family {name!r}; families: {', '.join(known.name for known in FAMILIES)}")
+    raise BadInput(f"unknown game family {quoted(name)}; families: {', '.join(known.name for known in FAMILIES)}")
 
 
-def numbers(what: str, text: str) -> tuple[int, ...]:
-    """A comma-separated list of positive whole numbers, e.g. "3,4"."""
-    parts = [part.strip() for part in text.split(",")]
-    if not all(part.isdigit() and int(part) > 0 for part in parts):
-        raise BadInput(f"{what} must be positive whole numbers separated by commas, not {text!r}")
-    return tuple(int(part) for part in parts)
+def parse_sizes(chosen: Family, option: str, text: str | None) -> tuple[int, ...]:
+    """The numbers of `--sizes` or `--k` ("3,4"), each read by `numbers.parse_int` within the
+    family's range (a k within the largest side); none when the option is not given."""
+    if text is None:
+        return ()
+    largest = chosen.largest if option == "--sizes" else MAX_SIDE
+    return tuple(parse_int(part, f"each of {option}", 1, largest) for part in text.split(","))
 
 
 def plan(chosen: Family, sizes: Sequence[int] = (), ks: Sequence[int] = ()) -> list[tuple[str, int, int | None]]:
@@ -140,7 +156,7 @@ def algorithms(text: str) -> list[Spec]:
     for item in re.split(rf",(?=\s*(?:{names})\b)", text):
         spec = parse_spec(item.strip())
         if spec.engine is None:
-            raise BadPlayerSpec(f"bench runs the engines {', '.join(ENGINES)}, not {spec.kind!r}")
+            raise BadPlayerSpec(f"bench runs the engines {', '.join(ENGINES)}, not {quoted(spec.kind)}")
         extra = sorted(set(spec.options) - {"cache", "table"})
         if extra:
             raise BadPlayerSpec(f"{spec}: bench searches to the end under --limit; drop {', '.join(extra)}")
@@ -154,8 +170,13 @@ def measure(board: Board, algorithm: Spec, limit: float) -> Row:
     budget = Budget.of(limit)
     searcher = algorithm.engine.searcher(board.game, algorithm.options, budget=budget)
     start = time.perf_counter()
-    result = run(searcher, board.game.initial_state())
+    try:
+        result: SearchResult | None = run(searcher, board.game.initial_state())
+    except TooDeep:  # a row of its own: the next board may well fit
+        result = None
     seconds = time.perf_counter() - start
+    if result is None:
+        return Row(board.words, board.size, board.k, str(algorithm), TOO_DEEP, None, budget.nodes, seconds)
     if not result.exact:
         return Row(board.words, board.size, board.k, str(algorithm), OVER, None, budget.nodes, seconds)
     return Row(board.words, board.size, board.k, str(algorithm), DONE, result.value, result.nodes, seconds)
@@ -164,8 +185,8 @@ def measure(board: Board, algorithm: Spec, limit: float) -> Row:
 def run_all(grid: Sequence[Board], chosen: Sequence[Spec], limit: float) -> Iterator[Row]:
     """Run every algorithm on every board, smallest board first, yielding each row when done.
 
-    Once an algorithm goes over the limit, the larger boards of the same k are skipped:
-    they only take longer.
+    Once an algorithm goes over the limit or too deep, the larger boards of the same k are
+    skipped: they only take longer, or go deeper.
     """
     over: set[tuple[str, int | None]] = set()
     for board in grid:
@@ -174,6 +195,6 @@ def run_all(grid: Sequence[Board], chosen: Sequence[Spec], limit: float) -> Iter
                 yield Row(board.words, board.size, board.k, str(algorithm), SKIPPED, None, 0, 0.0)
                 continue
             row = measure(board, algorithm, limit)
-            if row.status == OVER:
+            if row.status in (OVER, TOO_DEEP):
                 over.add((str(algorithm), board.k))
             yield row

@@ -15,19 +15,17 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
-from nimmax import games, interrupt
-from nimmax.files import check_writable
+from nimmax import duel, games, interrupt
+from nimmax.files import CannotWrite, check_writable
 from nimmax.game import BadInput
-from nimmax.numbers import MAX_DELAY, float_option
+from nimmax.numbers import MAX_DELAY, MAX_SEED, float_option, int_option
+from nimmax.players import RANGES
 from nimmax.search import MOVE_SECONDS, engine_for
-
-if TYPE_CHECKING:
-    from nimmax import duel
 
 # A command imports what it draws and runs inside its body: `nimmax --help` and a small
 # solve start in a fraction of the time the whole console takes to import.
@@ -44,7 +42,21 @@ out = Console()
 err = Console(stderr=True)
 
 GAME_WORDS = {"allow_extra_args": True, "ignore_unknown_options": True}
-DELAY = float_option("--delay", 0, MAX_DELAY)  # typer hands over the text (parser=str); numbers reads it
+# Every numeric option's text is read by nimmax.numbers within its range: typer hands over the
+# text (parser=str) and the reader is the option's callback.
+MAX_DEPTH = int(RANGES["depth"][1])
+LEAST_TIME, MOST_TIME = RANGES["time"]  # solve --time, play --time and bench --limit: seconds of search
+MAX_TREE_NODES = 10**6
+"""The most nodes `tree --max-nodes` lets a tree have: more than any picture shows."""
+DELAY = float_option("--delay", 0, MAX_DELAY)
+DEPTH = int_option("--depth", 1, MAX_DEPTH)
+TIME = float_option("--time", LEAST_TIME, MOST_TIME, or_inf=True)
+LIMIT = float_option("--limit", LEAST_TIME, MOST_TIME)
+SEED = int_option("--seed", 0, MAX_SEED)
+TREE_NODES = int_option("--max-nodes", 1, MAX_TREE_NODES)
+GAME_COUNT = int_option("--games", 1, duel.MAX_GAMES)
+JOBS = int_option("--jobs", 1, duel.MAX_JOBS)
+SEED_RANGE = "0 to 2^64-1"
 GameWords = Annotated[list[str], typer.Argument(metavar="GAME [ARGS]...", help="Game name and its options.")]
 
 
@@ -104,10 +116,19 @@ def games_command(as_json: Annotated[bool, typer.Option("--json", help="Print JS
 def solve_command(
     game_words: GameWords,
     algorithm: Annotated[str, typer.Option(help="Player spec of the engine, e.g. minimax:cache=off.")] = "alphabeta",
-    depth: Annotated[int | None, typer.Option(min=1, help="Search depth limit in plies.")] = None,
+    depth: Annotated[
+        int | None,
+        typer.Option(parser=str, callback=DEPTH, metavar="N", help=f"Search depth limit in plies, 1 to {MAX_DEPTH}."),
+    ] = None,
     time: Annotated[
         float | None,
-        typer.Option(min=0.001, help="Seconds to search, deepening ply by ply.", show_default="to the end"),
+        typer.Option(
+            parser=str,
+            callback=TIME,
+            metavar="S",
+            help=f"Seconds to search, deepening ply by ply: {LEAST_TIME:g} to {MOST_TIME:.0f}, or inf.",
+            show_default="to the end",
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
@@ -146,7 +167,15 @@ def solve_command(
 def tree_command(
     game_words: GameWords,
     algorithm: Annotated[str, typer.Option(help="minimax or alphabeta (pruned branches shown dimmed).")] = "minimax",
-    max_nodes: Annotated[int, typer.Option(min=1, help="Refuse trees with more nodes than this.")] = 2_000,
+    max_nodes: Annotated[
+        int,
+        typer.Option(
+            parser=str,
+            callback=TREE_NODES,
+            metavar="N",
+            help=f"Refuse trees with more nodes than this, 1 to {MAX_TREE_NODES}.",
+        ),
+    ] = 2_000,
     svg: Annotated[
         Path | None,
         typer.Option(
@@ -172,7 +201,7 @@ def tree_command(
         try:
             console.save_svg(str(svg), title=f"nimmax tree {game.spec} --algorithm {algorithm}")
         except OSError as error:
-            raise BadInput(f"cannot write {svg}: {error.strerror}") from None
+            raise CannotWrite("the picture", svg, error) from None
 
 
 @app.command("bench")
@@ -181,7 +210,15 @@ def bench_command(
     sizes: Annotated[str | None, typer.Option(help="Board sizes, e.g. 3,4 (each family has defaults).")] = None,
     k: Annotated[str | None, typer.Option("--k", help="tictactoe: winning line lengths, e.g. 3,4.")] = None,
     engines: Annotated[str, typer.Option("--algorithms", help="Engines to compare.")] = "minimax:cache=off,alphabeta",
-    limit: Annotated[float, typer.Option(min=0.001, help="Seconds allowed per run.")] = 10.0,
+    limit: Annotated[
+        float,
+        typer.Option(
+            parser=str,
+            callback=LIMIT,
+            metavar="S",
+            help=f"Seconds allowed per run, {LEAST_TIME:g} to {MOST_TIME:.0f}.",
+        ),
+    ] = 10.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the runs as JSON.")] = False,
 ) -> None:
     """Enlarge the board and watch minimax: exact searches per board size, nodes on a log scale.
@@ -191,11 +228,11 @@ def bench_command(
     [cyan]nimmax bench nim --sizes 2,3 --algorithms minimax,negamax,alphabeta --limit 5[/cyan] ·
     [cyan]nimmax bench tictactoe --sizes 3,4 --k 3,4 --algorithms minimax:cache=off,alphabeta --limit 60[/cyan]
     """
-    from nimmax.bench import Row, algorithms, boards, family, numbers, run_all
+    from nimmax.bench import Row, algorithms, boards, family, parse_sizes, run_all
     from nimmax.ui.bench import bench_table, nodes_chart
 
     chosen = family(family_name)
-    grid = boards(chosen, numbers("--sizes", sizes) if sizes else (), numbers("--k", k) if k else ())
+    grid = boards(chosen, parse_sizes(chosen, "--sizes", sizes), parse_sizes(chosen, "--k", k))
     runs, rows = algorithms(engines), list[Row]()
     total = len(grid) * len(runs)
     try:
@@ -227,12 +264,20 @@ def play_command(
     time: Annotated[
         float | None,
         typer.Option(
-            min=0.001,
-            help="Seconds a move for every engine whose spec sets no limit (inf: search to the end).",
+            parser=str,
+            callback=TIME,
+            metavar="S",
+            help=(
+                "Seconds a move for every engine whose spec sets no limit, "
+                f"{LEAST_TIME:g} to {MOST_TIME:.0f} (inf: search to the end)."
+            ),
             show_default=f"{MOVE_SECONDS:g}",
         ),
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed for random players and chance.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(parser=str, callback=SEED, metavar="N", help=f"Seed for random players and chance, {SEED_RANGE}."),
+    ] = None,
     delay: Annotated[
         float,
         typer.Option(
@@ -299,9 +344,34 @@ GameOption = Annotated[
         "--game", metavar="GAME ARGS", help='Game words in quotes, e.g. "nim 2 3 5". Default: tictactoe (3x3).'
     ),
 ]
-GamesOption = Annotated[int, typer.Option("--games", help="Games to play (per pairing in a tournament).")]
-JobsOption = Annotated[int, typer.Option(help="Processes playing games in parallel; the same games either way.")]
-SeedOption = Annotated[int | None, typer.Option(help="Seed of every game's random draws (default: drawn, shown).")]
+GamesOption = Annotated[
+    int,
+    typer.Option(
+        "--games",
+        parser=str,
+        callback=GAME_COUNT,
+        metavar="N",
+        help=f"Games to play (per pairing in a tournament), 1 to {duel.MAX_GAMES}.",
+    ),
+]
+JobsOption = Annotated[
+    int,
+    typer.Option(
+        parser=str,
+        callback=JOBS,
+        metavar="N",
+        help=f"Processes playing games in parallel, 1 to {duel.MAX_JOBS}; the same games either way.",
+    ),
+]
+SeedOption = Annotated[
+    int | None,
+    typer.Option(
+        parser=str,
+        callback=SEED,
+        metavar="N",
+        help=f"Seed of every game's random draws, {SEED_RANGE} (default: drawn, shown).",
+    ),
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 
 
@@ -337,7 +407,6 @@ def duel_command(
     [cyan]nimmax duel alphabeta random --game "nim 2 3 5" --seed 7 --jobs 2[/cyan] ·
     [cyan]nimmax duel alphabeta:depth=2 alphabeta --game "simple-nim 13" --json[/cyan]
     """
-    from nimmax import duel
     from nimmax.ui import duel as duel_views
 
     plan = duel.plan(game or duel.DEFAULT_GAME, [first, second], count, seed)
@@ -366,7 +435,6 @@ def tournament_command(
     [cyan]nimmax tournament alphabeta alphabeta:depth=1 random --game "nim 2 3 5"[/cyan] ·
     [cyan]nimmax tournament alphabeta minimax:depth=2 random --games 50 --jobs 2 --json[/cyan]
     """
-    from nimmax import duel
     from nimmax.ui import duel as duel_views
 
     plan = duel.plan(game or duel.DEFAULT_GAME, specs, count, seed)

@@ -20,6 +20,14 @@ def _reason(error: OSError) -> str:
     return error.strerror or type(error).__name__
 
 
+class CannotWrite(OSError):
+    """An output that could not be written once the work was done: an output error, which the CLI
+    says in one line with exit 1 (a path refused before the work is BadInput, exit 2)."""
+
+    def __init__(self, what: str, path: Path, failure: OSError) -> None:
+        super().__init__(None, f"cannot write {what} to {quoted(str(path))}: {_reason(failure)}")
+
+
 def read_text(path: Path, limit: int, what: str, error: type[BadInput] = BadInput) -> str:
     """The UTF-8 text of `path`, at most `limit` bytes (the most `what` may be, e.g. "a record");
     otherwise `error` saying why in one line."""

@@ -88,11 +88,21 @@ def _shown(bound: float) -> str:
     return str(int(bound)) if float(bound).is_integer() else f"{bound:g}"
 
 
-def float_option(field: str, low: float, high: float) -> Callable[[str | None], float | None]:
+def float_option(field: str, low: float, high: float, *, or_inf: bool = False) -> Callable[[str | None], float | None]:
     """A reader of a command-line option's text (None when the option is not given) through
     `parse_float`, for the CLI to hand its options to instead of parsing them itself."""
 
     def read(text: str | None) -> float | None:
-        return None if text is None else parse_float(text, field, low, high)
+        return None if text is None else parse_float(text, field, low, high, or_inf=or_inf)
+
+    return read
+
+
+def int_option(field: str, low: int, high: int) -> Callable[[str | None], int | None]:
+    """A reader of a command-line option's text (None when the option is not given) through
+    `parse_int`, as `float_option` is for decimals."""
+
+    def read(text: str | None) -> int | None:
+        return None if text is None else parse_int(text, field, low, high)
 
     return read

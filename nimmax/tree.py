@@ -16,6 +16,7 @@ from decimal import MAX_EMAX, Context, Decimal
 from typing import Any
 
 from nimmax.game import AnyGame, BadInput
+from nimmax.numbers import quoted
 from nimmax.search import ENGINES, INFINITY, SCALE, Budget, Searcher, Table, TooDeep, deep, iterate, run, to_value
 from nimmax.search.alphabeta import AlphaBeta
 from nimmax.search.minimax import Minimax
@@ -168,7 +169,7 @@ TRACED: dict[str, type[Tracing]] = {MINIMAX: TracedMinimax, ALPHABETA: TracedAlp
 def traced_engine(algorithm: str) -> type[Tracing]:
     """The traced engine `algorithm` names; BadInput names the ones there are."""
     if algorithm not in TRACED:
-        raise BadInput(f"the tree is drawn for {' or '.join(TRACED)}, not {algorithm!r}")
+        raise BadInput(f"the tree is drawn for {' or '.join(TRACED)}, not {quoted(algorithm)}")
     return TRACED[algorithm]
 
 

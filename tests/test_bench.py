@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from nimmax import games
-from nimmax.bench import DONE, OVER, SKIPPED, algorithms, boards, family, measure, numbers, plan, run_all
+from nimmax.bench import DONE, OVER, SKIPPED, algorithms, boards, family, measure, parse_sizes, plan, run_all
 from nimmax.game import BadInput
 from nimmax.search import Table, search
 
@@ -39,9 +39,11 @@ def test_families_make_the_documented_game_words() -> None:
 
 
 def test_bad_sizes_are_refused() -> None:
-    for text in ("x", "3,,4", "0", "-1"):
-        with pytest.raises(BadInput, match="positive whole numbers"):
-            numbers("--sizes", text)
+    for text in ("x", "3,,4", "0", "-1", "27"):
+        with pytest.raises(BadInput, match="each of --sizes must be a whole number from 1 to 26"):
+            parse_sizes(family("tictactoe"), "--sizes", text)
+    assert parse_sizes(family("tictactoe"), "--k", " 3, 4") == (3, 4)
+    assert parse_sizes(family("nim"), "--sizes", None) == ()
 
 
 @pytest.mark.parametrize("sizes, ks", [((3,), (4,)), ((2,), (5, 3))])

@@ -409,14 +409,14 @@ def test_readme_has_duel_and_tournament_examples() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["alphabeta", "random", "--games", "0"], "--games must be at least 1"),
-        (["alphabeta", "random", "--games", "-4"], "--games must be at least 1"),
+        (["alphabeta", "random", "--games", "0"], "--games must be a whole number from 1 to 1000000, not '0'"),
+        (["alphabeta", "random", "--games", "-4"], "--games must be a whole number from 1 to 1000000, not '-4'"),
         (["alphabeta", "randum"], "unknown player 'randum'"),
         (["alphabeta:depth=x", "random"], "depth must be a whole number"),
         (["alphabeta", "human"], "human is not a duel player"),
         (["alphabeta", "random", "--game", "chess"], "unknown game 'chess'"),
         (["alphabeta", "random", "--game", "nim 2 x"], "nim"),
-        (["alphabeta", "random", "--jobs", "0"], "--jobs must be at least 1"),
+        (["alphabeta", "random", "--jobs", "0"], "--jobs must be a whole number from 1 to 64, not '0'"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args: list[str], message: str) -> None:
@@ -454,7 +454,7 @@ def test_ctrl_c_prints_the_finished_games_and_exits_130(jobs: str, as_json: bool
             "--game",
             "nim 2 3 5",
             "--games",
-            "10000000",
+            "1000000",
             "--seed",
             "1",
             "--jobs",
@@ -485,7 +485,7 @@ def test_ctrl_c_prints_the_finished_games_and_exits_130(jobs: str, as_json: bool
         assert record["interrupted"] is True and record["games"] == finished > 0
         assert sum(record["wins"].values()) + record["draws"] == finished < record["planned_games"]
     else:
-        assert f"interrupted after {finished} of 10000000 games" in output and "wins as first" in output
+        assert f"interrupted after {finished} of 1000000 games" in output and "wins as first" in output
 
 
 def test_an_engine_that_cannot_value_chance_is_refused_before_a_duel_starts() -> None:

@@ -164,14 +164,14 @@ class Brittle(TreeGame):
 
 
 def test_ctrl_c_on_a_one_process_duel_prints_the_games_played() -> None:
-    process = nimmax_started("duel", "alphabeta", "random", "--game", "nim 2 3 5", "--games", "10000000", "--seed", "1")
+    process = nimmax_started("duel", "alphabeta", "random", "--game", "nim 2 3 5", "--games", "1000000", "--seed", "1")
     until(lambda: running_commands(process), 20, "command running")
     time.sleep(1)  # games are played
     process.send_signal(signal.SIGINT)
     out, err = finish(process)
     found = re.fullmatch(r"nimmax: interrupted after ([0-9]+) games; their results are printed\n", err)
     assert process.returncode == 130 and found is not None, err
-    assert f"interrupted after {found.group(1)} of 10000000 games" in out and "wins as first" in out
+    assert f"interrupted after {found.group(1)} of 1000000 games" in out and "wins as first" in out
 
 
 @pytest.mark.parametrize(

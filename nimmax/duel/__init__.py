@@ -9,7 +9,7 @@ records (JSON).
 
 from nimmax.duel.backend import Backend, Count, serial
 from nimmax.duel.event import Event, Pairing, Side, run
-from nimmax.duel.planning import BLOCKS, DEFAULT_GAME, MIN_BLOCK, Block, Plan, labels, plan
+from nimmax.duel.planning import BLOCKS, DEFAULT_GAME, MAX_GAMES, MAX_JOBS, MIN_BLOCK, Block, Plan, labels, plan
 from nimmax.duel.play import GameResult, Moves, block_games
 from nimmax.duel.pool import STOP_CHECK, ProcessPool, check_jobs
 from nimmax.duel.ranking import Standings, points, standings
@@ -19,6 +19,8 @@ from nimmax.duel.stats import Z95, elo_ratings, wilson
 __all__ = [
     "BLOCKS",
     "DEFAULT_GAME",
+    "MAX_GAMES",
+    "MAX_JOBS",
     "MIN_BLOCK",
     "STOP_CHECK",
     "Z95",

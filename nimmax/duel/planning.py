@@ -24,6 +24,12 @@ while enough blocks keep every process of a pool busy to the end."""
 MIN_BLOCK = 10
 """Games per block at least."""
 
+MAX_GAMES = 10**6
+"""Games per pairing at most: a million games measure any difference worth measuring."""
+
+MAX_JOBS = 64
+"""Processes at most: more than a pairing has blocks, or the machine cores, only wait."""
+
 DEFAULT_GAME = "tictactoe"
 """The duel's default game words: 3x3 tic-tac-toe."""
 
@@ -90,8 +96,8 @@ def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None
     Raises BadInput (BadGameSpec, BadPlayerSpec) with a message for the user. Without a
     seed one is drawn, and reported, so any event can be replayed.
     """
-    if games < 1:
-        raise BadInput(f"--games must be at least 1, not {games}")
+    if not 1 <= games <= MAX_GAMES:
+        raise BadInput(f"--games must be a whole number from 1 to {MAX_GAMES}, not {games}")
     if len(specs) < 2:
         raise BadInput("name at least two players")
     game = registry.create(game) if isinstance(game, str) else game

@@ -9,17 +9,18 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from nimmax.bench import DONE, OVER, Row
+from nimmax.bench import DONE, OVER, TOO_DEEP, Row
 
 COLOURS = ("cyan", "magenta", "green", "yellow", "blue", "red")
 EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
 def bench_table(rows: Sequence[Row], limit: float) -> Table:
-    """Every run: board, algorithm, value, nodes, seconds, nodes per second, or over the limit."""
+    """Every run: board, algorithm, value, nodes, seconds, nodes per second, or over the limit, or too deep."""
     table = Table(title=f"Exact search from the start, {limit:g} s limit per run", title_justify="left")
     for name in ("board", "algorithm", "value", "nodes", "seconds", "nodes/s"):
         table.add_column(name, justify="left" if name in ("board", "algorithm", "value") else "right")
+    notes: dict[str, str] = {}
     for row in rows:
         if row.status == DONE:
             value = Text(f"{row.value:+g}" if row.value else "0", style="bold")
@@ -27,11 +28,16 @@ def bench_table(rows: Sequence[Row], limit: float) -> Table:
         elif row.status == OVER:
             value = Text("over the limit", style="bold red")
             nodes = f"> {row.nodes:,}"
+        elif row.status == TOO_DEEP:
+            table.add_row(row.board, row.algorithm, Text("too deep", style="bold red"), "", "", "")
+            notes["too deep"] = "too deep: longer than the stack lets a search recurse"
+            continue
         else:
             table.add_row(row.board, row.algorithm, Text("skipped", style="dim"), "", "", "")
-            table.caption = "skipped: a smaller board already went over the limit"
+            notes["skipped"] = "skipped: a smaller board already went over the limit or too deep"
             continue
         table.add_row(row.board, row.algorithm, value, nodes, f"{row.seconds:.3f}", f"{row.nodes_per_second:,.0f}")
+    table.caption = "\n".join(notes.values()) or None
     return table
 
 
