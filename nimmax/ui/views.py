@@ -70,6 +70,10 @@ def option_text(option: Option) -> str:
     return f"{option.name}={option.default:,}" if isinstance(option.default, int) else f"{option.name}={option.default}"
 
 
+TABLE_ROWS = 40
+"""Most root moves a solution table shows, best first: a pile of millions has millions."""
+
+
 def solution_table(game: AnyGame, state: Any, result: SearchResult) -> Table:
     """Every root move with its value for the side to move; the best move stands out."""
     mover = game.to_move(state)
@@ -78,11 +82,14 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult) -> Table:
     table.add_column("move", style="bold")
     table.add_column("value", justify="right")
     table.add_column("outcome")
-    for move, value in sorted(result.moves, key=lambda pair: -pair[1]):
+    ranked = sorted(result.moves, key=lambda pair: -pair[1])
+    for move, value in ranked[:TABLE_ROWS]:
         best = move == result.move
         style = "bold green" if best else ("red" if value < 0 else "")
         label = game.format_move(move) + ("  ← best" if best else "")
         table.add_row(Text(label, style=style), signed(value), outcome_word(game, value, result.moves_proven))
+    if len(ranked) > TABLE_ROWS:
+        table.caption = f"and {len(ranked) - TABLE_ROWS:,} more moves, none valued higher (--json lists them all)"
     return table
 
 
