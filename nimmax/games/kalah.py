@@ -42,6 +42,8 @@ KALAH = Signature(
 )
 """Kalah's words; the spec always names the pits and seeds, as Kalah(m, n) is named."""
 
+first = itemgetter(0)
+"""The first of a pair: sorts moves by their weight alone, keeping the order of equals."""
 _new = tuple.__new__
 """Builds a Position from a plain tuple with no Python-level constructor: `result` is the hot path."""
 
@@ -126,7 +128,9 @@ class Kalah(Game[Position, int]):
 
     def actions(self, state: Position) -> Sequence[int]:
         """Pits to sow: extra turns first (nearest the store first, so it spoils no other),
-        then captures, largest first, then the rest from the store end."""
+        then captures, largest first, then the rest, fullest first (from the store end among
+        equals): a full pit sows far, and an emptied pit is a capture target the opponent
+        must first reach."""
         board, player = state.board, state.player
         if not any(board[self._rows[1 - player]]):
             return []
@@ -144,10 +148,10 @@ class Kalah(Game[Position, int]):
             elif seeds % lap == to_store:
                 again.append(pit)
                 continue
-            others.append(pit)
+            others.append((seeds, pit))
         if captures:
             again += [pit for _, pit in sorted(captures, reverse=True)]
-        return again + others
+        return again + [pit for _, pit in sorted(others, key=first, reverse=True)]
 
     def result(self, state: Position, action: int) -> Position:
         board, player = state.board, state.player
