@@ -270,6 +270,38 @@ def test_rules_match_the_independent_sowing(position: tuple[list[int], int, int]
         assert after.again == (after.player == player and not game.is_terminal(after))
 
 
+@given(boards(2, 40))
+def test_sowings_of_several_laps_match_the_independent_sowing(position: tuple[list[int], int, int]) -> None:
+    """Two pits a side and up to 40 seeds a pit: sowings lap the board three times and more."""
+    cells, player, pits = position
+    game = Kalah(pits, 1)
+    state = Position(tuple(cells), player)
+    for pit in game.actions(state):
+        after = game.result(state, pit)
+        assert (after.board, after.player) == sow(state.board, player, pit)
+
+
+@pytest.mark.parametrize("move", [0, 4, 2, -1, 1.5, "1", None, (1,)])
+def test_result_refuses_every_move_actions_does_not_offer(move: object) -> None:
+    game = Kalah(3, 1)
+    state = at("1,0,2:0/1,0,1:4/s")
+    assert move not in game.actions(state)
+    with pytest.raises(IllegalMove):
+        game.result(state, move)  # type: ignore[arg-type]
+    finished = at("1,0,2:0/0,0,0:5/s")  # North's pits are empty: the game is over
+    assert game.is_terminal(finished) and game.actions(finished) == []
+    with pytest.raises(IllegalMove):
+        game.result(finished, 1)
+
+
+def test_positions_equal_and_hash_alike_whatever_the_extra_turn_flag() -> None:
+    board = (1, 0, 2, 0, 1, 0, 1, 4)
+    assert Position(board, 0, again=True) == Position(board, 0)
+    assert (Position(board, 0, again=True) != Position(board, 0)) is False
+    assert hash(Position(board, 0, again=True)) == hash(Position(board, 0))
+    assert Position(board, 0) != Position(board, 1) and Position(board, 0) != (board, 0, False)
+
+
 # --- The table key: equal keys, equal values for the mover --------------------------------------
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import pickle
 import time
 from functools import cache
 from math import inf
@@ -248,6 +249,20 @@ def test_symmetric_positions_share_a_key_and_threats_are_kept_right(case: Case) 
         assert replayed.x_threats == game.threats(state.x, state.o)
         assert replayed.o_threats == game.threats(state.o, state.x)
         assert replayed.images == state.images
+
+
+@given(midgame())
+def test_remembered_moves_are_the_empty_cells_and_a_game_pickles_without_them(case: Case) -> None:
+    """Small boards remember each set of taken cells' moves: asked again, or asked of a copy
+    sent to another process, a position gets the very moves the oracle lists."""
+    (rows, cols, k, gravity), board, _ = case
+    game = game_for(rows, cols, k, gravity)
+    state = game.read_position("/".join(board))
+    expected = set() if oracle_over(board, k) else {cell_name(game, cell) for cell in oracle_moves(board, gravity)}
+    first, again = game.actions(state), game.actions(state)
+    assert first == again and {game.format_move(move) for move in first} == expected and len(first) == len(expected)
+    copy = pickle.loads(pickle.dumps(game))
+    assert not copy._moves and copy.actions(state) == first
 
 
 def test_different_positions_get_different_keys() -> None:

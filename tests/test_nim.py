@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import inf
 
 import pytest
@@ -13,7 +14,7 @@ from nimmax.game import BadGameSpec, IllegalMove
 from nimmax.games.nim import Piles, Split, Take
 from nimmax.search import Table, search
 
-from .theory import grundy, nim_mover_wins, nim_sum
+from .theory import grundy, nim_mover_wins, nim_sum, simple_nim_mover_wins
 
 small_piles = st.lists(st.integers(0, 5), min_size=1, max_size=4)
 
@@ -41,7 +42,8 @@ def test_simple_nim_max_take_grid() -> None:
     for max_take in range(1, 6):
         for counters in range(0, 14):
             game = games.create(f"simple-nim {counters} --max-take {max_take}")
-            assert list(game.actions(game.initial_state())) == list(range(min(max_take, counters), 0, -1))
+            moves = list(game.actions(game.initial_state()))
+            assert sorted(moves) == list(range(1, min(max_take, counters) + 1)) and len(set(moves)) == len(moves)
             if counters:
                 assert mover_wins(game.spec) == (counters % (max_take + 1) != 1)
             normal = f"simple-nim {counters} --max-take {max_take} --normal"
@@ -170,3 +172,91 @@ def test_bad_game_words_are_refused(words: str) -> None:
         return
     with pytest.raises(BadGameSpec):
         games.create(words)
+
+
+# --- Lazy moves: the sequences behave as the lists they stand for -----------------------
+
+
+def every_take(piles: list[int]) -> set[Take]:
+    """Every legal take, listed from the rules alone."""
+    return {Take(pile, amount) for pile, size in enumerate(piles) for amount in range(1, size + 1)}
+
+
+def every_split(piles: list[int]) -> set[Split]:
+    """Every legal split, listed from the rules alone."""
+    return {
+        Split(pile, size - smaller, smaller)
+        for pile, size in enumerate(piles)
+        for smaller in range(1, size)
+        if smaller < size - smaller
+    }
+
+
+def check_sequence(moves: Sequence[object], legal: set[object], illegal: list[object]) -> None:
+    """`moves` is a sequence of exactly `legal`, each once, with len, indexing, slices and `in` agreeing."""
+    listed = list(moves)
+    assert len(listed) == len(moves) == len(legal) and set(listed) == legal
+    assert [moves[index] for index in range(len(moves))] == listed
+    assert [moves[index] for index in range(-len(moves), 0)] == listed
+    assert list(moves[1:4]) == listed[1:4] and list(moves[::-2]) == listed[::-2]
+    assert all(move in moves for move in legal) and not any(move in moves for move in illegal)
+    with pytest.raises(IndexError):
+        moves[len(moves)]
+
+
+@given(st.lists(st.integers(0, 6), min_size=1, max_size=4), st.booleans())
+def test_nim_moves_are_every_take_once_winning_take_first(piles: list[int], normal: bool) -> None:
+    game = games.create("nim " + " ".join(map(str, piles)) + (" --normal" if normal else ""))
+    state = game.initial_state()
+    moves = game.actions(state)
+    illegal = [Take(len(piles), 1), Take(0, piles[0] + 1), Take(0, 0), Take(-1, 1), (0,), (0, 1, 2), "1:1", None]
+    check_sequence(moves, every_take(piles), illegal)
+    if moves and nim_mover_wins(piles, misere=not normal):
+        after = game.result(state, moves[0])
+        assert not nim_mover_wins(after.piles, misere=not normal), "the first move wins"
+
+
+@given(st.integers(0, 30), st.integers(1, 6), st.booleans())
+def test_simple_nim_moves_winning_take_first(counters: int, max_take: int, normal: bool) -> None:
+    game = games.create(f"simple-nim {counters} --max-take {max_take}" + (" --normal" if normal else ""))
+    state = game.initial_state()
+    moves = game.actions(state)
+    check_sequence(moves, set(range(1, min(max_take, counters) + 1)), [0, -1, max_take + 1, counters + 1, "1"])
+    if simple_nim_mover_wins(counters, max_take, misere=not normal) and counters:
+        after = game.result(state, moves[0])
+        assert not simple_nim_mover_wins(after.counters, max_take, misere=not normal)
+
+
+@given(st.lists(st.integers(0, 12), min_size=1, max_size=3))
+def test_split_nim_moves_are_every_split_once(piles: list[int]) -> None:
+    game = games.create("split-nim " + " ".join(map(str, piles)))
+    moves = game.actions(game.initial_state())
+    illegal = [Split(0, piles[0], 0), Split(0, 1, 1), Split(len(piles), 2, 1), (0, 2), "1:2+1", None]
+    check_sequence(moves, every_split(piles), illegal)
+
+
+@pytest.mark.parametrize("move", [Take(0, 0), Take(3, 1), Take(0, 3), (0,), (0, 1, 2), "1:1", None, Take(0, 1.5)])
+def test_result_refuses_what_actions_does_not_offer(move: object) -> None:
+    game = games.create("nim 2 3 5")
+    assert move not in game.actions(game.initial_state())
+    with pytest.raises(IllegalMove):
+        game.result(game.initial_state(), move)  # type: ignore[arg-type]
+
+
+def test_huge_piles_cost_constant_time_to_start() -> None:
+    """A pile of 10^9 counters: its moves are counted, tested and begun without being listed."""
+    game = games.create("nim 1000000000 999999999 7 --normal")
+    state = game.initial_state()
+    moves = game.actions(state)
+    assert len(moves) == 2 * 10**9 + 6
+    first = next(iter(moves))
+    assert first == Take(0, 1 + 7)  # to nim-sum 0: 999999999 ^ 7 = 999999992 left in pile 1
+    assert Take(1, 999_999_999) in moves and Take(1, 10**9) not in moves and Take(3, 1) not in moves
+    assert moves[1] == Take(0, 10**9) and moves[-1] == Take(2, 1)
+    assert game.result(state, first).piles == (999_999_992, 999_999_999, 7)
+    simple = games.create("simple-nim 1000000000 --max-take 1000000000")
+    assert next(iter(simple.actions(simple.initial_state()))) == 10**9 - 1  # leave the last counter
+    split = games.create("split-nim 1000000")
+    assert len(split.actions(split.initial_state())) == 499_999 and Split(0, 999_999, 1) in split.actions(
+        split.initial_state()
+    )

@@ -16,7 +16,8 @@ store, North's pits 1..m (from North's left), North's store. South moves first.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import NamedTuple
 
 from nimmax.game import BadGameSpec, Game, IllegalMove
 from nimmax.games.words import Option, Signature
@@ -41,9 +42,13 @@ KALAH = Signature(
 )
 """Kalah's words; the spec always names the pits and seeds, as Kalah(m, n) is named."""
 
+first = itemgetter(0)
+"""The first of a pair: sorts moves by their weight alone, keeping the order of equals."""
+_new = tuple.__new__
+"""Builds a Position from a plain tuple with no Python-level constructor: `result` is the hot path."""
 
-@dataclass(frozen=True, slots=True)
-class Position:
+
+class Position(NamedTuple):
     """The board in sowing order (see the module docstring) and the seat to move.
 
     `again` records that the mover earned this turn by ending the last sowing in their
@@ -53,7 +58,16 @@ class Position:
 
     board: tuple[int, ...]
     player: int
-    again: bool = field(default=False, compare=False)
+    again: bool = False
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.board == other.board and self.player == other.player
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self.board, self.player))
 
     @property
     def pits(self) -> int:
@@ -78,6 +92,25 @@ class Kalah(Game[Position, int]):
 
     def __init__(self, pits: int = DEFAULT_PITS, seeds: int = DEFAULT_SEEDS, start: Position | None = None) -> None:
         self.pits, self.seeds, self.start = pits, seeds, start
+        self.lap = 2 * pits + 1
+        """Cells one sowing visits in a full lap: every pit and the mover's store."""
+        self._rows = (slice(0, pits), slice(pits + 1, 2 * pits + 1))
+        self._stores = (pits, 2 * pits + 1)
+        self._sowing_pits = tuple(
+            tuple((pit, seat * (pits + 1) + pit - 1, pits + 1 - pit) for pit in range(pits, 0, -1))
+            for seat in (SOUTH, NORTH)
+        )
+        """Per seat, its pits from the store end: the pit number, its cell, the seeds that reach the store."""
+        self._paths = [self._path(start) for start in range(2 * pits + 1) if start != pits]
+        south, north = range(pits), range(pits + 1, 2 * pits + 1)
+        self._views = (itemgetter(*south, *north), itemgetter(*north, *south))
+
+    def _path(self, start: int) -> tuple[int, ...]:
+        """The cells a sowing from the pit at `start` drops its seeds in, one lap in order:
+        every pit and the mover's store, skipping the opponent's, ending at `start` itself."""
+        size, skipped = 2 * self.pits + 2, self._stores[1] if start < self.pits else self._stores[0]
+        cells = [(start + step) % size for step in range(1, size + 1)]
+        return tuple(cell for cell in cells if cell != skipped)
 
     @property
     def spec(self) -> str:
@@ -95,70 +128,77 @@ class Kalah(Game[Position, int]):
 
     def actions(self, state: Position) -> Sequence[int]:
         """Pits to sow: extra turns first (nearest the store first, so it spoils no other),
-        then captures, largest first, then the rest from the store end."""
-        if self.is_terminal(state):
+        then captures, largest first, then the rest, fullest first (from the store end among
+        equals): a full pit sows far, and an emptied pit is a capture target the opponent
+        must first reach."""
+        board, player = state.board, state.player
+        if not any(board[self._rows[1 - player]]):
             return []
-        pits, board = self.pits, state.board
-        base = state.player * (pits + 1)
-        lap = 2 * pits + 1  # a full lap skips the opponent's store
+        lap, opposite = self.lap, 2 * self.pits
         again, captures, others = [], [], []
-        for pit in range(pits, 0, -1):
-            seeds = board[base + pit - 1]
+        for pit, start, to_store in self._sowing_pits[player]:
+            seeds = board[start]
             if not seeds:
                 continue
-            to_store = pits + 1 - pit
-            if seeds % lap == to_store % lap:
+            if seeds < to_store:  # short of the store: captures when it ends in an empty pit
+                landing = start + seeds
+                if not board[landing] and board[opposite - landing]:
+                    captures.append((board[opposite - landing], pit))
+                    continue
+            elif seeds % lap == to_store:
                 again.append(pit)
                 continue
-            captured = self._capture(board, base, pit, seeds)
-            if captured:
-                captures.append((captured, pit))
-            else:
-                others.append(pit)
-        return again + [pit for _, pit in sorted(captures, reverse=True)] + others
-
-    def _capture(self, board: tuple[int, ...], base: int, pit: int, seeds: int) -> int:
-        """Seeds sowing `pit` would capture, for ordering; only short sowings are checked."""
-        landing = pit - 1 + seeds
-        if seeds >= 2 * self.pits + 1 or landing >= self.pits:
-            return 0
-        opposite = 2 * self.pits - (base + landing)
-        if board[base + landing] == 0 and board[opposite]:
-            return board[opposite] + 1
-        return 0
+            others.append((seeds, pit))
+        if captures:
+            again += [pit for _, pit in sorted(captures, reverse=True)]
+        return again + [pit for _, pit in sorted(others, key=first, reverse=True)]
 
     def result(self, state: Position, action: int) -> Position:
-        pits, player, board = self.pits, state.player, state.board
-        start = player * (pits + 1) + action - 1 if isinstance(action, int) and 1 <= action <= pits else -1
-        if start < 0 or not board[start] or self.is_terminal(state):
+        board, player = state.board, state.player
+        pits = self.pits
+        if not (isinstance(action, int) and 1 <= action <= pits):
+            raise IllegalMove(f"cannot sow pit {action!r}; legal: {self.legal_text(state)}")
+        store = self._stores[player]
+        start = store - pits + action - 1
+        seeds = board[start]
+        if not seeds or not any(board[self._rows[1 - player]]):  # an empty pit, or the game is over
             raise IllegalMove(f"cannot sow pit {action}; legal: {self.legal_text(state)}")
         cells = list(board)
-        seeds, cells[start] = cells[start], 0
-        store = player * (pits + 1) + pits
-        skipped = (1 - player) * (pits + 1) + pits
-        size = len(cells)
-        index = start
-        while seeds:
-            index += 1
-            if index == size:
-                index = 0
-            if index != skipped:
-                cells[index] += 1
-                seeds -= 1
-        again = index == store
-        opposite = 2 * pits - index
-        if store - pits <= index < store and cells[index] == 1 and cells[opposite]:
+        cells[start] = 0
+        path = self._paths[start - player]
+        rest = seeds
+        if seeds >= self.lap:  # a seed in every cell of each whole lap, the emptied pit included
+            laps, rest = divmod(seeds, self.lap)
+            for index in path:
+                cells[index] += laps
+        for index in path[:rest]:
+            cells[index] += 1
+        last = path[rest - 1]  # path[-1] is the pit sown: where a whole number of laps ends
+        mover, again = (player, True) if last == store else (1 - player, False)
+        opposite = 2 * pits - last
+        if store - pits <= last < store and cells[last] == 1 and cells[opposite]:
             cells[store] += cells[opposite] + 1
-            cells[index] = cells[opposite] = 0
-        south, north = cells[:pits], cells[pits + 1 : -1]
-        if any(south) and any(north):
-            return Position(tuple(cells), player if again else 1 - player, again)
-        swept = [0] * pits + [cells[pits] + sum(south)] + [0] * pits + [cells[-1] + sum(north)]
-        return Position(tuple(swept), player if again else 1 - player)
+            cells[last] = cells[opposite] = 0
+            if not any(cells[self._rows[1 - player]]):
+                return self._swept(cells, mover)
+        # The opponent's pits only gain seeds but by a capture: the mover's may have run dry.
+        if any(cells[self._rows[player]]):
+            return _new(Position, (tuple(cells), mover, again))
+        return self._swept(cells, mover)
+
+    def _swept(self, cells: list[int], mover: int) -> Position:
+        """The final position: each side's seeds left in its pits go to its own store."""
+        pits = self.pits
+        south, north = self._rows
+        cells[pits] += sum(cells[south])
+        cells[-1] += sum(cells[north])
+        cells[south] = cells[north] = [0] * pits
+        return _new(Position, (tuple(cells), mover, False))
 
     def is_terminal(self, state: Position) -> bool:
-        board, pits = state.board, self.pits
-        return not any(board[:pits]) or not any(board[pits + 1 : -1])
+        board = state.board
+        south, north = self._rows
+        return not any(board[south]) or not any(board[north])
 
     def utility(self, state: Position, player: int) -> float:
         """Store difference for `player`, counting seeds left in pits as swept to their side's store."""
@@ -169,9 +209,8 @@ class Kalah(Game[Position, int]):
         return float(self._sweep_difference(state, player))
 
     def _sweep_difference(self, state: Position, player: int) -> int:
-        board, pits = state.board, self.pits
-        south = sum(board[: pits + 1])
-        margin = 2 * south - sum(board)  # South's seeds minus North's
+        board = state.board
+        margin = 2 * sum(board[: self.pits + 1]) - sum(board)  # South's seeds minus North's
         return margin if player == SOUTH else -margin
 
     def key(self, state: Position) -> Hashable:
@@ -181,10 +220,10 @@ class Kalah(Game[Position, int]):
         mirrored positions, and positions whose stores differ by the same amount, share a
         value and a distance to the end.
         """
-        pits, board = self.pits, state.board
-        if state.player == SOUTH:
-            return board[:pits] + board[pits + 1 : -1] + (board[pits] - board[-1],)
-        return board[pits + 1 : -1] + board[:pits] + (board[-1] - board[pits],)
+        board, player = state.board, state.player
+        mine, theirs = self._stores[player], self._stores[1 - player]
+        pits: tuple[int, ...] = self._views[player](board)
+        return pits + (board[mine] - board[theirs],)
 
     def parse_move(self, text: str, state: Position) -> int:
         try:

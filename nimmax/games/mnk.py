@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Hashable, Sequence
-from typing import NamedTuple
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 from nimmax.game import BadGameSpec, Game, IllegalMove
 from nimmax.games.words import OneOf, Option, Signature
@@ -28,6 +29,8 @@ ONGOING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 FOLDED_CELLS = 64
 """Boards up to this many cells fold their symmetries into the table key."""
+REMEMBERED_CELLS = 16
+"""Boards up to this many cells remember the moves of each set of taken cells (2^16 sets at most)."""
 MAX_SIDE = 26
 """Columns are named by letters, so at most 26 of them (and rows to match)."""
 
@@ -68,6 +71,14 @@ class Board(NamedTuple):
 
 _new = tuple.__new__
 """Builds a Board without the keyword handling of its constructor: `result` is the hot path."""
+
+
+class _Memo(dict[int, tuple[int, ...]]):
+    """Answers of a pure function of the game, kept by the game; pickled empty, so a game sent
+    to a worker process carries none."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), ())
 
 
 class MNK(Game[Board, int]):
@@ -114,13 +125,19 @@ class MNK(Game[Board, int]):
         self.cell_order = [self.bit(row, col) for row, col in by_centre]
         self.column_order = sorted(range(cols), key=lambda col: (abs(col - middle_col), col))
         self._order_stones = [(bit, 1 << bit) for bit in self.cell_order]
+        self._moves = _Memo()
+        self._image_bytes = (2 * self.span + 7) // 8
         self.x_images, self.o_images = self._stone_images()
         self._cells = {  # what `result` needs of a cell, in one lookup
             bit: (1 << bit, self.lines_through[bit], self.x_images[bit], self.o_images[bit]) for bit in self.cell_order
         }
         folds = len(self.symmetries()) if self.cells <= FOLDED_CELLS else 0
-        self._key_shifts = [index * 2 * self.span for index in range(folds)]
-        self._key_mask = (1 << 2 * self.span) - 1
+        width = self._image_bytes
+        self._images_size = folds * width
+        # Two symmetries at least (identity, mirror), so the getter returns a tuple of images.
+        cuts = [slice(index * width, (index + 1) * width) for index in range(folds)] or [slice(0)] * 2
+        self._images_apart = itemgetter(*cuts)
+        """Cuts the bytes of the images apart in one call."""
         self.position = position
         self.start = self.read_position(position if position is not None else "/".join(["." * cols] * rows))
 
@@ -172,14 +189,14 @@ class MNK(Game[Board, int]):
     def _stone_images(self) -> tuple[list[int], list[int]]:
         """For each cell, one stone of X (then of O) in every symmetric image, packed.
 
-        Image i of a position sits in field i (width 2 * span: X's stones, then O's), so a
+        Image i of a position sits in field i (X's stones, then O's, in whole bytes), so a
         move updates all images with one OR and the key is the least field. Boards above
         FOLDED_CELLS keep no images: played under a depth or time limit, their symmetric
         positions hardly ever meet, and the plain stones make the key.
         """
         if self.cells > FOLDED_CELLS:
             return [0] * self.span, [0] * self.span
-        permutations, width = self.symmetries(), 2 * self.span
+        permutations, width = self.symmetries(), 8 * self._image_bytes
         images: tuple[list[int], list[int]] = ([0] * self.span, [0] * self.span)
         for bit in permutations[0]:
             for index, permutation in enumerate(permutations):
@@ -212,13 +229,21 @@ class MNK(Game[Board, int]):
         return state.player
 
     def actions(self, state: Board) -> Sequence[int]:
+        """The empty cells (under gravity the open columns), centre first, as a tuple; small
+        boards remember them for each set of taken cells."""
         if state.outcome:
-            return []
+            return ()
         taken = state.x | state.o
-        if self.gravity:
-            masks = self.column_masks
-            return [col for col in self.column_order if taken & masks[col] != masks[col]]
-        return [bit for bit, stone in self._order_stones if not taken & stone]
+        moves = self._moves.get(taken)
+        if moves is None:
+            if self.gravity:
+                masks = self.column_masks
+                moves = tuple(col for col in self.column_order if taken & masks[col] != masks[col])
+            else:
+                moves = tuple(bit for bit, stone in self._order_stones if not taken & stone)
+            if self.cells <= REMEMBERED_CELLS:
+                self._moves[taken] = moves
+        return moves
 
     def result(self, state: Board, action: int) -> Board:
         x, o, player, outcome, x_threats, o_threats, images = state
@@ -272,10 +297,11 @@ class MNK(Game[Board, int]):
         return 0.0
 
     def key(self, state: Board) -> Hashable:
-        # The least symmetric image; the side to move follows from the stone counts.
-        if not self._key_shifts:
+        """The least symmetric image, as bytes (the side to move follows from the stone counts)."""
+        if not self._images_size:
             return state.x | state.o << self.span
-        return min(map(self._key_mask.__and__, map(state.images.__rshift__, self._key_shifts)))
+        images: tuple[bytes, ...] = self._images_apart(state.images.to_bytes(self._images_size, "little"))
+        return min(images)
 
     def search_actions(self, state: Board) -> Sequence[int]:
         """A move that wins at once, else the block of the opponent's immediate win, else

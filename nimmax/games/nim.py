@@ -2,13 +2,21 @@
 
 All three are impartial: both seats have the same moves, so a position's value for the side
 to move depends on the piles alone, and the table key leaves the seat out.
+
+A pile may hold a billion counters, so the moves are lazy sequences (`Moves`): starting to
+iterate, measuring them and testing a move's membership cost O(1) whatever the piles, and
+the winning move, where theory names one cheaply (Bouton for Nim, the period for Simple-Nim),
+comes first.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Sequence
-from typing import NamedTuple
+from collections.abc import Hashable, Iterator, Sequence
+from functools import reduce
+from itertools import chain, repeat
+from operator import xor
+from typing import NamedTuple, TypeVar, cast, overload
 
 from nimmax.game import BadGameSpec, Game, IllegalMove
 from nimmax.games.words import Option, Signature
@@ -61,6 +69,192 @@ class Split(NamedTuple):
     smaller: int
 
 
+M = TypeVar("M")
+
+_new = tuple.__new__
+"""Builds a named tuple from a plain one with no Python-level constructor: the hot path."""
+
+
+class LazyMoves(Sequence[M]):
+    """A sequence of moves made as they are asked for: a subclass gives `__len__`, `__iter__`,
+    `__contains__` (each O(1) or O(piles), never O(moves)) and `at(position)`."""
+
+    __slots__ = ()
+
+    def at(self, position: int) -> M:
+        """The move at `position`, 0 <= position < len(self)."""
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> M: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[M]: ...
+
+    def __getitem__(self, index: int | slice) -> M | Sequence[M]:
+        size = len(self)
+        if isinstance(index, slice):
+            return [self.at(position) for position in range(*index.indices(size))]
+        position = index + size if index < 0 else index
+        if not 0 <= position < size:
+            raise IndexError("move index out of range")
+        return self.at(position)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}: {len(self)} moves>"
+
+
+class Moves(LazyMoves[M]):
+    """`first` (when not None), then the moves of `rest` but `first`: a lazy sequence with the
+    best move in front, however many moves `rest` holds."""
+
+    __slots__ = ("first", "rest")
+
+    def __init__(self, first: M | None, rest: Sequence[M]) -> None:
+        self.first, self.rest = first, rest
+
+    def __len__(self) -> int:
+        return len(self.rest)
+
+    def __contains__(self, move: object) -> bool:
+        return move in self.rest
+
+    def __iter__(self) -> Iterator[M]:
+        first = self.first
+        if first is None:
+            return iter(self.rest)
+        return chain((first,), filter(first.__ne__, self.rest))
+
+    def at(self, position: int) -> M:
+        first = self.first
+        if first is None:
+            return self.rest[position]
+        if position == 0:
+            return first
+        # The moves of `rest` before `first` shift one place on; those after it stay put.
+        return self.rest[position - 1] if position - 1 < self.rest.index(first) else self.rest[position]
+
+
+class Takes(LazyMoves["Take"]):
+    """Every take from `piles`: the largest pile first, the most counters first (big moves first
+    is a cheap order that finds refutations early)."""
+
+    __slots__ = ("piles",)
+
+    def __init__(self, piles: tuple[int, ...]) -> None:
+        self.piles = piles
+
+    def order(self) -> list[int]:
+        """The pile indexes, largest pile first (ties in pile order)."""
+        return sorted(range(len(self.piles)), key=self.piles.__getitem__, reverse=True)
+
+    def __len__(self) -> int:
+        return sum(self.piles)
+
+    def __contains__(self, move: object) -> bool:
+        return is_take(self.piles, move)
+
+    def __iter__(self) -> Iterator[Take]:
+        piles = self.piles
+        # map(_new, ...) makes each Take in C: no Python frame per move.
+        return chain.from_iterable(
+            map(_new, repeat(Take), zip(repeat(pile), range(piles[pile], 0, -1))) for pile in self.order()
+        )
+
+    def at(self, position: int) -> Take:
+        for pile in self.order():
+            size = self.piles[pile]
+            if position < size:
+                return Take(pile, size - position)
+            position -= size
+        raise IndexError("move index out of range")
+
+    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+        """The place of a take, in O(piles) rather than by a scan of the moves."""
+        if value not in self or start or stop is not None:
+            return super().index(value, start, *(() if stop is None else (stop,)))
+        pile, amount = cast(Take, value)
+        order = self.order()
+        return sum(self.piles[other] for other in order[: order.index(pile)]) + self.piles[pile] - amount
+
+
+class Splits(LazyMoves["Split"]):
+    """Every split of `piles`: pile by pile, the smaller part growing."""
+
+    __slots__ = ("piles",)
+
+    def __init__(self, piles: tuple[int, ...]) -> None:
+        self.piles = piles
+
+    def __len__(self) -> int:
+        return sum((size - 1) // 2 for size in self.piles if size > 2)
+
+    def __contains__(self, move: object) -> bool:
+        return is_split(self.piles, move)
+
+    def __iter__(self) -> Iterator[Split]:
+        return (
+            _new(Split, (pile, size - smaller, smaller))
+            for pile, size in enumerate(self.piles)
+            if size > 2
+            for smaller in range(1, (size + 1) // 2)
+        )
+
+    def at(self, position: int) -> Split:
+        for pile, size in enumerate(self.piles):
+            splits = max(0, (size - 1) // 2)
+            if position < splits:
+                return Split(pile, size - position - 1, position + 1)
+            position -= splits
+        raise IndexError("move index out of range")
+
+
+def is_take(piles: tuple[int, ...], move: object) -> bool:
+    """True when `move` takes one or more counters from one of `piles`, no more than it holds."""
+    if not (isinstance(move, tuple) and len(move) == 2):
+        return False
+    pile, amount = move
+    return isinstance(pile, int) and isinstance(amount, int) and 0 <= pile < len(piles) and 1 <= amount <= piles[pile]
+
+
+def is_split(piles: tuple[int, ...], move: object) -> bool:
+    """True when `move` splits one of `piles` into two unequal non-empty piles."""
+    if not (isinstance(move, tuple) and len(move) == 3):
+        return False
+    pile, larger, smaller = move
+    return (
+        isinstance(pile, int)
+        and isinstance(larger, int)
+        and isinstance(smaller, int)
+        and 0 <= pile < len(piles)
+        and larger > smaller >= 1
+        and larger + smaller == piles[pile]
+    )
+
+
+def winning_take(piles: tuple[int, ...], misere: bool) -> Take | None:
+    """A take that wins by Bouton's theorem, or None where every take loses (or all are alike).
+
+    Normal play: leave a nim-sum of 0. Misère play: the same while two piles or more exceed
+    one counter; with one such pile, leave an odd number of single counters.
+    """
+    if misere:
+        ones = piles.count(1)
+        big = len(piles) - piles.count(0) - ones  # piles of two counters or more
+        if not big:
+            return None
+        if big == 1:
+            pile = piles.index(max(piles))
+            return Take(pile, piles[pile] - (0 if ones % 2 else 1))
+    total = reduce(xor, piles, 0)
+    if not total:
+        return None
+    for pile, size in enumerate(piles):
+        if size ^ total < size:
+            return Take(pile, size - (size ^ total))
+    return None  # unreachable: the highest bit of a non-zero nim-sum is set in some pile
+
+
 def _last_counter_payoff(state_player: int, player: int, misere: bool) -> float:
     """Payoff once no counter is left: under misère the mover did not take the last one and wins."""
     mover_wins = misere
@@ -94,12 +288,18 @@ class SimpleNim(Game[Pile, int]):
         return state.player
 
     def actions(self, state: Pile) -> Sequence[int]:
-        return range(min(self.max_take, state.counters), 0, -1)
+        """Take 1 to `max_take`: the winning take first (the period), then the most counters first."""
+        counters = state.counters
+        takes = range(min(self.max_take, counters), 0, -1)
+        # The mover wins by leaving a multiple of max_take + 1 (plus one counter under misère).
+        winning = (counters - self.misere) % (self.max_take + 1)
+        return Moves(winning if winning and counters else None, takes)
 
     def result(self, state: Pile, action: int) -> Pile:
-        if not 1 <= action <= min(self.max_take, state.counters):
-            raise IllegalMove(f"cannot take {action}; legal: {self.legal_text(state)}")
-        return Pile(state.counters - action, 1 - state.player)
+        counters, player = state
+        if not (isinstance(action, int) and 1 <= action <= counters and action <= self.max_take):
+            raise IllegalMove(f"cannot take {action!r}; legal: {self.legal_text(state)}")
+        return _new(Pile, (counters - action, 1 - player))
 
     def is_terminal(self, state: Pile) -> bool:
         return state.counters == 0
@@ -146,16 +346,16 @@ class Nim(Game[Piles, Take]):
         return state.player
 
     def actions(self, state: Piles) -> Sequence[Take]:
-        # Big moves first (largest pile, most counters): a cheap order that finds refutations early.
-        by_size = sorted(range(len(state.piles)), key=lambda pile: -state.piles[pile])
-        return [Take(pile, amount) for pile in by_size for amount in range(state.piles[pile], 0, -1)]
+        """Every take, lazily: the winning take first (Bouton), then the biggest moves first."""
+        piles = state.piles
+        return Moves(winning_take(piles, self.misere), Takes(piles))
 
     def result(self, state: Piles, action: Take) -> Piles:
+        piles, player = state
+        if not is_take(piles, action):
+            raise IllegalMove(f"cannot take {action!r}; piles are {self.format_position(state)}")
         pile, amount = action
-        if not (0 <= pile < len(state.piles) and 1 <= amount <= state.piles[pile]):
-            raise IllegalMove(f"cannot take {amount} from pile {pile + 1}; piles are {self.format_position(state)}")
-        piles = state.piles[:pile] + (state.piles[pile] - amount,) + state.piles[pile + 1 :]
-        return Piles(piles, 1 - state.player)
+        return _new(Piles, (piles[:pile] + (piles[pile] - amount,) + piles[pile + 1 :], 1 - player))
 
     def is_terminal(self, state: Piles) -> bool:
         return not any(state.piles)
@@ -206,21 +406,18 @@ class SplitNim(Game[Piles, Split]):
         return state.player
 
     def actions(self, state: Piles) -> Sequence[Split]:
-        return [
-            Split(pile, size - smaller, smaller)
-            for pile, size in enumerate(state.piles)
-            for smaller in range(1, (size + 1) // 2)
-        ]
+        """Every split, lazily, pile by pile."""
+        return Splits(state.piles)
 
     def result(self, state: Piles, action: Split) -> Piles:
+        piles, player = state
+        if not is_split(piles, action):
+            raise IllegalMove(f"cannot split {action!r}; piles are {self.format_position(state)}")
         pile, larger, smaller = action
-        if not (0 <= pile < len(state.piles) and larger > smaller >= 1 and larger + smaller == state.piles[pile]):
-            raise IllegalMove(f"cannot split pile {pile + 1} into {larger} and {smaller}")
-        piles = state.piles[:pile] + (larger, smaller) + state.piles[pile + 1 :]
-        return Piles(piles, 1 - state.player)
+        return _new(Piles, (piles[:pile] + (larger, smaller) + piles[pile + 1 :], 1 - player))
 
     def is_terminal(self, state: Piles) -> bool:
-        return all(pile <= 2 for pile in state.piles)
+        return max(state.piles, default=0) <= 2
 
     def utility(self, state: Piles, player: int) -> float:
         return _last_counter_payoff(state.player, player, misere=False)
