@@ -8,7 +8,7 @@ engine's figures as a value.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -157,7 +157,8 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, game: AnyGame, state: Any) -> Any:
-        return self.rng.choice(list(game.actions(state)))
+        moves = game.actions(state)  # a lazy sequence of a huge pile is drawn from, never listed
+        return self.rng.choice(moves if isinstance(moves, Sequence) else list(moves))
 
 
 class SearchPlayer:

@@ -182,3 +182,13 @@ def test_ctrl_c_during_a_solve_to_the_end_keeps_the_moves_valued() -> None:
     child.sendintr()
     code, rest = finish(child)
     assert code == 130 and "Traceback" not in rest and "nimmax: interrupted" in rest
+
+
+def test_huge_piles_are_never_listed_by_players_or_the_prompt() -> None:
+    game = games.create("nim 1000000000 1000000000")
+    state = game.initial_state()
+    start = time.perf_counter()
+    move = create("random:seed=1").choose(game, state)
+    assert game.result(state, move) is not None and time.perf_counter() - start < 1
+    run = nimmax("play", "nim", "1000000000", "3", "--second", "human", "--first", "random", stdin="help\nquit\n")
+    assert run.returncode == 0 and "Moves look like" in run.stdout, run.stderr

@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -217,7 +218,7 @@ class PlaySession:
 
     def help(self, state: Any) -> None:
         """The commands, the function keys and the move notation, by example."""
-        examples = ", ".join(self.game.format_move(action) for action in list(self.game.actions(state))[:3])
+        examples = ", ".join(self.game.format_move(action) for action in islice(self.game.actions(state), 3))
         self.console.print(f"Moves look like: {escape(examples)}  (type moves for all of them)")
         for name, meaning in COMMANDS.items():
             self.console.print(f"  [bold]{name:<6}[/bold] {meaning}")

@@ -10,6 +10,7 @@ adds one line to READERS: its name to a factory that makes one reader per sessio
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import islice
 from typing import Any, TextIO
 
 from prompt_toolkit import PromptSession
@@ -44,11 +45,15 @@ def refusal(game: AnyGame, state: Any, error: BadInput) -> str:
     return message if "legal" in message else f"{message}; legal: {game.legal_text(state)}"
 
 
+COMPLETED_MOVES = 1000
+"""Most moves Tab offers: a pile of millions has millions of takes, none worth scrolling to."""
+
+
 class MoveCompleter(Completer):
     """Completes the legal moves of one position and the commands."""
 
     def __init__(self, game: AnyGame, state: Any) -> None:
-        self.moves = [game.format_move(action) for action in game.actions(state)]
+        self.moves = [game.format_move(action) for action in islice(game.actions(state), COMPLETED_MOVES)]
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
         typed = document.text_before_cursor
