@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from nimmax.game import AnyGame, BadInput
 from nimmax.numbers import MAX_SEED, parse_float, parse_int, quoted
-from nimmax.search import ENGINES, Engine, Option, SearchResult, Table, Watcher, defaults
+from nimmax.search import ENGINES, LIMITS, Engine, Option, SearchResult, Table, Watcher, defaults
 
 
 class BadPlayerSpec(BadInput):
@@ -235,6 +235,6 @@ def timed(spec: str | Spec, seconds: float | None) -> str:
     """The spec with `time=seconds` when it is a search engine's that sets no limit of its own
     (play --time); other specs, and any spec when `seconds` is None, are returned as they are."""
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
-    if seconds is None or parsed.engine is None or {"depth", "time", "nodes"} & set(parsed.options):
+    if seconds is None or parsed.engine is None or {limit.name for limit in LIMITS} & set(parsed.options):
         return str(parsed) if isinstance(spec, Spec) else spec
     return str(parsed.with_options(time=seconds))

@@ -114,7 +114,7 @@ class LiveSearch:
             else:
                 move, value, count = best
                 known = f"{count} root move{'s' if count != 1 else ''} searched · best so far {game.format_move(move)}"
-                known += f" {value_text(game, value, searcher.horizon == 0, 0)}"
+                known += f" {value_text(game, value, searcher.unhorizoned(), 0)}"
         elapsed = budget.elapsed
         return Text.assemble(
             (f"{self.label}: ", "bold"),
