@@ -25,6 +25,9 @@ from nimmax.game import AnyGame, BadGameSpec, BadInput, Game
 
 GAME_GROUP, PLAYER_GROUP = "nimmax.games", "nimmax.players"
 
+REQUIRED = ("initial_state", "to_move", "actions", "result", "is_terminal", "utility")
+"""The members of the Game protocol a game must define; the others have defaults."""
+
 _FILES: set[str] = set()
 """The files of plugins loaded in this process, so an error raised in them can be blamed on them."""
 
@@ -132,6 +135,9 @@ def game_class(reference: str) -> type[AnyGame]:
     found = load_class(reference)
     if not issubclass(found, Game):
         raise BadPlugin(f"plugin {reference}: {found.__name__} is not a nimmax.Game subclass")
+    missing = [name for name in REQUIRED if getattr(found, name) is getattr(Game, name)]
+    if missing:
+        raise BadPlugin(f"plugin {reference}: {found.__name__} does not define {', '.join(missing)}")
     return found
 
 
