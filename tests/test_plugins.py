@@ -55,7 +55,11 @@ def test_a_class_without_from_words_takes_no_words() -> None:
         ("class Game(:\n", "{file}:Game", r"broken\.py:1: syntax error"),
         ("raise RuntimeError('boom')\n", "{file}:Game", r"broken\.py:1: RuntimeError: boom"),
         ("class Game: pass\n", "{file}:Game", r"Game is not a nimmax\.Game subclass"),
-        ("import nimmax\nclass Half(nimmax.Game):\n    def actions(self, s): return []\n", "{file}:Half", r"does not define initial_state, to_move, result, is_terminal, utility"),
+        (
+            "import nimmax\nclass Half(nimmax.Game):\n    def actions(self, s): return []\n",
+            "{file}:Half",
+            r"does not define initial_state, to_move, result, is_terminal, utility",
+        ),
         (None, "no_such_module_here.sub:Game", r"no module named"),
         ("class Game: pass\n", "{file}:not-a-name", r"is not a class name"),
     ],
@@ -63,7 +67,8 @@ def test_a_class_without_from_words_takes_no_words() -> None:
 def test_broken_game_plugins_are_one_line(tmp_path: Path, code: str | None, reference: str, message: str) -> None:
     file = write(tmp_path, "broken.py", code) if code is not None else tmp_path / "missing.py"
     with pytest.raises(BadPlugin, match=message) as caught:
-        games.create(reference.format(file=file) if "{file}" in reference else reference.replace("missing", str(file)[:-3]))
+        named = reference.format(file=file) if "{file}" in reference else reference.replace("missing", str(file)[:-3])
+        games.create(named)
     assert "\n" not in str(caught.value)
 
 
