@@ -153,6 +153,9 @@ def solve_command(
             show_default="to the end",
         ),
     ] = None,
+    every_move: Annotated[
+        bool, typer.Option("--all", help="Show every move in the table, not only the best ten (--json lists all).")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
     """Value every move of a position exactly and name the best.
@@ -162,11 +165,13 @@ def solve_command(
     [bold]Examples[/bold]:
     [cyan]nimmax solve nim 2 3 5[/cyan] ·
     [cyan]nimmax solve connect4 --time 10[/cyan] ·
+    [cyan]nimmax solve tictactoe --size 15 --k 5 --time 5 --all[/cyan] ·
     [cyan]nimmax solve nim 1 2 3 --normal --algorithm minimax:cache=off --json[/cyan]
     """
     from nimmax.solve import solution_record, solve
     from nimmax.ui import views
     from nimmax.ui.live import LiveSearch
+    from nimmax.ui.results import outcome
 
     game = games.create(game_words)
     state = game.initial_state()
@@ -176,10 +181,10 @@ def solve_command(
     if as_json:
         emit_json(solution_record(game, state, algorithm, result, live.interrupted))
     elif game.is_terminal(state):
-        out.print(f"The game is already over: value {result.value:+g} for {game.player_names[game.to_move(state)]}.")
+        out.print(f"The game is already over: {outcome(game, state, game.player_names)[0]}.")
     elif result.moves:
-        out.print(views.solution_table(game, state, result))
-        out.print(views.solution_summary(game, algorithm, result))
+        out.print(views.solution_table(game, state, result, None if every_move else views.BEST_ROWS))
+        out.print(views.solution_summary(game, algorithm, result, game.to_move(state)))
     if live.interrupted:  # main() prints "interrupted" and this note, and exits 130
         stopped = KeyboardInterrupt()
         stopped.add_note(views.partial_answer(result))

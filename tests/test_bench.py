@@ -230,5 +230,7 @@ def test_the_old_spellings_still_work_with_a_note() -> None:
     assert "--algorithms is now --algorithm" in old.stderr and "--limit is now --time" in old.stderr
     assert new.stderr == ""
     rows = [json.loads(run.stdout)["rows"][0] for run in (old, new)]
-    assert [(row["board"], row["algorithm"], row["value"]) for row in rows] == [("simple-nim 6", "alphabeta", 1)] * 2  # 6 is not 1 mod 4
+    assert [(row["board"], row["algorithm"], row["value"]) for row in rows] == [
+        ("simple-nim 6", "alphabeta", 1)
+    ] * 2  # 6 is not 1 mod 4
     assert json.loads(old.stdout)["time"] == 5

@@ -32,6 +32,7 @@ from nimmax.search import SearchResult, engine_for
 from nimmax.ui.live import LiveSearch, value_text
 from nimmax.ui.prompt import COMMANDS, KEYS, LineReader, MoveReader, refusal, terminal_reader
 from nimmax.ui.render import render
+from nimmax.ui.results import outcome
 
 
 def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
@@ -58,23 +59,15 @@ def worth_drawing(game: AnyGame, state: Any) -> bool:
 
 
 def banner(game: AnyGame, state: Any, labels: Sequence[str], humans: set[int], moves: int) -> Panel:
-    """The result of the game in one panel: who won, or that it was left unfinished after `moves` moves."""
+    """The result of the game in one panel, in the game's own terms (`results.outcome`), or that it was
+    left unfinished after `moves` moves; green when it went well for the person playing, red when not."""
     if not game.is_terminal(state):
         return Panel(Text(f"Game left unfinished after {moves} moves", style="bold yellow"), expand=False)
-    winner = game.winner(state)
-    scores = [game.utility(state, seat) for seat in range(game.players)]
-    if game.players == 1:
-        text = f"Game over: {labels[0]} " + (
-            f"scores {scores[0]:g}" if abs(scores[0]) > 1 else {1: "wins", 0: "draws", -1: "loses"}[int(scores[0])]
-        )
-    else:
-        text = "Draw" if winner is None else f"{labels[winner]} wins"
-        if winner is not None and abs(scores[winner]) > 1:
-            text += f" by {scores[winner]:g}"
-    if winner is None or not humans or len(humans) == game.players:
+    text, went_well = outcome(game, state, labels)
+    if went_well is None or not humans or len(humans) == game.players:
         style = "cyan"
     else:
-        style = "green" if winner in humans else "red"
+        style = "green" if went_well in humans else "red"
     return Panel(Text(text, style=f"bold {style}"), border_style=style, expand=False)
 
 
