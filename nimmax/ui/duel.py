@@ -19,6 +19,7 @@ from rich.text import Text
 
 from nimmax import duel
 from nimmax.duel import Backend, Event, Pairing, Plan, Side
+from nimmax.ui.results import MARGINS
 
 
 class RateColumn(ProgressColumn):
@@ -96,6 +97,9 @@ def summary_table(event: Event, pairing: Pairing) -> Table:
     if event.players == 2:
         row("wins as first", lambda side: f"{side.wins_first}/{side.games_first}")
         row("wins as second", lambda side: f"{side.wins_second}/{side.games_second}")
+        margin = MARGINS.get(event.plan.game.name)
+        if margin is not None:
+            row(margin, lambda side: f"{side.mean_score:+,.1f}")
     else:
         row("mean score", lambda side: f"{side.mean_score:,.1f}")
         row("reached the goal", lambda side: f"{side.goal_share:.0%}")

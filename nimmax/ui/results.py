@@ -110,3 +110,10 @@ def value_words(game: AnyGame, value: float, mover: int | None = None) -> str:
     if value in (-1, 0, 1):
         return {1: "win", 0: "draw", -1: "loss"}[int(value)]
     return f"{'ahead' if value > 0 else 'behind'} by {abs(value):,g} points"
+
+
+MARGINS: Mapping[str, str] = {
+    "kalah": "seeds ahead per game",
+    "plates": "note per game (as B, minus A's)",
+}
+"""Game name to the label of a duel's mean payoff per game, for two-player games that score."""
