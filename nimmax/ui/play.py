@@ -30,7 +30,18 @@ from nimmax.numbers import MAX_DELAY, quoted
 from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, parse_spec, timed
 from nimmax.search import SearchResult, engine_for
 from nimmax.ui.live import LiveSearch, value_text
-from nimmax.ui.prompt import COMMANDS, KEYS, LineReader, MoveReader, refusal, terminal_reader
+from nimmax.ui.prompt import (
+    COMMANDS,
+    KEYS,
+    LineReader,
+    MoveReader,
+    command_of,
+    controls,
+    quiet_keys,
+    refusal,
+    short_words,
+    terminal_reader,
+)
 from nimmax.ui.render import render
 from nimmax.ui.results import outcome
 
@@ -98,6 +109,10 @@ class PlaySession:
         self.humans = {seat for seat, player in enumerate(self.players) if isinstance(player, HumanPlayer)}
         self.match = Match(game, self.players, random.Random(game.seed if game.seed is not None else seed))
         self.reader = reader
+        self.interactive = reader is None and sys.stdin.isatty() and console.is_terminal
+        if self.interactive:
+            self.reader = terminal_reader(game)
+        self.shortcuts = short_words(game) if self.humans else {}
         self.hinter: SearchPlayer | None = None
 
     def play(self) -> GameRecord:
@@ -105,17 +120,18 @@ class PlaySession:
         game = self.game
         self.console.print(Text(f"{game.spec}: " + " vs ".join(self.labels), style="bold"))
         if self.humans:
-            self.console.print(Text("Type a move, or help for the commands.", style="dim"))
+            self.console.print(Text(self.controls(), style="dim"))
         if worth_drawing(game, self.match.state):
             self.console.print(render(game, self.match.state))
         moves = self.match.run()
         try:
-            while True:
-                with self.thinking():
-                    ply = next(moves, None)
-                if ply is None:
-                    break
-                self.show(ply)
+            with quiet_keys(sys.stdin) if self.interactive and self.humans else nullcontext():
+                while True:
+                    with self.thinking():
+                        ply = next(moves, None)
+                    if ply is None:
+                        break
+                    self.show(ply)
         except KeyboardInterrupt:
             self.console.print("[yellow]interrupted[/yellow]")
             raise
@@ -151,13 +167,15 @@ class PlaySession:
         if self.delay > 0 and ply.seat not in self.humans and ply.seat != CHANCE:
             time.sleep(min(self.delay, MAX_DELAY))  # the CLI refuses more; a caller's inf must not overflow sleep
 
+    def controls(self) -> str:
+        """The banner's line naming the commands that work in this game with this reader."""
+        return str(getattr(self.reader, "controls", "") or controls(self.shortcuts, keys=self.interactive))
+
     def read(self, game: AnyGame, state: Any, prompt: str) -> str:
-        """One answer from the person to move; the reader is made at the first human turn."""
+        """One answer from the person to move; without a terminal, the reader is made at the first human turn."""
         if self.reader is None:
-            interactive = sys.stdin.isatty() and self.console.is_terminal
             # Output piped away but a person typing: the prompt goes to stderr, which they see.
-            prompts = sys.stderr if sys.stdin.isatty() else None
-            self.reader = terminal_reader(game) if interactive else LineReader(sys.stdin, prompts)
+            self.reader = LineReader(sys.stdin, sys.stderr if sys.stdin.isatty() else None)
         return self.reader(game, state, prompt)
 
     def ask(self, game: AnyGame, state: Any) -> Any:
@@ -169,8 +187,8 @@ class PlaySession:
             except EOFError:
                 self.console.print("[dim]end of input[/dim]")
                 raise Abandon from None
-            command = text.strip().lower()
-            if command in ("quit", "exit"):
+            command = "quit" if text.strip().lower() == "exit" else command_of(text, self.shortcuts)
+            if command == "quit":
                 raise Abandon
             if command == "undo":
                 self.undo()
@@ -178,7 +196,7 @@ class PlaySession:
                 self.hint(state)
             elif command == "moves":
                 self.console.print(f"legal moves: {escape(game.legal_text(state, 200))}")
-            elif command in ("help", "?"):
+            elif command == "help":
                 self.help(state)
             else:
                 try:
@@ -199,24 +217,37 @@ class PlaySession:
         raise Rewind
 
     def hint(self, state: Any) -> None:
-        """The best move by the opponent's engine (or a quick search), with its value for the mover."""
+        """The best move by the opponent's engine (or a quick search), with its value for the mover
+        (its expected value where chance plays: 2048's slide)."""
         if self.hinter is None:
             engines = [player for player in self.players if isinstance(player, SearchPlayer)]
             self.hinter = engines[0] if engines else SearchPlayer(parse_spec(self.hint_spec), self.live)
         with self.live.watching("hint"):
             search = self.hinter.search(self.game, state)
         move = escape(self.game.format_move(search.move))
-        status = escape(search_status(self.game, search))
-        self.console.print(f"hint: [bold green]{move}[/bold green]   [dim]{status}[/dim]")
+        status = search_status(self.game, search)
+        if self.game.has_chance:
+            status = "expected " + status
+        self.console.print(f"hint: [bold green]{move}[/bold green]   [dim]{escape(status)}[/dim]")
 
     def help(self, state: Any) -> None:
-        """The commands, the function keys and the move notation, by example."""
-        examples = ", ".join(self.game.format_move(action) for action in islice(self.game.actions(state), 3))
+        """The commands with their short words and keys, and the move notation by example."""
+        game = self.game
+        keyed = str(getattr(self.reader, "keys", ""))
+        examples = ", ".join(game.format_move(action) for action in islice(game.actions(state), 3))
+        if keyed:  # a key reader: one key a move, no words typed
+            self.console.print(f"Keys: {escape(keyed)}")
+            for name in ("help", "hint", "undo", "quit"):
+                self.console.print(f"  [bold]{name:<6}[/bold] {COMMANDS[name]}")
+            return
         self.console.print(f"Moves look like: {escape(examples)}  (type moves for all of them)")
+        short = {command: word for word, command in self.shortcuts.items()}
+        keys = {command: key.upper() for key, command in KEYS.items()} if self.interactive else {}
         for name, meaning in COMMANDS.items():
-            self.console.print(f"  [bold]{name:<6}[/bold] {meaning}")
-        keys = " · ".join(f"{key.upper()} {command}" for key, command in KEYS.items())
-        self.console.print(f"[dim]At a terminal: Tab completes, ↑ recalls, {keys}, Ctrl-D quits.[/dim]")
+            shown = " / ".join(other for other in (short.get(name), keys.get(name), name) if other)
+            self.console.print(f"  [bold]{escape(shown):<16}[/bold] {meaning}")
+        if self.interactive:
+            self.console.print("[dim]At the prompt: Tab completes, ↑ recalls earlier answers, Ctrl-D quits.[/dim]")
 
 
 def play(
