@@ -41,11 +41,21 @@ def score_line(event: Event) -> str:
     )
 
 
+def stopping_line(event: Event) -> str:
+    """Said the moment Ctrl-C (or SIGTERM) reaches a duel: that it stops, and the games finished so far."""
+    total = event.plan.total
+    return f"stopping: {event.done:,} of {total:,} games finished; the games in play are dropped"
+
+
 def play(plan: Plan, jobs: int, console: Console, backend: Backend | None = None) -> Event:
     """Run the event under a progress bar (games done, wins and draws so far, rate, ETA) on a terminal."""
     duel.check_jobs(jobs)
+
+    def stopping(event: Event) -> None:
+        console.print(stopping_line(event), style="yellow", markup=False, highlight=False)
+
     if not console.is_terminal:
-        return duel.run(plan, jobs, backend=backend)
+        return duel.run(plan, jobs, backend=backend, on_stop=stopping)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -63,7 +73,7 @@ def play(plan: Plan, jobs: int, console: Console, backend: Backend | None = None
         def show(event: Event) -> None:
             progress.update(task, completed=event.done, score=score_line(event))
 
-        return duel.run(plan, jobs, show, backend)
+        return duel.run(plan, jobs, show, backend, stopping)
 
 
 def _share(count: int, games: int) -> str:
