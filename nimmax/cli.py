@@ -24,7 +24,7 @@ from nimmax import duel, games, interrupt
 from nimmax.files import CannotWrite, check_writable
 from nimmax.game import BadInput
 from nimmax.numbers import MAX_DELAY, MAX_SEED, float_option, int_option
-from nimmax.players import RANGES
+from nimmax.players import RANGES, timed
 from nimmax.search import MOVE_SECONDS, engine_for
 
 # A command imports what it draws and runs inside its body: `nimmax --help` and a small
@@ -435,6 +435,19 @@ SeedOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+MoveTimeOption = Annotated[
+    float | None,
+    typer.Option(
+        parser=str,
+        callback=TIME,
+        metavar="S",
+        help=(
+            "Seconds a move for every engine whose spec sets no limit, "
+            f"{LEAST_TIME:g} to {MOST_TIME:.0f} (inf: search to the end), as play's --time."
+        ),
+        show_default=f"{MOVE_SECONDS:g}",
+    ),
+]
 
 
 def exit_if_interrupted(event: duel.Event) -> None:
@@ -454,24 +467,26 @@ def duel_command(
     count: GamesOption = 100,
     jobs: JobsOption = 1,
     seed: SeedOption = None,
+    time: MoveTimeOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Play two AI players against each other many times; the first mover alternates.
 
     Shows wins, losses, draws (95% Wilson intervals), wins per seat, time and nodes per move.
-    Engines think at most 1 s a move unless their spec says otherwise
-    ([cyan]alphabeta:time=0.1[/cyan], [cyan]alphabeta:depth=4[/cyan]).
+    Engines think at most 1 s a move unless told otherwise ([cyan]--time S[/cyan] for every engine,
+    or a spec's own [cyan]alphabeta:time=0.1[/cyan], [cyan]alphabeta:depth=4[/cyan]).
 
     Ctrl-C stops the duel and still prints the games finished.
 
     [bold]Examples[/bold]:
     [cyan]nimmax duel alphabeta random --games 1000[/cyan] ·
     [cyan]nimmax duel alphabeta random --game "nim 2 3 5" --seed 7 --jobs 2[/cyan] ·
-    [cyan]nimmax duel alphabeta:depth=2 alphabeta --game "simple-nim 13" --json[/cyan]
+    [cyan]nimmax duel alphabeta:depth=2 alphabeta --game "simple-nim 13" --json[/cyan] ·
+    [cyan]nimmax duel alphabeta expectimax --game "2048 --size 3" --games 10 --time 0.1[/cyan]
     """
     from nimmax.ui import duel as duel_views
 
-    plan = duel.plan(game or duel.DEFAULT_GAME, [first, second], count, seed)
+    plan = duel.plan(game or duel.DEFAULT_GAME, [timed(first, time), timed(second, time)], count, seed)
     event = duel_views.play(plan, jobs, err)
     if as_json:
         emit_json(duel.pairing_record(event, event.pairings[0]))
@@ -487,6 +502,7 @@ def tournament_command(
     count: GamesOption = 20,
     jobs: JobsOption = 1,
     seed: SeedOption = None,
+    time: MoveTimeOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Round robin: every player meets every other; prints a crosstable and Elo ratings.
@@ -499,7 +515,7 @@ def tournament_command(
     """
     from nimmax.ui import duel as duel_views
 
-    plan = duel.plan(game or duel.DEFAULT_GAME, specs, count, seed)
+    plan = duel.plan(game or duel.DEFAULT_GAME, [timed(spec, time) for spec in specs], count, seed)
     event = duel_views.play(plan, jobs, err)
     if as_json:
         emit_json(duel.tournament_record(event))
