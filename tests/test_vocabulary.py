@@ -7,6 +7,7 @@ walked too, without this file changing.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -112,8 +113,6 @@ def test_version() -> None:
 
 
 def test_duel_time_is_plays_time_for_engines_without_a_limit() -> None:
-    import json
-
     run = nimmax_in_process(
         "duel", "alphabeta", "alphabeta:depth=2", "--game", "nim 2 3", "--games", "2", "--time", "0.5", "--seed", "1",
         "--json",
