@@ -121,7 +121,7 @@ def test_a_pooled_duel_stops_at_once_and_leaves_no_process(
     # Said at once (before the workers' last games are in), then the one line of the end.
     assert (
         err
-        == f"stopping: 0 of 40 games finished; the games in play are dropped\nnimmax: {word} before any game ended\n"
+        == f"stopping: 0 of 40 games finished so far; games in play are dropped\nnimmax: {word} before any game ended\n"
     )
     assert "connect4: interrupted after 0 of 40 games" in out
     wait_empty(process.pid, signalled)
@@ -174,7 +174,7 @@ def test_ctrl_c_on_a_one_process_duel_prints_the_games_played() -> None:
     process.send_signal(signal.SIGINT)
     out, err = finish(process)
     found = re.fullmatch(
-        r"stopping: ([0-9,]+) of 1,000,000 games finished; the games in play are dropped\n"
+        r"stopping: ([0-9,]+) of 1,000,000 games finished so far; games in play are dropped\n"
         r"nimmax: interrupted after ([0-9]+) games; their results are printed\n",
         err,
     )

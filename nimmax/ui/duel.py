@@ -44,7 +44,7 @@ def score_line(event: Event) -> str:
 def stopping_line(event: Event) -> str:
     """Said the moment Ctrl-C (or SIGTERM) reaches a duel: that it stops, and the games finished so far."""
     total = event.plan.total
-    return f"stopping: {event.done:,} of {total:,} games finished; the games in play are dropped"
+    return f"stopping: {event.done:,} of {total:,} games finished so far; games in play are dropped"
 
 
 def play(plan: Plan, jobs: int, console: Console, backend: Backend | None = None) -> Event:
