@@ -75,14 +75,15 @@ board has 225, a pile of millions has millions."""
 
 
 def solution_header(game: AnyGame, state: Any) -> Text:
-    """Above the table: the game words, then who is to move in which position, each on a line of its own,
-    so neither breaks mid-phrase at 80 columns."""
+    """Above the table: the game words, who is to move, the position, each on a line of its own,
+    so none breaks mid-phrase at 80 columns."""
     mover = game.to_move(state)
     return Text.assemble(
         (game.spec, "bold"),
         "\n",
         (f"{game.player_names[mover]} to move", "bold"),
-        (f" · position {game.format_position(state)}", "dim"),
+        "\n",
+        (f"position {game.format_position(state)}", "dim"),
     )
 
 
@@ -101,11 +102,11 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
         style = "bold green" if best else ("red" if value < 0 else "")
         label = game.format_move(move) + ("  ← best" if best else "")
         table.add_row(Text(label, style=style), signed(value), outcome_word(game, value, result.moves_proven, mover))
+    parts: list[Text | Table] = [solution_header(game, state), table]
     if len(shown) < len(ranked):
         more = len(ranked) - len(shown)
-        table.caption = f"and {more:,} more move{'s' if more != 1 else ''}, none valued higher: --all shows them"
-        table.caption_justify = "left"
-    return Group(solution_header(game, state), table)
+        parts.append(Text(f"and {more:,} more move{'s' if more != 1 else ''}, none valued higher (--all shows them)"))
+    return Group(*parts)
 
 
 def solution_summary(game: AnyGame, algorithm: str, result: SearchResult, mover: int | None = None) -> Text:
