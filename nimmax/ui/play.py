@@ -110,7 +110,7 @@ class PlaySession:
         self.match = Match(game, self.players, random.Random(game.seed if game.seed is not None else seed))
         self.reader = reader
         self.interactive = reader is None and sys.stdin.isatty() and console.is_terminal
-        if self.interactive:
+        if self.interactive and self.humans:
             self.reader = terminal_reader(game)
         self.shortcuts = short_words(game) if self.humans else {}
         self.hinter: SearchPlayer | None = None

@@ -70,7 +70,7 @@ KEYS = {
 COMMAND_KEYS = frozenset({"help", "hint", "undo", "quit"})
 """The meanings of KEYS that are commands, answered whatever the board."""
 
-HINT = "arrows / wasd / hjkl slide · ? or F1 help · F2 hint · u or F3 undo · q quit"
+HINT = "arrows / wasd / hjkl slide · ? / F1 help · F2 hint · u / F3 undo · q quit"
 
 
 def tile_style(value: int) -> str:
