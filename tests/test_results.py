@@ -139,3 +139,17 @@ def test_a_duel_of_a_scoring_game_says_the_margin_in_its_terms() -> None:
     )
     assert run.returncode == 0, run.stderr
     assert "seeds ahead per game" in run.stdout
+
+
+def test_play_status_lines_read_the_engine_value_in_the_game_terms() -> None:
+    """B's best reply to plate 3 hands over 1+5, leaving A 5 at best: the status says so, not "-5 (proven)"."""
+    run = nimmax_in_process("play", "plates", stdin="3\n1\n")
+    assert "B (alphabeta) plays 1+5   value -5 (A keeps 5, proven)" in run.stdout
+    # Kalah(3,1) between two engines that prove every move: every status line in seeds.
+    run = nimmax_in_process(
+        "play", "kalah", "--pits", "3", "--seeds", "1", "--first", "alphabeta", "--second", "alphabeta"
+    )
+    statuses = [line for line in run.stdout.splitlines() if " plays " in line]
+    assert statuses and all(
+        re.search(r"value ([+-][0-9]+ \((win|loss) by [0-9]+ seeds?|0 \(draw), proven\)", line) for line in statuses
+    )

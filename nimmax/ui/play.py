@@ -44,6 +44,7 @@ from nimmax.ui.prompt import (
 )
 from nimmax.ui.render import render
 from nimmax.ui.results import outcome
+from nimmax.ui.views import outcome_word, signed
 
 
 def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
@@ -58,9 +59,13 @@ def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
     return labels
 
 
-def search_status(game: AnyGame, search: SearchResult) -> str:
-    """What an engine found, for the status line: value (proven, or an estimate at a depth), nodes, time."""
-    value = value_text(game, search.value, search.exact, search.depth)
+def search_status(game: AnyGame, search: SearchResult, mover: int | None = None) -> str:
+    """What an engine found, for the status line: value (proven, in the game's terms for `mover`, or an
+    estimate at a depth), nodes, time."""
+    if search.exact and not game.has_chance:
+        value = f"{signed(search.value)} ({outcome_word(game, search.value, True, mover)}, proven)"
+    else:
+        value = value_text(game, search.value, search.exact, search.depth)
     return f"value {value} · {search.nodes:,} nodes · {search.seconds:.3f} s"
 
 
@@ -156,7 +161,7 @@ class PlaySession:
         else:
             line = f"[bold]{escape(self.labels[ply.seat])}[/bold] plays [bold cyan]{move}[/bold cyan]"
             if ply.search is not None:
-                line += f"   [dim]{escape(search_status(game, ply.search))}[/dim]"
+                line += f"   [dim]{escape(search_status(game, ply.search, ply.seat))}[/dim]"
                 if self.live.interrupted:
                     line += "   [yellow]moved now at Ctrl-C (twice ends the game)[/yellow]"
             elif ply.seat not in self.humans:
@@ -225,7 +230,7 @@ class PlaySession:
         with self.live.watching("hint"):
             search = self.hinter.search(self.game, state)
         move = escape(self.game.format_move(search.move))
-        status = search_status(self.game, search)
+        status = search_status(self.game, search, self.game.to_move(state))
         if self.game.has_chance:
             status = "expected " + status
         self.console.print(f"hint: [bold green]{move}[/bold green]   [dim]{escape(status)}[/dim]")
