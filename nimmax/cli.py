@@ -455,6 +455,8 @@ def exit_if_interrupted(event: duel.Event) -> None:
     if event.interruption is not None:
         done = event.done
         kept = f"after {done} games; their results are printed" if done else "before any game ended"
+        if done == 1:
+            kept = "after 1 game; its result is printed"
         event.interruption.add_note(kept)
         raise event.interruption
 
