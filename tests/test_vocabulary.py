@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 import typer
 
-from nimmax import __version__
+from nimmax import __version__, games
 from nimmax.cli import app
+from nimmax.ui.prompt import short_words
 
 from .cli_helpers import nimmax, nimmax_in_process
 
@@ -119,3 +120,18 @@ def test_duel_time_is_plays_time_for_engines_without_a_limit() -> None:
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["players"] == ["alphabeta:time=0.5", "alphabeta:depth=2"]
+
+
+@pytest.mark.parametrize(
+    ("words", "short"),
+    [
+        ("tictactoe", {"?": "help", "u": "undo", "q": "quit"}),
+        ("kalah", {"?": "help", "u": "undo", "q": "quit"}),
+        ("nim 2 3 5", {"?": "help", "u": "undo", "q": "quit"}),
+        ("connect4 --cols 22", {"?": "help"}),  # columns a to v: u and q are moves
+        ("connect4 --cols 20", {"?": "help", "u": "undo"}),  # a to t: q is a move, u is not
+        ("2048", {"?": "help", "q": "quit"}),  # typed, u is up (its key reader has its own keys)
+    ],
+)
+def test_short_words_are_commands_only_where_no_move_is_written_so(words: str, short: dict[str, str]) -> None:
+    assert short_words(games.create(words)) == short
