@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from nimmax.game import CHANCE, AnyGame
 from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
-from nimmax.search import ENGINES, INFINITY, LIMITS, SearchResult, Watcher
+from nimmax.search import ENGINES, INFINITY, LIMITS, SearchResult, Table, Watcher, search
 
 
 def solve(
@@ -31,7 +32,31 @@ def solve(
     spec = spec.with_options(depth=depth, time=time)
     if not {limit.name for limit in LIMITS} & set(spec.options):
         spec = spec.with_options(time=INFINITY)
-    return SearchPlayer(spec, watcher).search(game, state, every_move=True)
+    player = SearchPlayer(spec, watcher)
+    result = player.search(game, state, every_move=True)
+    own = spec.kind == "alphabeta" and player.options["cache"]  # its table already holds most of the line
+    return replace(result, pv=full_line(game, state, result, player.table_for(game) if own else Table()))
+
+
+def full_line(game: AnyGame, state: Any, result: SearchResult, table: Table) -> tuple[Any, ...]:
+    """The best line as far as the search knows it: a proven value's line is played on to the end of
+    the game (or to a chance draw), each further move the best by an exact alpha-beta search, since
+    an engine without a table (minimax:cache=off) keeps only its first move."""
+    line = tuple(result.pv)
+    if not result.exact or not line:
+        return line
+    for move in line:
+        state = game.result(state, move)
+    while not game.is_terminal(state) and game.to_move(state) != CHANCE:
+        more = search(game, state, "alphabeta", time=INFINITY, table=table).pv
+        if not more:
+            break
+        for move in more:
+            if game.is_terminal(state) or game.to_move(state) == CHANCE:
+                break
+            state = game.result(state, move)
+            line += (move,)
+    return line
 
 
 def solution_record(
