@@ -8,7 +8,7 @@ estimates only say how much a move gave up.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -67,6 +67,11 @@ class Analysis:
     moves: tuple[MoveAnalysis, ...]
     finished: bool
 
+    @classmethod
+    def of(cls, record: GameRecord, algorithm: str, moves: Iterable[MoveAnalysis]) -> Analysis:
+        """The analysis of `record` made of these moves (all of them, or those analysed before a stop)."""
+        return cls(record.game, record.players, algorithm, tuple(moves), record.finished)
+
     @property
     def decisive(self) -> MoveAnalysis | None:
         """The mistake that decided the game: the last one, since each mistake changes the
@@ -117,34 +122,35 @@ def positions(record: GameRecord) -> Iterator[tuple[int, Any, Any]]:
         yield ply, state, game.parse_move(text, state)
 
 
-def analyze(
-    record: GameRecord,
-    algorithm: str | None = None,
-    time: float | None = None,
-    watcher: Watcher | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> Analysis:
-    """Value every player's move in `record` with the engine `algorithm` names (the game's
-    default engine when None), each position exact where the engine proves it within its
-    limits, else an estimate; `time` overrides the spec's per-position time. `progress` hears
-    (ply, plies) before each position is searched."""
-    game = games.create(record.game)
+def analyst(
+    game: AnyGame, algorithm: str | None = None, time: float | None = None, watcher: Watcher | None = None
+) -> SearchPlayer:
+    """The player whose engine values the positions: `algorithm` (the game's default engine when
+    None), `time` seconds a position when given instead of the spec's own."""
     spec = parse_spec(algorithm or default_algorithm(game))
     if spec.engine is None:
         raise BadPlayerSpec(f"analyze needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
     spec.engine.game_for(game)
     if time is not None:
         spec = spec.with_options(time=time)
-    player = SearchPlayer(spec, watcher)
-    analysed = []
+    return SearchPlayer(spec, watcher)
+
+
+def judged(record: GameRecord, player: SearchPlayer) -> Iterator[MoveAnalysis]:
+    """Each player's move of the record, analysed in turn (chance's draws are no one's choice)."""
+    game = games.create(record.game)
     for ply, state, move in positions(record):
-        seat = game.to_move(state)
-        if seat == CHANCE:
-            continue
-        if progress is not None:
-            progress(ply, len(record.moves))
-        analysed.append(judge(game, player, ply, state, move))
-    return Analysis(record.game, record.players, str(spec), tuple(analysed), record.finished)
+        if game.to_move(state) != CHANCE:
+            yield judge(game, player, ply, state, move)
+
+
+def analyze(
+    record: GameRecord, algorithm: str | None = None, time: float | None = None, watcher: Watcher | None = None
+) -> Analysis:
+    """Value every player's move in `record`, each position exact where the engine proves it
+    within its limits, else an estimate (see `analyst` for the engine and its time)."""
+    player = analyst(games.create(record.game), algorithm, time, watcher)
+    return Analysis.of(record, player.spec, judged(record, player))
 
 
 def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) -> MoveAnalysis:

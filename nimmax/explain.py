@@ -1,5 +1,5 @@
-"""Why a move: each root move's value with the line that shows it, the best move's and each
-other move's refutation ("c3 loses: O b1, X a1, O b3 wins").
+"""Why a move: each root move's value with the line that shows it: the best move's line, and
+each other move's refutation (shown by `ui/why.py`: "c3 loses: O b1, X a1, O b3").
 
 A line is the engine's principal variation after the move, searched again from where the
 table's line stops, so a proven line runs to the end of the game and ends where its value says.
@@ -7,12 +7,14 @@ table's line stops, so a proven line runs to the end of the game and ends where 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from nimmax.game import CHANCE, AnyGame
 from nimmax.players import SearchPlayer
-from nimmax.search import EXACT, SearchResult
+from nimmax.search import EXACT, FULL_DEPTH, SearchResult, Table
 
 LINE_PLIES = 40
 """The most plies a line shows: enough for any small game, a glance on a big one."""
@@ -40,73 +42,54 @@ def lines(game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult 
     if result is None or not result.moves:
         result = player.search(game, state, every_move=True)
     exact = result.exact and result.moves_proven
+    table = player.table_for(game)
     found = []
     for move, value in sorted(result.moves, key=lambda pair: -pair[1]):
-        line, finished = follow(game, player, game.result(state, move), exact)
-        found.append(MoveLine(move, value, exact, (move, *line), finished))
+        line = follow(game, game.result(state, move), partial(player.search, game), table, exact)
+        found.append(MoveLine(move, value, exact, (move, *line), finishes(game, state, (move, *line))))
     return tuple(found)
 
 
-def follow(game: AnyGame, player: SearchPlayer, state: Any, proven: bool) -> tuple[tuple[Any, ...], bool]:
-    """The best line from `state`, up to LINE_PLIES, and whether it reaches the end of the game.
+def follow(
+    game: AnyGame,
+    state: Any,
+    search: Callable[[Any], SearchResult],
+    table: Table,
+    proven: bool,
+    plies: int = LINE_PLIES,
+) -> tuple[Any, ...]:
+    """The best line from `state`, up to `plies` (ANY_SPAWN where chance moves, and there it stops).
 
-    An estimate's line is the one the engine saw, read from its table; a proven line is
-    searched again wherever the table's stops short, so it runs to the end.
+    An estimate's line is the one the search saw, read from its table; a proven line is
+    searched again (`search`) wherever the table's proven entries stop, so it runs to the end.
     """
-    table = player.table_for(game)
     line: list[Any] = []
-    while len(line) < LINE_PLIES:
-        if game.is_terminal(state):
-            return tuple(line), True
+    while len(line) < plies and not game.is_terminal(state):
         if game.to_move(state) == CHANCE:
             line.append(ANY_SPAWN)
             break
         entry = table.get(game.key(state))
-        if entry is not None and entry.bound == EXACT and entry.move is not None and entry.state == state:
-            line.append(entry.move)
-            state = game.result(state, entry.move)
-        elif proven and (pv := player.search(game, state).pv):
-            line.append(pv[0])
-            state = game.result(state, pv[0])
+        if (
+            entry is not None
+            and entry.bound == EXACT
+            and entry.move is not None
+            and entry.state == state
+            and (entry.depth >= FULL_DEPTH or not proven)
+        ):
+            move = entry.move
+        elif proven and (pv := search(state).pv):
+            move = pv[0]
         else:
             break
-    return tuple(line), game.is_terminal(state)
+        line.append(move)
+        state = game.result(state, move)
+    return tuple(line)
 
 
-def line_text(game: AnyGame, state: Any, line: tuple[Any, ...]) -> str:
-    """The line in the game's notation, each move after the first named by its mover: "b1 (O), a1 (X)"."""
-    parts = []
+def finishes(game: AnyGame, state: Any, line: tuple[Any, ...]) -> bool:
+    """Whether `line`, played from `state`, reaches the end of the game."""
     for move in line:
         if move == ANY_SPAWN:
-            parts.append(ANY_SPAWN)
-            break
-        mover = game.to_move(state)
-        name = game.player_names[mover] if mover >= 0 else "chance"
-        parts.append(f"{name} {game.format_move(move)}")
+            return False
         state = game.result(state, move)
-    return ", ".join(parts)
-
-
-def outcome_word(game: AnyGame, value: float, exact: bool) -> str:
-    """What a value means for the side to move: "wins", "draws", "loses" when proven, with the
-    margin where the game scores points, or the score of a one-player game; an estimate as a
-    signed number."""
-    if not exact:
-        return f"estimate {value:+.2f}"
-    if game.players == 1:
-        return f"scores {value:g}"
-    if value == 0:
-        return "draws"
-    word = "wins" if value > 0 else "loses"
-    return word if abs(value) == 1 else f"{word} by {abs(value):g}"
-
-
-def explanation(game: AnyGame, state: Any, found: MoveLine) -> str:
-    """One sentence for a root move: "c3 loses: O b1, X a1, O b3" (the line after the move)."""
-    head = f"{game.format_move(found.move)} {outcome_word(game, found.value, found.exact)}"
-    rest = found.line[1:]
-    if not rest:
-        return head
-    after = game.result(state, found.move)
-    tail = "" if found.finished or rest[-1] == ANY_SPAWN else ", …"
-    return f"{head}: {line_text(game, after, rest)}{tail}"
+    return game.is_terminal(state)
