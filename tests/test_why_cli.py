@@ -84,3 +84,14 @@ def test_analyze_refuses_a_corrupt_record(tmp_path: Path) -> None:
     result = nimmax("analyze", str(path))
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_the_banner_says_why_each_game_ended() -> None:
+    kalah = nimmax_in_process("play", "kalah", "--pits", "3", "--seeds", "4", "--position", "0,0,0:14/1,2,3:4/n")
+    assert "South's pits are empty, so each side keeps the seeds left on its own row" in kalah.stdout
+    nim = nimmax_in_process("play", "nim", "1", "1", "--first", "human", "--second", "human", stdin="1:1\n2:1\n")
+    assert "Second took the last counter, and loses (misère play)" in nim.stdout
+    normal = nimmax_in_process("play", "nim", "1", "--normal", "--first", "human", "--second", "human", stdin="1:1\n")
+    assert "First took the last counter, and wins (normal play)" in normal.stdout
+    split = nimmax_in_process("play", "split-nim", "3", "--first", "human", "--second", "human", stdin="1:2+1\n")
+    assert "Second cannot split any pile into two unequal piles" in split.stdout

@@ -91,7 +91,7 @@ def banner(
     else:
         style = "green" if went_well in humans else "red"
     shown = Text(text, style=f"bold {style}")
-    shown.append(f"\n{ending(game, state, labels, last)}", style="default")
+    shown.append(f"\n{ending(game, state, game.player_names, last)}", style="default")
     return Panel(shown, border_style=style, expand=False)
 
 

@@ -187,4 +187,8 @@ def ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None = 
     own = ENDINGS.get(game.name) if not getattr(game, "words", ()) else None  # a plugin may reuse a name
     if own is not None:
         return own(game, state, labels, last)
-    return "no legal move" if not game.actions(state) else "game over"
+    try:
+        stuck = len(game.actions(state)) == 0
+    except Exception:  # noqa: BLE001 - a game need not list moves at its end (the protocol asks none there)
+        stuck = False
+    return "no legal move is left" if stuck else "game over"
