@@ -263,10 +263,11 @@ class PlaySession:
         player = self.players[ply.seat]
         assert isinstance(player, SearchPlayer)
         with self.live.watching("why"):
-            found = lines(self.game, ply.before, player)
+            result = player.search(self.game, ply.before, every_move=True)
+            found = lines(self.game, ply.before, player, result)
         move = escape(self.game.format_move(ply.move))
         self.console.print(f"why [bold]{escape(self.labels[ply.seat])}[/bold] played [bold cyan]{move}[/bold cyan]:")
-        self.console.print(why_table(self.game, ply.before, found, ply.move, ply.search.depth if ply.search else 0))
+        self.console.print(why_table(self.game, ply.before, found, ply.move, result.depth))
 
     def help(self, state: Any) -> None:
         """The commands with their short words and keys, and the move notation by example."""
