@@ -156,6 +156,9 @@ def solve_command(
     every_move: Annotated[
         bool, typer.Option("--all", help="Show every move in the table, not only the best ten (--json lists all).")
     ] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show the best line and each other move's refutation as a tree.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
     """Value every move of a position exactly and name the best.
@@ -166,9 +169,10 @@ def solve_command(
     [cyan]nimmax solve nim 2 3 5[/cyan] ·
     [cyan]nimmax solve connect4 --time 10[/cyan] ·
     [cyan]nimmax solve tictactoe --size 15 --k 5 --time 5 --all[/cyan] ·
+    [cyan]nimmax solve tictactoe --position x../.o./... --explain[/cyan] ·
     [cyan]nimmax solve nim 1 2 3 --normal --algorithm minimax:cache=off --json[/cyan]
     """
-    from nimmax.solve import solution_record, solve
+    from nimmax.solve import solution_record, solve, solver
     from nimmax.ui import views
     from nimmax.ui.live import LiveSearch
     from nimmax.ui.results import outcome
@@ -176,8 +180,9 @@ def solve_command(
     game = games.create(game_words)
     state = game.initial_state()
     live = LiveSearch(game, err, "Ctrl-C stops and shows the answer so far")
+    player = solver(algorithm, depth, time, live)
     with live.watching("solving"):
-        result = solve(game, state, algorithm, depth, time, live)
+        result = solve(game, state, player=player)
     if as_json:
         emit_json(solution_record(game, state, algorithm, result, live.interrupted))
     elif game.is_terminal(state):
@@ -185,6 +190,13 @@ def solve_command(
     elif result.moves:
         out.print(views.solution_table(game, state, result, None if every_move else views.BEST_ROWS))
         out.print(views.solution_summary(game, algorithm, result, game.to_move(state)))
+        if explain and not live.interrupted:
+            from nimmax.explain import lines
+            from nimmax.ui.why import explain_tree
+
+            with live.watching("explaining"):
+                found = lines(game, state, player, result)
+            out.print(explain_tree(game, state, found, result.depth))
     if live.interrupted:  # main() prints "interrupted" and this note, and exits 130
         stopped = KeyboardInterrupt()
         stopped.add_note(views.partial_answer(result))
@@ -389,15 +401,87 @@ def replay_command(
             show_default="0.5 on a terminal, else 0",
         ),
     ] = None,
+    analyze: Annotated[
+        bool, typer.Option("--analyze", help="Then analyse every move, as nimmax analyze does (its defaults).")
+    ] = False,
 ) -> None:
     """Step through a recorded game, position by position.
 
-    [bold]Example[/bold]: [cyan]nimmax replay game.json --delay 0.2[/cyan]
+    [bold]Examples[/bold]: [cyan]nimmax replay game.json --delay 0.2[/cyan] ·
+    [cyan]nimmax replay game.json --analyze[/cyan]
     """
     from nimmax.ui import play
 
+    record = play.read_record(file)
     pause = delay if delay is not None else (0.5 if out.is_terminal else 0.0)
-    play.replay(play.read_record(file), out, pause)
+    play.replay(record, out, pause)
+    if analyze:
+        _analyze(record, None, None, as_json=False)
+
+
+@app.command("analyze")
+def analyze_command(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A record written by play --record.")],
+    algorithm: Annotated[
+        str | None,
+        typer.Option(help="Player spec of the engine that values the positions.", show_default="the game's engine"),
+    ] = None,
+    time: Annotated[
+        float | None,
+        typer.Option(
+            parser=str,
+            callback=TIME,
+            metavar="S",
+            help=f"Seconds per position, deepening: {LEAST_TIME:g} to {MOST_TIME:.0f}, or inf (each to the end).",
+            show_default=f"the engine's own ({MOVE_SECONDS:g} s unless its spec says)",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
+) -> None:
+    """Value every move of a recorded game against the best, and name the mistake that decided it.
+
+    Each position is valued exactly where the engine proves it in its time, else estimated.
+    Verdicts: best; good (keeps the outcome); mistake (changes the proven outcome); inaccuracy
+    (an estimate that gives up more than a fifth of the best value). Ctrl-C prints the moves
+    analysed so far, exit 130.
+    [bold]Examples[/bold]: [cyan]nimmax analyze game.json[/cyan] ·
+    [cyan]nimmax analyze game.json --algorithm alphabeta:time=inf --json[/cyan]
+    """
+    from nimmax.ui import play
+
+    _analyze(play.read_record(file), algorithm, time, as_json)
+
+
+def _analyze(record: Any, algorithm: str | None, time: float | None, as_json: bool) -> None:
+    """Analyse a record and print the table (or JSON); Ctrl-C prints the moves analysed so far."""
+    from nimmax.analyze import Analysis, analyst, judged
+    from nimmax.ui.live import LiveSearch
+    from nimmax.ui.why import analysis_table, decisive_line
+
+    game = games.create(record.game)
+    live = LiveSearch(game, err, "Ctrl-C stops and shows the moves analysed so far")
+    player = analyst(game, algorithm, time, live)
+    done: list[Any] = []
+    moves = judged(record, player)
+    try:
+        while True:
+            with live.watching(f"analysing move {len(done) + 1}"):
+                found = next(moves, None)
+            if found is None:
+                break
+            if live.interrupted:  # its search was cut short: the moves before it stand
+                raise KeyboardInterrupt
+            done.append(found)
+    except KeyboardInterrupt as stopped:
+        stopped.add_note(f"after analysing {len(done)} moves, printed above")
+        raise
+    finally:
+        analysis = Analysis.of(record, player.spec, done)
+        if as_json:
+            emit_json(analysis.as_json())
+        else:
+            out.print(analysis_table(game, analysis))
+            out.print(decisive_line(game, analysis))
 
 
 GameOption = Annotated[

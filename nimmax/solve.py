@@ -5,9 +5,28 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from nimmax.explain import ANY_SPAWN, follow
 from nimmax.game import CHANCE, AnyGame
 from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
-from nimmax.search import ENGINES, INFINITY, LIMITS, SearchResult, Table, Watcher, search
+from nimmax.search import ENGINES, INFINITY, LIMITS, SCALE, SearchResult, Table, Watcher, search
+
+
+def solver(
+    algorithm: str = "alphabeta", depth: int | None = None, time: float | None = None, watcher: Watcher | None = None
+) -> SearchPlayer:
+    """The player that solves with the engine `algorithm` names; --depth/--time override its own.
+
+    With no limit at all it searches straight to the end of the game (no play-time default):
+    deepening would repeat the shallower searches and pay the heuristic at every horizon,
+    up to ten times the nodes of a straight proof (Connect Four 4x5).
+    """
+    spec = parse_spec(algorithm)
+    if spec.engine is None:
+        raise BadPlayerSpec(f"solve needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
+    spec = spec.with_options(depth=depth, time=time)
+    if not {limit.name for limit in LIMITS} & set(spec.options):
+        spec = spec.with_options(time=INFINITY)
+    return SearchPlayer(spec, watcher)
 
 
 def solve(
@@ -17,24 +36,16 @@ def solve(
     depth: int | None = None,
     time: float | None = None,
     watcher: Watcher | None = None,
+    player: SearchPlayer | None = None,
 ) -> SearchResult:
-    """Value every move of `state` with the engine `algorithm` names; --depth/--time override its own.
-
-    With no limit at all it searches straight to the end of the game (no play-time default):
-    deepening would repeat the shallower searches and pay the heuristic at every horizon,
-    up to ten times the nodes of a straight proof (Connect Four 4x5).
-    """
-    spec = parse_spec(algorithm)
-    if spec.engine is None:
-        raise BadPlayerSpec(f"solve needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
+    """Value every move of `state` with the engine `algorithm` names (or with `player`, made by
+    `solver`, whose table then holds the search for explaining it)."""
+    if player is None:
+        player = solver(algorithm, depth, time, watcher)
     if game.to_move(state) == CHANCE:
         raise BadPlayerSpec("the position is a chance node: there is no move to solve")
-    spec = spec.with_options(depth=depth, time=time)
-    if not {limit.name for limit in LIMITS} & set(spec.options):
-        spec = spec.with_options(time=INFINITY)
-    player = SearchPlayer(spec, watcher)
     result = player.search(game, state, every_move=True)
-    own = spec.kind == "alphabeta" and player.options["cache"]  # its table already holds most of the line
+    own = player.engine.name == "alphabeta" and player.options["cache"]  # its table already holds most of the line
     return replace(result, pv=full_line(game, state, result, player.table_for(game) if own else Table()))
 
 
@@ -47,16 +58,9 @@ def full_line(game: AnyGame, state: Any, result: SearchResult, table: Table) -> 
         return line
     for move in line:
         state = game.result(state, move)
-    while not game.is_terminal(state) and game.to_move(state) != CHANCE:
-        more = search(game, state, "alphabeta", time=INFINITY, table=table).pv
-        if not more:
-            break
-        for move in more:
-            if game.is_terminal(state) or game.to_move(state) == CHANCE:
-                break
-            state = game.result(state, move)
-            line += (move,)
-    return line
+    exact = lambda at: search(game, at, "alphabeta", time=INFINITY, table=table)  # noqa: E731
+    more = follow(game, state, exact, table, proven=True, plies=SCALE)
+    return line + tuple(move for move in more if move != ANY_SPAWN)
 
 
 def solution_record(

@@ -20,9 +20,10 @@ from .cli_helpers import nimmax_in_process
 
 
 def banner_line(stdout: str) -> str:
-    """The text inside the result panel at the end of a session."""
-    inside = [line.strip("│ ").strip() for line in stdout.splitlines() if line.startswith("│")]
-    return inside[-1]
+    """The result line of the panel at the end of a session (the line under it says why it ended)."""
+    lines = stdout.splitlines()
+    top = max(index for index, line in enumerate(lines) if line.startswith("╭"))
+    return lines[top + 1].strip("│ ").strip()
 
 
 @pytest.mark.parametrize(

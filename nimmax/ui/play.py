@@ -8,6 +8,7 @@ terminal, or a game's own reader from `prompt.READERS`, or plain lines from a pi
 from __future__ import annotations
 
 import random
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -23,6 +24,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from nimmax import games
+from nimmax.explain import lines
 from nimmax.files import read_text
 from nimmax.game import CHANCE, AnyGame, BadInput
 from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, GameRecord, Match, Ply, Rewind
@@ -43,8 +45,9 @@ from nimmax.ui.prompt import (
     terminal_reader,
 )
 from nimmax.ui.render import render
-from nimmax.ui.results import outcome
+from nimmax.ui.results import ending, outcome
 from nimmax.ui.views import outcome_word, signed
+from nimmax.ui.why import why_table
 
 
 def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
@@ -74,9 +77,12 @@ def worth_drawing(game: AnyGame, state: Any) -> bool:
     return game.is_terminal(state) or game.to_move(state) != CHANCE
 
 
-def banner(game: AnyGame, state: Any, labels: Sequence[str], humans: set[int], moves: int) -> Panel:
-    """The result of the game in one panel, in the game's own terms (`results.outcome`), or that it was
-    left unfinished after `moves` moves; green when it went well for the person playing, red when not."""
+def banner(
+    game: AnyGame, state: Any, labels: Sequence[str], humans: set[int], moves: int, last: int | None = None
+) -> Panel:
+    """The result of the game in one panel, in the game's own terms (`results.outcome`), and why it
+    ended (`results.ending`; `last` made the last move), or that it was left unfinished after `moves`
+    moves; green when it went well for the person playing, red when not."""
     if not game.is_terminal(state):
         return Panel(Text(f"Game left unfinished after {moves} moves", style="bold yellow"), expand=False)
     text, went_well = outcome(game, state, labels)
@@ -84,7 +90,15 @@ def banner(game: AnyGame, state: Any, labels: Sequence[str], humans: set[int], m
         style = "cyan"
     else:
         style = "green" if went_well in humans else "red"
-    return Panel(Text(text, style=f"bold {style}"), border_style=style, expand=False)
+    shown = Text(text, style=f"bold {style}")
+    shown.append(f"\n{ending(game, state, game.player_names, last)}", style="default")
+    return Panel(shown, border_style=style, expand=False)
+
+
+def last_mover(game: AnyGame, states: Sequence[Any]) -> int | None:
+    """The seat that made the last move of a game (chance's draws aside), or None before any."""
+    movers = [game.to_move(state) for state in states[:-1]]
+    return next((seat for seat in reversed(movers) if seat != CHANCE), None)
 
 
 class PlaySession:
@@ -141,7 +155,8 @@ class PlaySession:
             self.console.print("[yellow]interrupted[/yellow]")
             raise
         moves_made = sum(ply.seat != CHANCE for ply in self.match.history)
-        self.console.print(banner(game, self.match.state, self.labels, self.humans, moves_made))
+        last = next((ply.seat for ply in reversed(self.match.history) if ply.seat != CHANCE), None)
+        self.console.print(banner(game, self.match.state, self.labels, self.humans, moves_made, last))
         return self.match.record()
 
     def thinking(self) -> AbstractContextManager[Any]:
@@ -174,7 +189,8 @@ class PlaySession:
 
     def controls(self) -> str:
         """The banner's line naming the commands that work in this game with this reader."""
-        return str(getattr(self.reader, "controls", "") or controls(self.shortcuts, keys=self.interactive))
+        engines = any(isinstance(player, SearchPlayer) for player in self.players)
+        return str(getattr(self.reader, "controls", "") or controls(self.shortcuts, self.interactive, engines))
 
     def read(self, game: AnyGame, state: Any, prompt: str) -> str:
         """One answer from the person to move; without a terminal, the reader is made at the first human turn."""
@@ -199,6 +215,8 @@ class PlaySession:
                 self.undo()
             elif command == "hint":
                 self.hint(state)
+            elif command == "why":
+                self.why()
             elif command == "moves":
                 self.console.print(f"legal moves: {escape(game.legal_text(state, 200))}")
             elif command == "help":
@@ -234,6 +252,22 @@ class PlaySession:
         if self.game.has_chance:
             status = "expected " + status
         self.console.print(f"hint: [bold green]{move}[/bold green]   [dim]{escape(status)}[/dim]")
+
+    def why(self) -> None:
+        """The engine's last move with its line, and every other move's value with the line that
+        refutes it, searched again by that engine (its table still warm)."""
+        ply = next((ply for ply in reversed(self.match.history) if ply.search is not None), None)
+        if ply is None:
+            self.console.print("[yellow]no engine has moved yet; hint shows the best move here[/yellow]")
+            return
+        player = self.players[ply.seat]
+        assert isinstance(player, SearchPlayer)
+        with self.live.watching("why"):
+            result = player.search(self.game, ply.before, every_move=True)
+            found = lines(self.game, ply.before, player, result)
+        move = escape(self.game.format_move(ply.move))
+        self.console.print(f"why [bold]{escape(self.labels[ply.seat])}[/bold] played [bold cyan]{move}[/bold cyan]:")
+        self.console.print(why_table(self.game, ply.before, found, ply.move, result.depth))
 
     def help(self, state: Any) -> None:
         """The commands with their short words and keys, and the move notation by example."""
@@ -301,6 +335,8 @@ def write_record(record: GameRecord, path: Path, console: Console) -> None:
         Console(stderr=True).print(line, markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
     console.print(f"[dim]record written to {escape(str(path))}[/dim]")
+    if interrupted is None and record.moves:
+        console.print(f"[dim]analyze: nimmax analyze {escape(shlex.quote(str(path)))}[/dim]")
     if isinstance(interrupted, KeyboardInterrupt):
         interrupted.add_note(f"with the record written to {shown}")
 
@@ -329,4 +365,4 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
             console.print(render(game, after, game.parse_move(text, before)))
     humans = {seat for seat, spec in enumerate(record.players) if spec == "human"}
     moves_made = sum(game.to_move(state) != CHANCE for state in states[:-1])
-    console.print(banner(game, states[-1], labels, humans, moves_made))
+    console.print(banner(game, states[-1], labels, humans, moves_made, last_mover(game, states)))

@@ -31,6 +31,7 @@ MoveReader = Callable[[AnyGame, Any, str], str]
 
 COMMANDS = {
     "hint": "the engine's best move here and its value",
+    "why": "why the engine played its last move, and the line that refutes each other move",
     "undo": "take back your last move and the replies to it",
     "moves": "list the legal moves",
     "help": "show this help",
@@ -38,7 +39,7 @@ COMMANDS = {
 }
 """Words a person may type instead of a move, with what they do."""
 
-KEYS = {"f1": "help", "f2": "hint", "f3": "undo"}
+KEYS = {"f1": "help", "f2": "hint", "f3": "undo", "f4": "why"}
 """Function keys that answer a command at the terminal prompt without typing it."""
 
 SHORT = {"?": "help", "u": "undo", "q": "quit"}
@@ -75,13 +76,14 @@ def command_of(text: str, shortcuts: dict[str, str]) -> str | None:
     return word if word in COMMANDS else shortcuts.get(word)
 
 
-def controls(shortcuts: dict[str, str], keys: bool = False) -> str:
+def controls(shortcuts: dict[str, str], keys: bool = False, why: bool = False) -> str:
     """The commands that work, for the banner, each with its short word and (`keys`: at a terminal
-    prompt) its function key: "Type a move, or: ? / F1 / help · F2 / hint · u / F3 / undo · q / quit"."""
+    prompt) its function key: "Type a move, or: ? / F1 / help · F2 / hint · u / F3 / undo · q / quit";
+    `why` where an engine plays, whose moves it explains."""
     short = {command: word for word, command in shortcuts.items()}
     function = {command: key.upper() for key, command in KEYS.items()} if keys else {}
     parts = []
-    for command in ("help", "hint", "undo", "quit"):
+    for command in ("help", "hint", *(("why",) if why else ()), "undo", "quit"):
         names = [name for name in (short.get(command), function.get(command)) if name]
         parts.append(" / ".join([*names, command]))
     return "Type a move, or: " + " · ".join(parts)
@@ -141,7 +143,7 @@ def command_keys() -> KeyBindings:
     return bindings
 
 
-TOOLBAR = " Tab: moves · ? or F1 help · F2 hint · F3 undo · Ctrl-D quit "
+TOOLBAR = " Tab: moves · ? or F1 help · F2 hint · F3 undo · F4 why · Ctrl-D quit "
 
 
 class LinePrompt:

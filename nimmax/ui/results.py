@@ -117,3 +117,78 @@ MARGINS: Mapping[str, str] = {
     "plates": "note per game (as B, minus A's)",
 }
 """Game name to the label of a duel's mean payoff per game, for two-player games that score."""
+
+
+def line_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:
+    """An m,n,k game: the line that was made, its cells named, or a full board."""
+    winner = game.winner(state)
+    if winner is None:
+        return "the board is full with no line made"
+    stones = state.x if winner == 0 else state.o
+    for line in getattr(game, "lines", ()):
+        if stones & line == line:
+            cells = ", ".join(game.format_move(bit) for bit in range(line.bit_length()) if line >> bit & 1)
+            if getattr(game, "gravity", False):  # a column letter names no cell: say the cells
+                cells = ", ".join(_cell_name(game, bit) for bit in range(line.bit_length()) if line >> bit & 1)
+            return f"{labels[winner]} made {getattr(game, 'k', 'a')} in a row: {cells}"
+    return f"{labels[winner]} made a line"
+
+
+def _cell_name(game: Any, bit: int) -> str:
+    row, col = game.cell(bit)
+    return f"{'abcdefghijklmnopqrstuvwxyz'[col]}{row + 1}"
+
+
+def counter_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:
+    """Nim and Simple-Nim: who took the last counter, and what that means in this play."""
+    if last is None:
+        return "no counters to take"
+    misere = getattr(game, "misere", True)
+    return f"{labels[last]} took the last counter, and " + ("loses (misère play)" if misere else "wins (normal play)")
+
+
+def split_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:
+    """Split-Nim: the side to move has no pile it can split into two unequal piles."""
+    return f"{labels[game.to_move(state)]} cannot split any pile into two unequal piles"
+
+
+def kalah_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:
+    """Kalah: a row ran empty and the seeds left went to their owner's store."""
+    empty = [labels[seat] for seat in range(2) if not any(state.row(seat))]
+    side = empty[0] if empty else "a side"
+    return f"{side}'s pits are empty, so each side keeps the seeds left on its own row"
+
+
+def plates_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:
+    """The plates game: A kept one of the two notes B handed over."""
+    return f"{labels[0]} kept one of the two notes {labels[1]} handed over"
+
+
+def twenty48_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:
+    """2048: no slide changes the board."""
+    return "no slide changes the board"
+
+
+ENDINGS: Mapping[str, Callable[[AnyGame, Any, Sequence[str], int | None], str]] = {
+    "tictactoe": line_ending,
+    "connect4": line_ending,
+    "simple-nim": counter_ending,
+    "nim": counter_ending,
+    "split-nim": split_ending,
+    "kalah": kalah_ending,
+    "plates": plates_ending,
+    "2048": twenty48_ending,
+}
+"""Game name to why a finished game of it ended; others end with "no legal move" or "game over"."""
+
+
+def ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None = None) -> str:
+    """Why a finished game ended, in words; `last` is the seat that made the last move."""
+    own = ENDINGS.get(game.name) if not getattr(game, "words", ()) else None  # a plugin may reuse a name
+    if own is not None:
+        return own(game, state, labels, last)
+    try:
+        stuck = len(game.actions(state)) == 0
+    except Exception:  # noqa: BLE001 - a game need not list moves at its end (the protocol asks none there)
+        stuck = False
+    return "no legal move is left" if stuck else "game over"
