@@ -51,7 +51,10 @@ class TicTacToe(Game):
         text = text.strip().lower()
         if len(text) != 2 or text[0] not in "abc" or text[1] not in "123":
             raise IllegalMove(f"{text!r} is not a cell like b2")
-        return (int(text[1]) - 1) * 3 + "abc".index(text[0])
+        cell = (int(text[1]) - 1) * 3 + "abc".index(text[0])
+        if cell not in self.actions(state):
+            raise IllegalMove(f"{text} is taken")
+        return cell
 
     def format_position(self, state: str) -> str:
         return "/".join(state[row : row + 3] for row in (0, 3, 6))

@@ -166,6 +166,10 @@ def check(
                     broken = f"{type(error).__name__}: {error}"
                 if broken:
                     tally.fail(tuple(path), broken)
+        if checker.crash is not None:
+            law_name, where, why = checker.crash
+            tallies[law_name].fail(where, why)
+            checker.crash = None
         if "key" in tallies:
             for where, why in checker.settle():
                 tallies["key"].fail(where, why)
@@ -188,6 +192,7 @@ class Checker:
         self.seen_moves: list[Any] = []
         self.keys: dict[Any, tuple[Any, tuple[str, ...]]] = {}
         self.positions_seen = 0
+        self.crash: tuple[str, tuple[str, ...], str] | None = None
         self.mutates = False
         """Whether result() was caught changing its input: from then on every law and the
         playout work on copies, so that law alone fails."""
@@ -211,21 +216,28 @@ class Checker:
 
     def playout(self) -> Iterator[tuple[list[str], Any, Any]]:
         """Each position of one random playout: the moves to it, the state, and the same state
-        built again by a second game of the same moves."""
+        built again by a second game of the same moves. Where the game's own code raises on
+        the way, the playout ends there and `crash` keeps the law that broke."""
         game = self.game
         state, twin = game.initial_state(), game.initial_state()
         path: list[str] = []
         for _ in range(MAX_PLIES + 1):
             yield path, state, twin
-            if game.is_terminal(state):
-                return
-            move = self.draw(state)
-            if move is None:
+            law = "actions"
+            try:
+                if game.is_terminal(state):
+                    return
+                move = self.draw(state)
+                if move is None:
+                    return
+                law = "legal"
+                if self.mutates:
+                    state, twin = copy.deepcopy(state), copy.deepcopy(twin)
+                state, twin = game.result(state, move), game.result(twin, move)
+            except Exception as error:  # the game's own code raised: that breaks the law too
+                self.crash = (law, tuple(path), f"{type(error).__name__}: {error}")
                 return
             path = [*path, game.format_move(move)]
-            if self.mutates:
-                state, twin = copy.deepcopy(state), copy.deepcopy(twin)
-            state, twin = game.result(state, move), game.result(twin, move)
 
     def moves(self, state: Any) -> Sequence[Any]:
         """The state's actions, asked of the game once per position (each law needs them)."""

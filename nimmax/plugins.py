@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import importlib
 import importlib.util
+import inspect
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -187,9 +188,10 @@ def _number(value: str) -> Any:
     return value
 
 
-def create_player(spec: str) -> Any:
+def create_player(spec: str, seed: int | None = None) -> Any:
     """Build a plugin player from `where:Class[:name=value,...]` or an entry-point name; it
-    must have `choose(game, state)`."""
+    must have `choose(game, state)`. `seed` is passed as the `seed` keyword when the spec sets
+    none and the constructor takes one, so a duel reseeds it game by game as it does `random`."""
     if is_reference(spec):
         where, name, text = split_reference(spec)
         label = f"{where}:{name}"
@@ -199,13 +201,24 @@ def create_player(spec: str) -> Any:
         cls = registered(PLAYER_GROUP).get(label)
         if cls is None:
             raise BadPlugin(f"no player plugin named {label!r}")
-    player = _built(label, lambda: cls(**options(text)))
+    keywords = options(text)
+    if seed is not None and "seed" not in keywords and "seed" in _parameters(cls):
+        keywords["seed"] = seed
+    player = _built(label, lambda: cls(**keywords))
     if not callable(getattr(player, "choose", None)):
         raise BadPlugin(f"plugin {label}: {type(player).__name__} has no choose(game, state)")
     if not isinstance(getattr(player, "spec", None), str):
         with contextlib.suppress(AttributeError):  # a class with __slots__ keeps its own
             player.spec = spec
     return player
+
+
+def _parameters(cls: Any) -> set[str]:
+    """The keyword names a class's constructor takes (none known when it cannot be inspected)."""
+    try:
+        return set(inspect.signature(cls).parameters)
+    except (TypeError, ValueError):
+        return set()
 
 
 def registered(group: str) -> dict[str, Any]:
@@ -217,6 +230,20 @@ def registered(group: str) -> dict[str, Any]:
             found[point.name] = point.load()
         except Exception:  # a broken installed plugin must not take the registry down with it
             continue
+    return found
+
+
+def installed() -> list[dict[str, str]]:
+    """Every plugin installed packages register: its group ("game" or "player"), name, where it
+    points (`module:object`) and, for one that fails to load, why."""
+    found = []
+    for kind, group in (("game", GAME_GROUP), ("player", PLAYER_GROUP)):
+        failing = broken(group)
+        for point in entry_points(group=group):
+            item = {"kind": kind, "name": point.name, "target": point.value}
+            if point.name in failing:
+                item["error"] = failing[point.name]
+            found.append(item)
     return found
 
 

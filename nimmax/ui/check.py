@@ -18,10 +18,9 @@ def report_table(report: Report) -> Table:
         title=f"{report.game}: {report.playouts} playouts (seed {report.seed}), {report.positions:,} positions",
         title_justify="left",
     )
-    table.add_column("law", style="bold")
-    table.add_column("says")
+    table.add_column("law: what it says", ratio=2)
     table.add_column("verdict")
-    table.add_column("counterexample (moves from the start) and what broke", overflow="fold")
+    table.add_column("counterexample (moves from the start): what broke", overflow="fold", ratio=3)
     for finding in report.findings:
         status = Text(finding.status, style=STATUS_STYLE[finding.status])
         if finding.status == "failed" and finding.moves is not None:
@@ -33,7 +32,8 @@ def report_table(report: Report) -> Table:
             detail = Text(finding.detail, style="dim")
         else:
             detail = Text(f"{finding.checked:,} positions", style="dim")
-        table.add_row(finding.law.name, finding.law.says, status, detail)
+        law = Text(finding.law.name, style="bold") + Text(f": {finding.law.says}", style="dim")
+        table.add_row(law, status, detail)
     return table
 
 
