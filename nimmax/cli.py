@@ -59,6 +59,8 @@ BENCH_TIME = float_option("--time", LEAST_TIME, MOST_TIME)
 LIMIT = float_option("--limit", LEAST_TIME, MOST_TIME)  # bench's old spelling of --time
 SEED = int_option("--seed", 0, MAX_SEED)
 TREE_NODES = int_option("--max-nodes", 1, MAX_TREE_NODES)
+MAX_PLAYOUTS = 10**6
+PLAYOUTS = int_option("--playouts", 1, MAX_PLAYOUTS)
 GAME_COUNT = int_option("--games", 1, duel.MAX_GAMES)
 JOBS = int_option("--jobs", 1, duel.MAX_JOBS)
 SEED_RANGE = "0 to 2^64-1"
@@ -79,6 +81,10 @@ def options(
     version: Annotated[
         bool, typer.Option("--version", callback=show_version, is_eager=True, help="Print the version and exit.")
     ] = False,
+    traceback: Annotated[
+        bool,
+        typer.Option("--traceback", help="When a plugin's own code fails, show the whole traceback, not its one line."),
+    ] = False,
 ) -> None:
     """The options of nimmax itself, before a command."""
 
@@ -97,8 +103,10 @@ def games_command(as_json: Annotated[bool, typer.Option("--json", help="Print JS
     """
     from nimmax.games import GAMES
     from nimmax.players import OPTIONS, SUMMARIES
+    from nimmax.plugins import installed
     from nimmax.ui import views
 
+    plugins = installed()
     if as_json:
         emit_json(
             {
@@ -128,11 +136,14 @@ def games_command(as_json: Annotated[bool, typer.Option("--json", help="Print JS
                     }
                     for kind, options in OPTIONS.items()
                 ],
+                "plugins": plugins,
             }
         )
         return
     out.print(views.games_table())
     out.print(views.players_table())
+    if plugins:
+        out.print(views.plugins_table(plugins))
 
 
 @app.command("solve", context_settings=GAME_WORDS)
@@ -484,6 +495,52 @@ def _analyze(record: Any, algorithm: str | None, time: float | None, as_json: bo
             out.print(decisive_line(game, analysis))
 
 
+@app.command("check", context_settings=GAME_WORDS)
+def check_command(
+    game_words: GameWords,
+    playouts: Annotated[
+        int,
+        typer.Option(
+            parser=str,
+            callback=PLAYOUTS,
+            metavar="N",
+            help=f"Random playouts to try the laws on, 1 to {MAX_PLAYOUTS:,}.",
+        ),
+    ] = 100,
+    seed: Annotated[
+        int, typer.Option(parser=str, callback=SEED, metavar="N", help=f"Seed of the playouts, {SEED_RANGE}.")
+    ] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
+) -> None:
+    """Try the Game protocol's laws on seeded random playouts of a game (yours, or nimmax's own).
+
+    One row per law: passed, failed with the shortest counterexample found (the moves from the
+    start), or skipped where the game keeps the default of an optional member. Exit 0 when
+    every law holds, 1 when one fails.
+    [bold]Examples[/bold]: [cyan]nimmax check examples/tictactoe.py:TicTacToe[/cyan] ·
+    [cyan]nimmax check connect4 --playouts 20[/cyan] ·
+    [cyan]nimmax check examples/subtraction.py:Subtraction 20 --json[/cyan]
+    """
+    from rich.progress import Progress
+
+    from nimmax.check import check, position_reader
+    from nimmax.ui.check import report_table, verdict_line
+
+    game = games.create(game_words)
+    with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("playouts", total=playouts)
+        report = check(
+            game, playouts, seed, position_reader(game_words), lambda done, total: progress.update(task, completed=done)
+        )
+    if as_json:
+        emit_json(report.as_json())
+    else:
+        out.print(report_table(report))
+        out.print(verdict_line(report))
+    if not report.holds:
+        raise typer.Exit(1)
+
+
 GameOption = Annotated[
     str | None,
     typer.Option(
@@ -654,12 +711,39 @@ def _invoke(args: list[str]) -> int:
         _say("nimmax: interrupted")
         return 130
     except (RecursionError, MemoryError) as error:
+        if _plugin_failed(error, args):
+            return 1
         what = "a deeper stack" if isinstance(error, RecursionError) else "more memory"
         limits = _limits(group, context)
         hint = f"the search needs {what} than this machine allows; limit it with {' or '.join(limits)}"
         _say(f"nimmax: {hint}" if limits else f"nimmax: this needs {what} than this machine allows")
         return 1
+    except Exception as error:
+        if _plugin_failed(error, args):
+            return 1
+        raise
     return 0
+
+
+def _asked_for_traceback(args: list[str]) -> bool:
+    """Whether `--traceback`, nimmax's own option, comes before the command."""
+    for arg in args:
+        if arg == "--traceback":
+            return True
+        if not arg.startswith("-"):
+            return False
+    return False
+
+
+def _plugin_failed(error: BaseException, args: list[str]) -> bool:
+    """Say in one line where a plugin's own code failed (file, line, message), unless asked for the
+    traceback; False when the error did not come from a plugin (nimmax's own bug: a traceback)."""
+    plugins = sys.modules.get("nimmax.plugins")
+    where = plugins.blame(error) if plugins is not None else None
+    if where is None or _asked_for_traceback(args):
+        return False
+    _say(f"nimmax: a plugin failed: {where} (nimmax --traceback ... shows the whole traceback)")
+    return True
 
 
 LIMITS = ("--depth", "--time")

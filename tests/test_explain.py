@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimmax import games
-from nimmax.explain import ANY_SPAWN, explanation, lines
+from nimmax.explain import ANY_SPAWN, lines
 from nimmax.game import CHANCE, AnyGame
 from nimmax.players import SearchPlayer, parse_spec
+from nimmax.ui.why import explanation
 from tests.theory import nim_mover_wins
 
 
@@ -41,7 +42,7 @@ def test_tictactoe_lines_after_a_missed_block() -> None:
     found = lines(game, state, SearchPlayer(parse_spec("alphabeta:time=inf")))
     assert (game.format_move(found[0].move), found[0].value) == ("a3", 0.0)
     refuted = next(item for item in found if game.format_move(item.move) == "b1")
-    assert explanation(game, state, refuted) == "b1 loses: X a3"
+    assert explanation(game, state, refuted) == "b1 -1 (loss): X a3"
 
 
 def test_kalah_lines_cross_extra_turns() -> None:

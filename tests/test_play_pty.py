@@ -134,7 +134,7 @@ def test_2048_moves_on_single_keys_undoes_and_quits(tmp_path: Path) -> None:
     assert slides == ["up", "left", "down", "right", "left"]  # the last slide was undone
 
 
-F1, F3 = "\x1bOP", "\x1bOR"  # what an xterm sends for F1 and F3
+F1, F3, F4 = "\x1bOP", "\x1bOR", "\x1bOS"  # what an xterm sends for F1, F3 and F4
 LEFT, RIGHT, UP, DOWN = "\x1b[D", "\x1b[C", "\x1b[A", "\x1b[B"
 
 
@@ -185,7 +185,7 @@ def test_2048_help_typed_key_by_key_is_slides_and_help_is_question_mark() -> Non
 def test_tictactoe_answers_question_mark_f1_f2_f3_and_u(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     child = spawn("play", "tictactoe", "--record", str(record))
-    child.expect(shown("Type a move, or: ? / F1 / help · F2 / hint · u / F3 / undo · q / quit"))
+    child.expect(shown("Type a move, or: ? / F1 / help · F2 / hint · F4 / why · u / F3 / undo · q / quit"))
     child.expect(shown("X ›"))
     child.send("?")  # at once, no Enter
     child.expect(shown("Moves look like: "))
@@ -200,6 +200,9 @@ def test_tictactoe_answers_question_mark_f1_f2_f3_and_u(tmp_path: Path) -> None:
     child.expect(shown("X ›"))
     child.send("b2\r")
     child.expect(shown("O (alphabeta) plays"))
+    child.expect(shown("X ›"))
+    child.send(F4)
+    child.expect(shown("why O (alphabeta) played"))
     child.expect(shown("X ›"))
     child.send(F3)
     child.expect(shown("took back b2, "))
@@ -218,7 +221,7 @@ def test_tictactoe_answers_question_mark_f1_f2_f3_and_u(tmp_path: Path) -> None:
 
 def test_kalah_answers_question_mark_f1_f2_f3_and_u() -> None:
     child = spawn("play", "kalah", "--pits", "3", "--seeds", "3")
-    child.expect(shown("Type a move, or: ? / F1 / help · F2 / hint · u / F3 / undo · q / quit"))
+    child.expect(shown("Type a move, or: ? / F1 / help · F2 / hint · F4 / why · u / F3 / undo · q / quit"))
     child.expect(shown("South ›"))
     child.send("?")
     child.expect(shown("Moves look like: "))

@@ -107,7 +107,7 @@ def summary_table(event: Event, pairing: Pairing) -> Table:
     if event.players == 2:
         row("wins as first", lambda side: f"{side.wins_first}/{side.games_first}")
         row("wins as second", lambda side: f"{side.wins_second}/{side.games_second}")
-        margin = MARGINS.get(event.plan.game.name)
+        margin = None if event.plan.game.words else MARGINS.get(event.plan.game.name)
         if margin is not None:
             row(margin, lambda side: f"{side.mean_score:+,.1f}")
     else:

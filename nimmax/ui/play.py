@@ -26,7 +26,7 @@ from rich.text import Text
 from nimmax import games
 from nimmax.explain import lines
 from nimmax.files import read_text
-from nimmax.game import CHANCE, AnyGame, BadInput
+from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove
 from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, GameRecord, Match, Ply, Rewind
 from nimmax.numbers import MAX_DELAY, quoted
 from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, parse_spec, timed
@@ -223,7 +223,10 @@ class PlaySession:
                 self.help(state)
             else:
                 try:
-                    return game.parse_move(text, state)
+                    move = game.parse_move(text, state)
+                    if move not in game.actions(state):  # a plugin's parser may read a move it cannot make
+                        raise IllegalMove(f"{quoted(text.strip())} is not a legal move here")
+                    return move
                 except BadInput as error:
                     self.console.print(f"[red]{escape(refusal(game, state, error))}[/red]")
 

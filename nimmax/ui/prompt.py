@@ -188,7 +188,7 @@ A reader that reads single keys as moves says so in its `controls` attribute, th
 
 def terminal_reader(game: AnyGame) -> MoveReader:
     """A new reader for a person at a terminal playing `game`."""
-    return READERS.get(game.name, LinePrompt)()
+    return LinePrompt() if game.words else READERS.get(game.name, LinePrompt)()
 
 
 @contextmanager

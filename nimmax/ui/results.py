@@ -64,7 +64,7 @@ OUTCOMES: Mapping[str, Callable[[AnyGame, Any, Sequence[str]], Outcome]] = {
 
 def outcome(game: AnyGame, state: Any, labels: Sequence[str]) -> Outcome:
     """A finished game in one line, in the game's own terms, and the seat it went well for."""
-    own = OUTCOMES.get(game.name)
+    own = OUTCOMES.get(game.name) if not game.words else None
     if own is not None:
         return own(game, state, labels)
     winner = game.winner(state)
@@ -100,7 +100,7 @@ VALUES: Mapping[str, Callable[[AnyGame, float, int | None], str]] = {"kalah": ka
 def value_words(game: AnyGame, value: float, mover: int | None = None) -> str:
     """A proven value for the side to move (`mover`, where known) in the game's terms: win/draw/loss,
     "win by 4 seeds", "A keeps 20", or ahead/behind by so many points for games scoring otherwise."""
-    own = VALUES.get(game.name)
+    own = VALUES.get(game.name) if not game.words else None
     if own is not None:
         return own(game, value, mover)
     if game.has_chance:
@@ -184,7 +184,7 @@ ENDINGS: Mapping[str, Callable[[AnyGame, Any, Sequence[str], int | None], str]] 
 
 def ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None = None) -> str:
     """Why a finished game ended, in words; `last` is the seat that made the last move."""
-    own = ENDINGS.get(game.name) if not getattr(game, "words", ()) else None  # a plugin may reuse a name
+    own = ENDINGS.get(game.name) if not game.words else None  # a plugin may reuse a built-in name
     if own is not None:
         return own(game, state, labels, last)
     try:

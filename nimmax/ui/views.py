@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -56,6 +57,20 @@ def players_table() -> Table:
         "Engines think at most time=1 s a move; time=inf, or depth=N or nodes=N given alone, lifts the clock. "
         "solve searches to the end unless given --time or --depth."
     )
+    table.caption_justify = "left"
+    return table
+
+
+def plugins_table(plugins: list[dict[str, str]]) -> Table:
+    """The games and players installed packages register (entry points), with any that fail to load."""
+    table = Table(title="Plugins (installed packages)", title_justify="left")
+    table.add_column("plugin", style="bold cyan")
+    table.add_column("kind")
+    table.add_column("from")
+    for item in plugins:
+        where = item["target"] + (f"  [red](cannot load: {escape(item['error'])})[/red]" if "error" in item else "")
+        table.add_row(item["name"], item["kind"], where)
+    table.caption = "A game or player of your own also works by file: path/file.py:Class (see README)."
     table.caption_justify = "left"
     return table
 
