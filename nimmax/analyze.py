@@ -16,13 +16,19 @@ from nimmax import games
 from nimmax.game import CHANCE, AnyGame
 from nimmax.match import GameRecord
 from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
-from nimmax.search import ENGINES, Watcher, engine_for
+from nimmax.search import ENGINES, LIMITS, MOVE_SECONDS, Watcher, engine_for
 
 Verdict = Literal["best", "good", "inaccuracy", "mistake"]
 
 INACCURACY = 0.2
 """An estimated move is an inaccuracy when it gives up more than this share of the best
 value's size (at least this many payoff units): a fifth of a win, or of a score."""
+
+GAME_SECONDS = 60.0
+"""What a whole game's analysis takes at most by default (a second a position in shorter games)."""
+
+LEAST_SECONDS = 0.05
+"""The least time a position gets by default, however long the game: enough for a few plies."""
 
 SAME = 1e-9
 """Values closer than this are equal (estimates are floats)."""
@@ -123,14 +129,22 @@ def positions(record: GameRecord) -> Iterator[tuple[int, Any, Any]]:
 
 
 def analyst(
-    game: AnyGame, algorithm: str | None = None, time: float | None = None, watcher: Watcher | None = None
+    game: AnyGame,
+    algorithm: str | None = None,
+    time: float | None = None,
+    watcher: Watcher | None = None,
+    positions: int = 1,
 ) -> SearchPlayer:
     """The player whose engine values the positions: `algorithm` (the game's default engine when
-    None), `time` seconds a position when given instead of the spec's own."""
+    None), `time` seconds a position when given instead of the spec's own. With neither a time
+    nor a spec's limit, the `positions` of the game share GAME_SECONDS (a second each at most),
+    so a 2048 game of a thousand moves is analysed in a minute, not in a quarter of an hour."""
     spec = parse_spec(algorithm or default_algorithm(game))
     if spec.engine is None:
         raise BadPlayerSpec(f"analyze needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
     spec.engine.game_for(game)
+    if time is None and not {limit.name for limit in LIMITS} & set(spec.options):
+        time = min(MOVE_SECONDS, max(GAME_SECONDS / max(positions, 1), LEAST_SECONDS))
     if time is not None:
         spec = spec.with_options(time=time)
     return SearchPlayer(spec, watcher)
@@ -149,7 +163,7 @@ def analyze(
 ) -> Analysis:
     """Value every player's move in `record`, each position exact where the engine proves it
     within its limits, else an estimate (see `analyst` for the engine and its time)."""
-    player = analyst(games.create(record.game), algorithm, time, watcher)
+    player = analyst(games.create(record.game), algorithm, time, watcher, len(record.moves))
     return Analysis.of(record, player.spec, judged(record, player))
 
 

@@ -444,7 +444,7 @@ def analyze_command(
             callback=TIME,
             metavar="S",
             help=f"Seconds per position, deepening: {LEAST_TIME:g} to {MOST_TIME:.0f}, or inf (each to the end).",
-            show_default=f"the engine's own ({MOVE_SECONDS:g} s unless its spec says)",
+            show_default=f"{MOVE_SECONDS:g} s, less in a game of over 60 moves (a minute in all)",
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
@@ -471,7 +471,7 @@ def _analyze(record: Any, algorithm: str | None, time: float | None, as_json: bo
 
     game = games.create(record.game)
     live = LiveSearch(game, err, "Ctrl-C stops and shows the moves analysed so far")
-    player = analyst(game, algorithm, time, live)
+    player = analyst(game, algorithm, time, live, len(record.moves))
     done: list[Any] = []
     moves = judged(record, player)
     try:
