@@ -4,7 +4,9 @@
     python scripts/bench_peers.py --quick             # skip the 60 s Kalah proofs
     python scripts/bench_peers.py --only mnk44 --repeat 5
 
-The peers (OpenSpiel, easyAI) live in a scratch environment, never a nimmax dependency:
+Run it with nimmax's own Python (the venv nimmax is installed in): `startup` times that
+Python's `nimmax` (`--nimmax-python` to time another). The peers (OpenSpiel, easyAI) live
+in a scratch environment, never a nimmax dependency:
 their side runs in a subprocess, `scripts/peer_cases.py` under `--peer-python` (default
 /work/peer/bin/python, or $NIMMAX_PEER_PYTHON); nimmax never imports them. Each figure is
 the median of `--repeat` timed runs after a warm-up, with the machine's load average beside
@@ -161,10 +163,10 @@ def kalah(deadline: float, large: bool) -> None:
         row(f"Kalah({pits},{seeds}) proven", "nodes", f"{result.nodes:,}", "", None, f"{result.nodes / seconds:,.0f}/s")
 
 
-def startup(repeat: int) -> None:
+def startup(repeat: int, python: str) -> None:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     for words in (["--help"], ["solve", "tictactoe"]):
-        command = [sys.executable, "-m", "nimmax", *words]
+        command = [python, "-m", "nimmax", *words]
 
         def start(command: list[str] = command) -> None:
             subprocess.run(command, capture_output=True, check=True, env=environment)
@@ -181,6 +183,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="skip the 60 s Kalah proofs")
     parser.add_argument("--deadline", type=float, default=60.0, help="seconds for each large Kalah proof")
     parser.add_argument("--peer-python", default=PEER_PYTHON, help="a Python with open_spiel and easyAI")
+    parser.add_argument(
+        "--nimmax-python", default=sys.executable, help="the Python whose nimmax command is timed at startup"
+    )
     args = parser.parse_args()
     PEER_PYTHON = args.peer_python
     cases: dict[str, Callable[[], None]] = {
@@ -189,7 +194,7 @@ def main() -> None:
         "kalah64": lambda: kalah64(args.repeat),
         "nim": lambda: nim(args.repeat),
         "kalah": lambda: kalah(args.deadline, large=not args.quick),
-        "startup": lambda: startup(args.repeat),
+        "startup": lambda: startup(args.repeat, args.nimmax_python),
     }
     unknown = set(args.only or ()) - set(cases)
     if unknown:

@@ -16,7 +16,7 @@ store, North's pits 1..m (from North's left), North's store. South moves first.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from operator import itemgetter
+from operator import add, itemgetter
 from typing import NamedTuple
 
 from nimmax.game import BadGameSpec, Game, IllegalMove
@@ -42,8 +42,8 @@ KALAH = Signature(
 )
 """Kalah's words; the spec always names the pits and seeds, as Kalah(m, n) is named."""
 
-first = itemgetter(0)
-"""The first of a pair: sorts moves by their weight alone, keeping the order of equals."""
+first, second = itemgetter(0), itemgetter(1)
+"""The parts of a (weight, pit) pair: moves sort by their weight alone, keeping the order of equals."""
 _new = tuple.__new__
 """Builds a Position from a plain tuple with no Python-level constructor: `result` is the hot path."""
 
@@ -102,6 +102,8 @@ class Kalah(Game[Position, int]):
         )
         """Per seat, its pits from the store end: the pit number, its cell, the seeds that reach the store."""
         self._paths = [self._path(start) for start in range(2 * pits + 1) if start != pits]
+        self._sowings = [[self._sowing(start, seeds) for seeds in range(self.lap)] for start in range(2 * pits + 2)]
+        """Per cell and per seeds short of a lap: what the sowing adds to each cell, and its last cell."""
         south, north = range(pits), range(pits + 1, 2 * pits + 1)
         self._views = (itemgetter(*south, *north), itemgetter(*north, *south))
 
@@ -111,6 +113,18 @@ class Kalah(Game[Position, int]):
         size, skipped = 2 * self.pits + 2, self._stores[1] if start < self.pits else self._stores[0]
         cells = [(start + step) % size for step in range(1, size + 1)]
         return tuple(cell for cell in cells if cell != skipped)
+
+    def _sowing(self, start: int, seeds: int) -> tuple[tuple[int, ...], int]:
+        """Sowing `seeds` (fewer than a lap) from the pit at `start`: the seeds each cell gains
+        (the pit itself loses them all) and the cell the last one falls in."""
+        if start in self._stores or not seeds:
+            return (), start
+        path = self._paths[start - (start > self.pits)]
+        gains = [0] * (2 * self.pits + 2)
+        gains[start] = -seeds
+        for cell in path[:seeds]:
+            gains[cell] += 1
+        return tuple(gains), path[seeds - 1]
 
     @property
     def spec(self) -> str:
@@ -150,8 +164,12 @@ class Kalah(Game[Position, int]):
                 continue
             others.append((seeds, pit))
         if captures:
-            again += [pit for _, pit in sorted(captures, reverse=True)]
-        return again + [pit for _, pit in sorted(others, key=first, reverse=True)]
+            again += map(second, sorted(captures, reverse=True))
+        again += map(second, sorted(others, key=first, reverse=True))
+        return again
+
+    search_actions = actions
+    """Every move: no Kalah move is forced (a plain alias saves a call at every node searched)."""
 
     def result(self, state: Position, action: int) -> Position:
         board, player = state.board, state.player
@@ -163,17 +181,19 @@ class Kalah(Game[Position, int]):
         seeds = board[start]
         if not seeds or not any(board[self._rows[1 - player]]):  # an empty pit, or the game is over
             raise IllegalMove(f"cannot sow pit {action}; legal: {self.legal_text(state)}")
-        cells = list(board)
-        cells[start] = 0
-        path = self._paths[start - player]
-        rest = seeds
-        if seeds >= self.lap:  # a seed in every cell of each whole lap, the emptied pit included
+        if seeds < self.lap:
+            gains, last = self._sowings[start][seeds]
+            cells = list(map(add, board, gains))
+        else:  # a seed in every cell of each whole lap, the emptied pit included
+            cells = list(board)
+            cells[start] = 0
+            path = self._paths[start - player]
             laps, rest = divmod(seeds, self.lap)
             for index in path:
                 cells[index] += laps
-        for index in path[:rest]:
-            cells[index] += 1
-        last = path[rest - 1]  # path[-1] is the pit sown: where a whole number of laps ends
+            for index in path[:rest]:
+                cells[index] += 1
+            last = path[rest - 1]  # path[-1] is the pit sown: where a whole number of laps ends
         mover, again = (player, True) if last == store else (1 - player, False)
         opposite = 2 * pits - last
         if store - pits <= last < store and cells[last] == 1 and cells[opposite]:
@@ -202,16 +222,15 @@ class Kalah(Game[Position, int]):
 
     def utility(self, state: Position, player: int) -> float:
         """Store difference for `player`, counting seeds left in pits as swept to their side's store."""
-        return float(self._sweep_difference(state, player))
+        board = state.board
+        margin = 2 * sum(board[: self.pits + 1]) - sum(board)  # South's seeds minus North's
+        return float(margin if player == SOUTH else -margin)
 
     def evaluate(self, state: Position, player: int) -> float:
         """Store difference plus the seeds on each side: what each would sweep if the game ended now."""
-        return float(self._sweep_difference(state, player))
-
-    def _sweep_difference(self, state: Position, player: int) -> int:
         board = state.board
-        margin = 2 * sum(board[: self.pits + 1]) - sum(board)  # South's seeds minus North's
-        return margin if player == SOUTH else -margin
+        margin = 2 * sum(board[: self.pits + 1]) - sum(board)
+        return float(margin if player == SOUTH else -margin)
 
     def key(self, state: Position) -> Hashable:
         """The position seen by the mover: their pits, the opponent's pits, the store difference.

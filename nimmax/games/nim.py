@@ -295,6 +295,9 @@ class SimpleNim(Game[Pile, int]):
         winning = (counters - self.misere) % (self.max_take + 1)
         return Moves(winning if winning and counters else None, takes)
 
+    search_actions = actions
+    """Every move, the winning one first: nothing narrows them further."""
+
     def result(self, state: Pile, action: int) -> Pile:
         counters, player = state
         if not (isinstance(action, int) and 1 <= action <= counters and action <= self.max_take):
@@ -350,9 +353,18 @@ class Nim(Game[Piles, Take]):
         piles = state.piles
         return Moves(winning_take(piles, self.misere), Takes(piles))
 
+    search_actions = actions
+    """Every move, the winning one first: nothing narrows them further."""
+
     def result(self, state: Piles, action: Take) -> Piles:
         piles, player = state
-        if not is_take(piles, action):
+        # is_take, inlined for the moves the game made itself (Takes of ints): this runs at every node
+        if type(action) is Take and type(action[0]) is int and type(action[1]) is int:
+            pile, amount = action
+            legal = 0 <= pile < len(piles) and 1 <= amount <= piles[pile]
+        else:
+            legal = is_take(piles, action)
+        if not legal:
             raise IllegalMove(f"cannot take {action!r}; piles are {self.format_position(state)}")
         pile, amount = action
         return _new(Piles, (piles[:pile] + (piles[pile] - amount,) + piles[pile + 1 :], 1 - player))
@@ -408,6 +420,9 @@ class SplitNim(Game[Piles, Split]):
     def actions(self, state: Piles) -> Sequence[Split]:
         """Every split, lazily, pile by pile."""
         return Splits(state.piles)
+
+    search_actions = actions
+    """Every move, the winning one first: nothing narrows them further."""
 
     def result(self, state: Piles, action: Split) -> Piles:
         piles, player = state

@@ -13,7 +13,7 @@ from typing import Any
 
 from nimmax.search.deepening import Searcher
 from nimmax.search.score import FULL_DEPTH, INFINITY
-from nimmax.search.table import EXACT, LOWER, UPPER, Entry
+from nimmax.search.table import EXACT, LOWER, UPPER, Entry, new_entry
 
 
 class AlphaBeta(Searcher):
@@ -21,7 +21,6 @@ class AlphaBeta(Searcher):
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         game = self.game
-        me = game.to_move(state)
         key = game.key(state)
         entry = self.table.get(key)
         hint = None
@@ -35,7 +34,7 @@ class AlphaBeta(Searcher):
                 return stored
             if position == state:
                 hint = move
-        alpha_in, horizon_in = alpha, self.horizon
+        me, alpha_in, horizon_in = game.to_move(state), alpha, self.horizon
         best, best_move = -INFINITY, None
         for move in self.moves(state, hint):
             score = self.child_score(me, game.result(state, move), depth - 1, alpha, beta)
@@ -47,5 +46,10 @@ class AlphaBeta(Searcher):
                         break
         bound = LOWER if best >= beta else UPPER if best <= alpha_in else EXACT
         proven = self.horizon == horizon_in
-        self.table.put(key, Entry(FULL_DEPTH if proven else depth, bound, best, best_move, state))
+        entry = new_entry(Entry, (FULL_DEPTH if proven else depth, bound, best, best_move, state))
+        table = self.table
+        if len(table) < table.capacity or key in table:  # Table.put, inlined while no entry need go
+            table[key] = entry
+        else:
+            table.put(key, entry)
         return best

@@ -58,34 +58,35 @@ class Searcher:
     def leaf(self, state: Any, horizon: bool, seat: int) -> float | None:
         """Count a node reached; score it for `seat` if the search stops here (the game is
         over, or `horizon`: the depth limit, scored by `evaluate`); None to expand it."""
-        budget = self.budget  # Budget.count, inlined: this runs once per node
+        budget = self.budget  # Budget.count and payoff, inlined: this runs once per node
         budget.nodes += 1
         if budget.nodes >= budget.next_check:
             budget.check()
         if self.game.is_terminal(state):
-            return payoff(self.game, state, seat)
+            return self.game.utility(state, seat) * SCALE
         if horizon:
             self.horizon += 1
-            return payoff(self.game, state, seat, estimate=True)
+            return self.game.evaluate(state, seat) * SCALE
         return None
 
     def moves(self, state: Any, first: Any = None, narrow: bool = True) -> Iterable[Any]:
-        """What may happen next, in search order: the outcomes at a chance node, else the moves
-        (the game's `search_actions` when `narrow`, all `actions` otherwise) with `first` in front.
+        """The moves of a player's node in search order (the game's `search_actions` when
+        `narrow`, all `actions` otherwise) with `first` in front; chance nodes are the engine's.
 
         A game may give its moves lazily (a pile of a million stones); then `first`, a table
         move and so legal in its own position, is taken on trust rather than looked up.
         """
         game = self.game
-        if game.to_move(state) == CHANCE:
-            return [outcome for _, outcome in game.chance_outcomes(state)]
         moves = game.search_actions(state) if narrow else game.actions(state)
         if first is None:
             return moves
         if isinstance(moves, (list, tuple)):
             if not moves or moves[0] == first or first not in moves:
                 return moves
-            return [first, *(move for move in moves if move != first)]
+            ordered = list(moves)
+            ordered.remove(first)
+            ordered.insert(0, first)
+            return ordered
         return chain((first,), (move for move in moves if move != first))
 
     def best_scored(self) -> tuple[Any, float, int] | None:

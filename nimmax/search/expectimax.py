@@ -16,7 +16,7 @@ from nimmax.game import CHANCE, AnyGame
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher
 from nimmax.search.score import FULL_DEPTH, INFINITY, older
-from nimmax.search.table import EXACT, Entry, Table
+from nimmax.search.table import EXACT, Entry, Table, new_entry
 
 DEFAULT_CUTOFF = 1e-4
 """The cut-off of a depth-, time- or node-limited search: spawn sequences rarer than 1 in 10,000."""
@@ -74,5 +74,5 @@ class Expectimax(Searcher):
                 if score > best:
                     best, best_move = score, move
         proven = self.horizon == horizon_in
-        self.table.put(key, Entry(FULL_DEPTH if proven else depth, EXACT, best, best_move, state))
+        self.table.put(key, new_entry(Entry, (FULL_DEPTH if proven else depth, EXACT, best, best_move, state)))
         return best

@@ -12,8 +12,8 @@ from typing import Any
 from nimmax.game import AnyGame
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher
-from nimmax.search.score import FULL_DEPTH, INFINITY, older
-from nimmax.search.table import EXACT, Entry, Table
+from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older
+from nimmax.search.table import EXACT, Entry, Table, new_entry
 
 
 class Memo(Searcher):
@@ -38,7 +38,7 @@ class Memo(Searcher):
         """Remember a node's score for the side to move, proven when no horizon was met below it."""
         if self.cache:
             proven = self.horizon == horizon_in
-            self.table.put(key, Entry(FULL_DEPTH if proven else depth, EXACT, score, move, state))
+            self.table.put(key, new_entry(Entry, (FULL_DEPTH if proven else depth, EXACT, score, move, state)))
 
 
 class Minimax(Memo):
@@ -49,24 +49,33 @@ class Minimax(Memo):
 
     def minimax(self, state: Any, depth: int, maximizer: int) -> float:
         """The score of `state` for `maximizer`."""
-        game = self.game
-        score = self.leaf(state, depth <= 0, maximizer)
-        if score is not None:
-            return score
-        mover = game.to_move(state)
-        key = game.key(state) if self.cache else None
-        stored = self.recall(key, depth)
-        if stored is not None:
-            return stored if mover == maximizer else -stored
+        game, budget = self.game, self.budget
+        budget.nodes += 1  # leaf(), inlined: this runs once per node of the whole tree
+        if budget.nodes >= budget.next_check:
+            budget.check()
+        if game.is_terminal(state):
+            return game.utility(state, maximizer) * SCALE
+        if depth <= 0:
+            self.horizon += 1
+            return game.evaluate(state, maximizer) * SCALE
+        maximizing = game.to_move(state) == maximizer
+        key = None
+        if self.cache:
+            key = game.key(state)
+            stored = self.recall(key, depth)
+            if stored is not None:
+                return stored if maximizing else -stored
         horizon_in = self.horizon
-        scored = [
-            (older(self.minimax(game.result(state, move), depth - 1, maximizer)), move)
-            for move in self.moves(state, narrow=False)
-        ]
-        pick = max if mover == maximizer else min
-        score, move = pick(scored, key=lambda pair: pair[0])
-        self.store(key, state, depth, horizon_in, score if mover == maximizer else -score, move)
-        return score
+        best, best_move = (-INFINITY if maximizing else INFINITY), None
+        # The game's own moves: an engine that cannot average chance sees no chance node.
+        for move in game.actions(state):
+            score = self.minimax(game.result(state, move), depth - 1, maximizer)
+            score = score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0  # older(score), inlined
+            if score > best if maximizing else score < best:
+                best, best_move = score, move
+        if self.cache:
+            self.store(key, state, depth, horizon_in, best if maximizing else -best, best_move)
+        return best
 
 
 class Negamax(Memo):

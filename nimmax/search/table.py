@@ -29,6 +29,11 @@ class Entry(NamedTuple):
     state: Hashable
 
 
+new_entry = tuple.__new__
+"""Builds an Entry from a plain tuple, `new_entry(Entry, (depth, bound, score, move, state))`,
+with no Python-level constructor: engines store one at every node they expand."""
+
+
 class Table(dict[Hashable, Entry]):
     """A transposition table with a size cap: when full, the oldest sixteenth is dropped.
 
