@@ -45,6 +45,8 @@ class Searcher:
         self.budget = budget if budget is not None else Budget()
         self.horizon = 0
         self.scored: list[tuple[Any, float]] = []
+        self.narrowing = False
+        """Whether the game's `heuristic_actions` apply: a limited search, set by `iterate`."""
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         """The engine: the score, for the side to move, of a node that is neither over nor at
@@ -69,9 +71,10 @@ class Searcher:
             return payoff(self.game, state, seat, estimate=True)
         return None
 
-    def moves(self, state: Any, first: Any = None, narrow: bool = True) -> Iterable[Any]:
+    def moves(self, state: Any, first: Any = None, narrow: bool = True, near: bool = True) -> Iterable[Any]:
         """What may happen next, in search order: the outcomes at a chance node, else the moves
-        (the game's `search_actions` when `narrow`, all `actions` otherwise) with `first` in front.
+        (in a limited search, when `near`, the game's `heuristic_actions` where it gives them;
+        else its `search_actions` when `narrow`, all `actions` otherwise) with `first` in front.
 
         A game may give its moves lazily (a pile of a million stones); then `first`, a table
         move and so legal in its own position, is taken on trust rather than looked up.
@@ -79,7 +82,11 @@ class Searcher:
         game = self.game
         if game.to_move(state) == CHANCE:
             return [outcome for _, outcome in game.chance_outcomes(state)]
-        moves = game.search_actions(state) if narrow else game.actions(state)
+        moves = game.heuristic_actions(state) if near and self.narrowing else None
+        if moves is not None:
+            self.horizon += 1  # the moves left out are a horizon: no value here is proven
+        else:
+            moves = game.search_actions(state) if narrow else game.actions(state)
         if first is None:
             return moves
         if isinstance(moves, (list, tuple)):
@@ -148,7 +155,7 @@ def search_root(
     best, best_move = -INFINITY, None
     scored: list[tuple[Any, float]] = []
     searcher.scored = scored
-    for move in searcher.moves(state, first, narrow=False):
+    for move in searcher.moves(state, first, narrow=False, near=not every_move):
         child = game.result(state, move)
         score = searcher.child_score(me, child, depth - 1, -INFINITY if every_move else best, INFINITY)
         scored.append((move, score))
@@ -172,6 +179,8 @@ def iterate(
     limit = depth if depth is not None else FULL_DEPTH
     current, first = (1 if deepen else limit), None
     nodes_before = searcher.budget.nodes
+    budget = searcher.budget
+    searcher.narrowing = depth is not None or budget.deadline < INFINITY or budget.node_limit < INFINITY
     while True:
         horizon_before = searcher.horizon
         if game.is_terminal(state):
