@@ -36,6 +36,9 @@ NARROWED_CELLS = 49
 """Boards above this many cells (larger than 7x7, no gravity) narrow a limited search to the cells near the stones."""
 REMEMBERED_SCORES = 1 << 19
 """Window scores a game remembers at most (then it starts afresh): some 60 MB at worst."""
+GOOD_THREAT, POOR_THREAT = 60.0, 10.0
+"""What a threat under gravity adds to the estimate, on a row of the parity that favours its
+owner and on the other (see `MNK.parity_score`); an open window of k - 1 stones weighs 4 ** (k - 2)."""
 MAX_SIDE = 26
 """Columns are named by letters, so at most 26 of them (and rows to match)."""
 
@@ -137,6 +140,7 @@ class MNK(Game[Board, int]):
         self._moves = _Memo()
         self._rank = {bit: index for index, bit in enumerate(self.cell_order)}
         self._scores: dict[int, float] = _Memo()
+        self._odd_rows = sum(1 << col * stride + height for col in range(cols) for height in range(0, rows, 2))
         self._weights = [0.0] + [4.0 ** (count - 1) for count in range(1, k)] + [0.0]
         """A window's weight by its stones: a full window is a finished game, never scored."""
         self._image_bytes = (2 * self.span + 7) // 8
@@ -373,6 +377,7 @@ class MNK(Game[Board, int]):
         x, o, mover, _, x_threats, o_threats, _ = state
         score = self.window_score(x, o)
         if self.gravity:
+            score += self.parity_score(x_threats, o_threats)
             playable = (x | o) + self.bottom
             x_threats, o_threats = x_threats & playable, o_threats & playable
         mine, theirs = (o_threats, x_threats) if mover else (x_threats, o_threats)
@@ -383,6 +388,16 @@ class MNK(Game[Board, int]):
             score -= sign * 1000.0
         estimate = 0.9 * math.tanh(score / 200.0)
         return estimate if player == 0 else -estimate
+
+    def parity_score(self, x_threats: int, o_threats: int) -> float:
+        """Threats under gravity valued by their row parity (rows counted from the bottom, 1
+        first): X's on odd rows and O's on even rows are the ones that win a filled board
+        (the odd/even threat rule), so they weigh GOOD_THREAT, the others POOR_THREAT."""
+        odd = self._odd_rows
+        return (
+            GOOD_THREAT * ((x_threats & odd).bit_count() - (o_threats & ~odd).bit_count())
+            + POOR_THREAT * ((x_threats & ~odd).bit_count() - (o_threats & odd).bit_count())
+        )
 
     def window_score(self, x: int, o: int) -> float:
         """X's open windows minus O's, each weighted 4 ** (stones in it - 1).
