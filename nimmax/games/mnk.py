@@ -394,10 +394,9 @@ class MNK(Game[Board, int]):
         first): X's on odd rows and O's on even rows are the ones that win a filled board
         (the odd/even threat rule), so they weigh GOOD_THREAT, the others POOR_THREAT."""
         odd = self._odd_rows
-        return (
-            GOOD_THREAT * ((x_threats & odd).bit_count() - (o_threats & ~odd).bit_count())
-            + POOR_THREAT * ((x_threats & ~odd).bit_count() - (o_threats & odd).bit_count())
-        )
+        good = (x_threats & odd).bit_count() - (o_threats & ~odd).bit_count()
+        poor = (x_threats & ~odd).bit_count() - (o_threats & odd).bit_count()
+        return GOOD_THREAT * good + POOR_THREAT * poor
 
     def window_score(self, x: int, o: int) -> float:
         """X's open windows minus O's, each weighted 4 ** (stones in it - 1).
