@@ -52,6 +52,7 @@ DELAY = float_option("--delay", 0, MAX_DELAY)
 DEPTH = int_option("--depth", 1, MAX_DEPTH)
 TIME = float_option("--time", LEAST_TIME, MOST_TIME, or_inf=True)
 LIMIT = float_option("--limit", LEAST_TIME, MOST_TIME)
+MOVE_TIME = float_option("--time", LEAST_TIME, MOST_TIME)  # ladder: every move must end
 SEED = int_option("--seed", 0, MAX_SEED)
 TREE_NODES = int_option("--max-nodes", 1, MAX_TREE_NODES)
 GAME_COUNT = int_option("--games", 1, duel.MAX_GAMES)
@@ -443,6 +444,53 @@ def tournament_command(
         emit_json(duel.tournament_record(event))
     else:
         out.print(duel_views.tournament_summary(event))
+    exit_if_interrupted(event)
+
+
+@app.command("ladder", context_settings=GAME_WORDS)
+def ladder_command(
+    game_words: GameWords,
+    players: Annotated[
+        str,
+        typer.Option(
+            metavar="SPEC,SPEC...",
+            help="The players, specs separated by commas (a spec's own options too: alphabeta:depth=2,time=1,random).",
+        ),
+    ] = "alphabeta,alphabeta:depth=2,random",
+    time: Annotated[
+        float | None,
+        typer.Option(
+            parser=str,
+            callback=MOVE_TIME,
+            metavar="S",
+            help=f"Seconds a move for every engine whose spec sets no limit, {LEAST_TIME:g} to {MOST_TIME:.0f}.",
+            show_default=f"{MOVE_SECONDS:g}",
+        ),
+    ] = None,
+    count: GamesOption = 10,
+    jobs: JobsOption = 1,
+    seed: SeedOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Rank engines on one game: a seeded round robin at a fixed time a move.
+
+    Every pair plays --games games, colours alternating. Prints the crosstable, each player's
+    score with its 95% interval, Elo (relative: the players' mean is 0) and nodes a second.
+    Ctrl-C stops it and prints the table so far (exit 130).
+    [bold]Examples[/bold]:
+    [cyan]nimmax ladder connect4 --games 4 --time 0.1[/cyan] ·
+    [cyan]nimmax ladder tictactoe --size 15 --k 5 --players alphabeta,alphabeta:depth=2 --seed 1[/cyan] ·
+    [cyan]nimmax ladder kalah --players alphabeta:time=0.2,random --games 20 --jobs 2 --json[/cyan]
+    """
+    from nimmax import ladder
+    from nimmax.ui import ladder as ladder_views
+
+    plan = ladder.plan(games.create(game_words), ladder.split_players(players), time, count, seed)
+    event = ladder_views.play(plan, jobs, err)
+    if as_json:
+        emit_json(ladder.ladder_record(event, time))
+    else:
+        out.print(ladder_views.ladder_summary(event, time))
     exit_if_interrupted(event)
 
 
