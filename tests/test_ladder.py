@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import signal
 import time
 
@@ -16,7 +17,7 @@ from nimmax import ladder
 from nimmax.duel import run
 from nimmax.game import BadInput
 
-from .cli_helpers import nimmax, nimmax_in_process, nimmax_started
+from .cli_helpers import ROOT, nimmax, nimmax_in_process, nimmax_started
 from .test_signals import finish, running_commands, until
 
 PERFECT = "alphabeta:time=inf"  # an exact search: 3x3 tic-tac-toe is solved in a few milliseconds
@@ -117,3 +118,23 @@ def test_ctrl_c_prints_the_ladder_so_far_and_exits_130() -> None:
     found = re.fullmatch(r"nimmax: interrupted after ([0-9]+) games; their results are printed\n", err)
     assert process.returncode == 130 and found is not None, err
     assert f"interrupted after {found.group(1)} of 1000000 games" in out and "Elo" in out
+
+
+def readme_examples() -> list[list[str]]:
+    """The README's `nimmax ladder` example lines, as argument lists."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    return [shlex.split(line)[1:] for line in lines if line.startswith("    nimmax ladder ")]
+
+
+@pytest.mark.parametrize("args", readme_examples(), ids=" ".join)
+def test_readme_examples_run(args: list[str]) -> None:
+    done = nimmax(*args, timeout=120)
+    assert done.returncode == 0, done.stderr
+    if "--json" in args:
+        assert json.loads(done.stdout)["standings"]
+    else:
+        assert "Elo" in done.stdout
+
+
+def test_readme_has_ladder_examples() -> None:
+    assert len(readme_examples()) >= 2
