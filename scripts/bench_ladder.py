@@ -6,7 +6,9 @@ on Connect Four 7x6, 9x9 k=5, 15x15 k=5 and Kalah(6,4), and prints each game's s
 the best engine scores at least 90% against `alphabeta:depth=2`, and on 15x15 k=5 at least
 75% against today's `alphabeta:time=1`. The players default to alphabeta, alphabeta:depth=2
 and random, with mcts and mcts:rollout=heuristic when that engine is installed.
-Run from the checkout: `python scripts/bench_ladder.py [--games 2] [--time 1] [--only connect4]`.
+First it prints the depth `alphabeta:time=S` completes at each of the first ten moves of a
+15x15 k=5 self-play game (target: 4 or more at 1 s).
+Run from the checkout: `python scripts/bench_ladder.py [--games 2] [--time 1] [--only connect4] [--no-depths]`.
 """
 
 from __future__ import annotations
@@ -91,6 +93,22 @@ def report(name: str, record: dict[str, Any], seconds: float) -> None:
             print(f"  target: {best} scores {found[0]:.0%} of {found[1]} games against {plain} (75%: {mark})")
 
 
+def depth_figures(seconds: float, moves: int = 10) -> None:
+    """The depth `alphabeta:time=S` completes on 15x15 k=5 at each of a self-play game's first moves."""
+    from nimmax import games, players
+
+    game = games.create("tictactoe --size 15 --k 5")
+    player, state, reached = players.create(f"alphabeta:time={seconds:g}"), game.initial_state(), []
+    for _ in range(moves):
+        decision = players.decide(player, game, state)
+        assert decision.search is not None
+        reached.append((game.format_move(decision.move), decision.search.depth, decision.search.nodes))
+        state = game.result(state, decision.move)
+    shown = ", ".join(f"{move} d{depth} ({nodes:,} nodes)" for move, depth, nodes in reached)
+    print(f"alphabeta:time={seconds:g} on 15x15 k=5, self-play: {shown}")
+    print(f"  depth reached: least {min(depth for _, depth, _ in reached)}, target 4")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", default=default_players(), help="comma-separated player specs")
@@ -99,8 +117,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", action="append", choices=sorted(GAMES), help="a game to run (repeatable)")
+    parser.add_argument("--no-depths", action="store_true", help="skip the 15x15 depth figures")
     options = parser.parse_args()
     print(f"players: {options.players}; load: {os.getloadavg()[0]:.2f} (1 min)")
+    if not options.no_depths:
+        depth_figures(options.time)
     for name in options.only or list(GAMES):
         started = time.perf_counter()
         record = run_ladder(GAMES[name], options.players, options.time, options.games, options.seed, options.jobs)
