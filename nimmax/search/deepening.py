@@ -15,7 +15,7 @@ from dataclasses import replace
 from itertools import chain
 from typing import Any, Protocol
 
-from nimmax.game import CHANCE, AnyGame
+from nimmax.game import CHANCE, AnyGame, Game
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, payoff, to_value
@@ -180,7 +180,8 @@ def iterate(
     current, first = (1 if deepen else limit), None
     nodes_before = searcher.budget.nodes
     budget = searcher.budget
-    searcher.narrowing = depth is not None or budget.deadline < INFINITY or budget.node_limit < INFINITY
+    limited = depth is not None or budget.deadline < INFINITY or budget.node_limit < INFINITY
+    searcher.narrowing = limited and type(game).heuristic_actions is not Game.heuristic_actions  # a call saved a node
     while True:
         horizon_before = searcher.horizon
         if game.is_terminal(state):
