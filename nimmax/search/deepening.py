@@ -181,7 +181,9 @@ def iterate(
     nodes_before = searcher.budget.nodes
     budget = searcher.budget
     limited = depth is not None or budget.deadline < INFINITY or budget.node_limit < INFINITY
-    searcher.narrowing = limited and type(game).heuristic_actions is not Game.heuristic_actions  # a call saved a node
+    # a game that never narrows (or a wrapper of one) costs no call a node
+    narrows = getattr(getattr(game, "heuristic_actions", None), "__func__", Game.heuristic_actions)
+    searcher.narrowing = limited and narrows is not Game.heuristic_actions
     while True:
         horizon_before = searcher.horizon
         if game.is_terminal(state):
