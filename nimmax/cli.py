@@ -667,6 +667,53 @@ def tournament_command(
     exit_if_interrupted(event)
 
 
+@app.command("ladder", context_settings=GAME_WORDS)
+def ladder_command(
+    game_words: GameWords,
+    players: Annotated[
+        str,
+        typer.Option(
+            metavar="SPEC,SPEC...",
+            help="The players, specs separated by commas (a spec's own options too: alphabeta:depth=2,time=1,random).",
+        ),
+    ] = "alphabeta,alphabeta:depth=2,random",
+    time: Annotated[
+        float | None,
+        typer.Option(
+            parser=str,
+            callback=BENCH_TIME,
+            metavar="S",
+            help=f"Seconds a move for every engine whose spec sets no limit, {LEAST_TIME:g} to {MOST_TIME:.0f}.",
+            show_default=f"{MOVE_SECONDS:g}",
+        ),
+    ] = None,
+    count: GamesOption = 10,
+    jobs: JobsOption = 1,
+    seed: SeedOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Rank engines on one game: a seeded round robin at a fixed time a move.
+
+    Every pair plays --games games, colours alternating. Prints the crosstable, each player's
+    score with its 95% interval, Elo (relative: the players' mean is 0) and nodes a second.
+    Ctrl-C stops it and prints the table so far (exit 130).
+    [bold]Examples[/bold]:
+    [cyan]nimmax ladder connect4 --games 4 --time 0.1[/cyan] ·
+    [cyan]nimmax ladder tictactoe --size 15 --k 5 --players alphabeta,alphabeta:depth=2 --seed 1[/cyan] ·
+    [cyan]nimmax ladder kalah --players alphabeta:time=0.2,random --games 20 --jobs 2 --json[/cyan]
+    """
+    from nimmax import ladder
+    from nimmax.ui import ladder as ladder_views
+
+    plan = ladder.plan(games.create(game_words), ladder.split_players(players), time, count, seed)
+    event = ladder_views.play(plan, jobs, err)
+    if as_json:
+        emit_json(ladder.ladder_record(event, time))
+    else:
+        out.print(ladder_views.ladder_summary(event, time))
+    exit_if_interrupted(event)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and turn every outcome into its exit code and at most one line on stderr, never a traceback."""
     if sys.stdout is None:  # started with stdout closed: the output goes nowhere, as Rich's does

@@ -71,6 +71,12 @@ class Game(Generic[S, A]):
         plain minimax and every root move keep `actions`."""
         return self.actions(state)
 
+    def heuristic_actions(self, state: S) -> Sequence[A] | None:
+        """The few moves a limited search tries where the game knows which are promising (m,n,k
+        on a big board: the cells near the stones), or None to try `search_actions`. A search
+        that takes them leaves moves out, so it reports no value as proven."""
+        return None
+
     def result(self, state: S, action: A) -> S:
         """The position after `action`; raises IllegalMove when it is not legal."""
         raise NotImplementedError

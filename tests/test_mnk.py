@@ -21,6 +21,8 @@ from nimmax import games
 from nimmax.game import BadGameSpec, IllegalMove
 from nimmax.games.mnk import MNK
 from nimmax.search import search
+from nimmax.search.alphabeta import AlphaBeta
+from nimmax.search.deepening import iterate
 from nimmax.ui.render import render
 
 from .cli_helpers import nimmax
@@ -470,3 +472,139 @@ def test_cli_refuses_bad_games_with_exit_2(words: list[str]) -> None:
     finished = nimmax("solve", *words)
     assert finished.returncode == 2
     assert "Traceback" not in finished.stderr and len(finished.stderr.strip().splitlines()) == 1
+
+
+# -- big boards: a limited search tries the cells near the stones; Connect Four's parity ------
+
+
+def chebyshev_near(game: MNK, state: object, reach: int) -> set[str]:
+    """Empty cells within `reach` king steps of a stone, by row and column arithmetic."""
+    stones = [
+        (row, col) for row in range(game.rows) for col in range(game.cols) if game.stone_at(state, row, col) != "."
+    ]
+    return {
+        f"{'abcdefghijklmnopqrstuvwxyz'[col]}{row + 1}"
+        for row in range(game.rows)
+        for col in range(game.cols)
+        if game.stone_at(state, row, col) == "." and any(max(abs(row - r), abs(col - c)) <= reach for r, c in stones)
+    }
+
+
+@given(
+    st.sampled_from(["tictactoe --size 15 --k 5", "tictactoe --size 9 --k 5", "tictactoe --rows 8 --cols 10 --k 4"]),
+    st.data(),
+)
+def test_a_limited_search_on_a_big_board_tries_the_cells_within_two_of_a_stone(words: str, data: st.DataObject) -> None:
+    game = games.create(words)
+    state = game.initial_state()
+    for _ in range(data.draw(st.integers(1, 30))):
+        moves = [move for move in game.actions(state) if not game.is_terminal(game.result(state, move))]
+        state = game.result(state, data.draw(st.sampled_from(moves)))
+        if game.is_terminal(state) or state.x_threats or state.o_threats:
+            break
+    tried = game.heuristic_actions(state)
+    if game.is_terminal(state):
+        assert tried is None
+    elif state.x_threats or state.o_threats:  # the forced move: the win, else the block
+        assert tried == game.search_actions(state) and len(tried) == 1
+    else:
+        near, next_to = chebyshev_near(game, state, 2), chebyshev_near(game, state, 1)
+        every = {game.format_move(move) for move in game.actions(state)}
+        if near == every:
+            assert tried is None
+        else:
+            assert tried is not None
+            names = [game.format_move(move) for move in tried]
+            assert sorted(names) == sorted(near) and len(names) == len(set(names))
+            assert set(names[: len(next_to)]) == next_to  # the cells next to a stone come first
+
+
+def test_small_boards_gravity_and_the_empty_board() -> None:
+    assert games.create("tictactoe --size 7 --k 5").heuristic_actions(games.create("tictactoe --size 7").start) is None
+    connect4 = games.create("connect4")
+    assert connect4.heuristic_actions(connect4.initial_state()) is None
+    big = games.create("tictactoe --size 15 --k 5")
+    assert [big.format_move(move) for move in big.heuristic_actions(big.initial_state()) or ()] == ["h8"]
+
+
+class Counted(MNK):
+    """An m,n,k game that counts the calls of `heuristic_actions`."""
+
+    calls = 0
+
+    def heuristic_actions(self, state):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        return super().heuristic_actions(state)
+
+
+def test_narrowing_never_applies_to_an_exact_search() -> None:
+    """An unlimited search (solve's default) deepens with every move; a limited one narrows
+    and then proves nothing, though it finds the win: x (e5) against o (a1), k=3 on 9x9,
+    makes an open two and wins on its third move."""
+    rows = ["." * 9] * 9
+    rows[0], rows[4] = "o" + "." * 8, "." * 4 + "x" + "." * 4
+    game = Counted(9, 9, 3, position="/".join(rows))
+    unlimited = list(itertools.islice(iterate(AlphaBeta(game), game.initial_state()), 2))
+    assert [result.depth for result in unlimited] == [1, 2] and game.calls == 0
+    limited = search(game, game.initial_state(), "alphabeta", depth=4)
+    assert game.calls > 0 and not limited.exact  # moves were left out: nothing is proven
+    assert limited.value > 0.99  # the win is found all the same
+
+
+BIG_OPENINGS = ["h8 h9 i8", "h8 i9 g7 j10 h7 h6", "h8 h9 i8 g8 i9 i7 j10 k11 g7 f6"]
+
+
+@pytest.mark.parametrize("opening", BIG_OPENINGS)
+def test_alphabeta_reaches_depth_four_on_15x15_within_a_modest_node_budget(opening: str) -> None:
+    """Depth 4 within 60,000 nodes, about half a second's search on a laptop (a node budget,
+    so the test holds on any machine); every empty cell searched, it takes millions."""
+    game = games.create("tictactoe --size 15 --k 5")
+    state = game.initial_state()
+    for move in opening.split():
+        state = game.result(state, game.parse_move(move, state))
+    result = search(game, state, "alphabeta", nodes=60_000)
+    assert result.depth >= 4 and not result.exact
+
+
+def oracle_window_score(board: tuple[str, ...], k: int) -> float:
+    """Every window free of the opponent, weighted 4 ** (stones - 1) for 1 to k - 1 stones: x's minus o's."""
+    score = 0.0
+    for line in oracle_lines(len(board), len(board[0]), k):
+        marks = [board[row][col] for row, col in line]
+        for mark, other, sign in (("x", "o", 1), ("o", "x", -1)):
+            stones = marks.count(mark)
+            if other not in marks and 1 <= stones < k:
+                score += sign * 4.0 ** (stones - 1)
+    return score
+
+
+@given(
+    st.sampled_from(["tictactoe", "tictactoe --size 15 --k 5", "connect4", "tictactoe --rows 4 --cols 6 --k 3"]),
+    st.data(),
+)
+def test_window_scores_kept_stone_by_stone_equal_a_count_of_every_window(words: str, data: st.DataObject) -> None:
+    game = games.create(words)
+    state = game.initial_state()
+    for _ in range(data.draw(st.integers(1, 25))):
+        if game.is_terminal(state):
+            break
+        board = tuple(game.format_position(state).split("/"))
+        assert game.window_score(state.x, state.o) == oracle_window_score(board, game.k)
+        state = game.result(state, data.draw(st.sampled_from(list(game.actions(state)))))
+
+
+def test_threats_count_by_row_parity() -> None:
+    """X's threat on row 3 from the bottom (odd) outweighs one on row 2, and O's the other way."""
+    game = games.create("connect4")
+    odd, even = 1 << game.bit(3, 0), 1 << game.bit(4, 0)  # rows 3 and 2 from the bottom
+    assert game.parity_score(odd, 0) > game.parity_score(even, 0) > 0
+    assert game.parity_score(0, even) < game.parity_score(0, odd) < 0
+
+
+def test_depth_8_alphabeta_opens_connect_four_in_the_centre() -> None:
+    """d is the only winning opening (Allis 1988; the exact solvers agree): a depth-8 search
+    with the parity of threats finds it, from the CLI as from Python."""
+    game = games.create("connect4")
+    assert game.format_move(search(game, game.initial_state(), "alphabeta", depth=8).move) == "d"
+    done = nimmax("solve", "connect4", "--algorithm", "alphabeta:depth=8", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["best_move"] == "d"

@@ -14,8 +14,9 @@ def mean(total: float, count: int) -> float:
     return total / count if count else 0.0
 
 
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion: honest near 0 and 1, unlike the normal approximation."""
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion: honest near 0 and 1, unlike the normal approximation
+    (`successes` may count draws as halves: a score)."""
     if trials == 0:
         return (0.0, 1.0)
     share = successes / trials

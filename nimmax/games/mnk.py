@@ -13,6 +13,7 @@ column) too; under gravity a move is its column, `c` or `3`.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Hashable, Sequence
@@ -31,6 +32,13 @@ FOLDED_CELLS = 64
 """Boards up to this many cells fold their symmetries into the table key."""
 REMEMBERED_CELLS = 16
 """Boards up to this many cells remember the moves of each set of taken cells (2^16 sets at most)."""
+NARROWED_CELLS = 49
+"""Boards above this many cells (larger than 7x7, no gravity) narrow a limited search to the cells near the stones."""
+REMEMBERED_SCORES = 1 << 19
+"""Window scores a game remembers at most (then it starts afresh): some 60 MB at worst."""
+GOOD_THREAT, POOR_THREAT = 60.0, 10.0
+"""What a threat under gravity adds to the estimate, on a row of the parity that favours its
+owner and on the other (see `MNK.parity_score`); an open window of k - 1 stones weighs 4 ** (k - 2)."""
 MAX_SIDE = 26
 """Columns are named by letters, so at most 26 of them (and rows to match)."""
 
@@ -73,7 +81,7 @@ _new = tuple.__new__
 """Builds a Board without the keyword handling of its constructor: `result` is the hot path."""
 
 
-class _Memo(dict[int, tuple[int, ...]]):
+class _Memo(dict[int, Any]):
     """Answers of a pure function of the game, kept by the game; pickled empty, so a game sent
     to a worker process carries none."""
 
@@ -113,6 +121,10 @@ class MNK(Game[Board, int]):
         if k <= rows and k <= cols:
             self.directions += [stride + 1, stride - 1]
         self.lines = self._lines()
+        self._window_starts = {  # the cells a window of k along each direction may start from
+            shift: functools.reduce(int.__and__, (self.board >> step * shift for step in range(k)))
+            for shift in self.directions
+        }
         self.lines_through: list[tuple[int, ...]] = [
             tuple(line for line in self.lines if line >> bit & 1) for bit in range(self.span)
         ]
@@ -126,6 +138,11 @@ class MNK(Game[Board, int]):
         self.column_order = sorted(range(cols), key=lambda col: (abs(col - middle_col), col))
         self._order_stones = [(bit, 1 << bit) for bit in self.cell_order]
         self._moves = _Memo()
+        self._rank = {bit: index for index, bit in enumerate(self.cell_order)}
+        self._scores: dict[int, float] = _Memo()
+        self._odd_rows = sum(1 << col * stride + height for col in range(cols) for height in range(0, rows, 2))
+        self._weights = [0.0] + [4.0 ** (count - 1) for count in range(1, k)] + [0.0]
+        """A window's weight by its stones: a full window is a finished game, never scored."""
         self._image_bytes = (2 * self.span + 7) // 8
         self.x_images, self.o_images = self._stone_images()
         self._cells = {  # what `result` needs of a cell, in one lookup
@@ -317,6 +334,33 @@ class MNK(Game[Board, int]):
         bit = (urgent & -urgent).bit_length() - 1
         return [bit // self.stride if self.gravity else bit]
 
+    def heuristic_actions(self, state: Board) -> Sequence[int] | None:
+        """On a board above NARROWED_CELLS without gravity: the empty cells within two steps
+        (any direction) of a stone, those next to one first, each centre first; the centre
+        alone on an empty board; the forced move where there is one. None on smaller boards,
+        and where no cell is left out."""
+        if self.gravity or self.cells <= NARROWED_CELLS or state.outcome:
+            return None
+        if state.x_threats or state.o_threats:  # without gravity every threat is a forced move
+            return self.search_actions(state)
+        taken = state.x | state.o
+        if not taken:
+            return (self.cell_order[0],)
+        free = self.board & ~taken
+        ring = self._around(taken)
+        near = self._around(ring) & free
+        if near == free:
+            return None
+        ring &= free
+        rank = self._rank.__getitem__
+        return sorted(_bits(ring), key=rank) + sorted(_bits(near & ~ring), key=rank)
+
+    def _around(self, cells: int) -> int:
+        """`cells` and every cell one step from them (a king's move), on the board."""
+        board, stride = self.board, self.stride
+        column = (cells | cells << 1 | cells >> 1) & board  # the guard bits keep columns apart
+        return (column | column << stride | column >> stride) & board
+
     def threats(self, stones: int, blockers: int) -> int:
         """The empty cells that would complete a line of `stones` (a line free of `blockers`)."""
         found = 0
@@ -331,10 +375,9 @@ class MNK(Game[Board, int]):
         """Open lines weighted by how full they are, plus immediate threats, squashed into
         (-0.9, 0.9) so that no estimate looks like a proven result."""
         x, o, mover, _, x_threats, o_threats, _ = state
-        score = 0.0
-        for shift in self.directions:
-            score += self._line_score(x, o, shift) - self._line_score(o, x, shift)
+        score = self.window_score(x, o)
         if self.gravity:
+            score += self.parity_score(x_threats, o_threats)
             playable = (x | o) + self.bottom
             x_threats, o_threats = x_threats & playable, o_threats & playable
         mine, theirs = (o_threats, x_threats) if mover else (x_threats, o_threats)
@@ -346,11 +389,62 @@ class MNK(Game[Board, int]):
         estimate = 0.9 * math.tanh(score / 200.0)
         return estimate if player == 0 else -estimate
 
+    def parity_score(self, x_threats: int, o_threats: int) -> float:
+        """Threats under gravity valued by their row parity (rows counted from the bottom, 1
+        first): X's on odd rows and O's on even rows are the ones that win a filled board
+        (the odd/even threat rule), so they weigh GOOD_THREAT, the others POOR_THREAT."""
+        odd = self._odd_rows
+        good = (x_threats & odd).bit_count() - (o_threats & ~odd).bit_count()
+        poor = (x_threats & ~odd).bit_count() - (o_threats & odd).bit_count()
+        return GOOD_THREAT * good + POOR_THREAT * poor
+
+    def window_score(self, x: int, o: int) -> float:
+        """X's open windows minus O's, each weighted 4 ** (stones in it - 1).
+
+        Remembered for the positions scored; a position one stone past a remembered one is
+        scored from it by the windows through that stone (about 20, not the whole board), so
+        a search's horizon, one ply past the last, costs little.
+        """
+        key = x | o << self.span
+        scores = self._scores
+        score = scores.get(key)
+        if score is not None:
+            return score
+        x_moved = x.bit_count() > o.bit_count()
+        stones, shift = (x, 0) if x_moved else (o, self.span)
+        for bit in _bits(stones):
+            base = scores.get(key ^ 1 << bit + shift)
+            if base is not None:
+                stone = 1 << bit
+                gained = self._gain(bit, x ^ stone, o) if x_moved else -self._gain(bit, o ^ stone, x)
+                score = base + gained
+                break
+        else:
+            score = sum(self._line_score(x, o, way) - self._line_score(o, x, way) for way in self.directions)
+        if len(scores) >= REMEMBERED_SCORES:
+            scores.clear()
+        scores[key] = score
+        return score
+
+    def _gain(self, bit: int, mine: int, theirs: int) -> float:
+        """How much a stone at `bit` adds to its side's window score (its own windows grow,
+        the opponent's through it are blocked)."""
+        weights, gain = self._weights, 0.0
+        for line in self.lines_through[bit]:
+            if not theirs & line:
+                count = (mine & line).bit_count()
+                gain += weights[count + 1] - weights[count]
+            elif not mine & line:
+                gain += weights[(theirs & line).bit_count()]
+        return gain
+
     def _line_score(self, stones: int, blockers: int, shift: int) -> float:
         """Sum over the windows along one direction free of `blockers`: 4 ** stones in them."""
-        k, starts = self.k, self.board
-        for step in range(k):
-            starts &= ~(blockers >> step * shift) & (self.board >> step * shift)
+        k = self.k
+        spread = blockers  # every window start that has a blocker in its window
+        for step in range(1, k):
+            spread |= blockers >> step * shift
+        starts = self._window_starts[shift] & ~spread
         planes: list[int] = []  # bit-sliced counters: planes[j] holds bit j of each window's count
         for step in range(k):
             carry = stones >> step * shift & starts
@@ -360,13 +454,12 @@ class MNK(Game[Board, int]):
                     break
             if carry:
                 planes.append(carry)
+        missing = [starts & ~plane for plane in planes]
         score = 0.0
-        for count in range(1, k):
+        for count in range(1, min(k, 1 << len(planes))):
             exact = starts
             for index, plane in enumerate(planes):
-                exact &= plane if count >> index & 1 else ~plane
-            if count >> len(planes):
-                exact = 0
+                exact &= plane if count >> index & 1 else missing[index]
             score += exact.bit_count() * 4.0 ** (count - 1)
         return score
 
@@ -480,6 +573,16 @@ class MNK(Game[Board, int]):
         for bit in range(self.span):
             images |= self.x_images[bit] if x >> bit & 1 else self.o_images[bit] if o >> bit & 1 else 0
         return Board(x, o, xs - os, outcome, self.threats(x, o), self.threats(o, x), images)
+
+
+def _bits(cells: int) -> list[int]:
+    """The bits set in `cells`, lowest first."""
+    found = []
+    while cells:
+        low = cells & -cells
+        found.append(low.bit_length() - 1)
+        cells ^= low
+    return found
 
 
 def _shape(

@@ -15,7 +15,7 @@ from dataclasses import replace
 from itertools import chain
 from typing import Any, Protocol
 
-from nimmax.game import CHANCE, AnyGame
+from nimmax.game import CHANCE, AnyGame, Game
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, payoff, to_value
@@ -45,6 +45,8 @@ class Searcher:
         self.budget = budget if budget is not None else Budget()
         self.horizon = 0
         self.scored: list[tuple[Any, float]] = []
+        self.narrowing = False
+        """Whether the game's `heuristic_actions` apply: a limited search, set by `iterate`."""
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         """The engine: the score, for the side to move, of a node that is neither over nor at
@@ -69,15 +71,20 @@ class Searcher:
             return self.game.evaluate(state, seat) * SCALE
         return None
 
-    def moves(self, state: Any, first: Any = None, narrow: bool = True) -> Iterable[Any]:
-        """The moves of a player's node in search order (the game's `search_actions` when
-        `narrow`, all `actions` otherwise) with `first` in front; chance nodes are the engine's.
+    def moves(self, state: Any, first: Any = None, narrow: bool = True, near: bool = True) -> Iterable[Any]:
+        """The moves of a player's node in search order (in a limited search, when `near`, the
+        game's `heuristic_actions` where it gives them; else its `search_actions` when `narrow`,
+        all `actions` otherwise) with `first` in front; chance nodes are the engine's.
 
         A game may give its moves lazily (a pile of a million stones); then `first`, a table
         move and so legal in its own position, is taken on trust rather than looked up.
         """
         game = self.game
-        moves = game.search_actions(state) if narrow else game.actions(state)
+        moves = game.heuristic_actions(state) if near and self.narrowing else None
+        if moves is not None:
+            self.horizon += 1  # the moves left out are a horizon: no value here is proven
+        else:
+            moves = game.search_actions(state) if narrow else game.actions(state)
         if first is None:
             return moves
         if isinstance(moves, (list, tuple)):
@@ -149,7 +156,7 @@ def search_root(
     best, best_move = -INFINITY, None
     scored: list[tuple[Any, float]] = []
     searcher.scored = scored
-    for move in searcher.moves(state, first, narrow=False):
+    for move in searcher.moves(state, first, narrow=False, near=not every_move):
         child = game.result(state, move)
         score = searcher.child_score(me, child, depth - 1, -INFINITY if every_move else best, INFINITY)
         scored.append((move, score))
@@ -173,6 +180,11 @@ def iterate(
     limit = depth if depth is not None else FULL_DEPTH
     current, first = (1 if deepen else limit), None
     nodes_before = searcher.budget.nodes
+    budget = searcher.budget
+    limited = depth is not None or budget.deadline < INFINITY or budget.node_limit < INFINITY
+    # a game that never narrows (or a wrapper of one) costs no call a node
+    narrows = getattr(getattr(game, "heuristic_actions", None), "__func__", Game.heuristic_actions)
+    searcher.narrowing = limited and narrows is not Game.heuristic_actions
     while True:
         horizon_before = searcher.horizon
         if game.is_terminal(state):
