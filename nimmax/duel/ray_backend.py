@@ -214,6 +214,7 @@ class _Tasks:
         self.counted = [0] * len(blocks)
         self.attempts = [0] * len(blocks)
         self.running: dict[Any, int] = {}  # a task's generator -> its block's number
+        self.stopped = False
         self.lost_errors = (
             ray.exceptions.WorkerCrashedError,
             ray.exceptions.NodeDiedError,
@@ -236,16 +237,24 @@ class _Tasks:
             while self.running and held.caught is None:
                 ready, _ = self.ray.wait(list(self.running), num_returns=1, timeout=STOP_CHECK)
                 for generator in ready:
-                    self.take(generator)
-            if held.caught is not None and stopping is not None:
-                stopping()
-                for generator in list(self.running):  # batches already yielded are kept
-                    while generator in self.running and self.ray.wait([generator], timeout=0)[0]:
+                    if held.caught is None:  # after a Ctrl-C a task may end by it: not an error of its own
                         self.take(generator)
+            if held.caught is not None:
+                if stopping is not None:
+                    stopping()
+                self.drain()
         finally:
             for generator in self.running:
                 with contextlib.suppress(Exception):  # a task that has just ended
                     self.ray.cancel(generator, force=True)
+
+    def drain(self) -> None:
+        """Count the batches tasks have already yielded; what else a stopped task says is dropped."""
+        self.stopped = True
+        for generator in list(self.running):
+            with contextlib.suppress(Exception):
+                while generator in self.running and self.ray.wait([generator], timeout=0)[0]:
+                    self.take(generator)
 
     def take(self, generator: Any) -> None:
         """Count the next batch of a ready task, or settle its end: done, lost (retried or given up), failed."""
@@ -257,6 +266,8 @@ class _Tasks:
             return
         except self.lost_errors as error:
             del self.running[generator]
+            if self.stopped:
+                return
             if self.attempts[number] < ATTEMPTS:
                 self.submit(number)
             elif self.lost is not None:
