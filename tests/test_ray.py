@@ -36,9 +36,9 @@ def without_timing(record: Any) -> Any:
     return record
 
 
-def played(*args: str, cwd: Path = ROOT, timeout: float = 240) -> Any:
+def played(*args: str, cwd: Path = ROOT) -> Any:
     """The JSON of a command that must succeed, timing fields removed."""
-    done = nimmax(*args, "--json", cwd=cwd, timeout=timeout)
+    done = nimmax(*args, "--json", cwd=cwd, timeout=240)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     return without_timing(json.loads(done.stdout))
@@ -181,10 +181,10 @@ def test_a_block_lost_twice_is_reported_and_the_rest_is_played(ray: Any, tmp_pat
     (tmp_path / "doomed.py").write_text(
         "import os\n\n\nclass Doomed:\n    def choose(self, game, state):\n        os._exit(1)\n"
     )
+    players = ("random", "doomed.py:Doomed", "alphabeta:depth=1")
     done = nimmax(
-        "tournament", "random", "doomed.py:Doomed", "alphabeta:depth=1", "--games", "10", "--seed", "3", "--json",
-        cwd=tmp_path, timeout=240,
-    )  # fmt: skip
+        "tournament", *players, "--games", "10", "--seed", "3", "--backend", "ray", "--json", cwd=tmp_path, timeout=240
+    )
     assert done.returncode == 1, done.stderr
     assert done.stderr == "nimmax: 2 blocks of 20 games lost their worker twice; the other games' results are printed\n"
     record = json.loads(done.stdout)

@@ -18,9 +18,10 @@ Count = Callable[[int, GameResult], None]
 """Counts one finished game: `count(pairing, result)`, the pairing by its number in the plan."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, order=True)
 class FailedBlock:
-    """A block a backend gave up on (its worker lost twice): which games were never counted, and why."""
+    """A block a backend gave up on (its worker lost twice): which games were never counted, and why;
+    ordered as the plan's blocks are."""
 
     pairing: int
     start: int

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import logging
+import os
 import shutil
 import signal
 import sysconfig
@@ -77,16 +78,19 @@ class RayBackend:
             return
         ray = ray_module()
         owned = not ray.is_initialized()
-        try:
-            if owned:
-                _start(ray, self.address, blocks)
-            with Held() as held:
-                _Tasks(ray, blocks, count, self.lost).gather(held, self.stopping)
-            if held.caught is not None:
-                raise held.caught
-        finally:
-            if owned:
-                ray.shutdown()  # a Ray started here ends with all its processes; a cluster is only left
+        # Ray's driver prints its workers' deaths on stdout (a lost block is reported here instead),
+        # where they would break --json; nothing else of this process prints there meanwhile.
+        with open(os.devnull, "w") as nowhere, contextlib.redirect_stdout(nowhere):
+            try:
+                if owned:
+                    _start(ray, self.address, blocks)
+                with Held() as held:
+                    _Tasks(ray, blocks, count, self.lost).gather(held, self.stopping)
+            finally:
+                if owned:
+                    ray.shutdown()  # a Ray started here ends with all its processes; a cluster is only left
+        if held.caught is not None:
+            raise held.caught
 
 
 def _start(ray: ModuleType, address: str | None, blocks: Sequence[Block]) -> None:

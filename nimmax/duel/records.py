@@ -61,7 +61,7 @@ def pairing_record(event: Event, pairing: Pairing) -> dict[str, Any]:
         "draws": pairing.draws,
         "per_player": {name: side_record(event, pairing, entrant) for entrant, name in enumerate(names)},
         "failed_blocks": [
-            failed_record(event, block) for block in event.failed if event.pairings[block.pairing] is pairing
+            failed_record(event, block) for block in sorted(event.failed) if event.pairings[block.pairing] is pairing
         ],
         "seconds": event.seconds,
     }
@@ -98,6 +98,6 @@ def tournament_record(event: Event) -> dict[str, Any]:
         "per player against a fixed anchor; mean 1500)",
         "crosstable": crosstable,
         "pairings": [pairing_record(event, pairing) for pairing in event.pairings],
-        "failed_blocks": [failed_record(event, block) for block in event.failed],
+        "failed_blocks": [failed_record(event, block) for block in sorted(event.failed)],
         "seconds": event.seconds,
     }
