@@ -34,7 +34,7 @@ from nimmax.duel.backend import Count, FailedBlock, Lost
 from nimmax.duel.planning import Block
 from nimmax.duel.play import GameResult, block_games
 from nimmax.game import AnyGame, BadInput
-from nimmax.interrupt import Held
+from nimmax.interrupt import Held, Terminated
 
 INSTALL = "pip install 'nimmax[ray]'"
 """The command that brings Ray in."""
@@ -82,10 +82,11 @@ class RayBackend:
         # where they would break --json; nothing else of this process prints there meanwhile.
         with open(os.devnull, "w") as nowhere, contextlib.redirect_stdout(nowhere):
             try:
-                if owned:
-                    _start(ray, self.address, blocks)
-                with Held() as held:
-                    _Tasks(ray, blocks, count, self.lost).gather(held, self.stopping)
+                with Held() as held:  # held while Ray starts too: a start cut short strands Ray's agents
+                    if owned:
+                        _start(ray, self.address, blocks)
+                    if held.caught is None:
+                        _Tasks(ray, blocks, count, self.lost).gather(held, self.stopping)
             finally:
                 if owned:
                     ray.shutdown()  # a Ray started here ends with all its processes; a cluster is only left
@@ -108,6 +109,10 @@ def _start(ray: ModuleType, address: str | None, blocks: Sequence[Block]) -> Non
             )
         except (ConnectionError, ValueError, RuntimeError) as error:
             raise BadInput(f"cannot reach Ray at {address or 'this machine'}: {error}") from None
+        except SystemExit as error:  # SIGTERM while Ray starts: its handler exits, the command's would raise
+            if error.code == signal.SIGTERM:
+                raise Terminated from None
+            raise
         finally:
             if sigterm is not None:
                 signal.signal(signal.SIGTERM, sigterm)
