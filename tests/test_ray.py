@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -213,3 +215,30 @@ def test_ctrl_c_prints_the_finished_games_and_leaves_no_ray_process(ray: Any) ->
     assert "Traceback" not in err
     assert "connect4: interrupted after" in out and "wins as first" in out
     until(lambda: not alive(started), 10, "end of every process the duel started")
+
+
+@pytest.mark.ray
+def test_the_readme_cluster_commands_run(ray: Any) -> None:
+    """The README's cluster session as written: a head started by `ray start --head`, the
+    tournament joining it with `--address auto`, `ray stop` (the other machines' line skipped)."""
+    text = (ROOT / "README.md").read_text()
+    block = text.split("### On a Ray cluster", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    lines = [shlex.split(line.split("#", 1)[0]) for line in block.splitlines()]
+    assert [line[:2] for line in lines] == [
+        ["ray", "start"],
+        ["ray", "start"],
+        ["nimmax", "tournament"],
+        ["ray", "stop"],
+    ]
+    tool = str(Path(sys.executable).parent / "ray")
+    started = subprocess.run(
+        [tool, *lines[0][1:], "--disable-usage-stats"], capture_output=True, text=True, timeout=120
+    )
+    try:
+        assert started.returncode == 0, started.stderr
+        done = nimmax(*lines[2][1:], timeout=240)
+        assert done.returncode == 0, done.stderr
+        assert "round robin, played 60 of 60 games" in done.stdout
+    finally:
+        stopped = subprocess.run([tool, *lines[3][1:]], capture_output=True, text=True, timeout=120)
+    assert stopped.returncode == 0, stopped.stderr
