@@ -242,3 +242,17 @@ def test_the_readme_cluster_commands_run(ray: Any) -> None:
     finally:
         stopped = subprocess.run([tool, *lines[3][1:]], capture_output=True, text=True, timeout=120)
     assert stopped.returncode == 0, stopped.stderr
+
+
+@pytest.mark.ray
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("127.0.0.1:1", "nimmax: cannot reach Ray at 127.0.0.1:1: Connection refused\n"),
+        ("head", "nimmax: --address must be auto or HOST:PORT (the head's, e.g. 10.0.0.5:6379), not 'head'\n"),
+    ],
+)
+def test_an_address_that_does_not_answer_is_one_line_at_once(ray: Any, address: str, message: str) -> None:
+    """Ray would try to reach a missing head for minutes; nimmax asks it first."""
+    done = nimmax_in_process("duel", "random", "random", "--games", "10", "--backend", "ray", "--address", address)
+    assert (done.returncode, done.stderr, done.stdout) == (2, message, "")

@@ -18,6 +18,7 @@ import logging
 import os
 import shutil
 import signal
+import socket
 import sysconfig
 import tempfile
 import time
@@ -44,6 +45,9 @@ SEND_EVERY = 0.1
 
 STOP_CHECK = 0.05
 """Seconds the driver waits for a batch before it looks for Ctrl-C again."""
+
+CONNECT = 5.0
+"""Seconds a cluster's head has to answer before `--address` is called unreachable."""
 
 ATTEMPTS = 2
 """Times a block is played before it is given up: once, and once more if its worker was lost."""
@@ -94,8 +98,21 @@ class RayBackend:
             raise held.caught
 
 
+def _reachable(address: str) -> None:
+    """BadInput unless a `HOST:PORT` address answers within CONNECT seconds: Ray itself would wait minutes."""
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit():
+        raise BadInput(f"--address must be auto or HOST:PORT (the head's, e.g. 10.0.0.5:6379), not {address!r}")
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT).close()
+    except OSError as error:
+        raise BadInput(f"cannot reach Ray at {address}: {error.strerror or error}") from None
+
+
 def _start(ray: ModuleType, address: str | None, blocks: Sequence[Block]) -> None:
     """Connect to (or start) Ray with a runtime environment that carries nimmax and the event's plugins."""
+    if address is not None and address != "auto" and not address.startswith("ray://"):
+        _reachable(address)
     sigterm = signal.getsignal(signal.SIGTERM)  # ray.init sets its own; the command's must stay
     with tempfile.TemporaryDirectory(prefix="nimmax-ray-") as folder:
         environment = _runtime_env(blocks, Path(folder))
