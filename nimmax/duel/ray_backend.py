@@ -90,7 +90,7 @@ class RayBackend:
                     if owned:
                         _start(ray, self.address, blocks)
                     if held.caught is None:
-                        _Tasks(ray, blocks, count, self.lost).gather(held, self.stopping)
+                        _Tasks(ray, blocks, count, self.lost, owned).gather(held, self.stopping)
             finally:
                 if owned:
                     ray.shutdown()  # a Ray started here ends with all its processes; a cluster is only left
@@ -194,9 +194,9 @@ def _shipped(reference: str, files: dict[Path, str]) -> str:
     if not plugins.is_reference(reference):
         return reference
     where, name, options = plugins.split_reference(reference)
-    if not _is_file(where):
+    copy = files.get(Path(where).expanduser().resolve()) if _is_file(where) else None
+    if copy is None:
         return reference
-    copy = files[Path(where).expanduser().resolve()]
     return ":".join(filter(None, (copy, name, options)))
 
 
@@ -233,10 +233,13 @@ def play_block(
 class _Tasks:
     """The tasks of one event: each block's task, its attempts and the games of it counted so far."""
 
-    def __init__(self, ray: ModuleType, blocks: Sequence[Block], count: Count, lost: Lost | None) -> None:
+    def __init__(
+        self, ray: ModuleType, blocks: Sequence[Block], count: Count, lost: Lost | None, shipped: bool
+    ) -> None:
         self.ray, self.blocks, self.count, self.lost = ray, blocks, count, lost
         self.remote = ray.remote(num_returns="streaming", max_retries=0, num_cpus=1)(play_block)
-        self.files = _plugin_files(blocks)
+        # plugin files are shipped only to a Ray started here; a caller's own Ray has its own runtime env
+        self.files = _plugin_files(blocks) if shipped else {}
         self.counted = [0] * len(blocks)
         self.attempts = [0] * len(blocks)
         self.running: dict[Any, int] = {}  # a task's generator -> its block's number
