@@ -558,21 +558,20 @@ GamesOption = Annotated[
     ),
 ]
 JobsOption = Annotated[
-    int | None,
+    int,
     typer.Option(
         parser=str,
         callback=JOBS,
         metavar="N",
         help=f"Processes of the local backend playing games in parallel, 1 to {duel.MAX_JOBS}; the same games "
         "either way.",
-        show_default="1",
     ),
 ]
 BackendOption = Annotated[
     str,
     typer.Option(
         metavar="local|ray",
-        help="Where the games are played: this machine's processes, or a Ray cluster (pip install 'nimmax[ray]'); "
+        help="Where the games are played: this machine's processes, or a Ray cluster (pip install 'nimmax\\[ray]'); "
         "the same games either way.",
     ),
 ]
@@ -632,7 +631,7 @@ def duel_command(
     second: Annotated[str, typer.Argument(metavar="SPEC_B", help="Second player spec, e.g. random.")],
     game: GameOption = None,
     count: GamesOption = 100,
-    jobs: JobsOption = None,
+    jobs: JobsOption = 1,
     backend: BackendOption = "local",
     address: AddressOption = None,
     seed: SeedOption = None,
@@ -670,7 +669,7 @@ def tournament_command(
     specs: Annotated[list[str], typer.Argument(metavar="SPEC SPEC...", help="Two or more player specs.")],
     game: GameOption = None,
     count: GamesOption = 20,
-    jobs: JobsOption = None,
+    jobs: JobsOption = 1,
     backend: BackendOption = "local",
     address: AddressOption = None,
     seed: SeedOption = None,

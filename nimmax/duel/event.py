@@ -174,7 +174,7 @@ def _backend(
         if address is not None:
             raise BadInput("--address names a Ray cluster: it goes with --backend ray")
         return serial if jobs in (None, 1) else ProcessPool(jobs, stopping)
-    if jobs is not None:
+    if jobs not in (None, 1):
         raise BadInput("--jobs sizes the local pool; with --backend ray the cluster's CPUs play the blocks")
     from nimmax.duel.ray_backend import RayBackend  # Ray is an optional extra, imported only when asked for
 
