@@ -563,7 +563,24 @@ JobsOption = Annotated[
         parser=str,
         callback=JOBS,
         metavar="N",
-        help=f"Processes playing games in parallel, 1 to {duel.MAX_JOBS}; the same games either way.",
+        help=f"Processes of the local backend playing games in parallel, 1 to {duel.MAX_JOBS}; the same games "
+        "either way.",
+    ),
+]
+BackendOption = Annotated[
+    str,
+    typer.Option(
+        metavar="local|ray",
+        help="Where the games are played: this machine's processes, or a Ray cluster (pip install 'nimmax\\[ray]'); "
+        "the same games either way.",
+    ),
+]
+AddressOption = Annotated[
+    str | None,
+    typer.Option(
+        metavar="ADDR",
+        help="The Ray cluster to join, as ray.init takes it: auto (the one running here) or HOST:6379. "
+        "Default: a Ray started on this machine for the event.",
     ),
 ]
 SeedOption = Annotated[
@@ -592,7 +609,8 @@ MoveTimeOption = Annotated[
 
 
 def exit_if_interrupted(event: duel.Event) -> None:
-    """After the partial results are shown: re-raise the Ctrl-C or SIGTERM that cut the event short."""
+    """After the partial results are shown: re-raise the Ctrl-C or SIGTERM that cut the event short;
+    exit 1 when blocks were given up (a Ray worker lost twice)."""
     if event.interruption is not None:
         done = event.done
         kept = f"after {done} games; their results are printed" if done else "before any game ended"
@@ -600,6 +618,11 @@ def exit_if_interrupted(event: duel.Event) -> None:
             kept = "after 1 game; its result is printed"
         event.interruption.add_note(kept)
         raise event.interruption
+    if event.failed:
+        lost = sum(block.count for block in event.failed)
+        blocks = "1 block" if len(event.failed) == 1 else f"{len(event.failed)} blocks"
+        _say(f"nimmax: {blocks} of {lost} games lost their worker twice; the other games' results are printed")
+        raise typer.Exit(1)
 
 
 @app.command("duel")
@@ -609,6 +632,8 @@ def duel_command(
     game: GameOption = None,
     count: GamesOption = 100,
     jobs: JobsOption = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
     seed: SeedOption = None,
     time: MoveTimeOption = None,
     as_json: JsonOption = False,
@@ -625,12 +650,13 @@ def duel_command(
     [cyan]nimmax duel alphabeta random --games 1000[/cyan] ·
     [cyan]nimmax duel alphabeta random --game "nim 2 3 5" --seed 7 --jobs 2[/cyan] ·
     [cyan]nimmax duel alphabeta:depth=2 alphabeta --game "simple-nim 13" --json[/cyan] ·
-    [cyan]nimmax duel alphabeta expectimax --game "2048 --size 3" --games 10 --time 0.1[/cyan]
+    [cyan]nimmax duel alphabeta expectimax --game "2048 --size 3" --games 10 --time 0.1[/cyan] ·
+    [cyan]nimmax duel alphabeta:depth=2 random --games 2000 --backend ray --address auto[/cyan]
     """
     from nimmax.ui import duel as duel_views
 
     plan = duel.plan(game or duel.DEFAULT_GAME, [timed(first, time), timed(second, time)], count, seed)
-    event = duel_views.play(plan, jobs, err)
+    event = duel_views.play(plan, jobs, err, backend, address)
     if as_json:
         emit_json(duel.pairing_record(event, event.pairings[0]))
     else:
@@ -644,6 +670,8 @@ def tournament_command(
     game: GameOption = None,
     count: GamesOption = 20,
     jobs: JobsOption = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
     seed: SeedOption = None,
     time: MoveTimeOption = None,
     as_json: JsonOption = False,
@@ -654,12 +682,13 @@ def tournament_command(
 
     [bold]Examples[/bold]:
     [cyan]nimmax tournament alphabeta alphabeta:depth=1 random --game "nim 2 3 5"[/cyan] ·
-    [cyan]nimmax tournament alphabeta minimax:depth=2 random --games 50 --jobs 2 --json[/cyan]
+    [cyan]nimmax tournament alphabeta minimax:depth=2 random --games 50 --jobs 2 --json[/cyan] ·
+    [cyan]nimmax tournament alphabeta alphabeta:depth=1 random --backend ray --address auto[/cyan]
     """
     from nimmax.ui import duel as duel_views
 
     plan = duel.plan(game or duel.DEFAULT_GAME, [timed(spec, time) for spec in specs], count, seed)
-    event = duel_views.play(plan, jobs, err)
+    event = duel_views.play(plan, jobs, err, backend, address)
     if as_json:
         emit_json(duel.tournament_record(event))
     else:

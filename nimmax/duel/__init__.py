@@ -3,12 +3,12 @@
 This package face only re-exports; each module says what it holds. From the bottom up:
 stats (Wilson, Elo, means), planning (the plan and its blocks), play (a block's games and
 their tallies), backend (the seam where blocks are played; the serial backend), pool (the
-process-pool backend), event (`run` and the running tallies), ranking (standings),
-records (JSON).
+process-pool backend), ray_backend (the Ray backend, imported only when asked for: Ray is
+an optional extra), event (`run` and the running tallies), ranking (standings), records (JSON).
 """
 
-from nimmax.duel.backend import Backend, Count, serial
-from nimmax.duel.event import Event, Pairing, Side, run
+from nimmax.duel.backend import Backend, Count, FailedBlock, Lost, serial
+from nimmax.duel.event import BACKENDS, Event, Pairing, Side, run
 from nimmax.duel.planning import BLOCKS, DEFAULT_GAME, MAX_GAMES, MAX_JOBS, MIN_BLOCK, Block, Plan, labels, plan
 from nimmax.duel.play import GameResult, Moves, block_games
 from nimmax.duel.pool import STOP_CHECK, ProcessPool, check_jobs
@@ -17,6 +17,7 @@ from nimmax.duel.records import pairing_record, side_record, tournament_record
 from nimmax.duel.stats import Z95, elo_ratings, wilson
 
 __all__ = [
+    "BACKENDS",
     "BLOCKS",
     "DEFAULT_GAME",
     "MAX_GAMES",
@@ -28,7 +29,9 @@ __all__ = [
     "Block",
     "Count",
     "Event",
+    "FailedBlock",
     "GameResult",
+    "Lost",
     "Moves",
     "Pairing",
     "Plan",

@@ -1,13 +1,14 @@
 """Where blocks are played: the `Backend` seam, and the serial backend that plays them in this process.
 
 A backend is any callable `backend(blocks, count)`. The process pool (`pool.ProcessPool`)
-is a second one; another (a cluster, say) plugs in beside it by the same contract, and
-`run(plan, backend=...)` takes it without any other change.
+is a second one, a Ray cluster (`ray_backend.RayBackend`) a third; each plugs in by the same
+contract, and `run(plan, backend=...)` takes it without any other change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from nimmax.duel.planning import Block
@@ -15,6 +16,21 @@ from nimmax.duel.play import GameResult, block_games
 
 Count = Callable[[int, GameResult], None]
 """Counts one finished game: `count(pairing, result)`, the pairing by its number in the plan."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class FailedBlock:
+    """A block a backend gave up on (its worker lost twice): which games were never counted, and why;
+    ordered as the plan's blocks are."""
+
+    pairing: int
+    start: int
+    count: int
+    reason: str
+
+
+Lost = Callable[[FailedBlock], None]
+"""Told of each block a backend gives up on; the backend goes on with the other blocks."""
 
 
 class Backend(Protocol):
@@ -28,7 +44,9 @@ class Backend(Protocol):
     - on Ctrl-C or SIGTERM (`interrupt.Terminated`, a KeyboardInterrupt) it stops playing within
       about a second, counts the games already finished that it can still reach, leaves no
       worker running, and raises the same kind of KeyboardInterrupt;
-    - no worker outlives the process that called it, however that process ends.
+    - no worker outlives the process that called it, however that process ends;
+    - a backend that can lose a worker (a cluster) plays a lost block again once, and a block
+      lost twice is told to its `Lost` hook, never waited for; the local ones raise instead.
     """
 
     def __call__(self, blocks: Sequence[Block], count: Count, /) -> None:

@@ -6,11 +6,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from nimmax.duel.backend import Backend, serial
+from nimmax.duel.backend import Backend, FailedBlock, serial
 from nimmax.duel.planning import Plan
 from nimmax.duel.play import GameResult, Moves
 from nimmax.duel.pool import ProcessPool, check_jobs
 from nimmax.duel.stats import mean
+from nimmax.game import BadInput
+
+BACKENDS = ("local", "ray")
+"""Where an event's blocks are played: this machine's processes, or a Ray cluster."""
 
 
 @dataclass(slots=True)
@@ -92,6 +96,8 @@ class Event:
     seconds: float = 0.0
     interruption: KeyboardInterrupt | None = None
     """What cut the event short: Ctrl-C's KeyboardInterrupt or SIGTERM's `interrupt.Terminated`."""
+    failed: list[FailedBlock] = field(default_factory=list)
+    """Blocks the backend gave up on (a cluster's worker lost twice): their games are not counted."""
 
     @property
     def interrupted(self) -> bool:
@@ -110,19 +116,25 @@ class Event:
 
 def run(
     plan: Plan,
-    jobs: int = 1,
+    jobs: int | None = None,
     on_game: Callable[[Event], None] | None = None,
-    backend: Backend | None = None,
+    backend: Backend | str | None = None,
     on_stop: Callable[[Event], None] | None = None,
+    address: str | None = None,
 ) -> Event:
     """Play the event and count its games; `on_game(event)` after every finished game.
 
-    The blocks are played by `backend`: by default this process alone (`jobs` 1) or a pool
-    of `jobs` processes. Ctrl-C or SIGTERM stops the event: `on_stop(event)` is told at once
+    The blocks are played by `backend`: by default ("local") this process alone (`jobs` None
+    or 1) or a pool of `jobs` processes; "ray" the Ray cluster at `address` (None: a Ray
+    started on this machine for the event; "auto": the one running here), whose CPUs decide
+    how many blocks are played at once. Any other `Backend` is called as it is.
+
+    Ctrl-C or SIGTERM stops the event: `on_stop(event)` is told at once
     (the pool's workers still send their last games after it), the finished games are kept and
     `interruption` holds the KeyboardInterrupt, so the caller can report them, then re-raise it.
     """
-    check_jobs(jobs)
+    if jobs is not None:
+        check_jobs(jobs)
     event = Event(plan, plan.game.players, [Pairing(pair) for pair in plan.pairings])
     started = time.perf_counter()
 
@@ -140,12 +152,30 @@ def run(
             told = True
             on_stop(event)
 
-    if backend is None:
-        backend = serial if jobs == 1 else ProcessPool(jobs, stopping)
+    played = _backend(backend or "local", jobs, address, stopping, event)
     try:
-        backend(tuple(plan.blocks()), count)
+        played(tuple(plan.blocks()), count)
     except KeyboardInterrupt as error:
         stopping()  # the serial backend stops where the signal fell: nothing more will come
         event.interruption = error
     event.seconds = time.perf_counter() - started
     return event
+
+
+def _backend(
+    backend: Backend | str, jobs: int | None, address: str | None, stopping: Callable[[], None], event: Event
+) -> Backend:
+    """The backend `run` was asked for, by name or as it is; BadInput for a name or option it cannot honour."""
+    if not isinstance(backend, str):
+        return backend
+    if backend not in BACKENDS:
+        raise BadInput(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if backend == "local":
+        if address is not None:
+            raise BadInput("--address names a Ray cluster: it goes with --backend ray")
+        return serial if jobs in (None, 1) else ProcessPool(jobs, stopping)
+    if jobs not in (None, 1):
+        raise BadInput("--jobs sizes the local pool; with --backend ray the cluster's CPUs play the blocks")
+    from nimmax.duel.ray_backend import RayBackend  # Ray is an optional extra, imported only when asked for
+
+    return RayBackend(address, stopping, event.failed.append)

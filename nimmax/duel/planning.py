@@ -12,9 +12,10 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from nimmax import games as registry
-from nimmax.game import AnyGame, BadGameSpec, BadInput
+from nimmax.game import AnyGame, BadGameSpec, BadInput, Game
 from nimmax.players import BadPlayerSpec, check_fit, create, is_plugin, parse_spec
 
 BLOCKS = 16
@@ -126,3 +127,17 @@ class Block:
     start: int
     count: int
     seed: int
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled for a worker with a plugin game as its words: the worker loads the plugin itself
+        (its class lives in a module only the loading process has), a built-in game as it is."""
+        game: AnyGame | tuple[str, ...] = self.game.words or self.game
+        return (_block, (game, self.specs, self.pairing, self.start, self.count, self.seed))
+
+
+def _block(
+    game: AnyGame | Sequence[str], specs: tuple[str, str], pairing: int, start: int, count: int, seed: int
+) -> Block:
+    """A block unpickled: its game rebuilt from words where it was sent so."""
+    built = game if isinstance(game, Game) else registry.create(list(game))
+    return Block(built, specs, pairing, start, count, seed)

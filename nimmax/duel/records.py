@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from nimmax.duel.backend import FailedBlock
 from nimmax.duel.event import Event, Pairing
 from nimmax.duel.ranking import standings
 from nimmax.duel.stats import wilson
@@ -45,7 +46,8 @@ def pairing_record(event: Event, pairing: Pairing) -> dict[str, Any]:
     """A duel's JSON object: game, players, games, wins and draws, per player statistics.
 
     Keys are the player names (specs, `spec#1`/`spec#2` when both are the same); every
-    field except those ending in `seconds` repeats exactly for the same seed.
+    field except those ending in `seconds` repeats exactly for the same seed, on any backend.
+    `failed_blocks` lists the blocks a cluster gave up on (empty but for a worker lost twice).
     """
     names = [event.plan.names[entrant] for entrant in pairing.entrants]
     return {
@@ -58,7 +60,21 @@ def pairing_record(event: Event, pairing: Pairing) -> dict[str, Any]:
         "wins": {name: side.wins for name, side in zip(names, pairing.sides, strict=True)},
         "draws": pairing.draws,
         "per_player": {name: side_record(event, pairing, entrant) for entrant, name in enumerate(names)},
+        "failed_blocks": [
+            failed_record(event, block) for block in sorted(event.failed) if event.pairings[block.pairing] is pairing
+        ],
         "seconds": event.seconds,
+    }
+
+
+def failed_record(event: Event, block: FailedBlock) -> dict[str, Any]:
+    """A block given up (its worker lost twice): its pairing's players, its games (numbered from 0), why."""
+    first, second = event.pairings[block.pairing].entrants
+    return {
+        "players": [event.plan.names[first], event.plan.names[second]],
+        "first_game": block.start,
+        "games": block.count,
+        "reason": block.reason,
     }
 
 
@@ -82,5 +98,6 @@ def tournament_record(event: Event) -> dict[str, Any]:
         "per player against a fixed anchor; mean 1500)",
         "crosstable": crosstable,
         "pairings": [pairing_record(event, pairing) for pairing in event.pairings],
+        "failed_blocks": [failed_record(event, block) for block in sorted(event.failed)],
         "seconds": event.seconds,
     }

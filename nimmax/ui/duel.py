@@ -47,15 +47,18 @@ def stopping_line(event: Event) -> str:
     return f"stopping: {event.done:,} of {total:,} games finished so far; games in play are dropped"
 
 
-def play(plan: Plan, jobs: int, console: Console, backend: Backend | None = None) -> Event:
+def play(
+    plan: Plan, jobs: int | None, console: Console, backend: Backend | str | None = None, address: str | None = None
+) -> Event:
     """Run the event under a progress bar (games done, wins and draws so far, rate, ETA) on a terminal."""
-    duel.check_jobs(jobs)
+    if jobs is not None:
+        duel.check_jobs(jobs)
 
     def stopping(event: Event) -> None:
         console.print(stopping_line(event), style="yellow", markup=False, highlight=False)
 
     if not console.is_terminal:
-        return duel.run(plan, jobs, backend=backend, on_stop=stopping)
+        return duel.run(plan, jobs, backend=backend, on_stop=stopping, address=address)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -73,7 +76,7 @@ def play(plan: Plan, jobs: int, console: Console, backend: Backend | None = None
         def show(event: Event) -> None:
             progress.update(task, completed=event.done, score=score_line(event))
 
-        return duel.run(plan, jobs, show, backend, stopping)
+        return duel.run(plan, jobs, show, backend, stopping, address)
 
 
 def _share(count: int, games: int) -> str:
@@ -128,7 +131,18 @@ def duel_summary(event: Event) -> RenderableType:
         Text(heading, style="bold"),
         summary_table(event, event.pairings[0]),
         Text(f"{event.done} games in {event.seconds:.1f} s ({rate:,.1f} games/s)", style="dim"),
+        *failed_lines(event),
     )
+
+
+def failed_lines(event: Event) -> list[Text]:
+    """One line per block given up (its Ray worker lost twice): whose games, which, and why."""
+    lines = []
+    for block in event.failed:
+        names = " vs ".join(event.plan.names[entrant] for entrant in event.pairings[block.pairing].entrants)
+        games = f"games {block.start + 1}-{block.start + block.count}"
+        lines.append(Text(f"not played: {names}, {games}: {block.reason}", style="red"))
+    return lines
 
 
 def tournament_summary(event: Event) -> RenderableType:
@@ -138,7 +152,7 @@ def tournament_summary(event: Event) -> RenderableType:
         f"{event.plan.game.spec}: round robin, {status} {event.done} of {event.plan.total} games, "
         f"seed {event.plan.seed}"
     )
-    return Group(Text(heading, style="bold"), crosstable(event))
+    return Group(Text(heading, style="bold"), crosstable(event), *failed_lines(event))
 
 
 def crosstable(event: Event) -> Table:
