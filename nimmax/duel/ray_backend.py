@@ -13,6 +13,7 @@ in, and a Ray started here is shut down with all its processes before the interr
 from __future__ import annotations
 
 import contextlib
+import importlib
 import importlib.util
 import logging
 import os
@@ -56,10 +57,9 @@ ATTEMPTS = 2
 def ray_module() -> ModuleType:
     """Ray, or BadInput naming the command that installs it."""
     try:
-        import ray
+        return importlib.import_module("ray")  # an optional extra: typed as a module, stubs or not
     except ImportError:
         raise BadInput(f"the ray backend needs Ray: {INSTALL}") from None
-    return ray
 
 
 @dataclass(frozen=True, slots=True)
