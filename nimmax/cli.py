@@ -15,17 +15,20 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
-from nimmax import duel, games, interrupt
+from nimmax import games, interrupt
 from nimmax.files import CannotWrite, check_writable
 from nimmax.game import BadInput
-from nimmax.numbers import MAX_DELAY, MAX_SEED, float_option, int_option
+from nimmax.numbers import MAX_DELAY, MAX_GAMES, MAX_JOBS, MAX_SEED, float_option, int_option
 from nimmax.players import RANGES, timed
 from nimmax.search import MOVE_SECONDS, engine_for
+
+if TYPE_CHECKING:
+    from nimmax.duel import Event
 
 # A command imports what it draws and runs inside its body: `nimmax --help` and a small
 # solve start in a fraction of the time the whole console takes to import.
@@ -61,8 +64,8 @@ SEED = int_option("--seed", 0, MAX_SEED)
 TREE_NODES = int_option("--max-nodes", 1, MAX_TREE_NODES)
 MAX_PLAYOUTS = 10**6
 PLAYOUTS = int_option("--playouts", 1, MAX_PLAYOUTS)
-GAME_COUNT = int_option("--games", 1, duel.MAX_GAMES)
-JOBS = int_option("--jobs", 1, duel.MAX_JOBS)
+GAME_COUNT = int_option("--games", 1, MAX_GAMES)
+JOBS = int_option("--jobs", 1, MAX_JOBS)
 SEED_RANGE = "0 to 2^64-1"
 GameWords = Annotated[list[str], typer.Argument(metavar="GAME [ARGS]...", help="Game name and its options.")]
 
@@ -554,7 +557,7 @@ GamesOption = Annotated[
         parser=str,
         callback=GAME_COUNT,
         metavar="N",
-        help=f"Games to play (per pairing in a tournament), 1 to {duel.MAX_GAMES}.",
+        help=f"Games to play (per pairing in a tournament), 1 to {MAX_GAMES}.",
     ),
 ]
 JobsOption = Annotated[
@@ -563,8 +566,7 @@ JobsOption = Annotated[
         parser=str,
         callback=JOBS,
         metavar="N",
-        help=f"Processes of the local backend playing games in parallel, 1 to {duel.MAX_JOBS}; the same games "
-        "either way.",
+        help=f"Processes of the local backend playing games in parallel, 1 to {MAX_JOBS}; the same games either way.",
     ),
 ]
 BackendOption = Annotated[
@@ -608,7 +610,7 @@ MoveTimeOption = Annotated[
 ]
 
 
-def exit_if_interrupted(event: duel.Event) -> None:
+def exit_if_interrupted(event: Event) -> None:
     """After the partial results are shown: re-raise the Ctrl-C or SIGTERM that cut the event short;
     exit 1 when blocks were given up (a Ray worker lost twice)."""
     if event.interruption is not None:
@@ -653,6 +655,7 @@ def duel_command(
     [cyan]nimmax duel alphabeta expectimax --game "2048 --size 3" --games 10 --time 0.1[/cyan] ·
     [cyan]nimmax duel alphabeta:depth=2 random --games 2000 --backend ray --address auto[/cyan]
     """
+    from nimmax import duel
     from nimmax.ui import duel as duel_views
 
     plan = duel.plan(game or duel.DEFAULT_GAME, [timed(first, time), timed(second, time)], count, seed)
@@ -685,6 +688,7 @@ def tournament_command(
     [cyan]nimmax tournament alphabeta minimax:depth=2 random --games 50 --jobs 2 --json[/cyan] ·
     [cyan]nimmax tournament alphabeta alphabeta:depth=1 random --backend ray --address auto[/cyan]
     """
+    from nimmax import duel
     from nimmax.ui import duel as duel_views
 
     plan = duel.plan(game or duel.DEFAULT_GAME, [timed(spec, time) for spec in specs], count, seed)

@@ -22,6 +22,12 @@ QUOTE_LIMIT = 40
 MAX_SEED = 2**64 - 1
 """The largest seed a seed field takes: 64 bits are as many as a seed needs."""
 
+MAX_GAMES = 10**6
+"""Games per pairing at most (duel, tournament, ladder): a million games measure any difference worth measuring."""
+
+MAX_JOBS = 64
+"""Processes at most: more than a pairing has blocks, or the machine cores, only wait."""
+
 MAX_DELAY = 60.0
 """The longest pause `--delay` takes between moves, in seconds: a minute is slower than anyone watches."""
 

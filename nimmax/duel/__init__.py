@@ -9,12 +9,13 @@ an optional extra), event (`run` and the running tallies), ranking (standings), 
 
 from nimmax.duel.backend import Backend, Count, FailedBlock, Lost, serial
 from nimmax.duel.event import BACKENDS, Event, Pairing, Side, run
-from nimmax.duel.planning import BLOCKS, DEFAULT_GAME, MAX_GAMES, MAX_JOBS, MIN_BLOCK, Block, Plan, labels, plan
+from nimmax.duel.planning import BLOCKS, DEFAULT_GAME, MIN_BLOCK, Block, Plan, labels, plan
 from nimmax.duel.play import GameResult, Moves, block_games
 from nimmax.duel.pool import STOP_CHECK, ProcessPool, check_jobs
 from nimmax.duel.ranking import Standings, points, standings
 from nimmax.duel.records import pairing_record, side_record, tournament_record
 from nimmax.duel.stats import Z95, elo_ratings, wilson
+from nimmax.numbers import MAX_GAMES, MAX_JOBS
 
 __all__ = [
     "BACKENDS",

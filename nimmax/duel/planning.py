@@ -16,6 +16,7 @@ from typing import Any
 
 from nimmax import games as registry
 from nimmax.game import AnyGame, BadGameSpec, BadInput, Game
+from nimmax.numbers import MAX_GAMES
 from nimmax.players import BadPlayerSpec, check_fit, create, is_plugin, parse_spec
 
 BLOCKS = 16
@@ -24,12 +25,6 @@ while enough blocks keep every process of a pool busy to the end."""
 
 MIN_BLOCK = 10
 """Games per block at least."""
-
-MAX_GAMES = 10**6
-"""Games per pairing at most: a million games measure any difference worth measuring."""
-
-MAX_JOBS = 64
-"""Processes at most: more than a pairing has blocks, or the machine cores, only wait."""
 
 DEFAULT_GAME = "tictactoe"
 """The duel's default game words: 3x3 tic-tac-toe."""
