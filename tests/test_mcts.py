@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 
 from nimmax import games
 from nimmax.game import CHANCE, AnyGame
@@ -21,6 +22,7 @@ from nimmax.players import BadPlayerSpec, SearchPlayer, check_fit, create, parse
 from nimmax.search import ENGINES, CannotSearch, SearchResult, search
 from nimmax.search.deepening import Searcher
 from nimmax.search.mcts import MonteCarlo, Tree
+from nimmax.ui.live import LiveSearch
 
 from .cli_helpers import nimmax
 from .theory import nim_mover_wins
@@ -295,6 +297,8 @@ def test_the_live_line_reads_the_best_move_so_far() -> None:
     best = searcher.best_scored()
     assert best is not None and best[0] == result.move and best[2] == 7
     assert not searcher.unhorizoned()
+    line = LiveSearch(game, Console(width=200)).line(searcher, searcher.budget).plain
+    assert f"best so far {game.format_move(result.move)}" in line and "500 simulations" in line
 
 
 def test_specs_and_refusals() -> None:
@@ -341,7 +345,7 @@ def test_cli_solve_to_the_end_proves_the_draw() -> None:
 
 
 def test_cli_play_connect4_against_mcts() -> None:
-    run = nimmax("play", "connect4", "--second", "mcts:time=0.1", stdin="d\nd\nd\nquit\n")
+    run = nimmax("play", "connect4", "--second", "mcts", stdin="d\nd\nd\nquit\n")
     assert run.returncode == 0, run.stderr
     assert "(mcts" in run.stdout and "Traceback" not in run.stderr
 
