@@ -159,7 +159,7 @@ def algorithms(text: str) -> list[Spec]:
             raise BadPlayerSpec(f"bench runs the engines {', '.join(ENGINES)}, not {quoted(spec.kind)}")
         extra = sorted(set(spec.options) - {"cache", "table"})
         if extra:
-            raise BadPlayerSpec(f"{spec}: bench searches to the end under --limit; drop {', '.join(extra)}")
+            raise BadPlayerSpec(f"{spec}: bench searches to the end under --time; drop {', '.join(extra)}")
         chosen.append(spec)
     return chosen
 
@@ -184,19 +184,36 @@ def measure(board: Board, algorithm: Spec, limit: float) -> Row:
     return Row(board.words, board.size, board.k, str(algorithm), DONE, result.value, result.nodes, seconds)
 
 
-def run_all(grid: Sequence[Board], chosen: Sequence[Spec], limit: float) -> Iterator[Row]:
+Starting = Callable[[Board, Spec], None]
+"""Told of each run as it starts (the board and the engine), so a progress line can name it."""
+
+
+def larger(board: Board, than: Board) -> bool:
+    """Whether `board` is at least as much work as `than`: as large, and (tic-tac-toe) as long a line to make.
+
+    A longer line to make leaves fewer games decided early, so 4x4 k=4 searches more than 4x4 k=3.
+    """
+    return board.size >= than.size and (board.k is None or than.k is None or board.k >= than.k)
+
+
+def run_all(
+    grid: Sequence[Board], chosen: Sequence[Spec], limit: float, starting: Starting | None = None
+) -> Iterator[Row]:
     """Run every algorithm on every board, smallest board first, yielding each row when done.
 
-    Once an algorithm goes over the limit or too deep, the larger boards of the same k are
-    skipped: they only take longer, or go deeper.
+    Once an algorithm goes over the limit or too deep on a board, every board at least as
+    large (`larger`) is skipped for it: it only takes longer, or goes deeper.
     """
-    over: set[tuple[str, int | None]] = set()
+    ran_out: dict[str, list[Board]] = {str(algorithm): [] for algorithm in chosen}
     for board in grid:
         for algorithm in chosen:
-            if (str(algorithm), board.k) in over:
-                yield Row(board.words, board.size, board.k, str(algorithm), SKIPPED, None, 0, 0.0)
+            name = str(algorithm)
+            if any(larger(board, smaller) for smaller in ran_out[name]):
+                yield Row(board.words, board.size, board.k, name, SKIPPED, None, 0, 0.0)
                 continue
+            if starting is not None:
+                starting(board, algorithm)
             row = measure(board, algorithm, limit)
             if row.status in (OVER, TOO_DEEP):
-                over.add((str(algorithm), board.k))
+                ran_out[name].append(board)
             yield row

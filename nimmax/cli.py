@@ -24,7 +24,7 @@ from nimmax import duel, games, interrupt
 from nimmax.files import CannotWrite, check_writable
 from nimmax.game import BadInput
 from nimmax.numbers import MAX_DELAY, MAX_SEED, float_option, int_option
-from nimmax.players import RANGES
+from nimmax.players import RANGES, timed
 from nimmax.search import MOVE_SECONDS, engine_for
 
 # A command imports what it draws and runs inside its body: `nimmax --help` and a small
@@ -32,7 +32,11 @@ from nimmax.search import MOVE_SECONDS, engine_for
 
 app = typer.Typer(
     name="nimmax",
-    help="A game console for perfect-play game search: play, solve and compare engines.",
+    help=(
+        "A game console for perfect-play game search: play, solve and compare engines.\n\n"
+        "[bold]Examples[/bold]: [cyan]nimmax play nim 2 3 5[/cyan] · [cyan]nimmax games[/cyan] · "
+        "[cyan]nimmax solve tictactoe[/cyan] · [cyan]nimmax COMMAND --help[/cyan]"
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -45,19 +49,44 @@ GAME_WORDS = {"allow_extra_args": True, "ignore_unknown_options": True}
 # Every numeric option's text is read by nimmax.numbers within its range: typer hands over the
 # text (parser=str) and the reader is the option's callback.
 MAX_DEPTH = int(RANGES["depth"][1])
-LEAST_TIME, MOST_TIME = RANGES["time"]  # solve --time, play --time and bench --limit: seconds of search
+LEAST_TIME, MOST_TIME = RANGES["time"]  # every command's --time: seconds of search
 MAX_TREE_NODES = 10**6
 """The most nodes `tree --max-nodes` lets a tree have: more than any picture shows."""
 DELAY = float_option("--delay", 0, MAX_DELAY)
 DEPTH = int_option("--depth", 1, MAX_DEPTH)
 TIME = float_option("--time", LEAST_TIME, MOST_TIME, or_inf=True)
-LIMIT = float_option("--limit", LEAST_TIME, MOST_TIME)
+BENCH_TIME = float_option("--time", LEAST_TIME, MOST_TIME)
+LIMIT = float_option("--limit", LEAST_TIME, MOST_TIME)  # bench's old spelling of --time
 SEED = int_option("--seed", 0, MAX_SEED)
 TREE_NODES = int_option("--max-nodes", 1, MAX_TREE_NODES)
+MAX_PLAYOUTS = 10**6
+PLAYOUTS = int_option("--playouts", 1, MAX_PLAYOUTS)
 GAME_COUNT = int_option("--games", 1, duel.MAX_GAMES)
 JOBS = int_option("--jobs", 1, duel.MAX_JOBS)
 SEED_RANGE = "0 to 2^64-1"
 GameWords = Annotated[list[str], typer.Argument(metavar="GAME [ARGS]...", help="Game name and its options.")]
+
+
+def show_version(wanted: bool) -> None:
+    """`nimmax --version`: the version, then exit."""
+    if wanted:
+        from nimmax import __version__
+
+        out.print(f"nimmax {__version__}", markup=False, highlight=False)
+        raise typer.Exit
+
+
+@app.callback()
+def options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=show_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+    traceback: Annotated[
+        bool,
+        typer.Option("--traceback", help="When a plugin's own code fails, show the whole traceback, not its one line."),
+    ] = False,
+) -> None:
+    """The options of nimmax itself, before a command."""
 
 
 def emit_json(record: Any) -> None:
@@ -74,8 +103,10 @@ def games_command(as_json: Annotated[bool, typer.Option("--json", help="Print JS
     """
     from nimmax.games import GAMES
     from nimmax.players import OPTIONS, SUMMARIES
+    from nimmax.plugins import installed
     from nimmax.ui import views
 
+    plugins = installed()
     if as_json:
         emit_json(
             {
@@ -105,11 +136,14 @@ def games_command(as_json: Annotated[bool, typer.Option("--json", help="Print JS
                     }
                     for kind, options in OPTIONS.items()
                 ],
+                "plugins": plugins,
             }
         )
         return
     out.print(views.games_table())
     out.print(views.players_table())
+    if plugins:
+        out.print(views.plugins_table(plugins))
 
 
 @app.command("solve", context_settings=GAME_WORDS)
@@ -130,6 +164,12 @@ def solve_command(
             show_default="to the end",
         ),
     ] = None,
+    every_move: Annotated[
+        bool, typer.Option("--all", help="Show every move in the table, not only the best ten (--json lists all).")
+    ] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show the best line and each other move's refutation as a tree.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
     """Value every move of a position exactly and name the best.
@@ -139,24 +179,35 @@ def solve_command(
     [bold]Examples[/bold]:
     [cyan]nimmax solve nim 2 3 5[/cyan] ·
     [cyan]nimmax solve connect4 --time 10[/cyan] ·
+    [cyan]nimmax solve tictactoe --size 15 --k 5 --time 5 --all[/cyan] ·
+    [cyan]nimmax solve tictactoe --position x../.o./... --explain[/cyan] ·
     [cyan]nimmax solve nim 1 2 3 --normal --algorithm minimax:cache=off --json[/cyan]
     """
-    from nimmax.solve import solution_record, solve
+    from nimmax.solve import solution_record, solve, solver
     from nimmax.ui import views
     from nimmax.ui.live import LiveSearch
+    from nimmax.ui.results import outcome
 
     game = games.create(game_words)
     state = game.initial_state()
     live = LiveSearch(game, err, "Ctrl-C stops and shows the answer so far")
+    player = solver(algorithm, depth, time, live)
     with live.watching("solving"):
-        result = solve(game, state, algorithm, depth, time, live)
+        result = solve(game, state, player=player)
     if as_json:
         emit_json(solution_record(game, state, algorithm, result, live.interrupted))
     elif game.is_terminal(state):
-        out.print(f"The game is already over: value {result.value:+g} for {game.player_names[game.to_move(state)]}.")
+        out.print(f"The game is already over: {outcome(game, state, game.player_names)[0]}.")
     elif result.moves:
-        out.print(views.solution_table(game, state, result))
-        out.print(views.solution_summary(game, algorithm, result))
+        out.print(views.solution_table(game, state, result, None if every_move else views.BEST_ROWS))
+        out.print(views.solution_summary(game, algorithm, result, game.to_move(state)))
+        if explain and not live.interrupted:
+            from nimmax.explain import lines
+            from nimmax.ui.why import explain_tree
+
+            with live.watching("explaining"):
+                found = lines(game, state, player, result)
+            out.print(explain_tree(game, state, found, result.depth))
     if live.interrupted:  # main() prints "interrupted" and this note, and exits 130
         stopped = KeyboardInterrupt()
         stopped.add_note(views.partial_answer(result))
@@ -166,7 +217,15 @@ def solve_command(
 @app.command("tree", context_settings=GAME_WORDS)
 def tree_command(
     game_words: GameWords,
-    algorithm: Annotated[str, typer.Option(help="minimax or alphabeta (pruned branches shown dimmed).")] = "minimax",
+    algorithm: Annotated[
+        str,
+        typer.Option(
+            help=(
+                "minimax or alphabeta (pruned branches shown dimmed). The default is minimax, not solve's "
+                "alphabeta: the whole tree is the picture, and alphabeta's cuts are best seen against it."
+            )
+        ),
+    ] = "minimax",
     max_nodes: Annotated[
         int,
         typer.Option(
@@ -204,48 +263,74 @@ def tree_command(
             raise CannotWrite("the picture", svg, error) from None
 
 
+OLD_NAMES = {"--algorithms": "--algorithm", "--limit": "--time"}
+"""Options renamed to the shared vocabulary; the old spellings work for one more release, with a note."""
+
+
+def renamed(old: str, value: Any, new_value: Any) -> Any:
+    """The value of an option given by its old name (`--limit`), with a note on stderr; else the new one's."""
+    if value is None:
+        return new_value
+    _say(f"nimmax: {old} is now {OLD_NAMES[old]}; the old spelling goes in the next release")
+    return value
+
+
 @app.command("bench")
 def bench_command(
     family_name: Annotated[str, typer.Argument(metavar="FAMILY", help="simple-nim, nim, split-nim or tictactoe.")],
     sizes: Annotated[str | None, typer.Option(help="Board sizes, e.g. 3,4 (each family has defaults).")] = None,
     k: Annotated[str | None, typer.Option("--k", help="tictactoe: winning line lengths, e.g. 3,4.")] = None,
-    engines: Annotated[str, typer.Option("--algorithms", help="Engines to compare.")] = "minimax:cache=off,alphabeta",
-    limit: Annotated[
+    algorithm: Annotated[
+        str,
+        typer.Option(
+            "--algorithm",
+            metavar="LIST",
+            help="Engines to compare, comma-separated; plain minimax is the point of the bench, alpha-beta its foil.",
+        ),
+    ] = "minimax:cache=off,alphabeta",
+    time: Annotated[
         float,
         typer.Option(
             parser=str,
-            callback=LIMIT,
+            callback=BENCH_TIME,
             metavar="S",
             help=f"Seconds allowed per run, {LEAST_TIME:g} to {MOST_TIME:.0f}.",
         ),
     ] = 10.0,
+    old_algorithms: Annotated[str | None, typer.Option("--algorithms", hidden=True)] = None,
+    old_limit: Annotated[float | None, typer.Option("--limit", parser=str, callback=LIMIT, hidden=True)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the runs as JSON.")] = False,
 ) -> None:
     """Enlarge the board and watch minimax: exact searches per board size, nodes on a log scale.
 
+    An algorithm that runs out of time (or stack) on a board skips every board at least as large.
+    The progress line names the run in progress and its time.
     [bold]Examples[/bold]:
     [cyan]nimmax bench simple-nim --sizes 10,15,20[/cyan] ·
-    [cyan]nimmax bench nim --sizes 2,3 --algorithms minimax,negamax,alphabeta --limit 5[/cyan] ·
-    [cyan]nimmax bench tictactoe --sizes 3,4 --k 3,4 --algorithms minimax:cache=off,alphabeta --limit 60[/cyan]
+    [cyan]nimmax bench nim --sizes 2,3 --algorithm minimax,negamax,alphabeta --time 5[/cyan] ·
+    [cyan]nimmax bench tictactoe --sizes 3,4 --k 3,4 --algorithm minimax:cache=off,alphabeta --time 60[/cyan]
     """
     from nimmax.bench import Row, algorithms, boards, family, parse_sizes, run_all
-    from nimmax.ui.bench import bench_table, nodes_chart
+    from nimmax.ui.bench import BenchProgress, bench_table, nodes_chart
 
+    engines = renamed("--algorithms", old_algorithms, algorithm)
+    limit = renamed("--limit", old_limit, time)
     chosen = family(family_name)
     grid = boards(chosen, parse_sizes(chosen, "--sizes", sizes), parse_sizes(chosen, "--k", k))
     runs, rows = algorithms(engines), list[Row]()
-    total = len(grid) * len(runs)
+    progress = BenchProgress(len(grid) * len(runs))
     try:
-        with err.status("searching", spinner="dots") as status:
-            for row in run_all(grid, runs, limit):
+        with err.status(progress, spinner="dots"):
+            for row in run_all(grid, runs, limit, progress.starting):
                 rows.append(row)
-                status.update(f"{len(rows)} of {total} runs done (last: {row.board}, {row.algorithm})")
+                progress.finished(row)
     except KeyboardInterrupt as error:
-        error.add_note(f"after {len(rows)} of {total} runs; those are printed" if rows else "before any run ended")
+        done = f"after {len(rows)} of {progress.total} runs; those are printed"
+        error.add_note(done if rows else "before any run ended")
         raise
     finally:  # interrupted or not, the runs so far are printed
         if as_json:
-            emit_json({"family": chosen.name, "limit": limit, "rows": [row.record() for row in rows]})
+            emit_json({"family": chosen.name, "time": limit, "limit": limit, "rows": [row.record() for row in rows]})
         else:
             out.print(bench_table(rows, limit))
             out.print(nodes_chart(rows, out.width))
@@ -327,15 +412,133 @@ def replay_command(
             show_default="0.5 on a terminal, else 0",
         ),
     ] = None,
+    analyze: Annotated[
+        bool, typer.Option("--analyze", help="Then analyse every move, as nimmax analyze does (its defaults).")
+    ] = False,
 ) -> None:
     """Step through a recorded game, position by position.
 
-    [bold]Example[/bold]: [cyan]nimmax replay game.json --delay 0.2[/cyan]
+    [bold]Examples[/bold]: [cyan]nimmax replay game.json --delay 0.2[/cyan] ·
+    [cyan]nimmax replay game.json --analyze[/cyan]
     """
     from nimmax.ui import play
 
+    record = play.read_record(file)
     pause = delay if delay is not None else (0.5 if out.is_terminal else 0.0)
-    play.replay(play.read_record(file), out, pause)
+    play.replay(record, out, pause)
+    if analyze:
+        _analyze(record, None, None, as_json=False)
+
+
+@app.command("analyze")
+def analyze_command(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A record written by play --record.")],
+    algorithm: Annotated[
+        str | None,
+        typer.Option(help="Player spec of the engine that values the positions.", show_default="the game's engine"),
+    ] = None,
+    time: Annotated[
+        float | None,
+        typer.Option(
+            parser=str,
+            callback=TIME,
+            metavar="S",
+            help=f"Seconds per position, deepening: {LEAST_TIME:g} to {MOST_TIME:.0f}, or inf (each to the end).",
+            show_default=f"{MOVE_SECONDS:g} s, less in a game of over 60 moves (a minute in all)",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
+) -> None:
+    """Value every move of a recorded game against the best, and name the mistake that decided it.
+
+    Each position is valued exactly where the engine proves it in its time, else estimated.
+    Verdicts: best; good (keeps the outcome); mistake (changes the proven outcome); inaccuracy
+    (an estimate that gives up more than a fifth of the best value). Ctrl-C prints the moves
+    analysed so far, exit 130.
+    [bold]Examples[/bold]: [cyan]nimmax analyze game.json[/cyan] ·
+    [cyan]nimmax analyze game.json --algorithm alphabeta:time=inf --json[/cyan]
+    """
+    from nimmax.ui import play
+
+    _analyze(play.read_record(file), algorithm, time, as_json)
+
+
+def _analyze(record: Any, algorithm: str | None, time: float | None, as_json: bool) -> None:
+    """Analyse a record and print the table (or JSON); Ctrl-C prints the moves analysed so far."""
+    from nimmax.analyze import Analysis, analyst, judged
+    from nimmax.ui.live import LiveSearch
+    from nimmax.ui.why import analysis_table, decisive_line
+
+    game = games.create(record.game)
+    live = LiveSearch(game, err, "Ctrl-C stops and shows the moves analysed so far")
+    player = analyst(game, algorithm, time, live, len(record.moves))
+    done: list[Any] = []
+    moves = judged(record, player)
+    try:
+        while True:
+            with live.watching(f"analysing move {len(done) + 1}"):
+                found = next(moves, None)
+            if found is None:
+                break
+            if live.interrupted:  # its search was cut short: the moves before it stand
+                raise KeyboardInterrupt
+            done.append(found)
+    except KeyboardInterrupt as stopped:
+        stopped.add_note(f"after analysing {len(done)} moves, printed above")
+        raise
+    finally:
+        analysis = Analysis.of(record, player.spec, done)
+        if as_json:
+            emit_json(analysis.as_json())
+        else:
+            out.print(analysis_table(game, analysis))
+            out.print(decisive_line(game, analysis))
+
+
+@app.command("check", context_settings=GAME_WORDS)
+def check_command(
+    game_words: GameWords,
+    playouts: Annotated[
+        int,
+        typer.Option(
+            parser=str,
+            callback=PLAYOUTS,
+            metavar="N",
+            help=f"Random playouts to try the laws on, 1 to {MAX_PLAYOUTS:,}.",
+        ),
+    ] = 100,
+    seed: Annotated[
+        int, typer.Option(parser=str, callback=SEED, metavar="N", help=f"Seed of the playouts, {SEED_RANGE}.")
+    ] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
+) -> None:
+    """Try the Game protocol's laws on seeded random playouts of a game (yours, or nimmax's own).
+
+    One row per law: passed, failed with the shortest counterexample found (the moves from the
+    start), or skipped where the game keeps the default of an optional member. Exit 0 when
+    every law holds, 1 when one fails.
+    [bold]Examples[/bold]: [cyan]nimmax check examples/tictactoe.py:TicTacToe[/cyan] ·
+    [cyan]nimmax check connect4 --playouts 20[/cyan] ·
+    [cyan]nimmax check examples/subtraction.py:Subtraction 20 --json[/cyan]
+    """
+    from rich.progress import Progress
+
+    from nimmax.check import check, position_reader
+    from nimmax.ui.check import report_table, verdict_line
+
+    game = games.create(game_words)
+    with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("playouts", total=playouts)
+        report = check(
+            game, playouts, seed, position_reader(game_words), lambda done, total: progress.update(task, completed=done)
+        )
+    if as_json:
+        emit_json(report.as_json())
+    else:
+        out.print(report_table(report))
+        out.print(verdict_line(report))
+    if not report.holds:
+        raise typer.Exit(1)
 
 
 GameOption = Annotated[
@@ -373,6 +576,19 @@ SeedOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+MoveTimeOption = Annotated[
+    float | None,
+    typer.Option(
+        parser=str,
+        callback=TIME,
+        metavar="S",
+        help=(
+            "Seconds a move for every engine whose spec sets no limit, "
+            f"{LEAST_TIME:g} to {MOST_TIME:.0f} (inf: search to the end), as play's --time."
+        ),
+        show_default=f"{MOVE_SECONDS:g}",
+    ),
+]
 
 
 def exit_if_interrupted(event: duel.Event) -> None:
@@ -380,6 +596,8 @@ def exit_if_interrupted(event: duel.Event) -> None:
     if event.interruption is not None:
         done = event.done
         kept = f"after {done} games; their results are printed" if done else "before any game ended"
+        if done == 1:
+            kept = "after 1 game; its result is printed"
         event.interruption.add_note(kept)
         raise event.interruption
 
@@ -392,24 +610,26 @@ def duel_command(
     count: GamesOption = 100,
     jobs: JobsOption = 1,
     seed: SeedOption = None,
+    time: MoveTimeOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Play two AI players against each other many times; the first mover alternates.
 
     Shows wins, losses, draws (95% Wilson intervals), wins per seat, time and nodes per move.
-    Engines think at most 1 s a move unless their spec says otherwise
-    ([cyan]alphabeta:time=0.1[/cyan], [cyan]alphabeta:depth=4[/cyan]).
+    Engines think at most 1 s a move unless told otherwise ([cyan]--time S[/cyan] for every engine,
+    or a spec's own [cyan]alphabeta:time=0.1[/cyan], [cyan]alphabeta:depth=4[/cyan]).
 
     Ctrl-C stops the duel and still prints the games finished.
 
     [bold]Examples[/bold]:
     [cyan]nimmax duel alphabeta random --games 1000[/cyan] ·
     [cyan]nimmax duel alphabeta random --game "nim 2 3 5" --seed 7 --jobs 2[/cyan] ·
-    [cyan]nimmax duel alphabeta:depth=2 alphabeta --game "simple-nim 13" --json[/cyan]
+    [cyan]nimmax duel alphabeta:depth=2 alphabeta --game "simple-nim 13" --json[/cyan] ·
+    [cyan]nimmax duel alphabeta expectimax --game "2048 --size 3" --games 10 --time 0.1[/cyan]
     """
     from nimmax.ui import duel as duel_views
 
-    plan = duel.plan(game or duel.DEFAULT_GAME, [first, second], count, seed)
+    plan = duel.plan(game or duel.DEFAULT_GAME, [timed(first, time), timed(second, time)], count, seed)
     event = duel_views.play(plan, jobs, err)
     if as_json:
         emit_json(duel.pairing_record(event, event.pairings[0]))
@@ -425,6 +645,7 @@ def tournament_command(
     count: GamesOption = 20,
     jobs: JobsOption = 1,
     seed: SeedOption = None,
+    time: MoveTimeOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Round robin: every player meets every other; prints a crosstable and Elo ratings.
@@ -437,7 +658,7 @@ def tournament_command(
     """
     from nimmax.ui import duel as duel_views
 
-    plan = duel.plan(game or duel.DEFAULT_GAME, specs, count, seed)
+    plan = duel.plan(game or duel.DEFAULT_GAME, [timed(spec, time) for spec in specs], count, seed)
     event = duel_views.play(plan, jobs, err)
     if as_json:
         emit_json(duel.tournament_record(event))
@@ -490,12 +711,39 @@ def _invoke(args: list[str]) -> int:
         _say("nimmax: interrupted")
         return 130
     except (RecursionError, MemoryError) as error:
+        if _plugin_failed(error, args):
+            return 1
         what = "a deeper stack" if isinstance(error, RecursionError) else "more memory"
         limits = _limits(group, context)
         hint = f"the search needs {what} than this machine allows; limit it with {' or '.join(limits)}"
         _say(f"nimmax: {hint}" if limits else f"nimmax: this needs {what} than this machine allows")
         return 1
+    except Exception as error:
+        if _plugin_failed(error, args):
+            return 1
+        raise
     return 0
+
+
+def _asked_for_traceback(args: list[str]) -> bool:
+    """Whether `--traceback`, nimmax's own option, comes before the command."""
+    for arg in args:
+        if arg == "--traceback":
+            return True
+        if not arg.startswith("-"):
+            return False
+    return False
+
+
+def _plugin_failed(error: BaseException, args: list[str]) -> bool:
+    """Say in one line where a plugin's own code failed (file, line, message), unless asked for the
+    traceback; False when the error did not come from a plugin (nimmax's own bug: a traceback)."""
+    plugins = sys.modules.get("nimmax.plugins")
+    where = plugins.blame(error) if plugins is not None else None
+    if where is None or _asked_for_traceback(args):
+        return False
+    _say(f"nimmax: a plugin failed: {where} (nimmax --traceback ... shows the whole traceback)")
+    return True
 
 
 LIMITS = ("--depth", "--time")

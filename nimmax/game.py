@@ -7,6 +7,7 @@ alternation, so games with extra turns (Kalah) and chance nodes (2048) fit the s
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Hashable, Sequence
 from itertools import islice
 from typing import Any, Generic, TypeVar
@@ -43,11 +44,13 @@ class Game(Generic[S, A]):
     has_chance: bool = False
     seed: int | None = None
     """Seed for drawing chance outcomes when the game is played (2048's `--seed`); None: the caller's."""
+    words: tuple[str, ...] = ()
+    """The words that built a plugin game, its reference first (set when nimmax loads it)."""
 
     @property
     def spec(self) -> str:
         """The words that rebuild this game with `nimmax.games.create`."""
-        return self.name
+        return shlex.join(self.words) if self.words else self.name
 
     def initial_state(self) -> S:
         """The position the game starts from."""

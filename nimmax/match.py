@@ -118,6 +118,15 @@ class Match:
         return GameRecord.of(self.game, [player.spec for player in self.players], self.history)
 
 
+RECORD_FIELDS = {
+    "game": 'the game words, e.g. "nim 2 3 5"',
+    "players": "the player spec of each seat",
+    "moves": "the moves as written",
+    "result": "the winner, the payoffs and whether the game finished",
+}
+"""A record's fields, with what each holds: a refusal names the missing ones in words."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """A finished (or abandoned) game: the game words, player specs and every move made."""
@@ -178,9 +187,11 @@ class GameRecord:
         """The record a decoded JSON document holds, every field's type and size checked."""
         if not isinstance(data, dict):
             raise _not_a_record("it is not a JSON object")
-        missing = [key for key in ("game", "players", "moves", "result") if key not in data]
+        missing = [key for key in RECORD_FIELDS if key not in data]
         if missing:
-            raise _not_a_record(f"it has no {', '.join(missing)}")
+            if len(missing) == 1:
+                raise _not_a_record(f"it has no {missing[0]} field ({RECORD_FIELDS[missing[0]]})")
+            raise _not_a_record(f"it has no {', '.join(missing[:-1])} or {missing[-1]} field")
         words = data["game"]
         if not (isinstance(words, str) and len(words) <= MAX_RECORD_TEXT):
             raise _not_a_record(f"game must be game words of at most {MAX_RECORD_TEXT:,} characters")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from nimmax.game import AnyGame, BadInput
 from nimmax.numbers import MAX_SEED, parse_float, parse_int, quoted
@@ -221,8 +221,23 @@ class HumanPlayer:
         return self.ask(game, state)
 
 
+def is_plugin(spec: str | Spec) -> bool:
+    """Whether a spec names a plugin player (`file.py:Class`, `package.module:Class`, or a name an
+    installed package registers) rather than one of nimmax's own."""
+    if not isinstance(spec, str):
+        return False
+    name = spec.strip().partition(":")[0].lower()
+    if name in OPTIONS:
+        return False
+    from nimmax import plugins  # plugin code is loaded only when a spec names it
+
+    return plugins.is_reference(spec) or name in plugins.registered(plugins.PLAYER_GROUP)
+
+
 def check_fit(spec: str | Spec, game: AnyGame) -> None:
     """Refuse, before play starts, a search engine that cannot honour the game's properties (CannotSearch)."""
+    if is_plugin(spec):
+        return
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
     if parsed.engine is not None:
         parsed.engine.game_for(game, parsed.settings)
@@ -235,7 +250,12 @@ def create(
     watcher: Watcher | None = None,
 ) -> Player:
     """Build a player from its spec, e.g. create("alphabeta:time=0.5"); `seed` feeds random
-    players, `ask` asks a person, `watcher` sees an engine's searches."""
+    players (and a plugin's `seed` keyword, when its spec sets none), `ask` asks a person,
+    `watcher` sees an engine's searches."""
+    if is_plugin(spec):
+        from nimmax import plugins
+
+        return cast(Player, plugins.create_player(str(spec), seed))
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
     if parsed.kind == "human":
         return HumanPlayer(ask, str(parsed))
@@ -247,6 +267,8 @@ def create(
 def timed(spec: str | Spec, seconds: float | None) -> str:
     """The spec with `time=seconds` when it is a search engine's that sets no limit of its own
     (play --time); other specs, and any spec when `seconds` is None, are returned as they are."""
+    if is_plugin(spec):
+        return str(spec)
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
     limited = {limit.name for limit in LIMITS} | {ITERATIONS.name}
     if seconds is None or parsed.engine is None or limited & set(parsed.options):

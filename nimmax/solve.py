@@ -2,11 +2,31 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from nimmax.explain import ANY_SPAWN, follow
 from nimmax.game import CHANCE, AnyGame
 from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
-from nimmax.search import ENGINES, INFINITY, LIMITS, SearchResult, Watcher
+from nimmax.search import ENGINES, INFINITY, LIMITS, SCALE, SearchResult, Table, Watcher, search
+
+
+def solver(
+    algorithm: str = "alphabeta", depth: int | None = None, time: float | None = None, watcher: Watcher | None = None
+) -> SearchPlayer:
+    """The player that solves with the engine `algorithm` names; --depth/--time override its own.
+
+    With no limit at all it searches straight to the end of the game (no play-time default):
+    deepening would repeat the shallower searches and pay the heuristic at every horizon,
+    up to ten times the nodes of a straight proof (Connect Four 4x5).
+    """
+    spec = parse_spec(algorithm)
+    if spec.engine is None:
+        raise BadPlayerSpec(f"solve needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
+    spec = spec.with_options(depth=depth, time=time)
+    if not {limit.name for limit in LIMITS} & set(spec.options):
+        spec = spec.with_options(time=INFINITY)
+    return SearchPlayer(spec, watcher)
 
 
 def solve(
@@ -16,22 +36,31 @@ def solve(
     depth: int | None = None,
     time: float | None = None,
     watcher: Watcher | None = None,
+    player: SearchPlayer | None = None,
 ) -> SearchResult:
-    """Value every move of `state` with the engine `algorithm` names; --depth/--time override its own.
-
-    With no limit at all it searches straight to the end of the game (no play-time default):
-    deepening would repeat the shallower searches and pay the heuristic at every horizon,
-    up to ten times the nodes of a straight proof (Connect Four 4x5).
-    """
-    spec = parse_spec(algorithm)
-    if spec.engine is None:
-        raise BadPlayerSpec(f"solve needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
+    """Value every move of `state` with the engine `algorithm` names (or with `player`, made by
+    `solver`, whose table then holds the search for explaining it)."""
+    if player is None:
+        player = solver(algorithm, depth, time, watcher)
     if game.to_move(state) == CHANCE:
         raise BadPlayerSpec("the position is a chance node: there is no move to solve")
-    spec = spec.with_options(depth=depth, time=time)
-    if not {limit.name for limit in LIMITS} & set(spec.options):
-        spec = spec.with_options(time=INFINITY)
-    return SearchPlayer(spec, watcher).search(game, state, every_move=True)
+    result = player.search(game, state, every_move=True)
+    own = player.engine.name == "alphabeta" and player.options["cache"]  # its table already holds most of the line
+    return replace(result, pv=full_line(game, state, result, player.table_for(game) if own else Table()))
+
+
+def full_line(game: AnyGame, state: Any, result: SearchResult, table: Table) -> tuple[Any, ...]:
+    """The best line as far as the search knows it: a proven value's line is played on to the end of
+    the game (or to a chance draw), each further move the best by an exact alpha-beta search, since
+    an engine without a table (minimax:cache=off) keeps only its first move."""
+    line = tuple(result.pv)
+    if not result.exact or not line:
+        return line
+    for move in line:
+        state = game.result(state, move)
+    exact = lambda at: search(game, at, "alphabeta", time=INFINITY, table=table)  # noqa: E731
+    more = follow(game, state, exact, table, proven=True, plies=SCALE)
+    return line + tuple(move for move in more if move != ANY_SPAWN)
 
 
 def solution_record(

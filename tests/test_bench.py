@@ -11,11 +11,26 @@ from pathlib import Path
 import pytest
 
 from nimmax import games
-from nimmax.bench import DONE, OVER, SKIPPED, algorithms, boards, family, measure, parse_sizes, plan, run_all
+from nimmax.bench import (
+    DONE,
+    OVER,
+    SKIPPED,
+    Board,
+    algorithms,
+    boards,
+    family,
+    larger,
+    measure,
+    parse_sizes,
+    plan,
+    run_all,
+)
 from nimmax.game import BadInput
+from nimmax.players import Spec
 from nimmax.search import Table, search
+from nimmax.ui.bench import BenchProgress
 
-from .cli_helpers import ROOT, nimmax
+from .cli_helpers import ROOT, nimmax, nimmax_in_process
 from .theory import nim_mover_wins, simple_nim_tree_size
 
 
@@ -114,7 +129,7 @@ def test_cli_json_rows() -> None:
 def test_cli_table_chart_and_over_the_limit() -> None:
     start = time.perf_counter()
     run = nimmax(
-        "bench", "simple-nim", "--sizes", "8,40,45", "--algorithms", "minimax:cache=off,alphabeta", "--limit", "0.5"
+        "bench", "simple-nim", "--sizes", "8,40,45", "--algorithm", "minimax:cache=off,alphabeta", "--time", "0.5"
     )
     assert time.perf_counter() - start < 15
     assert run.returncode == 0, run.stderr
@@ -128,6 +143,8 @@ def test_cli_table_chart_and_over_the_limit() -> None:
         ["bench", "chess"],
         ["bench", "nim", "--sizes", "0"],
         ["bench", "nim", "--k", "3"],
+        ["bench", "nim", "--algorithm", "random"],
+        ["bench", "nim", "--time", "0"],
         ["bench", "nim", "--algorithms", "random"],
         ["bench", "nim", "--limit", "0"],
     ],
@@ -139,7 +156,7 @@ def test_cli_bad_input_exits_2(args: list[str]) -> None:
 
 def test_tictactoe_family_runs() -> None:
     assert games.create("tictactoe --size 3 --k 3") is not None
-    run = nimmax("bench", "tictactoe", "--sizes", "2,3", "--k", "3", "--algorithms", "alphabeta", "--json")
+    run = nimmax("bench", "tictactoe", "--sizes", "2,3", "--k", "3", "--algorithm", "alphabeta", "--json")
     assert run.returncode == 0, run.stderr
     rows = json.loads(run.stdout)["rows"]
     assert [row["board"] for row in rows] == ["tictactoe --size 3 --k 3"]
@@ -167,3 +184,53 @@ def test_tree_and_bench_help_show_examples() -> None:
     for command in ("tree", "bench"):
         run = nimmax(command, "--help")
         assert run.returncode == 0 and "nimmax " + command in run.stdout
+
+
+def test_a_run_out_of_time_skips_every_board_at_least_as_large_longer_lines_too() -> None:
+    """The issue's case: minimax ran out on 4x4 k=3, so 4x4 k=4 (a longer line, more work) is not run."""
+    grid = boards(family("tictactoe"), (3, 4), (3, 4))
+    rows = list(run_all(grid, algorithms("minimax:cache=off,alphabeta"), limit=0.05))
+    status = {(row.board, row.algorithm): row.status for row in rows}
+    assert status[("tictactoe --size 3 --k 3", "minimax:cache=off")] == OVER  # 549,946 nodes: not in 0.05 s
+    assert status[("tictactoe --size 4 --k 3", "minimax:cache=off")] == SKIPPED
+    assert status[("tictactoe --size 4 --k 4", "minimax:cache=off")] == SKIPPED
+    assert status[("tictactoe --size 3 --k 3", "alphabeta")] == DONE  # 205 nodes
+    assert status[("tictactoe --size 4 --k 3", "alphabeta")] != SKIPPED  # its own runs are its own
+
+
+def test_a_smaller_line_on_a_larger_board_is_still_run() -> None:
+    """Out of time on 4x4 k=4 says nothing about 5x5 k=3: neither is at least as large as the other."""
+    small, large = boards(family("tictactoe"), (4, 5), (3, 4))[1], boards(family("tictactoe"), (5,), (3,))[0]
+    assert (small.size, small.k, large.size, large.k) == (4, 4, 5, 3)
+    assert not larger(large, small) and larger(small, small)
+
+
+def test_the_progress_line_names_the_run_in_progress_and_its_time() -> None:
+    grid = boards(family("simple-nim"), (6, 9))
+    progress = BenchProgress(4)
+    seen: list[str] = []
+
+    def starting(board: Board, algorithm: Spec) -> None:
+        progress.starting(board, algorithm)
+        seen.append(progress.__rich__().plain)
+
+    for row in run_all(grid, algorithms("minimax:cache=off,alphabeta"), limit=5, starting=starting):
+        progress.finished(row)
+    assert seen[0].startswith("0 of 4 runs done · now simple-nim 6 with minimax:cache=off, 0.")
+    assert seen[3].startswith("3 of 4 runs done · now simple-nim 9 with alphabeta, ") and seen[3].endswith(" s")
+    assert progress.__rich__().plain == "4 of 4 runs done"
+
+
+def test_the_old_spellings_still_work_with_a_note() -> None:
+    old = nimmax_in_process(
+        "bench", "simple-nim", "--sizes", "6", "--algorithms", "alphabeta", "--limit", "5", "--json"
+    )
+    new = nimmax_in_process("bench", "simple-nim", "--sizes", "6", "--algorithm", "alphabeta", "--time", "5", "--json")
+    assert old.returncode == new.returncode == 0
+    assert "--algorithms is now --algorithm" in old.stderr and "--limit is now --time" in old.stderr
+    assert new.stderr == ""
+    rows = [json.loads(run.stdout)["rows"][0] for run in (old, new)]
+    assert [(row["board"], row["algorithm"], row["value"]) for row in rows] == [
+        ("simple-nim 6", "alphabeta", 1)
+    ] * 2  # 6 is not 1 mod 4
+    assert json.loads(old.stdout)["time"] == 5

@@ -520,7 +520,7 @@ def test_renderer_announces_the_extra_turn_and_the_end() -> None:
     assert "Extra turn" in drawn(game, after, 2)[-1] and "South moves again" in drawn(game, after, 2)[-1]
     assert "Extra turn" not in drawn(game, game.result(after, 1), 1)[-1]
     finished = game.result(at("0,0,2:3/1,0,0:0/s"), 3)
-    assert drawn(game, finished)[-1] == "Game over: South wins by 2 seeds"
+    assert drawn(game, finished)[-1] == "Game over: South wins 4–2"  # store 3+1; North's 2 swept to its store
 
 
 def readme_kalah_examples() -> list[list[str]]:

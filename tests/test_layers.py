@@ -20,6 +20,8 @@ CORE = [
     "nimmax.players",
     "nimmax.match",
     "nimmax.solve",
+    "nimmax.analyze",
+    "nimmax.explain",
 ]
 
 

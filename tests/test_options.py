@@ -35,6 +35,7 @@ OPTIONS = [
     (TOURNAMENT, "--jobs", "--jobs must be a whole number from 1 to 64"),
     (TOURNAMENT, "--seed", SEED),
     (["tree", "nim", "2"], "--max-nodes", "--max-nodes must be a whole number from 1 to 1000000"),
+    (["bench", "simple-nim"], "--time", "--time must be a number from 0.001 to 1000000"),
     (["bench", "simple-nim"], "--limit", "--limit must be a number from 0.001 to 1000000"),
     (["bench", "simple-nim"], "--sizes", "each of --sizes must be a whole number from 1 to 1000000000"),
     (["bench", "tictactoe"], "--sizes", "each of --sizes must be a whole number from 1 to 26"),
@@ -87,7 +88,7 @@ def test_good_numbers_are_read_as_before() -> None:
     duel = nimmax_in_process(*DUEL, "--games", " 2", "--jobs", "01", "--seed", "18446744073709551615", "--json")
     assert duel.returncode == 0, duel.stderr
     assert json.loads(duel.stdout)["games"] == 2 and json.loads(duel.stdout)["seed"] == 18446744073709551615
-    bench = nimmax_in_process("bench", "simple-nim", "--sizes", "3, 4", "--limit", "1e1", "--json")
+    bench = nimmax_in_process("bench", "simple-nim", "--sizes", "3, 4", "--time", "1e1", "--json")
     assert bench.returncode == 0 and [row["size"] for row in json.loads(bench.stdout)["rows"]] == [3, 3, 4, 4]
 
 
@@ -126,10 +127,10 @@ def test_a_bench_run_too_deep_for_the_stack_is_a_row_and_the_larger_boards_are_s
 
 
 def test_bench_reports_a_run_too_deep_and_exits_0() -> None:
-    run = nimmax_in_process("bench", "simple-nim", "--sizes", "5,1000000000", "--algorithms", "alphabeta")
+    run = nimmax_in_process("bench", "simple-nim", "--sizes", "5,1000000000", "--algorithm", "alphabeta")
     assert run.returncode == 0, run.stderr
-    assert "too deep" in run.stdout and "simple-nim 5" in run.stdout
-    as_json = nimmax_in_process("bench", "simple-nim", "--sizes", "5,1000000000", "--algorithms", "alphabeta", "--json")
+    assert "too deep" in run.stdout and "simple-nim: exact search" in run.stdout
+    as_json = nimmax_in_process("bench", "simple-nim", "--sizes", "5,1000000000", "--algorithm", "alphabeta", "--json")
     assert [row["status"] for row in json.loads(as_json.stdout)["rows"]] == [DONE, TOO_DEEP]
 
 

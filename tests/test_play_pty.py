@@ -6,6 +6,7 @@ The prompt is prompt_toolkit's, so screen output carries escape codes between ch
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -131,3 +132,117 @@ def test_2048_moves_on_single_keys_undoes_and_quits(tmp_path: Path) -> None:
     moves = json.loads(record.read_text())["moves"]
     slides = [move for move in moves if "@" not in move]  # the rest are the spawns drawn by chance
     assert slides == ["up", "left", "down", "right", "left"]  # the last slide was undone
+
+
+F1, F3, F4 = "\x1bOP", "\x1bOR", "\x1bOS"  # what an xterm sends for F1, F3 and F4
+LEFT, RIGHT, UP, DOWN = "\x1b[D", "\x1b[C", "\x1b[A", "\x1b[B"
+
+
+def test_2048_has_help_and_a_hint_on_keys_and_never_echoes_a_key(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    child = spawn("play", "2048", "--seed", "3", "--record", str(record))
+    child.logfile_read = screen = io.StringIO()  # everything the terminal showed
+    child.expect(shown("? / F1 help · F2 hint · u / F3 undo · q quit"))  # the banner names the keys
+    child.expect("hjkl slide")
+    child.send("?")
+    child.expect(shown("Keys: arrows / wasd / hjkl slide"))
+    child.expect(shown("show this help"))
+    child.expect("hjkl slide")
+    child.send(F1)
+    child.expect(shown("Keys: arrows / wasd / hjkl slide"))
+    child.expect("hjkl slide")
+    child.send(F2)
+    child.expect(shown("hint is thinking") + "|" + shown("hint:"))
+    child.send(LEFT + RIGHT + LEFT)  # pressed while the hint searches, when no prompt is reading keys
+    child.expect(shown("hint: "))
+    child.expect(shown("expected value"))  # the slide and its expected value
+    child.send(RIGHT + UP + DOWN)  # pressed quickly, before each board is drawn
+    for _ in range(6):
+        child.expect(shown("Player (you) plays"))
+    child.expect("hjkl slide")
+    child.send(F3)  # takes the last slide back
+    child.expect(shown("took back"))
+    child.expect("hjkl slide")
+    child.send("q")
+    code, _ = finish(child)
+    shown_text = screen.getvalue()
+    assert code == 0 and "Traceback" not in shown_text
+    assert "^[" not in shown_text and "\x1b[D" not in shown_text and "\x1b[C" not in shown_text  # no key echoed
+    slides = [move for move in json.loads(record.read_text())["moves"] if "@" not in move]
+    assert len(slides) == 5  # six slides, the last taken back
+
+
+def test_2048_help_typed_key_by_key_is_slides_and_help_is_question_mark() -> None:
+    """`h` and `l` slide in 2048, so the word help cannot be typed: `?` and F1 are help, and the banner says so."""
+    child = spawn("play", "2048", "--seed", "3")
+    child.expect(shown("? / F1 help"))
+    child.expect("hjkl slide")
+    child.send("q")
+    code, rest = finish(child)
+    assert code == 0 and "Traceback" not in rest
+
+
+def test_tictactoe_answers_question_mark_f1_f2_f3_and_u(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    child = spawn("play", "tictactoe", "--record", str(record))
+    child.expect(shown("Type a move, or: ? / F1 / help · F2 / hint · F4 / why · u / F3 / undo · q / quit"))
+    child.expect(shown("X ›"))
+    child.send("?")  # at once, no Enter
+    child.expect(shown("Moves look like: "))
+    child.expect(shown("u / F3 / undo"))
+    child.expect(shown("X ›"))
+    child.send(F1)
+    child.expect(shown("Moves look like: "))
+    child.expect(shown("X ›"))
+    child.send(F2)
+    child.expect(shown("hint: "))
+    child.expect(shown("(draw, proven)"))  # the empty 3x3 board is a draw
+    child.expect(shown("X ›"))
+    child.send("b2\r")
+    child.expect(shown("O (alphabeta) plays"))
+    child.expect(shown("X ›"))
+    child.send(F4)
+    child.expect(shown("why O (alphabeta) played"))
+    child.expect(shown("X ›"))
+    child.send(F3)
+    child.expect(shown("took back b2, "))
+    child.expect(shown("X ›"))
+    child.send("a1\r")
+    child.expect(shown("O (alphabeta) plays"))
+    child.expect(shown("X ›"))
+    child.send("u\r")
+    child.expect(shown("took back a1, "))
+    child.expect(shown("X ›"))
+    child.send("q\r")
+    code, rest = finish(child)
+    assert code == 0 and "Traceback" not in rest
+    assert json.loads(record.read_text())["moves"] == []
+
+
+def test_kalah_answers_question_mark_f1_f2_f3_and_u() -> None:
+    child = spawn("play", "kalah", "--pits", "3", "--seeds", "3")
+    child.expect(shown("Type a move, or: ? / F1 / help · F2 / hint · F4 / why · u / F3 / undo · q / quit"))
+    child.expect(shown("South ›"))
+    child.send("?")
+    child.expect(shown("Moves look like: "))
+    child.expect(shown("South ›"))
+    child.send(F1)
+    child.expect(shown("Moves look like: "))
+    child.expect(shown("South ›"))
+    child.send(F2)
+    child.expect(shown("hint: "))
+    child.expect(shown("proven"))  # Kalah(3,3) is solved within the hint's second
+    child.expect(shown("South ›"))
+    child.send("1\r")
+    child.expect(shown("South ›"))
+    child.send(F3)
+    child.expect(shown("took back 1"))
+    child.expect(shown("South ›"))
+    child.send("2\r")
+    child.expect(shown("South ›"))
+    child.send("u\r")
+    child.expect(shown("took back 2"))
+    child.expect(shown("South ›"))
+    child.send("q\r")
+    code, rest = finish(child)
+    assert code == 0 and "Traceback" not in rest

@@ -134,8 +134,12 @@ def test_a_good_record_reads_back_as_written() -> None:
             "a number in the record must be finite, not -Infinity",
         ),
         ("[1, 2]", "not a nimmax game record: it is not a JSON object"),
-        ("{}", "not a nimmax game record: it has no game, players, moves, result"),
-        ('{"game": "nim 2 3 5"}', "not a nimmax game record: it has no players, moves, result"),
+        ("{}", "not a nimmax game record: it has no game, players, moves or result field"),
+        ('{"game": "nim 2 3 5"}', "not a nimmax game record: it has no players, moves or result field"),
+        (
+            '{"game": "nim 2 3 5", "players": ["human", "alphabeta"], "moves": []}',
+            "not a nimmax game record: it has no result field (the winner, the payoffs and whether the game finished)",
+        ),
         (
             "{not json",
             "not a nimmax game record: not JSON (Expecting property name enclosed in double quotes: line 1 column 2",

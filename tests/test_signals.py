@@ -118,7 +118,11 @@ def test_a_pooled_duel_stops_at_once_and_leaves_no_process(
     out, err = finish(process)
     assert process.returncode == code
     assert time.monotonic() - signalled < 5
-    assert err == f"nimmax: {word} before any game ended\n"
+    # Said at once (before the workers' last games are in), then the one line of the end.
+    assert (
+        err
+        == f"stopping: 0 of 40 games finished so far; games in play are dropped\nnimmax: {word} before any game ended\n"
+    )
     assert "connect4: interrupted after 0 of 40 games" in out
     wait_empty(process.pid, signalled)
 
@@ -169,15 +173,20 @@ def test_ctrl_c_on_a_one_process_duel_prints_the_games_played() -> None:
     time.sleep(1)  # games are played
     process.send_signal(signal.SIGINT)
     out, err = finish(process)
-    found = re.fullmatch(r"nimmax: interrupted after ([0-9]+) games; their results are printed\n", err)
+    found = re.fullmatch(
+        r"stopping: ([0-9,]+) of 1,000,000 games finished so far; games in play are dropped\n"
+        r"nimmax: interrupted after ([0-9]+) games; their results are printed\n",
+        err,
+    )
     assert process.returncode == 130 and found is not None, err
-    assert f"interrupted after {found.group(1)} of 1000000 games" in out and "wins as first" in out
+    assert found.group(1).replace(",", "") == found.group(2)
+    assert f"interrupted after {found.group(2)} of 1000000 games" in out and "wins as first" in out
 
 
 @pytest.mark.parametrize(
     ("args", "signum", "code", "line"),
     [
-        (["bench", "tictactoe", "--sizes", "4", "--k", "4", "--limit", "60"], signal.SIGTERM, 143, "terminated"),
+        (["bench", "tictactoe", "--sizes", "4", "--k", "4", "--time", "60"], signal.SIGTERM, 143, "terminated"),
         (["solve", "connect4"], signal.SIGINT, 130, "interrupted"),
         (["solve", "connect4", "--json"], signal.SIGTERM, 143, "terminated"),
     ],

@@ -109,12 +109,17 @@ class Event:
 
 
 def run(
-    plan: Plan, jobs: int = 1, on_game: Callable[[Event], None] | None = None, backend: Backend | None = None
+    plan: Plan,
+    jobs: int = 1,
+    on_game: Callable[[Event], None] | None = None,
+    backend: Backend | None = None,
+    on_stop: Callable[[Event], None] | None = None,
 ) -> Event:
     """Play the event and count its games; `on_game(event)` after every finished game.
 
     The blocks are played by `backend`: by default this process alone (`jobs` 1) or a pool
-    of `jobs` processes. Ctrl-C or SIGTERM stops the event: the finished games are kept and
+    of `jobs` processes. Ctrl-C or SIGTERM stops the event: `on_stop(event)` is told at once
+    (the pool's workers still send their last games after it), the finished games are kept and
     `interruption` holds the KeyboardInterrupt, so the caller can report them, then re-raise it.
     """
     check_jobs(jobs)
@@ -127,11 +132,20 @@ def run(
         if on_game is not None:
             on_game(event)
 
+    told = False
+
+    def stopping() -> None:
+        nonlocal told
+        if on_stop is not None and not told:
+            told = True
+            on_stop(event)
+
     if backend is None:
-        backend = serial if jobs == 1 else ProcessPool(jobs)
+        backend = serial if jobs == 1 else ProcessPool(jobs, stopping)
     try:
         backend(tuple(plan.blocks()), count)
     except KeyboardInterrupt as error:
+        stopping()  # the serial backend stops where the signal fell: nothing more will come
         event.interruption = error
     event.seconds = time.perf_counter() - started
     return event

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from nimmax import games as registry
 from nimmax.game import AnyGame, BadGameSpec, BadInput
-from nimmax.players import BadPlayerSpec, check_fit, parse_spec
+from nimmax.players import BadPlayerSpec, check_fit, create, is_plugin, parse_spec
 
 BLOCKS = 16
 """Blocks per pairing at most: a fresh search starts cold, so few long blocks play fastest,
@@ -103,10 +103,12 @@ def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None
     game = registry.create(game) if isinstance(game, str) else game
     if game.players not in (1, 2):
         raise BadGameSpec(f"{game.name} has {game.players} players; duels take one- or two-player games")
-    parsed = [parse_spec(spec) for spec in specs]
+    parsed = [spec if is_plugin(spec) else parse_spec(spec) for spec in specs]
     for spec in parsed:
-        if spec.kind == "human":
+        if not isinstance(spec, str) and spec.kind == "human":
             raise BadPlayerSpec("a duel is played by machines: human is not a duel player")
+        if isinstance(spec, str):
+            create(spec)  # a plugin that cannot be built says so now, not in a worker
         check_fit(spec, game)
     chosen = seed if seed is not None else random.SystemRandom().randrange(2**31)
     return Plan(

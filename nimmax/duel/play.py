@@ -18,7 +18,7 @@ from nimmax.duel.planning import Block
 from nimmax.duel.stats import mean
 from nimmax.game import CHANCE, AnyGame
 from nimmax.match import Ply, plies
-from nimmax.players import Player, RandomPlayer, create, parse_spec
+from nimmax.players import Player, RandomPlayer, create, is_plugin, parse_spec
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +82,16 @@ def _generator(seed: int, pairing: int, index: int, stream: str) -> random.Rando
     return random.Random(f"{seed}:{pairing}:{index}:{stream}")
 
 
-def _reseed(player: Player, seed: int, pairing: int, index: int, stream: str) -> None:
-    """Give a random player this game's generator; `random:seed=N` replaces the event's seed."""
+def _reseed(player: Player, seed: int, pairing: int, index: int, stream: str) -> Player:
+    """The player for this game: a random player with this game's generator (`random:seed=N`
+    replaces the event's seed); a plugin built afresh with a seed of this game's, so its games
+    do not depend on how they are split among workers; others as they are."""
     if isinstance(player, RandomPlayer):
         own = parse_spec(player.spec).options.get("seed")
         player.rng = _generator(own if own is not None else seed, pairing, index, stream)
+    elif is_plugin(player.spec):
+        return create(player.spec, _generator(seed, pairing, index, stream).getrandbits(63))
+    return player
 
 
 def _play(
@@ -146,8 +151,10 @@ def block_games(block: Block, stop: Callable[[], bool] = lambda: False) -> Itera
     for index in range(block.start, block.start + block.count):
         if stop():
             return
-        for entrant, player in enumerate(players):
+        players = [
             _reseed(player, block.seed, block.pairing, index, f"player{entrant}")
+            for entrant, player in enumerate(players)
+        ]
         result = play_game(block.game, players, block, index, stop)
         if result is None:
             return

@@ -19,7 +19,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -52,6 +52,9 @@ class ProcessPool:
     """The backend of `jobs` processes on this machine (a `Backend`)."""
 
     jobs: int
+    stopping: Callable[[], None] | None = None
+    """Called the moment Ctrl-C or SIGTERM is caught, before the workers' last games come in, so
+    the person who pressed it hears at once that the duel is stopping."""
 
     def __post_init__(self) -> None:
         check_jobs(self.jobs)
@@ -59,7 +62,7 @@ class ProcessPool:
     def __call__(self, blocks: Sequence[Block], count: Count, /) -> None:
         """Play `blocks` on the pool's processes, counting each game as it arrives."""
         if blocks:  # a pool of no process cannot start
-            _run_pool(blocks, self.jobs, count)
+            _run_pool(blocks, self.jobs, count, self.stopping)
 
 
 # --- in a worker process -----------------------------------------------------------------
@@ -125,11 +128,12 @@ def _picklable(error: Exception) -> Exception:
 # --- in the parent -----------------------------------------------------------------------
 
 
-def _run_pool(blocks: Sequence[Block], jobs: int, count: Count) -> None:
+def _run_pool(blocks: Sequence[Block], jobs: int, count: Count, stopping: Callable[[], None] | None = None) -> None:
     """Play the blocks on `jobs` worker processes, counting each game as it arrives. On Ctrl-C or
-    SIGTERM, or a worker's error, stop every worker, count what they sent, then raise."""
+    SIGTERM (`stopping()` told at once), or a worker's error, stop every worker, count what they
+    sent, then raise."""
     with Held() as held, _Workers(blocks, jobs) as workers:
-        failure = workers.gather(count, held)
+        failure = workers.gather(count, held, stopping)
     if failure is not None:
         raise failure
     if held.caught is not None:
@@ -163,7 +167,7 @@ class _Workers:
             raise
         return self
 
-    def gather(self, count: Count, held: Held) -> Exception | None:
+    def gather(self, count: Count, held: Held, stopping: Callable[[], None] | None = None) -> Exception | None:
         """Count the games the workers send until every worker has ended (or GRACE seconds after a
         stop, for a held signal or a worker's error); the first worker error, if any."""
         running = list(self.processes)
@@ -171,6 +175,8 @@ class _Workers:
         while running:
             if self.stopped_at is None and (held.caught is not None or failure is not None):
                 self.stop()
+                if held.caught is not None and stopping is not None:
+                    stopping()
             if self.stopped_at is not None and time.monotonic() - self.stopped_at > GRACE:
                 break
             for ready in wait(running, STOP_CHECK):

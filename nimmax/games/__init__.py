@@ -115,4 +115,13 @@ def create(words: str | Sequence[str]) -> AnyGame:
             raise BadGameSpec(f"cannot read game words: {error}") from None
     if not words:
         raise BadGameSpec("no game named; games: " + ", ".join(info.name for info in GAMES))
-    return lookup(words[0]).factory(list(words[1:]))
+    name, rest = words[0], list(words[1:])
+    if name.lower() not in _BY_NAME:
+        from nimmax import plugins  # a plugin runs code of its own: loaded only when named
+
+        if plugins.is_reference(name):
+            return plugins.create_game(name, rest)
+        game = plugins.create_registered_game(name, rest)
+        if game is not None:
+            return game
+    return lookup(name).factory(rest)

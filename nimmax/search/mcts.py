@@ -36,9 +36,9 @@ from nimmax.game import CHANCE, AnyGame, Game
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.deepening import Searcher, Watcher
 from nimmax.search.result import MoveValue, SearchResult
-from nimmax.search.score import INFINITY
+from nimmax.search.score import FULL_DEPTH, INFINITY
 from nimmax.search.stack import interpreter_for
-from nimmax.search.table import Table
+from nimmax.search.table import EXACT, Entry, Table
 
 EXPLORATION = math.sqrt(2)
 """UCT's exploration constant for payoffs scaled to [0, 1] (Kocsis and Szepesvari's UCB1)."""
@@ -95,7 +95,8 @@ class Chance(Node):
 
 
 class Tree(Table):
-    """What an MCTS player keeps between the moves of one game: the tree (a table of no entries).
+    """What an MCTS player keeps between the moves of one game: the tree (a table that stores
+    no search entries; after a search valuing every move, the lines below them, see `index`).
 
     The next search starts from the node of the position then on the board, found within
     REUSE_PLIES of the last root, with all the visits below it.
@@ -105,6 +106,20 @@ class Tree(Table):
         super().__init__(0)
         self.root: Node | None = None
         self.lowest, self.highest = INFINITY, -INFINITY
+
+    def index(self, game: AnyGame, root: Node) -> None:
+        """Keep, as table entries, the most visited line below each root move, so a reader of
+        lines through the table (`explain`) follows them; the move is EXACT only as a line."""
+        self.clear()
+        for child in _children(root):
+            node, plies = child, 0
+            while node.children and node.mover != CHANCE and plies < PV_LENGTH:
+                best = max(node.children, key=lambda below: below.visits)
+                if not best.visits:
+                    break
+                proven = FULL_DEPTH if node.low == node.high else 0
+                self[game.key(node.state)] = Entry(proven, EXACT, 0.0, best.move, node.state)
+                node, plies = best, plies + 1
 
     def find(self, state: Any) -> Node | None:
         """The node of `state` within REUSE_PLIES below the last root (the root itself included)."""
@@ -388,6 +403,8 @@ class MonteCarlo(Searcher):
                 break
             line.append(node.move)
         values = tuple(MoveValue(child.move, self.value_of(child)[0]) for child in root.children) if every_move else ()
+        if every_move:
+            self.tree.index(self.game, root)
         proven = every_move and root.upcoming is _NO_MORE and all(self.value_of(child)[1] for child in root.children)
         return SearchResult(value, chosen.move, tuple(line), nodes, len(line), seconds, exact, values, proven)
 

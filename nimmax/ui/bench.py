@@ -3,25 +3,49 @@
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from nimmax.bench import DONE, OVER, TOO_DEEP, Row
+from nimmax.bench import DONE, OVER, TOO_DEEP, Board, Row
+from nimmax.players import Spec
 
 COLOURS = ("cyan", "magenta", "green", "yellow", "blue", "red")
 EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
-def bench_table(rows: Sequence[Row], limit: float) -> Table:
+def shared_family(rows: Sequence[Row]) -> str:
+    """The game all rows are boards of ("tictactoe"), named once above them; "" when they differ."""
+    families = {row.board.split()[0] for row in rows}
+    return families.pop() if len(families) == 1 else ""
+
+
+def board_label(row: Row, family: str) -> str:
+    """A row's board without the family's name (`--size 4 --k 3`), so a row fits 80 columns."""
+    return row.board.removeprefix(family).strip() or row.board
+
+
+def bench_table(rows: Sequence[Row], limit: float) -> Group:
     """Every run: board, algorithm, value, nodes, seconds, nodes per second, or over the limit, or too deep."""
-    table = Table(title=f"Exact search from the start, {limit:g} s limit per run", title_justify="left")
+    family = shared_family(rows)
+    title = f"{family + ': ' if family else ''}exact search from the start, {limit:g} s limit per run"
+    # The family is named once in the title, so each row fits 80 columns.
+    table = Table(
+        box=box.SIMPLE_HEAD,
+        caption_justify="left",
+        padding=(0, 1, 0, 0),
+        show_edge=False,
+    )
     for name in ("board", "algorithm", "value", "nodes", "seconds", "nodes/s"):
-        table.add_column(name, justify="left" if name in ("board", "algorithm", "value") else "right")
+        left = name in ("board", "algorithm", "value")
+        table.add_column(name, justify="left" if left else "right", no_wrap=True)
     notes: dict[str, str] = {}
     for row in rows:
+        board = board_label(row, family)
         if row.status == DONE:
             value = Text(f"{row.value:+g}" if row.value else "0", style="bold")
             nodes = f"{row.nodes:,}"
@@ -29,16 +53,43 @@ def bench_table(rows: Sequence[Row], limit: float) -> Table:
             value = Text("over the limit", style="bold red")
             nodes = f"> {row.nodes:,}"
         elif row.status == TOO_DEEP:
-            table.add_row(row.board, row.algorithm, Text("too deep", style="bold red"), "", "", "")
+            table.add_row(board, row.algorithm, Text("too deep", style="bold red"), "", "", "")
             notes["too deep"] = "too deep: longer than the stack lets a search recurse"
             continue
         else:
-            table.add_row(row.board, row.algorithm, Text("skipped", style="dim"), "", "", "")
-            notes["skipped"] = "skipped: a smaller board already went over the limit or too deep"
+            table.add_row(board, row.algorithm, Text("skipped", style="dim"), "", "", "")
+            notes["skipped"] = "skipped: that algorithm already ran out on a board no larger"
             continue
-        table.add_row(row.board, row.algorithm, value, nodes, f"{row.seconds:.3f}", f"{row.nodes_per_second:,.0f}")
+        table.add_row(board, row.algorithm, value, nodes, f"{row.seconds:.3f}", f"{row.nodes_per_second:,.0f}")
     table.caption = "\n".join(notes.values()) or None
-    return table
+    return Group(Text(title, style="italic"), table)
+
+
+class BenchProgress:
+    """The bench's progress line: runs done of all, and the run in progress with its elapsed time.
+
+    Rendered afresh at every refresh of the status it sits in, so the seconds count up while
+    one long search runs.
+    """
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done = total, 0
+        self.board, self.algorithm, self.started = "", "", time.perf_counter()
+
+    def starting(self, board: Board, algorithm: Spec) -> None:
+        """A run begins (`bench.run_all`'s `starting`)."""
+        self.board, self.algorithm, self.started = board.words, str(algorithm), time.perf_counter()
+
+    def finished(self, row: Row) -> None:
+        """A run ended, or was skipped."""
+        self.done += 1
+
+    def __rich__(self) -> Text:
+        line = Text(f"{self.done} of {self.total} runs done", style="bold")
+        if self.board and self.done < self.total:
+            elapsed = time.perf_counter() - self.started
+            line.append(f" · now {self.board} with {self.algorithm}, {elapsed:.1f} s", style="")
+        return line
 
 
 def short(number: float) -> str:
@@ -78,7 +129,8 @@ def nodes_chart(rows: Sequence[Row], total_width: int = 100) -> RenderableType:
     if not measured:
         return Text("no run to chart", style="dim")
     labels = [count_label(row) for row in measured]
-    names = max(len(row.board) for row in measured) + max(len(row.algorithm) for row in measured)
+    family = shared_family(rows)
+    names = max(len(board_label(row, family)) for row in measured) + max(len(row.algorithm) for row in measured)
     width = max(10, min(60, total_width - names - max(len(label) for label in labels) - 10))
     decades = max(1, math.ceil(math.log10(max(row.nodes for row in measured))))
     names_in_order = dict.fromkeys(row.algorithm for row in rows)
@@ -90,7 +142,7 @@ def nodes_chart(rows: Sequence[Row], total_width: int = 100) -> RenderableType:
     chart.add_column(no_wrap=True)
     shown_board = None
     for row, text in zip(measured, labels, strict=True):
-        board = row.board if row.board != shown_board else ""
+        board = board_label(row, family) if row.board != shown_board else ""
         shown_board = row.board
         label = Text(text, "" if row.status == DONE else "bold red")
         chart.add_row(

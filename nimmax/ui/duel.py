@@ -19,6 +19,7 @@ from rich.text import Text
 
 from nimmax import duel
 from nimmax.duel import Backend, Event, Pairing, Plan, Side
+from nimmax.ui.results import MARGINS
 
 
 class RateColumn(ProgressColumn):
@@ -40,11 +41,21 @@ def score_line(event: Event) -> str:
     )
 
 
+def stopping_line(event: Event) -> str:
+    """Said the moment Ctrl-C (or SIGTERM) reaches a duel: that it stops, and the games finished so far."""
+    total = event.plan.total
+    return f"stopping: {event.done:,} of {total:,} games finished so far; games in play are dropped"
+
+
 def play(plan: Plan, jobs: int, console: Console, backend: Backend | None = None) -> Event:
     """Run the event under a progress bar (games done, wins and draws so far, rate, ETA) on a terminal."""
     duel.check_jobs(jobs)
+
+    def stopping(event: Event) -> None:
+        console.print(stopping_line(event), style="yellow", markup=False, highlight=False)
+
     if not console.is_terminal:
-        return duel.run(plan, jobs, backend=backend)
+        return duel.run(plan, jobs, backend=backend, on_stop=stopping)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -62,7 +73,7 @@ def play(plan: Plan, jobs: int, console: Console, backend: Backend | None = None
         def show(event: Event) -> None:
             progress.update(task, completed=event.done, score=score_line(event))
 
-        return duel.run(plan, jobs, show, backend)
+        return duel.run(plan, jobs, show, backend, stopping)
 
 
 def _share(count: int, games: int) -> str:
@@ -96,6 +107,9 @@ def summary_table(event: Event, pairing: Pairing) -> Table:
     if event.players == 2:
         row("wins as first", lambda side: f"{side.wins_first}/{side.games_first}")
         row("wins as second", lambda side: f"{side.wins_second}/{side.games_second}")
+        margin = None if event.plan.game.words else MARGINS.get(event.plan.game.name)
+        if margin is not None:
+            row(margin, lambda side: f"{side.mean_score:+,.1f}")
     else:
         row("mean score", lambda side: f"{side.mean_score:,.1f}")
         row("reached the goal", lambda side: f"{side.goal_share:.0%}")

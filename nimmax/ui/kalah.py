@@ -12,6 +12,7 @@ from rich.text import Text
 
 from nimmax.game import AnyGame
 from nimmax.games.kalah import Position
+from nimmax.ui.results import kalah_outcome
 
 MOVER, OPPONENT, STORE, FRAME, LABEL = "bold green", "cyan", "bold yellow", "dim", "dim"
 
@@ -69,11 +70,7 @@ def _status(game: AnyGame, state: Position, last_move: Any) -> Text:
     """Whose turn it is, the extra turn when the last sowing earned one, or the final score."""
     names = game.player_names
     if game.is_terminal(state):
-        margin = int(game.utility(state, 0))
-        if margin == 0:
-            return Text(f"Game over: a draw, {state.store(0)} seeds each", style="bold")
-        winner = 0 if margin > 0 else 1
-        return Text(f"Game over: {names[winner]} wins by {abs(margin)} seeds", style="bold")
+        return Text(f"Game over: {kalah_outcome(game, state, names)[0]}", style="bold")
     mover = names[state.player]
     if state.again:
         sown = f" (pit {last_move})" if last_move is not None else ""

@@ -8,6 +8,7 @@ terminal, or a game's own reader from `prompt.READERS`, or plain lines from a pi
 from __future__ import annotations
 
 import random
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -23,15 +24,30 @@ from rich.panel import Panel
 from rich.text import Text
 
 from nimmax import games
+from nimmax.explain import lines
 from nimmax.files import read_text
-from nimmax.game import CHANCE, AnyGame, BadInput
+from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove
 from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, GameRecord, Match, Ply, Rewind
 from nimmax.numbers import MAX_DELAY, quoted
 from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, parse_spec, timed
 from nimmax.search import SearchResult, engine_for
 from nimmax.ui.live import LiveSearch, value_text
-from nimmax.ui.prompt import COMMANDS, KEYS, LineReader, MoveReader, refusal, terminal_reader
+from nimmax.ui.prompt import (
+    COMMANDS,
+    KEYS,
+    LineReader,
+    MoveReader,
+    command_of,
+    controls,
+    quiet_keys,
+    refusal,
+    short_words,
+    terminal_reader,
+)
 from nimmax.ui.render import render
+from nimmax.ui.results import ending, outcome
+from nimmax.ui.views import outcome_word, signed
+from nimmax.ui.why import why_table
 
 
 def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
@@ -46,9 +62,13 @@ def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
     return labels
 
 
-def search_status(game: AnyGame, search: SearchResult) -> str:
-    """What an engine found, for the status line: value (proven, or an estimate at a depth), nodes, time."""
-    value = value_text(game, search.value, search.exact, search.depth)
+def search_status(game: AnyGame, search: SearchResult, mover: int | None = None) -> str:
+    """What an engine found, for the status line: value (proven, in the game's terms for `mover`, or an
+    estimate at a depth), nodes, time."""
+    if search.exact and not game.has_chance:
+        value = f"{signed(search.value)} ({outcome_word(game, search.value, True, mover)}, proven)"
+    else:
+        value = value_text(game, search.value, search.exact, search.depth)
     return f"value {value} · {search.nodes:,} nodes · {search.seconds:.3f} s"
 
 
@@ -57,25 +77,28 @@ def worth_drawing(game: AnyGame, state: Any) -> bool:
     return game.is_terminal(state) or game.to_move(state) != CHANCE
 
 
-def banner(game: AnyGame, state: Any, labels: Sequence[str], humans: set[int], moves: int) -> Panel:
-    """The result of the game in one panel: who won, or that it was left unfinished after `moves` moves."""
+def banner(
+    game: AnyGame, state: Any, labels: Sequence[str], humans: set[int], moves: int, last: int | None = None
+) -> Panel:
+    """The result of the game in one panel, in the game's own terms (`results.outcome`), and why it
+    ended (`results.ending`; `last` made the last move), or that it was left unfinished after `moves`
+    moves; green when it went well for the person playing, red when not."""
     if not game.is_terminal(state):
         return Panel(Text(f"Game left unfinished after {moves} moves", style="bold yellow"), expand=False)
-    winner = game.winner(state)
-    scores = [game.utility(state, seat) for seat in range(game.players)]
-    if game.players == 1:
-        text = f"Game over: {labels[0]} " + (
-            f"scores {scores[0]:g}" if abs(scores[0]) > 1 else {1: "wins", 0: "draws", -1: "loses"}[int(scores[0])]
-        )
-    else:
-        text = "Draw" if winner is None else f"{labels[winner]} wins"
-        if winner is not None and abs(scores[winner]) > 1:
-            text += f" by {scores[winner]:g}"
-    if winner is None or not humans or len(humans) == game.players:
+    text, went_well = outcome(game, state, labels)
+    if went_well is None or not humans or len(humans) == game.players:
         style = "cyan"
     else:
-        style = "green" if winner in humans else "red"
-    return Panel(Text(text, style=f"bold {style}"), border_style=style, expand=False)
+        style = "green" if went_well in humans else "red"
+    shown = Text(text, style=f"bold {style}")
+    shown.append(f"\n{ending(game, state, game.player_names, last)}", style="default")
+    return Panel(shown, border_style=style, expand=False)
+
+
+def last_mover(game: AnyGame, states: Sequence[Any]) -> int | None:
+    """The seat that made the last move of a game (chance's draws aside), or None before any."""
+    movers = [game.to_move(state) for state in states[:-1]]
+    return next((seat for seat in reversed(movers) if seat != CHANCE), None)
 
 
 class PlaySession:
@@ -105,6 +128,10 @@ class PlaySession:
         self.humans = {seat for seat, player in enumerate(self.players) if isinstance(player, HumanPlayer)}
         self.match = Match(game, self.players, random.Random(game.seed if game.seed is not None else seed))
         self.reader = reader
+        self.interactive = reader is None and sys.stdin.isatty() and console.is_terminal
+        if self.interactive and self.humans:
+            self.reader = terminal_reader(game)
+        self.shortcuts = short_words(game) if self.humans else {}
         self.hinter: SearchPlayer | None = None
 
     def play(self) -> GameRecord:
@@ -112,22 +139,24 @@ class PlaySession:
         game = self.game
         self.console.print(Text(f"{game.spec}: " + " vs ".join(self.labels), style="bold"))
         if self.humans:
-            self.console.print(Text("Type a move, or help for the commands.", style="dim"))
+            self.console.print(Text(self.controls(), style="dim"))
         if worth_drawing(game, self.match.state):
             self.console.print(render(game, self.match.state))
         moves = self.match.run()
         try:
-            while True:
-                with self.thinking():
-                    ply = next(moves, None)
-                if ply is None:
-                    break
-                self.show(ply)
+            with quiet_keys(sys.stdin) if self.interactive and self.humans else nullcontext():
+                while True:
+                    with self.thinking():
+                        ply = next(moves, None)
+                    if ply is None:
+                        break
+                    self.show(ply)
         except KeyboardInterrupt:
             self.console.print("[yellow]interrupted[/yellow]")
             raise
         moves_made = sum(ply.seat != CHANCE for ply in self.match.history)
-        self.console.print(banner(game, self.match.state, self.labels, self.humans, moves_made))
+        last = next((ply.seat for ply in reversed(self.match.history) if ply.seat != CHANCE), None)
+        self.console.print(banner(game, self.match.state, self.labels, self.humans, moves_made, last))
         return self.match.record()
 
     def thinking(self) -> AbstractContextManager[Any]:
@@ -147,7 +176,7 @@ class PlaySession:
         else:
             line = f"[bold]{escape(self.labels[ply.seat])}[/bold] plays [bold cyan]{move}[/bold cyan]"
             if ply.search is not None:
-                line += f"   [dim]{escape(search_status(game, ply.search))}[/dim]"
+                line += f"   [dim]{escape(search_status(game, ply.search, ply.seat))}[/dim]"
                 if self.live.interrupted:
                     line += "   [yellow]moved now at Ctrl-C (twice ends the game)[/yellow]"
             elif ply.seat not in self.humans:
@@ -158,13 +187,16 @@ class PlaySession:
         if self.delay > 0 and ply.seat not in self.humans and ply.seat != CHANCE:
             time.sleep(min(self.delay, MAX_DELAY))  # the CLI refuses more; a caller's inf must not overflow sleep
 
+    def controls(self) -> str:
+        """The banner's line naming the commands that work in this game with this reader."""
+        engines = any(isinstance(player, SearchPlayer) for player in self.players)
+        return str(getattr(self.reader, "controls", "") or controls(self.shortcuts, self.interactive, engines))
+
     def read(self, game: AnyGame, state: Any, prompt: str) -> str:
-        """One answer from the person to move; the reader is made at the first human turn."""
+        """One answer from the person to move; without a terminal, the reader is made at the first human turn."""
         if self.reader is None:
-            interactive = sys.stdin.isatty() and self.console.is_terminal
             # Output piped away but a person typing: the prompt goes to stderr, which they see.
-            prompts = sys.stderr if sys.stdin.isatty() else None
-            self.reader = terminal_reader(game) if interactive else LineReader(sys.stdin, prompts)
+            self.reader = LineReader(sys.stdin, sys.stderr if sys.stdin.isatty() else None)
         return self.reader(game, state, prompt)
 
     def ask(self, game: AnyGame, state: Any) -> Any:
@@ -176,20 +208,25 @@ class PlaySession:
             except EOFError:
                 self.console.print("[dim]end of input[/dim]")
                 raise Abandon from None
-            command = text.strip().lower()
-            if command in ("quit", "exit"):
+            command = "quit" if text.strip().lower() == "exit" else command_of(text, self.shortcuts)
+            if command == "quit":
                 raise Abandon
             if command == "undo":
                 self.undo()
             elif command == "hint":
                 self.hint(state)
+            elif command == "why":
+                self.why()
             elif command == "moves":
                 self.console.print(f"legal moves: {escape(game.legal_text(state, 200))}")
-            elif command in ("help", "?"):
+            elif command == "help":
                 self.help(state)
             else:
                 try:
-                    return game.parse_move(text, state)
+                    move = game.parse_move(text, state)
+                    if move not in game.actions(state):  # a plugin's parser may read a move it cannot make
+                        raise IllegalMove(f"{quoted(text.strip())} is not a legal move here")
+                    return move
                 except BadInput as error:
                     self.console.print(f"[red]{escape(refusal(game, state, error))}[/red]")
 
@@ -206,24 +243,53 @@ class PlaySession:
         raise Rewind
 
     def hint(self, state: Any) -> None:
-        """The best move by the opponent's engine (or a quick search), with its value for the mover."""
+        """The best move by the opponent's engine (or a quick search), with its value for the mover
+        (its expected value where chance plays: 2048's slide)."""
         if self.hinter is None:
             engines = [player for player in self.players if isinstance(player, SearchPlayer)]
             self.hinter = engines[0] if engines else SearchPlayer(parse_spec(self.hint_spec), self.live)
         with self.live.watching("hint"):
             search = self.hinter.search(self.game, state)
         move = escape(self.game.format_move(search.move))
-        status = escape(search_status(self.game, search))
-        self.console.print(f"hint: [bold green]{move}[/bold green]   [dim]{status}[/dim]")
+        status = search_status(self.game, search, self.game.to_move(state))
+        if self.game.has_chance:
+            status = "expected " + status
+        self.console.print(f"hint: [bold green]{move}[/bold green]   [dim]{escape(status)}[/dim]")
+
+    def why(self) -> None:
+        """The engine's last move with its line, and every other move's value with the line that
+        refutes it, searched again by that engine (its table still warm)."""
+        ply = next((ply for ply in reversed(self.match.history) if ply.search is not None), None)
+        if ply is None:
+            self.console.print("[yellow]no engine has moved yet; hint shows the best move here[/yellow]")
+            return
+        player = self.players[ply.seat]
+        assert isinstance(player, SearchPlayer)
+        with self.live.watching("why"):
+            result = player.search(self.game, ply.before, every_move=True)
+            found = lines(self.game, ply.before, player, result)
+        move = escape(self.game.format_move(ply.move))
+        self.console.print(f"why [bold]{escape(self.labels[ply.seat])}[/bold] played [bold cyan]{move}[/bold cyan]:")
+        self.console.print(why_table(self.game, ply.before, found, ply.move, result.depth))
 
     def help(self, state: Any) -> None:
-        """The commands, the function keys and the move notation, by example."""
-        examples = ", ".join(self.game.format_move(action) for action in islice(self.game.actions(state), 3))
+        """The commands with their short words and keys, and the move notation by example."""
+        game = self.game
+        keyed = str(getattr(self.reader, "keys", ""))
+        examples = ", ".join(game.format_move(action) for action in islice(game.actions(state), 3))
+        if keyed:  # a key reader: one key a move, no words typed
+            self.console.print(f"Keys: {escape(keyed)}")
+            for name in ("help", "hint", "undo", "quit"):
+                self.console.print(f"  [bold]{name:<6}[/bold] {COMMANDS[name]}")
+            return
         self.console.print(f"Moves look like: {escape(examples)}  (type moves for all of them)")
+        short = {command: word for word, command in self.shortcuts.items()}
+        keys = {command: key.upper() for key, command in KEYS.items()} if self.interactive else {}
         for name, meaning in COMMANDS.items():
-            self.console.print(f"  [bold]{name:<6}[/bold] {meaning}")
-        keys = " · ".join(f"{key.upper()} {command}" for key, command in KEYS.items())
-        self.console.print(f"[dim]At a terminal: Tab completes, ↑ recalls, {keys}, Ctrl-D quits.[/dim]")
+            shown = " / ".join(other for other in (short.get(name), keys.get(name), name) if other)
+            self.console.print(f"  [bold]{escape(shown):<16}[/bold] {meaning}")
+        if self.interactive:
+            self.console.print("[dim]At the prompt: Tab completes, ↑ recalls earlier answers, Ctrl-D quits.[/dim]")
 
 
 def play(
@@ -272,6 +338,8 @@ def write_record(record: GameRecord, path: Path, console: Console) -> None:
         Console(stderr=True).print(line, markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
     console.print(f"[dim]record written to {escape(str(path))}[/dim]")
+    if interrupted is None and record.moves:
+        console.print(f"[dim]analyze: nimmax analyze {escape(shlex.quote(str(path)))}[/dim]")
     if isinstance(interrupted, KeyboardInterrupt):
         interrupted.add_note(f"with the record written to {shown}")
 
@@ -300,4 +368,4 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
             console.print(render(game, after, game.parse_move(text, before)))
     humans = {seat for seat, spec in enumerate(record.players) if spec == "human"}
     moves_made = sum(game.to_move(state) != CHANCE for state in states[:-1])
-    console.print(banner(game, states[-1], labels, humans, moves_made))
+    console.print(banner(game, states[-1], labels, humans, moves_made, last_mover(game, states)))

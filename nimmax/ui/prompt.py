@@ -9,7 +9,9 @@ adds one line to READERS: its name to a factory that makes one reader per sessio
 
 from __future__ import annotations
 
+import termios
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from itertools import islice
 from typing import Any, TextIO
 
@@ -21,6 +23,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.validation import ValidationError, Validator
 
 from nimmax.game import AnyGame, BadInput
+from nimmax.games.twenty48 import ALIASES
 from nimmax.ui import twenty48
 
 MoveReader = Callable[[AnyGame, Any, str], str]
@@ -28,6 +31,7 @@ MoveReader = Callable[[AnyGame, Any, str], str]
 
 COMMANDS = {
     "hint": "the engine's best move here and its value",
+    "why": "why the engine played its last move, and the line that refutes each other move",
     "undo": "take back your last move and the replies to it",
     "moves": "list the legal moves",
     "help": "show this help",
@@ -35,8 +39,54 @@ COMMANDS = {
 }
 """Words a person may type instead of a move, with what they do."""
 
-KEYS = {"f1": "help", "f2": "hint", "f3": "undo"}
+KEYS = {"f1": "help", "f2": "hint", "f3": "undo", "f4": "why"}
 """Function keys that answer a command at the terminal prompt without typing it."""
+
+SHORT = {"?": "help", "u": "undo", "q": "quit"}
+"""One-character words for commands; `?` everywhere, the letters where no move is written so."""
+
+LETTER_MOVES = {"2048": frozenset(ALIASES)}
+"""Game name to the single letters its typed notation reads as moves in some position, though not
+always in the first (2048: `u` is up, `w a s` slide)."""
+
+
+def short_words(game: AnyGame) -> dict[str, str]:
+    """The short words that answer a command in `game`: `?` always, `u` and `q` unless a move is written so
+    (a Connect Four board of 21 columns has a column u)."""
+    state = game.initial_state()
+    words = {}
+    for word, command in SHORT.items():
+        if word == "?" or not (word in LETTER_MOVES.get(game.name, ()) or _is_move(game, word, state)):
+            words[word] = command
+    return words
+
+
+def _is_move(game: AnyGame, text: str, state: Any) -> bool:
+    """Whether `text` reads as a move of `state`."""
+    try:
+        game.parse_move(text, state)
+    except Exception:  # noqa: BLE001 - a plugin's parser may refuse a non-move any way it likes
+        return False
+    return True
+
+
+def command_of(text: str, shortcuts: dict[str, str]) -> str | None:
+    """The command an answer asks for (`help` for `?` or `help`), or None for a move."""
+    word = text.strip().lower()
+    return word if word in COMMANDS else shortcuts.get(word)
+
+
+def controls(shortcuts: dict[str, str], keys: bool = False, why: bool = False) -> str:
+    """The commands that work, for the banner, each with its short word and (`keys`: at a terminal
+    prompt) its function key: "Type a move, or: ? / F1 / help · F2 / hint · u / F3 / undo · q / quit";
+    `why` where an engine plays, whose moves it explains."""
+    short = {command: word for word, command in shortcuts.items()}
+    function = {command: key.upper() for key, command in KEYS.items()} if keys else {}
+    parts = []
+    for command in ("help", "hint", *(("why",) if why else ()), "undo", "quit"):
+        names = [name for name in (short.get(command), function.get(command)) if name]
+        parts.append(" / ".join([*names, command]))
+    return "Type a move, or: " + " · ".join(parts)
 
 
 def refusal(game: AnyGame, state: Any, error: BadInput) -> str:
@@ -66,14 +116,14 @@ class MoveCompleter(Completer):
 class MoveValidator(Validator):
     """Accepts a legal move or a command; anything else is refused with the legal moves."""
 
-    def __init__(self, game: AnyGame, state: Any) -> None:
-        self.game, self.state = game, state
+    def __init__(self, game: AnyGame, state: Any, shortcuts: dict[str, str]) -> None:
+        self.game, self.state, self.shortcuts = game, state, shortcuts
 
     def validate(self, document: Document) -> None:
         text = document.text.strip()
         if not text:
-            raise ValidationError(message=f"type a move ({self.game.legal_text(self.state, 8)}) or help")
-        if text.lower() in COMMANDS:
+            raise ValidationError(message=f"type a move ({self.game.legal_text(self.state, 8)}) or ? for help")
+        if command_of(text, self.shortcuts) is not None:
             return
         try:
             self.game.parse_move(text, self.state)
@@ -82,9 +132,9 @@ class MoveValidator(Validator):
 
 
 def command_keys() -> KeyBindings:
-    """F1 help, F2 hint, F3 undo: answer the prompt with the command at once."""
+    """F1 help, F2 hint, F3 undo, and `?` (no move has one) for help: answer the prompt with the command at once."""
     bindings = KeyBindings()
-    for key, command in KEYS.items():
+    for key, command in {**KEYS, "?": "help"}.items():
 
         def answer(event: KeyPressEvent, command: str = command) -> None:
             event.app.exit(result=command)
@@ -93,7 +143,7 @@ def command_keys() -> KeyBindings:
     return bindings
 
 
-TOOLBAR = " Tab: moves · F1 help · F2 hint · F3 undo · Ctrl-D quit "
+TOOLBAR = " Tab: moves · ? or F1 help · F2 hint · F3 undo · F4 why · Ctrl-D quit "
 
 
 class LinePrompt:
@@ -103,12 +153,14 @@ class LinePrompt:
         self.session: PromptSession[str] = PromptSession(
             history=InMemoryHistory(), key_bindings=command_keys(), bottom_toolbar=TOOLBAR
         )
+        self.shortcuts: dict[str, str] = {}
 
     def __call__(self, game: AnyGame, state: Any, prompt: str) -> str:
+        self.shortcuts = self.shortcuts or short_words(game)
         return self.session.prompt(
             prompt,
             completer=MoveCompleter(game, state),
-            validator=MoveValidator(game, state),
+            validator=MoveValidator(game, state, self.shortcuts),
             validate_while_typing=False,
         )
 
@@ -129,10 +181,31 @@ class LineReader:
         raise EOFError
 
 
-READERS: dict[str, Callable[[], MoveReader]] = {"2048": twenty48.key_reader}
-"""Game name to the factory of its own terminal reader (one per session); others get LinePrompt."""
+READERS: dict[str, Callable[[], MoveReader]] = {"2048": twenty48.KeyReader}
+"""Game name to the factory of its own terminal reader (one per session); others get LinePrompt.
+A reader that reads single keys as moves says so in its `controls` attribute, the banner's line."""
 
 
 def terminal_reader(game: AnyGame) -> MoveReader:
     """A new reader for a person at a terminal playing `game`."""
-    return READERS.get(game.name, LinePrompt)()
+    return LinePrompt() if game.words else READERS.get(game.name, LinePrompt)()
+
+
+@contextmanager
+def quiet_keys(stream: TextIO) -> Iterator[None]:
+    """For a game at a terminal: keys pressed between prompts are neither echoed (an arrow would show
+    as `^[[D` among the board) nor held back until Enter; they wait for the next prompt to read them.
+    Ctrl-C still interrupts. The terminal's settings are put back at the end."""
+    try:
+        descriptor = stream.fileno()
+        saved = termios.tcgetattr(descriptor)
+    except (OSError, ValueError, termios.error):  # not a terminal: nothing to quiet
+        yield
+        return
+    quiet = list(saved)
+    quiet[3] &= ~(termios.ECHO | termios.ICANON)  # local modes; ISIG stays, so Ctrl-C still signals
+    try:
+        termios.tcsetattr(descriptor, termios.TCSADRAIN, quiet)
+        yield
+    finally:
+        termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)

@@ -41,8 +41,8 @@ RENDERERS: Mapping[str, Renderer] = {
 
 
 def renderer_for(game: AnyGame) -> Renderer:
-    """The renderer of `game`, or the plain one."""
-    return RENDERERS.get(game.name, plain)
+    """The renderer of `game`, or the plain one (always for a plugin, whatever name it takes)."""
+    return plain if game.words else RENDERERS.get(game.name, plain)
 
 
 def render(game: AnyGame, state: Any, last_move: Any = None) -> RenderableType:

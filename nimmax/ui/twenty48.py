@@ -1,13 +1,13 @@
 """2048 on the terminal: the board in the original game's colours, and a one-key move reader.
 
 `render` draws a position (score and best tile above the board); `read_key` waits for one
-key press (arrow keys, w/a/s/d, h/j/k/l; `u` undo, `q` quit) and answers at once, no Enter.
+key press (arrow keys, w/a/s/d, h/j/k/l slide; `?` or F1 help, F2 hint, `u` or F3 undo, `q`
+quit) and answers at once, no Enter. No key is read as a word: `h` is always a slide.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -57,13 +57,20 @@ KEYS = {
     "h": "left",
     "j": "down",
     "l": "right",
+    "?": "help",
+    "f1": "help",
+    "f2": "hint",
     "u": "undo",
+    "f3": "undo",
     "q": "quit",
     "c-d": "quit",
 }
-"""Key (prompt_toolkit's name) to what it means: a slide, `undo` or `quit`."""
+"""Key (prompt_toolkit's name) to what it means: a slide, or a command (help, hint, undo, quit)."""
 
-HINT = "arrows / wasd / hjkl slide · u undo · q quit"
+COMMAND_KEYS = frozenset({"help", "hint", "undo", "quit"})
+"""The meanings of KEYS that are commands, answered whatever the board."""
+
+HINT = "arrows / wasd / hjkl slide · ? / F1 help · F2 hint · u / F3 undo · q quit"
 
 
 def tile_style(value: int) -> str:
@@ -111,7 +118,7 @@ def render(game: AnyGame, state: Any, last_move: Any = None) -> RenderableType:
 
 
 def read_key(game: AnyGame, state: Any, input: Input | None = None, output: Output | None = None) -> Any:
-    """Wait for one key: a legal slide at once (no Enter), or "undo" or "quit".
+    """Wait for one key: a legal slide at once (no Enter), or a command ("help", "hint", "undo", "quit").
 
     Keys for slides that change nothing are ignored (the terminal bell rings). Ctrl-C raises
     KeyboardInterrupt. Without a terminal (input piped in), a line is read instead: a move in
@@ -124,7 +131,7 @@ def read_key(game: AnyGame, state: Any, input: Input | None = None, output: Outp
 
     def answer(meaning: str) -> Any:
         def handler(event: KeyPressEvent) -> None:
-            if meaning in ("undo", "quit") or meaning in legal:
+            if meaning in COMMAND_KEYS or meaning in legal:
                 event.app.exit(result=meaning)
             else:
                 event.app.output.bell()
@@ -148,13 +155,16 @@ def read_key(game: AnyGame, state: Any, input: Input | None = None, output: Outp
     return application.run()
 
 
-def key_reader() -> Callable[[AnyGame, Any, str], str]:
+class KeyReader:
     """The play session's move reader for 2048 (`ui.prompt.READERS`): one key per move."""
 
-    def read(game: AnyGame, state: Any, prompt: str) -> str:
-        return str(read_key(game, state))
+    controls = "Slide with the arrows, wasd or hjkl · ? / F1 help · F2 hint · u / F3 undo · q quit"
+    """The banner's line: the keys it reads as moves, and those that answer commands."""
+    keys = HINT
+    """The keys in short, for help."""
 
-    return read
+    def __call__(self, game: AnyGame, state: Any, prompt: str) -> str:
+        return str(read_key(game, state))
 
 
 def _read_line(game: AnyGame, state: Any) -> Any:

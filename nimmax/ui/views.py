@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Group
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -11,6 +13,7 @@ from nimmax.game import AnyGame
 from nimmax.games import GAMES
 from nimmax.players import OPTIONS, SUMMARIES
 from nimmax.search import Option, SearchResult
+from nimmax.ui.results import value_words
 
 
 def signed(value: float) -> str:
@@ -20,17 +23,14 @@ def signed(value: float) -> str:
     return f"{value:+,.0f}" if value == int(value) else f"{value:+,.3f}"
 
 
-def outcome_word(game: AnyGame, value: float, exact: bool) -> str:
-    """What a value means for the side to move: win/draw/loss, or that it is an estimate."""
-    if game.has_chance:
-        return "expected" if exact else "heuristic estimate"
+def outcome_word(game: AnyGame, value: float, exact: bool, mover: int | None = None) -> str:
+    """What a value means for the side to move (`mover`, where known), in the game's own terms
+    (`results.value_words`: win/draw/loss, "win by 4 seeds", "A keeps 20"), or that it is an estimate."""
     if not exact:
         return "heuristic estimate"
-    if game.players == 2:
-        if value in (-1, 0, 1):
-            return {1: "win", 0: "draw", -1: "loss"}[int(value)]
-        return "ahead" if value > 0 else "behind"
-    return "proven"
+    if game.has_chance and game.players == 2:
+        return "expected"
+    return value_words(game, value, mover)
 
 
 def games_table() -> Table:
@@ -61,6 +61,20 @@ def players_table() -> Table:
     return table
 
 
+def plugins_table(plugins: list[dict[str, str]]) -> Table:
+    """The games and players installed packages register (entry points), with any that fail to load."""
+    table = Table(title="Plugins (installed packages)", title_justify="left")
+    table.add_column("plugin", style="bold cyan")
+    table.add_column("kind")
+    table.add_column("from")
+    for item in plugins:
+        where = item["target"] + (f"  [red](cannot load: {escape(item['error'])})[/red]" if "error" in item else "")
+        table.add_row(item["name"], item["kind"], where)
+    table.caption = "A game or player of your own also works by file: path/file.py:Class (see README)."
+    table.caption_justify = "left"
+    return table
+
+
 def option_text(option: Option) -> str:
     """An option as a spec writes it, with its default where it has one: `cache=on`, `depth`."""
     if option.default is None:
@@ -70,32 +84,49 @@ def option_text(option: Option) -> str:
     return f"{option.name}={option.default:,}" if isinstance(option.default, int) else f"{option.name}={option.default}"
 
 
-TABLE_ROWS = 40
-"""Most root moves a solution table shows, best first: a pile of millions has millions."""
+BEST_ROWS = 10
+"""Root moves a solution table shows, best first, unless asked for all (`solve --all`): a 15x15
+board has 225, a pile of millions has millions."""
 
 
-def solution_table(game: AnyGame, state: Any, result: SearchResult) -> Table:
-    """Every root move with its value for the side to move; the best move stands out."""
+def solution_header(game: AnyGame, state: Any) -> Text:
+    """Above the table: the game words, who is to move, the position, each on a line of its own,
+    so none breaks mid-phrase at 80 columns."""
     mover = game.to_move(state)
-    title = f"{game.spec}   position {game.format_position(state)}   {game.player_names[mover]} to move"
-    table = Table(title=title, title_justify="left")
-    table.add_column("move", style="bold")
-    table.add_column("value", justify="right")
+    return Text.assemble(
+        (game.spec, "bold"),
+        "\n",
+        (f"{game.player_names[mover]} to move", "bold"),
+        "\n",
+        (f"position {game.format_position(state)}", "dim"),
+    )
+
+
+def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | None = BEST_ROWS) -> Group:
+    """The root moves with their values for the side to move, best first (the best `rows`, or all
+    for None); the best move stands out."""
+    mover = game.to_move(state)
+    table = Table()
+    table.add_column("move", style="bold", no_wrap=True)
+    table.add_column("value", justify="right", no_wrap=True)
     table.add_column("outcome")
     ranked = sorted(result.moves, key=lambda pair: -pair[1])
-    for move, value in ranked[:TABLE_ROWS]:
+    shown = ranked if rows is None else ranked[:rows]
+    for move, value in shown:
         best = move == result.move
         style = "bold green" if best else ("red" if value < 0 else "")
         label = game.format_move(move) + ("  ← best" if best else "")
-        table.add_row(Text(label, style=style), signed(value), outcome_word(game, value, result.moves_proven))
-    if len(ranked) > TABLE_ROWS:
-        table.caption = f"and {len(ranked) - TABLE_ROWS:,} more moves, none valued higher (--json lists them all)"
-    return table
+        table.add_row(Text(label, style=style), signed(value), outcome_word(game, value, result.moves_proven, mover))
+    parts: list[Text | Table] = [solution_header(game, state), table]
+    if len(shown) < len(ranked):
+        more = len(ranked) - len(shown)
+        parts.append(Text(f"and {more:,} more move{'s' if more != 1 else ''}, none valued higher (--all shows them)"))
+    return Group(*parts)
 
 
-def solution_summary(game: AnyGame, algorithm: str, result: SearchResult) -> Text:
-    """One line under the table: the verdict, the best line, nodes and time."""
-    verdict = outcome_word(game, result.value, result.exact)
+def solution_summary(game: AnyGame, algorithm: str, result: SearchResult, mover: int | None = None) -> Text:
+    """Lines under the table: the verdict, the best line as far as the search knows it, nodes and time."""
+    verdict = outcome_word(game, result.value, result.exact, mover)
     line = " ".join(game.format_move(move) for move in result.pv)
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
     proof = "proven" if result.exact else f"estimate at depth {result.depth}"
@@ -105,7 +136,7 @@ def solution_summary(game: AnyGame, algorithm: str, result: SearchResult) -> Tex
             f"{signed(result.value)} ({verdict}, {proof})" if result.exact else f"{signed(result.value)} ({proof})",
             "bold",
         ),
-        ("   best line ", "dim"),
+        ("\nbest line ", "dim"),
         (line or "-", "bold"),
         ("\n", ""),
         (f"{algorithm}: {result.nodes:,} nodes in {result.seconds:.4f} s ({rate:,.0f} nodes/s)", "dim"),

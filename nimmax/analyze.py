@@ -1,0 +1,202 @@
+"""Analysing a recorded game: every move valued against the best, and the mistake that decided it.
+
+One search per position values every root move, so a move's value is read from the same
+search as the best move's: "before" is the best value, "after" the value of the move played,
+both for the side that moved. Exact values give verdicts on the outcome (win, draw, loss);
+estimates only say how much a move gave up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from nimmax import games
+from nimmax.game import CHANCE, AnyGame
+from nimmax.match import GameRecord
+from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
+from nimmax.search import ENGINES, LIMITS, MOVE_SECONDS, Watcher, engine_for
+
+Verdict = Literal["best", "good", "inaccuracy", "mistake"]
+
+INACCURACY = 0.2
+"""An estimated move is an inaccuracy when it gives up more than this share of the best
+value's size (at least this many payoff units): a fifth of a win, or of a score."""
+
+GAME_SECONDS = 60.0
+"""What a whole game's analysis takes at most by default (a second a position in shorter games)."""
+
+LEAST_SECONDS = 0.05
+"""The least time a position gets by default, however long the game: enough for a few plies."""
+
+SAME = 1e-9
+"""Values closer than this are equal (estimates are floats)."""
+
+
+@dataclass(frozen=True)
+class MoveAnalysis:
+    """One move of a game, valued for the side that made it (`seat`)."""
+
+    ply: int
+    seat: int
+    move: str
+    value_before: float
+    value_after: float
+    best_move: str
+    best_value: float
+    verdict: Verdict
+    exact: bool
+
+    def as_json(self) -> dict[str, Any]:
+        """The object `analyze --json` prints for this move (DESIGN.md)."""
+        return {
+            "ply": self.ply,
+            "seat": self.seat,
+            "move": self.move,
+            "value_before": self.value_before,
+            "value_after": self.value_after,
+            "best_move": self.best_move,
+            "best_value": self.best_value,
+            "verdict": self.verdict,
+            "exact": self.exact,
+        }
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A whole game's analysis: a verdict on each player's move, chance's left out."""
+
+    game: str
+    players: tuple[str, ...]
+    algorithm: str
+    moves: tuple[MoveAnalysis, ...]
+    finished: bool
+
+    @classmethod
+    def of(cls, record: GameRecord, algorithm: str, moves: Iterable[MoveAnalysis]) -> Analysis:
+        """The analysis of `record` made of these moves (all of them, or those analysed before a stop)."""
+        return cls(record.game, record.players, algorithm, tuple(moves), record.finished)
+
+    @property
+    def decisive(self) -> MoveAnalysis | None:
+        """The mistake that decided the game: the last one, since each mistake changes the
+        proven outcome and only the last change stands; None when nobody erred."""
+        mistakes = [move for move in self.moves if move.verdict == "mistake"]
+        return mistakes[-1] if mistakes else None
+
+    def as_json(self) -> dict[str, Any]:
+        """The object `analyze --json` prints (DESIGN.md)."""
+        decisive = self.decisive
+        return {
+            "game": self.game,
+            "players": list(self.players),
+            "algorithm": self.algorithm,
+            "finished": self.finished,
+            "moves": [move.as_json() for move in self.moves],
+            "decisive_ply": decisive.ply if decisive is not None else None,
+        }
+
+
+def outcome(value: float, players: int) -> float:
+    """What a proven value means for the side that moved: its sign in a two-player game (win,
+    draw, loss, whatever the margin), the score itself in a one-player game."""
+    if players == 1:
+        return value
+    return (value > SAME) - (value < -SAME)
+
+
+def verdict(best: float, played: float, exact: bool, players: int) -> Verdict:
+    """How the move valued `played` compares with the best move, valued `best`."""
+    if played >= best - SAME:
+        return "best"
+    if exact:
+        return "good" if outcome(played, players) == outcome(best, players) else "mistake"
+    return "inaccuracy" if best - played > INACCURACY * max(1.0, abs(best)) else "good"
+
+
+def default_algorithm(game: AnyGame) -> str:
+    """The engine that analyses a game by default: the one `play` suggests for it."""
+    return engine_for(game).name
+
+
+def positions(record: GameRecord) -> Iterator[tuple[int, Any, Any]]:
+    """Each ply of the record: its number (from 1), the position before it and the move made."""
+    game = games.create(record.game)
+    states = record.positions()
+    for ply, (state, text) in enumerate(zip(states, record.moves, strict=False), start=1):
+        yield ply, state, game.parse_move(text, state)
+
+
+def analyst(
+    game: AnyGame,
+    algorithm: str | None = None,
+    time: float | None = None,
+    watcher: Watcher | None = None,
+    positions: int = 1,
+) -> SearchPlayer:
+    """The player whose engine values the positions: `algorithm` (the game's default engine when
+    None), `time` seconds a position when given instead of the spec's own. With neither a time
+    nor a spec's limit, the `positions` of the game share GAME_SECONDS (a second each at most),
+    so a 2048 game of a thousand moves is analysed in a minute, not in a quarter of an hour."""
+    spec = parse_spec(algorithm or default_algorithm(game))
+    if spec.engine is None:
+        raise BadPlayerSpec(f"analyze needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
+    spec.engine.game_for(game)
+    if time is None and not {limit.name for limit in LIMITS} & set(spec.options):
+        time = min(MOVE_SECONDS, max(GAME_SECONDS / max(positions, 1), LEAST_SECONDS))
+    if time is not None:
+        spec = spec.with_options(time=time)
+    return SearchPlayer(spec, watcher)
+
+
+def judged(record: GameRecord, player: SearchPlayer) -> Iterator[MoveAnalysis]:
+    """Each player's move of the record, analysed in turn (chance's draws are no one's choice)."""
+    game = games.create(record.game)
+    for ply, state, move in positions(record):
+        if game.to_move(state) != CHANCE:
+            yield judge(game, player, ply, state, move)
+
+
+def analyze(
+    record: GameRecord, algorithm: str | None = None, time: float | None = None, watcher: Watcher | None = None
+) -> Analysis:
+    """Value every player's move in `record`, each position exact where the engine proves it
+    within its limits, else an estimate (see `analyst` for the engine and its time)."""
+    player = analyst(games.create(record.game), algorithm, time, watcher, len(record.moves))
+    return Analysis.of(record, player.spec, judged(record, player))
+
+
+def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) -> MoveAnalysis:
+    """The analysis of `move` in `state`, from one search valuing every move of the position
+    (and one of the move alone when that search did not reach it: stopped, or narrowed)."""
+    seat = game.to_move(state)
+    result = player.search(game, state, every_move=True)
+    exact = result.exact and result.moves_proven
+    played = dict(result.moves).get(move)
+    if played is None:
+        played, proven = value_of(game, player, state, move, seat)
+        exact = exact and proven
+    return MoveAnalysis(
+        ply,
+        seat,
+        game.format_move(move),
+        result.value,
+        played,
+        game.format_move(result.move),
+        result.value,
+        verdict(result.value, played, exact, game.players),
+        exact,
+    )
+
+
+def value_of(game: AnyGame, player: SearchPlayer, state: Any, move: Any, seat: int) -> tuple[float, bool]:
+    """The value of `move` for `seat` searched on its own, and whether it is proven."""
+    after = game.result(state, move)
+    if game.is_terminal(after):
+        return game.utility(after, seat), True
+    result = player.search(game, after)
+    mover = game.to_move(after)
+    if mover == seat or (mover == CHANCE and seat == 0):  # a chance node is valued for seat 0
+        return result.value, result.exact
+    return -result.value, result.exact

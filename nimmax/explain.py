@@ -1,0 +1,95 @@
+"""Why a move: each root move's value with the line that shows it: the best move's line, and
+each other move's refutation (shown by `ui/why.py`: "c3 loses: O b1, X a1, O b3").
+
+A line is the engine's principal variation after the move, searched again from where the
+table's line stops, so a proven line runs to the end of the game and ends where its value says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from nimmax.game import CHANCE, AnyGame
+from nimmax.players import SearchPlayer
+from nimmax.search import EXACT, FULL_DEPTH, SearchResult, Table
+
+LINE_PLIES = 40
+"""The most plies a line shows: enough for any small game, a glance on a big one."""
+
+ANY_SPAWN = "any spawn"
+"""A chance node in a line: the engine averages its outcomes rather than expecting one."""
+
+
+@dataclass(frozen=True)
+class MoveLine:
+    """A root move, its value for the side to move, and the line after it (the move first)."""
+
+    move: Any
+    value: float
+    exact: bool
+    line: tuple[Any, ...]
+    """The moves of the line; ANY_SPAWN where chance moves (the line stops there)."""
+    finished: bool
+    """Whether the line reaches the end of the game."""
+
+
+def lines(game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult | None = None) -> tuple[MoveLine, ...]:
+    """Every move of `state` with its value and line, best first; `result` is a search of
+    `state` with every move valued, when the caller has one."""
+    if result is None or not result.moves:
+        result = player.search(game, state, every_move=True)
+    exact = result.exact and result.moves_proven
+    table = player.table_for(game)
+    found = []
+    for move, value in sorted(result.moves, key=lambda pair: -pair[1]):
+        line = follow(game, game.result(state, move), partial(player.search, game), table, exact)
+        found.append(MoveLine(move, value, exact, (move, *line), finishes(game, state, (move, *line))))
+    return tuple(found)
+
+
+def follow(
+    game: AnyGame,
+    state: Any,
+    search: Callable[[Any], SearchResult],
+    table: Table,
+    proven: bool,
+    plies: int = LINE_PLIES,
+) -> tuple[Any, ...]:
+    """The best line from `state`, up to `plies` (ANY_SPAWN where chance moves, and there it stops).
+
+    An estimate's line is the one the search saw, read from its table; a proven line is
+    searched again (`search`) wherever the table's proven entries stop, so it runs to the end.
+    """
+    line: list[Any] = []
+    while len(line) < plies and not game.is_terminal(state):
+        if game.to_move(state) == CHANCE:
+            line.append(ANY_SPAWN)
+            break
+        entry = table.get(game.key(state))
+        if (
+            entry is not None
+            and entry.bound == EXACT
+            and entry.move is not None
+            and entry.state == state
+            and (entry.depth >= FULL_DEPTH or not proven)
+        ):
+            move = entry.move
+        elif proven and (pv := search(state).pv):
+            move = pv[0]
+        else:
+            break
+        line.append(move)
+        state = game.result(state, move)
+    return tuple(line)
+
+
+def finishes(game: AnyGame, state: Any, line: tuple[Any, ...]) -> bool:
+    """Whether `line`, played from `state`, reaches the end of the game."""
+    for move in line:
+        if move == ANY_SPAWN:
+            return False
+        state = game.result(state, move)
+    return game.is_terminal(state)

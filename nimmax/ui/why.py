@@ -1,0 +1,130 @@
+"""Explanations on screen: why an engine's move (`why` in play, `solve --explain`), and a
+recorded game's analysis (`nimmax analyze`, `replay --analyze`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree
+
+from nimmax.analyze import Analysis, MoveAnalysis
+from nimmax.explain import ANY_SPAWN, MoveLine
+from nimmax.game import CHANCE, AnyGame
+from nimmax.ui.live import value_text
+from nimmax.ui.views import outcome_word, signed
+
+SHOWN_MOVES = 12
+"""Root moves `why` lists: the played one and the best others; more would not be read."""
+
+VERDICT_STYLE = {"best": "green", "good": "cyan", "inaccuracy": "yellow", "mistake": "bold red"}
+
+
+def line_text(game: AnyGame, state: Any, line: Sequence[Any], finished: bool) -> str:
+    """A line in the game's notation, each move named by its mover: "O b1, X a3"; "…" where it
+    stops short of the end, "any spawn" where chance moves."""
+    parts = []
+    for move in line:
+        if move == ANY_SPAWN:
+            parts.append(ANY_SPAWN)
+            return ", ".join(parts)
+        mover = game.to_move(state)
+        name = game.player_names[mover] if mover != CHANCE else "chance"
+        parts.append(f"{name} {game.format_move(move)}")
+        state = game.result(state, move)
+    return ", ".join(parts) + ("" if finished or not parts else ", …")
+
+
+def value_phrase(game: AnyGame, value: float, exact: bool, mover: int, depth: int = 0) -> str:
+    """A root move's value for the side to move: its meaning when proven, else the estimate."""
+    if exact:
+        return f"{signed(value)} ({outcome_word(game, value, True, mover)})"
+    return value_text(game, value, False, depth)
+
+
+def explanation(game: AnyGame, state: Any, found: MoveLine, depth: int = 0) -> str:
+    """One sentence for a root move: "b1 -1 (loss): X a3" — its value, then the line after it."""
+    mover = game.to_move(state)
+    head = f"{game.format_move(found.move)} {value_phrase(game, found.value, found.exact, mover, depth)}"
+    rest = found.line[1:]
+    if not rest:
+        return head + (": the game ends" if found.finished else "")
+    return f"{head}: {line_text(game, game.result(state, found.move), rest, found.finished)}"
+
+
+def why_table(game: AnyGame, state: Any, found: Sequence[MoveLine], played: Any, depth: int = 0) -> Table:
+    """The engine's move with its line first, then the other moves, best first, each with the
+    line that shows its value (the refutation of a worse one)."""
+    mover = game.to_move(state)
+    ordered = sorted(found, key=lambda item: item.move != played)
+    table = Table(title_justify="left", show_edge=False)
+    table.add_column("move", style="bold cyan")
+    table.add_column("value")
+    table.add_column("line after it", overflow="fold")
+    for item in ordered[:SHOWN_MOVES]:
+        after = game.result(state, item.move)
+        label = game.format_move(item.move) + (" (played)" if item.move == played else "")
+        rest = line_text(game, after, item.line[1:], item.finished) or "the game ends"
+        table.add_row(label, value_phrase(game, item.value, item.exact, mover, depth), rest)
+    if len(ordered) > SHOWN_MOVES:
+        table.caption = f"{len(ordered) - SHOWN_MOVES} more moves not shown"
+    return table
+
+
+def explain_tree(game: AnyGame, state: Any, found: Sequence[MoveLine], depth: int = 0) -> Tree:
+    """`solve --explain`: the best line and each other root move's refutation as a tree."""
+    mover = game.to_move(state)
+    name = game.player_names[mover]
+    tree = Tree(Text(f"{name} to move in {game.format_position(state)}", style="bold"))
+    for rank, item in enumerate(found):
+        label = Text(game.format_move(item.move), style="bold green" if rank == 0 else "bold cyan")
+        label.append(f"  {value_phrase(game, item.value, item.exact, mover, depth)}")
+        if rank == 0:
+            label.append("  best", style="green")
+        branch = tree.add(label)
+        rest = item.line[1:]
+        after = game.result(state, item.move)
+        branch.add(
+            Text(line_text(game, after, rest, item.finished) if rest else "the game ends", style="dim" if rank else "")
+        )
+    return tree
+
+
+def analysis_table(game: AnyGame, analysis: Analysis) -> Table:
+    """One row per move: who played it, its verdict, its value against the best move's."""
+    table = Table(title=f"{analysis.game}: analysed by {analysis.algorithm}", title_justify="left")
+    table.add_column("ply", justify="right")
+    table.add_column("player")
+    table.add_column("move", style="bold cyan")
+    table.add_column("verdict")
+    table.add_column("value", justify="right")
+    table.add_column("best move (value)")
+    names = game.player_names
+    for move in analysis.moves:
+        label = names[move.seat] + (f" ({analysis.players[move.seat]})" if move.seat < len(analysis.players) else "")
+        best = "" if move.verdict == "best" else f"{escape(move.best_move)} ({signed(move.best_value)})"
+        shown = signed(move.value_after) + ("" if move.exact else " ~")
+        table.add_row(
+            str(move.ply), label, move.move, Text(move.verdict, style=VERDICT_STYLE[move.verdict]), shown, best
+        )
+    table.caption = "values for the player who moved; ~ marks an estimate"
+    return table
+
+
+def decisive_line(game: AnyGame, analysis: Analysis) -> Text:
+    """Which move decided the game, and the move that would have kept the outcome."""
+    decisive: MoveAnalysis | None = analysis.decisive
+    if decisive is None:
+        if all(move.exact for move in analysis.moves):
+            return Text("Nobody erred: every move kept the outcome.", style="green")
+        return Text("No proven mistake (some positions were only estimated).", style="cyan")
+    name = game.player_names[decisive.seat]
+    kept = outcome_word(game, decisive.best_value, True, decisive.seat)
+    lost = outcome_word(game, decisive.value_after, True, decisive.seat)
+    return Text(
+        f"Decided at ply {decisive.ply}: {name} played {decisive.move} ({lost}); {decisive.best_move} kept the {kept}.",
+        style="bold red",
+    )

@@ -1,0 +1,167 @@
+"""analyze: verdicts on recorded games checked against game theory computed in the test
+(Bouton's rule, Simple-Nim's period, a tic-tac-toe solver of its own), never against nimmax."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nimmax import games
+from nimmax.analyze import analyze, outcome, value_of, verdict
+from nimmax.match import GameRecord
+from nimmax.players import SearchPlayer, parse_spec
+from tests.theory import nim_mover_wins, simple_nim_mover_wins
+
+
+def record(game: str, moves: list[str], players: tuple[str, str] = ("human", "human")) -> GameRecord:
+    """A record of `moves` (finished or not: GameRecord reads the ending from the moves)."""
+    return GameRecord(game, players, tuple(moves), None, (), False)
+
+
+def nim_plies(piles: tuple[int, ...], takes: list[tuple[int, int]]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The piles before and after each take (pile from 1, counters taken)."""
+    plies = []
+    for pile, take in takes:
+        after = tuple(size - take if index == pile - 1 else size for index, size in enumerate(piles))
+        plies.append((piles, after))
+        piles = after
+    return plies
+
+
+def bouton_verdicts(piles: tuple[int, ...], takes: list[tuple[int, int]]) -> list[str]:
+    """Each take's verdict by Bouton's misère rule: a mistake throws away a win; otherwise every
+    move is worth the same payoff (+1 or -1) as the best, so it is best."""
+    verdicts = []
+    for before, after in nim_plies(piles, takes):
+        could_win = nim_mover_wins(before, misere=True)
+        wins = not nim_mover_wins(after, misere=True) if any(after) else False
+        verdicts.append("mistake" if could_win and not wins else "best")
+    return verdicts
+
+
+def test_misere_nim_mistake_at_ply_three_decides_the_game() -> None:
+    # 2 3 5: A wins by taking pile 3 down to 1 (nim-sum 0); B takes pile 1 down to 1; A should
+    # leave three single counters (2:2) but empties pile 3, leaving 1 3 0, where B wins.
+    takes = [(3, 4), (1, 1), (3, 1)]
+    piles = (2, 3, 5)
+    assert bouton_verdicts(piles, takes) == ["best", "best", "mistake"]
+    # B then plays perfectly: 1 0 0 leaves A the last counter, which loses in misère play.
+    rest = [(2, 3), (1, 1)]
+    analysis = analyze(record("nim 2 3 5", [f"{pile}:{take}" for pile, take in takes + rest]), "alphabeta")
+    assert [move.verdict for move in analysis.moves] == bouton_verdicts(piles, takes + rest)
+    assert analysis.as_json()["decisive_ply"] == 3
+    assert analysis.decisive is not None and analysis.decisive.seat == 0
+    third = analysis.moves[2]
+    assert (third.value_before, third.value_after, third.exact) == (1.0, -1.0, True)
+    best_pile, best_take = (int(part) for part in third.best_move.split(":"))
+    assert not nim_mover_wins(nim_plies((1, 3, 1), [(best_pile, best_take)])[0][1], misere=True)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_nim_verdicts_follow_bouton(data: st.DataObject) -> None:
+    piles = tuple(data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=3), label="piles"))
+    takes, state = [], list(piles)
+    while any(state) and len(takes) < data.draw(st.integers(1, 8), label="plies"):
+        pile = data.draw(st.sampled_from([index for index, size in enumerate(state) if size]), label="pile")
+        take = data.draw(st.integers(1, state[pile]), label="take")
+        state[pile] -= take
+        takes.append((pile + 1, take))
+    words = "nim " + " ".join(map(str, piles))
+    analysis = analyze(record(words, [f"{pile}:{take}" for pile, take in takes]), "alphabeta:time=inf")
+    expected = bouton_verdicts(piles, takes)
+    assert [move.verdict for move in analysis.moves] == expected
+    mistakes = [ply for ply, found in enumerate(expected, start=1) if found == "mistake"]
+    assert analysis.as_json()["decisive_ply"] == (mistakes[-1] if mistakes else None)
+    assert all(move.exact for move in analysis.moves)
+
+
+def test_simple_nim_perfect_game_has_no_mistake() -> None:
+    counters, moves = 12, []
+    while counters:
+        winning = [take for take in (1, 2, 3) if take <= counters and not mover_wins_after(counters - take)]
+        take = winning[0] if winning else 1
+        moves.append(str(take))
+        counters -= take
+    analysis = analyze(record("simple-nim 12", moves))
+    assert [move.verdict for move in analysis.moves] == ["best"] * len(moves)
+    assert analysis.as_json()["decisive_ply"] is None
+    assert analysis.moves[0].value_before == (1.0 if simple_nim_mover_wins(12, 3, misere=True) else -1.0)
+
+
+def mover_wins_after(counters: int) -> bool:
+    """Whether the side to move wins misère Simple-Nim (take 1 to 3) with `counters` left;
+    taking the last counter loses, so an empty heap is a win for the side to move."""
+    return True if counters == 0 else simple_nim_mover_wins(counters, 3, misere=True)
+
+
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+@cache
+def ttt_value(board: str) -> int:
+    """A tic-tac-toe solver of the test's own: the value for the side to move (+1 win, 0, -1)."""
+    for a, b, c in LINES:
+        if board[a] != "." and board[a] == board[b] == board[c]:
+            return -1  # the side that just moved made the line
+    if "." not in board:
+        return 0
+    mover = "x" if board.count("x") == board.count("o") else "o"
+    return max(-ttt_value(board[:cell] + mover + board[cell + 1 :]) for cell in range(9) if board[cell] == ".")
+
+
+def cell(move: str) -> int:
+    """The board index of a move like b2 (column letter, row from the top)."""
+    return (int(move[1]) - 1) * 3 + "abc".index(move[0])
+
+
+def test_tictactoe_missed_block_is_the_decisive_mistake() -> None:
+    # X centre, O corner (a draw), X corner c1 threatens c1-b2-a3; O plays b1 and X makes the line.
+    moves = ["b2", "a1", "c1", "b1", "a3"]
+    board, expected = "." * 9, []
+    for index, move in enumerate(moves):
+        mover = "xo"[index % 2]
+        after = board[: cell(move)] + mover + board[cell(move) + 1 :]
+        best, played = ttt_value(board), -ttt_value(after)
+        expected.append("best" if played == best else "mistake")
+        board = after
+    assert expected == ["best", "best", "best", "mistake", "best"]
+    analysis = analyze(record("tictactoe", moves))
+    assert [move.verdict for move in analysis.moves] == expected
+    assert analysis.as_json()["decisive_ply"] == 4
+    assert analysis.moves[3].best_move == "a3"
+    assert analysis.moves[3].value_after == -1.0 and analysis.moves[3].exact
+
+
+def test_verdicts_of_scores_and_estimates() -> None:
+    assert verdict(4.0, 1.0, exact=True, players=2) == "good"  # still a win, by less
+    assert verdict(4.0, 0.0, exact=True, players=2) == "mistake"  # a win thrown to a draw
+    assert verdict(20.0, 10.0, exact=True, players=1) == "mistake"  # one player: the score is the outcome
+    assert verdict(0.5, 0.45, exact=False, players=2) == "good"
+    assert verdict(0.5, 0.1, exact=False, players=2) == "inaccuracy"
+    assert verdict(0.5, 0.5, exact=False, players=2) == "best"
+    assert outcome(-3.0, 2) == -1 and outcome(0.0, 2) == 0
+
+
+def test_kalah_game_is_analysed_with_extra_turns() -> None:
+    # Kalah(3,3): South's pit 3 ends in its store (an extra turn), so South moves twice in a row.
+    analysis = analyze(record("kalah --pits 3 --seeds 3", ["1", "3", "1"]))
+    assert [move.seat for move in analysis.moves] == [0, 0, 1]
+    assert all(move.exact for move in analysis.moves)
+
+
+def test_a_move_the_search_did_not_reach_is_valued_alone() -> None:
+    game = games.create("tictactoe")
+    player = SearchPlayer(parse_spec("alphabeta:time=inf"))
+    state = game.initial_state()
+    for move in ["b2", "a1", "c1"]:
+        state = game.result(state, game.parse_move(move, state))
+    for move in game.actions(state):
+        board = "".join(ch for ch in game.format_position(game.result(state, move)) if ch in "xo.")
+        assert value_of(game, player, state, move, seat=1) == (-ttt_value(board), True)
+    # a search stopped after two nodes values no more than one root move; the rest are valued alone
+    analysis = analyze(record("tictactoe", ["b2", "a1", "c1", "b1"]), "alphabeta:nodes=2")
+    assert [move.ply for move in analysis.moves] == [1, 2, 3, 4]
+    assert not any(move.exact for move in analysis.moves)
