@@ -355,3 +355,17 @@ def test_cli_refusals_are_one_line() -> None:
     assert run.returncode == 2 and run.stderr.strip().count("\n") == 0 and "rollout=random" in run.stderr
     run = nimmax("play", "connect4", "--second", "mcts:rollout=fast", stdin="quit\n")
     assert run.returncode == 2 and "random or heuristic" in run.stderr
+
+
+def test_explain_follows_the_most_visited_line_below_each_move() -> None:
+    from nimmax.explain import lines
+
+    game = games.create("connect4")
+    player = SearchPlayer(parse_spec("mcts:iterations=3000,seed=4"))
+    found = lines(game, game.initial_state(), player)
+    assert len(found) == 7 and max(len(item.line) for item in found) > 2
+    for item in found:  # lines of legal moves, each root move first
+        state = game.initial_state()
+        for move in item.line:
+            assert move in game.actions(state)
+            state = game.result(state, move)

@@ -109,9 +109,10 @@ class Tree(Table):
 
     def index(self, game: AnyGame, root: Node) -> None:
         """Keep, as table entries, the most visited line below each root move, so a reader of
-        lines through the table (`explain`) follows them; the move is EXACT only as a line."""
+        lines through the table (`explain`) follows them; the move is EXACT only as a line.
+        Keys fold symmetries, so of two mirror-image lines the more visited is kept."""
         self.clear()
-        for child in _children(root):
+        for child in sorted(_children(root), key=lambda node: node.visits):
             node, plies = child, 0
             while node.children and node.mover != CHANCE and plies < PV_LENGTH:
                 best = max(node.children, key=lambda below: below.visits)
