@@ -22,7 +22,7 @@ from nimmax.games.mnk import MAX_SIDE
 from nimmax.games.nim import MAX_PILE, MAX_SPLIT_PILE
 from nimmax.numbers import parse_int, quoted
 from nimmax.players import BadPlayerSpec, Spec, parse_spec
-from nimmax.search import ENGINES, Budget, SearchResult, TooDeep, run
+from nimmax.search import ENGINES, Budget, SearchResult, TooDeep
 
 DONE, OVER, TOO_DEEP, SKIPPED = "done", "over the limit", "too deep", "skipped"
 """A run's status: finished; stopped at the time limit; refused, since the game is longer than
@@ -171,7 +171,9 @@ def measure(board: Board, algorithm: Spec, limit: float) -> Row:
     searcher = algorithm.engine.searcher(board.game, algorithm.options, budget=budget)
     start = time.perf_counter()
     try:
-        result: SearchResult | None = run(searcher, board.game.initial_state())
+        result: SearchResult | None = algorithm.engine.run(
+            searcher, board.game.initial_state(), None, False, False, None
+        )
     except TooDeep:  # a row of its own: the next board may well fit
         result = None
     seconds = time.perf_counter() - start

@@ -14,7 +14,8 @@ from typing import Any, Protocol, cast
 
 from nimmax.game import AnyGame, BadInput
 from nimmax.numbers import MAX_SEED, parse_float, parse_int, quoted
-from nimmax.search import ENGINES, LIMITS, Engine, Option, SearchResult, Table, Watcher, defaults
+from nimmax.search import ENGINES, ITERATIONS, LIMITS, Engine, Option, SearchResult, Table, Watcher, defaults
+from nimmax.search.mcts import ROLLOUTS
 
 
 class BadPlayerSpec(BadInput):
@@ -102,11 +103,17 @@ RANGES: Mapping[str, tuple[float, float]] = {
     "table": (1, 10**8),
     "cutoff": (0, 1),
     "seed": (0, MAX_SEED),
+    "iterations": (1, 10**12),
+    "c": (0, 100),
 }
 """The values each numeric option takes, lowest and highest: far beyond any real setting, and
 short of where a number stops meaning what it says (a depth past 2**30 plies outruns the mark a
 proven table entry carries, which silently turns the table off). 10**8 entries is about 20 GB
-of table; `cutoff=0` cuts nothing off; `time=inf` lifts the time limit (UNLIMITED)."""
+of table; `cutoff=0` cuts nothing off; `c=0` is MCTS without exploration; `time=inf` lifts the
+time limit (UNLIMITED)."""
+
+CHOICES: Mapping[str, tuple[str, ...]] = {"rollout": ROLLOUTS}
+"""The words each option of words takes."""
 
 UNLIMITED = frozenset({"time"})
 """Options that also take `inf`, for no limit at all."""
@@ -139,6 +146,11 @@ def parse_spec(text: str) -> Spec:
 def _option_value(kind: str, option: Option, text: str) -> Any:
     """One option's value, read by `numbers` within the option's RANGES; a switch is on or off."""
     field = f"{kind}: {option.name}"
+    if option.kind is str:
+        choices = CHOICES[option.name]
+        if text.lower() not in choices:
+            raise BadPlayerSpec(f"{field} is {' or '.join(choices)}, not {quoted(text)}")
+        return text.lower()
     if option.kind is bool:
         if text.lower() not in _SWITCHES:
             raise BadPlayerSpec(f"{field} is on or off, not {quoted(text)}")
@@ -162,7 +174,8 @@ class RandomPlayer:
 
 
 class SearchPlayer:
-    """Plays the move an engine finds; its table lives across the moves of one game.
+    """Plays the move an engine finds; its table (MCTS: its tree) lives across the moves of
+    one game, so the next search starts from what this one learnt.
 
     `watcher`, when given, sees every search the player makes (a live display that may
     also tell the engine to move now).
@@ -178,8 +191,8 @@ class SearchPlayer:
         self._table, self._table_game = self.new_table(), ""
 
     def new_table(self) -> Table:
-        """An empty table of this player's size (none when its cache is off)."""
-        return Table(self.options["table"] if self.options["cache"] else 0)
+        """An empty table of this player's size (none when its cache is off; MCTS: an empty tree)."""
+        return self.engine.table(self.options)
 
     def table_for(self, game: AnyGame) -> Table:
         """The table for `game`: kept while the game is the same, since keys mean one game's positions."""
@@ -225,9 +238,9 @@ def check_fit(spec: str | Spec, game: AnyGame) -> None:
     """Refuse, before play starts, a search engine that cannot honour the game's properties (CannotSearch)."""
     if is_plugin(spec):
         return
-    engine = (parse_spec(spec) if isinstance(spec, str) else spec).engine
-    if engine is not None:
-        engine.game_for(game)
+    parsed = parse_spec(spec) if isinstance(spec, str) else spec
+    if parsed.engine is not None:
+        parsed.engine.game_for(game, parsed.settings)
 
 
 def create(
@@ -257,6 +270,7 @@ def timed(spec: str | Spec, seconds: float | None) -> str:
     if is_plugin(spec):
         return str(spec)
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
-    if seconds is None or parsed.engine is None or {limit.name for limit in LIMITS} & set(parsed.options):
+    limited = {limit.name for limit in LIMITS} | {ITERATIONS.name}
+    if seconds is None or parsed.engine is None or limited & set(parsed.options):
         return str(parsed) if isinstance(spec, Spec) else spec
     return str(parsed.with_options(time=seconds))

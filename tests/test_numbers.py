@@ -247,7 +247,7 @@ def test_a_megabyte_of_junk_is_quoted_in_forty_characters() -> None:
         (
             "j" * 100,
             f"unknown player '{'j' * 40}…' in '{'j' * 40}…'; players: "
-            "human, random, minimax, negamax, alphabeta, expectimax",
+            "human, random, minimax, negamax, alphabeta, expectimax, mcts",
         ),
     ],
 )

@@ -2,7 +2,7 @@
 
 The core is cut into rooms: `score` (scores and distance to the end), `table`, `budget`,
 `result`, `deepening` (the searcher, root search, iterative deepening), `stack` (how deep a
-search may recurse), the engines (`minimax`, `alphabeta`, `expectimax`), `adversary` (chance
+search may recurse), the engines (`minimax`, `alphabeta`, `expectimax`, `mcts`), `adversary` (chance
 as an opponent) and `engines`, the one registry. This face only re-exports.
 """
 
@@ -10,6 +10,7 @@ from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.deepening import Searcher, Watcher, iterate, run, search_root
 from nimmax.search.engines import (
     ENGINES,
+    ITERATIONS,
     LIMITS,
     MOVE_SECONDS,
     CannotSearch,
@@ -29,6 +30,7 @@ from nimmax.search.table import EXACT, LOWER, UPPER, Entry, Table, principal_var
 __all__ = (
     "ENGINES",
     "EXACT",
+    "ITERATIONS",
     "FRAMES_PER_PLY",
     "FULL_DEPTH",
     "INFINITY",

@@ -14,6 +14,8 @@ from nimmax.search.alphabeta import AlphaBeta
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher, Watcher, run
 from nimmax.search.expectimax import DEFAULT_CUTOFF, Expectimax
+from nimmax.search.mcts import EXPLORATION, ROLLOUTS, MonteCarlo, Tree, refuses
+from nimmax.search.mcts import run as simulate
 from nimmax.search.minimax import Minimax, Negamax
 from nimmax.search.result import SearchResult
 from nimmax.search.score import INFINITY
@@ -60,11 +62,18 @@ LIMITS = (
 an explicit `depth=` or `nodes=` without `time=`) searches as deep as those allow."""
 
 
+ITERATIONS = Option("iterations", int, None, "simulations per move (each one counted as a node)")
+"""MCTS's node limit under its own name: a simulation is its node."""
+
+
 def limits(given: Mapping[str, Any]) -> dict[str, Any]:
     """The limits a search runs under, from the options given: `time` defaults to
-    MOVE_SECONDS unless `depth` or `nodes` is given instead, and `time=inf` means no limit."""
+    MOVE_SECONDS unless `depth` or `nodes` (MCTS's `iterations`) is given instead, and
+    `time=inf` means no limit."""
     chosen = {limit.name: given.get(limit.name, limit.default) for limit in LIMITS}
-    if "time" not in given and (given.get("depth") is not None or given.get("nodes") is not None):
+    if given.get(ITERATIONS.name) is not None:
+        chosen["nodes"] = given[ITERATIONS.name]
+    if "time" not in given and (chosen["depth"] is not None or chosen["nodes"] is not None):
         chosen["time"] = None
     if chosen["time"] is not None and chosen["time"] == INFINITY:
         chosen["time"] = None
@@ -72,6 +81,15 @@ def limits(given: Mapping[str, Any]) -> dict[str, Any]:
 
 
 TABLE_SIZE = Option("table", int, DEFAULT_CAPACITY, "most entries in the transposition table")
+
+
+def _table(options: Mapping[str, Any]) -> Table:
+    """A transposition table of the `table=` size, none when `cache=off`."""
+    return Table(options["table"] if options["cache"] else 0)
+
+
+Runner = Callable[[Searcher, Any, "int | None", bool, bool, "Watcher | None"], SearchResult]
+"""How an engine's searcher is run: (searcher, state, depth, every_move, deepen, watcher)."""
 
 
 def cache(default: bool) -> Option:
@@ -84,7 +102,10 @@ class Engine:
     """A search engine: how to build its searcher, its options, and whether it averages chance.
 
     An engine that does not average chance plays a one-player game with chance against chance
-    as an adversary (`ChanceAsAdversary`) and refuses two-player games with chance.
+    as an adversary (`ChanceAsAdversary`) and refuses two-player games with chance. `run`
+    runs its searcher (iterative deepening unless the engine has its own way), `table` makes
+    what a player keeps between the moves of one game (MCTS: its tree), and `refuses` says
+    why options cannot search a game (None when they can).
     """
 
     name: str
@@ -92,6 +113,9 @@ class Engine:
     build: Callable[[AnyGame, Table, Budget, Mapping[str, Any]], Searcher]
     options: tuple[Option, ...]
     averages_chance: bool = False
+    run: Runner = run
+    table: Callable[[Mapping[str, Any]], Table] = _table
+    refuses: Callable[[AnyGame, Mapping[str, Any]], str | None] = lambda game, options: None
 
     def defaults(self) -> dict[str, Any]:
         """Every option with its default value."""
@@ -102,8 +126,12 @@ class Engine:
         and the defaults of the rest."""
         return {**self.defaults(), **given, **limits(given)}
 
-    def game_for(self, game: AnyGame) -> AnyGame:
-        """The game as this engine searches it; CannotSearch when it cannot honour its properties."""
+    def game_for(self, game: AnyGame, options: Mapping[str, Any] | None = None) -> AnyGame:
+        """The game as this engine searches it; CannotSearch when it cannot honour its
+        properties (or, given the options, when they cannot search it)."""
+        refusal = self.refuses(game, options) if options is not None else None
+        if refusal is not None:
+            raise CannotSearch(refusal)
         if game.players not in (1, 2):
             raise CannotSearch(f"{self.name} searches one- and two-player games; {game.name} has {game.players}")
         if not game.has_chance or self.averages_chance:
@@ -119,10 +147,10 @@ class Engine:
         """A searcher for `game` with these options (defaults for those missing)."""
         chosen = self.settings(options)
         if table is None:
-            table = Table(chosen["table"] if chosen["cache"] else 0)
+            table = self.table(chosen)
         if budget is None:
             budget = Budget.of(chosen["time"], chosen["nodes"])
-        return self.build(self.game_for(game), table, budget, chosen)
+        return self.build(self.game_for(game, chosen), table, budget, chosen)
 
     def search(
         self,
@@ -143,7 +171,7 @@ class Engine:
         searcher = self.searcher(game, chosen, table)
         if deepen is None:
             deepen = chosen["time"] is not None or chosen["nodes"] is not None
-        return run(searcher, state, chosen["depth"], every_move, deepen, watcher)
+        return self.run(searcher, state, chosen["depth"], every_move, deepen, watcher)
 
 
 def _cutoff(options: Mapping[str, Any]) -> float:
@@ -188,6 +216,34 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
                     Option("cutoff", float, None, "least chance of reaching a node that is still searched"),
                 ),
                 averages_chance=True,
+            ),
+            Engine(
+                "mcts",
+                "Monte Carlo tree search (UCT) proving what it can (MCTS-Solver); random playouts",
+                lambda game, table, budget, options: MonteCarlo(
+                    game, table, budget, options["c"], options["rollout"], options["seed"]
+                ),
+                (
+                    Option(
+                        "time",
+                        float,
+                        MOVE_SECONDS,
+                        "seconds per move; inf for none (no default when iterations is set)",
+                    ),
+                    ITERATIONS,
+                    Option("c", float, EXPLORATION, "UCT's exploration constant (payoffs scaled to 0..1)"),
+                    Option(
+                        "rollout",
+                        str,
+                        ROLLOUTS[0],
+                        "random: playouts to the end; heuristic: a few plies, scored by the game's evaluate",
+                    ),
+                    Option("seed", int, None, "seed of the playouts and chance draws (reproducible with iterations=)"),
+                ),
+                averages_chance=True,
+                run=simulate,
+                table=lambda options: Tree(),
+                refuses=refuses,
             ),
         )
     }

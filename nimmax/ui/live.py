@@ -21,6 +21,7 @@ from rich.text import Text
 
 from nimmax.game import AnyGame
 from nimmax.search import Budget, Searcher, SearchResult
+from nimmax.search.mcts import MonteCarlo
 from nimmax.ui.views import outcome_word
 
 REFRESH = 0.1
@@ -40,14 +41,14 @@ def value_text(game: AnyGame, value: float, exact: bool, depth: int) -> str:
     return f"{shown} ({word}, proven)" if word in ("win", "draw", "loss") else f"{shown} (proven)"
 
 
-def rate(nodes: int, seconds: float) -> str:
-    """Nodes per second, short: 250k/s."""
+def rate(nodes: int, seconds: float, unit: str = "nodes") -> str:
+    """Nodes (or another unit) per second, short: 250k nodes/s."""
     per_second = nodes / seconds if seconds > 0 else 0.0
     if per_second >= 1e6:
-        return f"{per_second / 1e6:.1f}M nodes/s"
+        return f"{per_second / 1e6:.1f}M {unit}/s"
     if per_second >= 1e3:
-        return f"{per_second / 1e3:.0f}k nodes/s"
-    return f"{per_second:.0f} nodes/s"
+        return f"{per_second / 1e3:.0f}k {unit}/s"
+    return f"{per_second:.0f} {unit}/s"
 
 
 class LiveSearch:
@@ -102,8 +103,9 @@ class LiveSearch:
         self.last = result
 
     def line(self, searcher: Searcher, budget: Budget) -> Text:
-        """The live line: what the search knows so far, then its speed."""
+        """The live line: what the search knows so far, then its speed (MCTS: in simulations)."""
         game, last = self.game, self.last
+        simulating = isinstance(searcher, MonteCarlo)
         if last is not None and last.move is not None:
             known = f"depth {last.depth} · best {game.format_move(last.move)} · "
             known += value_text(game, last.value, last.exact, last.depth)
@@ -113,12 +115,12 @@ class LiveSearch:
                 known = "searching"
             else:
                 move, value, count = best
-                known = f"{count} root move{'s' if count != 1 else ''} searched · best so far {game.format_move(move)}"
-                known += f" {value_text(game, value, searcher.unhorizoned(), 0)}"
-        elapsed = budget.elapsed
+                known = "" if simulating else f"{count} root move{'s' if count != 1 else ''} searched · "
+                known += f"best so far {game.format_move(move)} {value_text(game, value, searcher.unhorizoned(), 0)}"
+        elapsed, unit = budget.elapsed, "simulations" if simulating else "nodes"
         return Text.assemble(
             (f"{self.label}: ", "bold"),
             (known, ""),
-            (f" · {budget.nodes:,} nodes · {rate(budget.nodes, elapsed)} · {elapsed:.1f} s", "dim"),
+            (f" · {budget.nodes:,} {unit} · {rate(budget.nodes, elapsed, unit)} · {elapsed:.1f} s", "dim"),
             (f"   ({self.stop_words})", "dim italic"),
         )

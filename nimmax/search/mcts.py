@@ -1,0 +1,451 @@
+"""Monte Carlo tree search: UCT with MCTS-Solver bounds, game-agnostic like the other engines.
+
+Each simulation walks down the tree by UCT (a child's mean payoff, scaled to [0, 1] by the
+payoffs seen so far, plus `c` times sqrt(ln N / n)), adds one child, plays a random game
+from it (or a few random plies scored by the game's `evaluate`, `rollout=heuristic`) and
+adds the payoff to every node on the way. The side to move is read from every state, and
+chance nodes are sampled by their probabilities. One-player games maximise the score.
+
+Every node also keeps proven bounds on its value for seat 0 (score-bounded MCTS, after
+Cazenave and Saffidine, generalising Winands' MCTS-Solver): a finished game is its payoff,
+a player's node the best bound of its children (with moves not yet tried left open), a
+chance node the weighted sum once every outcome is tried. In a two-player game a node
+whose bounds decide the result (won, lost or an exact value) is settled: the walk stops
+there, its losing children are no longer chosen, and a settled root ends the search. So it
+never misses a win in one, and a move the opponent wins against at once is proven lost.
+Below the root a node tries the game's `search_actions`: the game narrows them only where
+the value is unchanged, so the bounds stay proofs. `exact` is reported only for a root whose
+bounds met.
+
+Simulations are the search's nodes: the budget counts one per simulation, and looks at the
+clock after every simulation and every few hundred plies of a playout, so a slow playout
+on a big board does not overrun a deadline.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from bisect import bisect_right
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import accumulate
+from typing import Any
+
+from nimmax.game import CHANCE, AnyGame, Game
+from nimmax.search.budget import Budget, OutOfBudget
+from nimmax.search.deepening import Searcher, Watcher
+from nimmax.search.result import MoveValue, SearchResult
+from nimmax.search.score import FULL_DEPTH, INFINITY
+from nimmax.search.stack import interpreter_for
+from nimmax.search.table import EXACT, Entry, Table
+
+EXPLORATION = math.sqrt(2)
+"""UCT's exploration constant for payoffs scaled to [0, 1] (Kocsis and Szepesvari's UCB1)."""
+
+ROLLOUTS = ("random", "heuristic")
+"""Playouts: random to the end of the game, or HEURISTIC_PLIES random plies scored by `evaluate`."""
+
+HEURISTIC_PLIES = 4
+"""Random plies a heuristic playout makes before `evaluate` scores it: a few, so the estimate
+is taken a little past the new node rather than at it."""
+
+CLOCK_PLIES = 256
+"""Plies of a playout between looks at the clock (a 26x26 playout is some 700 plies)."""
+
+REUSE_PLIES = 4
+"""How far below the last root a kept tree is searched for the position now to be played."""
+
+PV_LENGTH = 64
+"""The most moves of the principal variation (the most visited line)."""
+
+_UNLISTED: Any = object()
+"""A node's next move before its moves are asked for."""
+_NO_MORE: Any = object()
+"""A node's next move once every move has a child."""
+
+
+class Node:
+    """A position in the tree: visits, the sum of seat 0's payoffs, and proven bounds on its value."""
+
+    __slots__ = ("state", "move", "mover", "children", "moves", "upcoming", "visits", "total", "low", "high", "done")
+
+    def __init__(self, state: Any, move: Any, mover: int) -> None:
+        self.state, self.move, self.mover = state, move, mover
+        self.children: list[Node] = []
+        self.moves: Iterator[Any] | None = None
+        self.upcoming: Any = _UNLISTED
+        self.visits = 0
+        self.total = 0.0
+        self.low, self.high = -INFINITY, INFINITY
+        self.done = False
+        """Settled: the bounds met, or (two players) they decide who wins."""
+
+
+class Chance(Node):
+    """A chance node: its outcomes, their running probabilities, and a child per outcome drawn so far."""
+
+    __slots__ = ("outcomes", "thresholds", "drawn")
+
+    def __init__(self, state: Any, move: Any, outcomes: Sequence[tuple[float, Any]]) -> None:
+        super().__init__(state, move, CHANCE)
+        self.outcomes = list(outcomes)
+        self.thresholds = list(accumulate(probability for probability, _ in self.outcomes))
+        self.drawn: list[Node | None] = [None] * len(self.outcomes)
+
+
+class Tree(Table):
+    """What an MCTS player keeps between the moves of one game: the tree (a table that stores
+    no search entries; after a search valuing every move, the lines below them, see `index`).
+
+    The next search starts from the node of the position then on the board, found within
+    REUSE_PLIES of the last root, with all the visits below it.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.root: Node | None = None
+        self.lowest, self.highest = INFINITY, -INFINITY
+
+    def index(self, game: AnyGame, root: Node) -> None:
+        """Keep, as table entries, the most visited line below each root move, so a reader of
+        lines through the table (`explain`) follows them; the move is EXACT only as a line.
+        Keys fold symmetries, so of two mirror-image lines the more visited is kept."""
+        self.clear()
+        for child in sorted(_children(root), key=lambda node: node.visits):
+            node, plies = child, 0
+            while node.children and node.mover != CHANCE and plies < PV_LENGTH:
+                best = max(node.children, key=lambda below: below.visits)
+                if not best.visits:
+                    break
+                proven = FULL_DEPTH if node.low == node.high else 0
+                self[game.key(node.state)] = Entry(proven, EXACT, 0.0, best.move, node.state)
+                node, plies = best, plies + 1
+
+    def find(self, state: Any) -> Node | None:
+        """The node of `state` within REUSE_PLIES below the last root (the root itself included)."""
+        level = [self.root] if self.root is not None else []
+        for _ in range(REUSE_PLIES + 1):
+            for node in level:
+                if node.state == state:
+                    return node
+            level = [child for node in level for child in _children(node)]
+        return None
+
+
+def _children(node: Node) -> list[Node]:
+    """A node's children made so far (a chance node's drawn outcomes)."""
+    if isinstance(node, Chance):
+        return [child for child in node.drawn if child is not None]
+    return node.children
+
+
+def refuses(game: AnyGame, options: Mapping[str, Any]) -> str | None:
+    """Why these options cannot search `game` (a heuristic playout needs the game's `evaluate`); None if they can."""
+    if options.get("rollout") == "heuristic" and type(game).evaluate is Game.evaluate:
+        return (
+            f"mcts: rollout=heuristic scores playouts with the game's evaluate, and {game.name} has none;"
+            " use rollout=random"
+        )
+    return None
+
+
+class MonteCarlo(Searcher):
+    """One MCTS search: UCT down the tree, a playout, the payoff backed up, proofs propagated."""
+
+    def __init__(
+        self,
+        game: AnyGame,
+        tree: Table | None = None,
+        budget: Budget | None = None,
+        c: float = EXPLORATION,
+        rollout: str = "random",
+        seed: int | None = None,
+    ) -> None:
+        self.tree = tree if isinstance(tree, Tree) else Tree()
+        super().__init__(game, self.tree, budget)
+        self.c, self.heuristic = c, rollout == "heuristic"
+        self.rng = random.Random(seed)
+        self.two = game.players == 2
+        self.root: Node | None = None
+
+    # -- the search -----------------------------------------------------------------------
+
+    def run(self, state: Any, every_move: bool = False, watcher: Watcher | None = None) -> SearchResult:
+        """Simulate until the budget ends or the root is settled; the most visited move (a proven win first)."""
+        game, budget = self.game, self.budget
+        start, nodes_before = time.perf_counter(), budget.nodes
+        if game.is_terminal(state):
+            budget.count()
+            value = game.utility(state, max(game.to_move(state), 0))
+            return SearchResult(value, None, (), 1, 0, time.perf_counter() - start, True)
+        if game.to_move(state) == CHANCE:
+            raise ValueError("a chance node has no move to choose")
+        self.root = root = self._root(state, every_move)
+        budget.watch = (lambda _: watcher.tick(self)) if watcher is not None else None
+        try:
+            with interpreter_for(1):  # the collector paused: a big tree holds no cycles to find
+                while not root.done:
+                    self.simulate(root)
+                    budget.nodes += 1  # a simulation is a node; the clock is read after each one
+                    budget.check()
+        except OutOfBudget:
+            pass
+        finally:
+            budget.watch = None
+        return self.answer(every_move, budget.nodes - nodes_before, time.perf_counter() - start)
+
+    def _root(self, state: Any, every_move: bool) -> Node:
+        """The root: the kept tree's node of `state` when playing on, else a new one (every
+        move of `actions` when each is to be valued)."""
+        tree = self.tree
+        found = tree.find(state) if not every_move else None
+        if found is None:
+            found = self.node(state, None)
+            if every_move:
+                found.moves = iter(self.game.actions(state))
+                found.upcoming = next(found.moves, _NO_MORE)
+        tree.root = found
+        return found
+
+    def simulate(self, root: Node) -> None:
+        """One simulation: down by UCT to a new node (or a settled one), a playout, the payoff backed up."""
+        node, path = root, [root]
+        while not node.done and (node.visits or node is root):
+            if node.mover == CHANCE:
+                node = self.draw(node)  # type: ignore[arg-type]
+            elif node.upcoming is not _NO_MORE:
+                node = self.expand(node)
+            else:
+                node = self.select(node)
+            path.append(node)
+        reward = self.settled_value(node) if node.done else self.playout(node.state)
+        tree = self.tree
+        if reward < tree.lowest:
+            tree.lowest = reward
+        if reward > tree.highest:
+            tree.highest = reward
+        proving = node.done
+        for step in reversed(path):
+            step.visits += 1
+            step.total += reward
+            if proving and step is not node:
+                proving = self.bound(step)
+
+    def node(self, state: Any, move: Any) -> Node:
+        """A new node for `state`; a finished game is settled at its payoff for seat 0."""
+        game = self.game
+        mover = game.to_move(state)
+        if mover == CHANCE:
+            return Chance(state, move, game.chance_outcomes(state))
+        made = Node(state, move, mover)
+        if game.is_terminal(state):
+            made.low = made.high = game.utility(state, 0)
+            made.done = True
+        return made
+
+    def expand(self, node: Node) -> Node:
+        """The child of `node`'s next untried move (its moves asked for on the first call)."""
+        if node.upcoming is _UNLISTED:
+            node.moves = iter(self.game.search_actions(node.state))
+            node.upcoming = next(node.moves, _NO_MORE)
+            if node.upcoming is _NO_MORE:
+                raise ValueError(f"{self.game.name}: a position that is not over has no moves")
+        move = node.upcoming
+        assert node.moves is not None
+        node.upcoming = next(node.moves, _NO_MORE)
+        child = self.node(self.game.result(node.state, move), move)
+        node.children.append(child)
+        return child
+
+    def draw(self, node: Chance) -> Node:
+        """An outcome of a chance node drawn by its probability; its child, made when first drawn."""
+        index = min(bisect_right(node.thresholds, self.rng.random() * node.thresholds[-1]), len(node.outcomes) - 1)
+        child = node.drawn[index]
+        if child is None:
+            child = node.drawn[index] = self.node(self.game.result(node.state, node.outcomes[index][1]), None)
+            node.children.append(child)
+        return child
+
+    def select(self, node: Node) -> Node:
+        """The child with the best UCT score for the side to move, leaving out children proven
+        lost for it unless every child is."""
+        tree = self.tree
+        span = tree.highest - tree.lowest
+        span = span if span > 0 else 1.0
+        bottom, top = tree.lowest, tree.highest
+        explore = self.c * math.sqrt(math.log(node.visits or 1))
+        maximising = node.mover == 0
+        best, best_score = None, -INFINITY
+        for losing in (True, False) if self.two else (False,):
+            for child in node.children:
+                visits = child.visits
+                if losing and (child.high < 0 if maximising else child.low > 0):
+                    continue
+                if not visits:
+                    return child
+                mean = child.total / visits
+                gain = (mean - bottom if maximising else top - mean) / span
+                score = gain + explore / math.sqrt(visits)
+                if score > best_score:
+                    best, best_score = child, score
+            if best is not None:
+                return best
+        return node.children[0]
+
+    def playout(self, state: Any) -> float:
+        """Seat 0's payoff at the end of a random game from `state` (drawn among the game's
+        `search_actions`), or `evaluate` after HEURISTIC_PLIES plies for a heuristic playout."""
+        game, rng, budget = self.game, self.rng, self.budget
+        cut = HEURISTIC_PLIES if self.heuristic else -1
+        plies = 0
+        while not game.is_terminal(state):
+            if plies == cut:
+                return game.evaluate(state, 0)
+            if game.to_move(state) == CHANCE:
+                state = game.result(state, _drawn(game.chance_outcomes(state), rng.random()))
+            else:
+                moves = game.search_actions(state)  # a lazy sequence is drawn from, never listed
+                state = game.result(state, rng.choice(moves if isinstance(moves, Sequence) else list(moves)))
+            plies += 1
+            if not plies % CLOCK_PLIES and time.perf_counter() >= budget.deadline:
+                raise OutOfBudget
+        return game.utility(state, 0)
+
+    # -- proofs -----------------------------------------------------------------------------
+
+    def bound(self, node: Node) -> bool:
+        """Recompute a node's bounds from its children; whether they changed."""
+        children = node.children
+        if isinstance(node, Chance):
+            if any(child is None for child in node.drawn):
+                return False
+            low = high = 0.0
+            for (probability, _), child in zip(node.outcomes, node.drawn, strict=True):
+                assert child is not None
+                low, high = low + probability * child.low, high + probability * child.high
+            low, high = low / node.thresholds[-1], high / node.thresholds[-1]
+        elif not children:
+            return False
+        elif node.mover == 0:
+            low = max(child.low for child in children)
+            high = max(child.high for child in children) if node.upcoming is _NO_MORE else INFINITY
+        else:
+            high = min(child.high for child in children)
+            low = min(child.low for child in children) if node.upcoming is _NO_MORE else -INFINITY
+        if low == node.low and high == node.high:
+            return False
+        node.low, node.high = low, high
+        node.done = low == high or (self.two and (low > 0 or high < 0))
+        return True
+
+    def settled_value(self, node: Node) -> float:
+        """A settled node's payoff for seat 0: its value, or the proven bound that decides it."""
+        if node.low == node.high or node.low > 0:
+            return node.low
+        return node.high
+
+    # -- the answer -------------------------------------------------------------------------
+
+    def for_mover(self, value: float) -> float:
+        """A value for seat 0 as the root's side to move sees it (zero-sum)."""
+        return -value if self.root is not None and self.root.mover == 1 else value
+
+    def choice(self) -> Node | None:
+        """The root's move: a proven win (the greatest, a game over at once first), else the
+        most visited child that is not proven worse than another."""
+        root = self.root
+        if root is None or not root.children:
+            return None
+        children = root.children
+        if self.two:
+            won = [child for child in children if self.bounds(child)[0] > 0]
+            if won:
+                over = self.game.is_terminal
+                return max(won, key=lambda child: (self.bounds(child)[0], over(child.state), child.visits))
+        floor = max(self.bounds(child)[0] for child in children)
+        hopeful = [child for child in children if self.bounds(child)[1] >= max(floor, 0 if self.two else -INFINITY)]
+        if not hopeful:  # every move is proven to lose: the least loss, then the most visited
+            return max(children, key=lambda child: (self.bounds(child)[1], child.visits))
+        return max(hopeful, key=lambda child: (child.visits, self.for_mover(_mean(child))))
+
+    def bounds(self, child: Node) -> tuple[float, float]:
+        """A root child's proven bounds for the side to move at the root."""
+        if self.root is not None and self.root.mover == 1:
+            return -child.high, -child.low
+        return child.low, child.high
+
+    def value_of(self, child: Node) -> tuple[float, bool]:
+        """A root child's value for the side to move at the root, and whether it is proven."""
+        if child.low == child.high:
+            return self.for_mover(child.low), True
+        if child.done:
+            return self.for_mover(self.settled_value(child)), False
+        return self.for_mover(_mean(child)), False
+
+    def answer(self, every_move: bool, nodes: int, seconds: float) -> SearchResult:
+        """The search's SearchResult: the chosen move, its value, the most visited line."""
+        root, chosen = self.root, self.choice()
+        assert root is not None
+        if chosen is None:
+            move = next(iter(self.game.search_actions(root.state)), None)
+            return SearchResult(0.0, move, (move,) if move is not None else (), nodes, 0, seconds, False)
+        exact = root.low == root.high
+        if exact:
+            value = self.for_mover(root.low)
+        elif root.done:
+            value = self.for_mover(self.settled_value(root))
+        else:
+            value = self.value_of(chosen)[0]
+        line, node = [chosen.move], chosen
+        while len(line) < PV_LENGTH and node.children and node.mover != CHANCE:
+            node = max(node.children, key=lambda child: child.visits)
+            if not node.visits:
+                break
+            line.append(node.move)
+        values = tuple(MoveValue(child.move, self.value_of(child)[0]) for child in root.children) if every_move else ()
+        if every_move:
+            self.tree.index(self.game, root)
+        proven = every_move and root.upcoming is _NO_MORE and all(self.value_of(child)[1] for child in root.children)
+        return SearchResult(value, chosen.move, tuple(line), nodes, len(line), seconds, exact, values, proven)
+
+    # -- what a live display reads ----------------------------------------------------------
+
+    def best_scored(self) -> tuple[Any, float, int] | None:
+        """The move the search would play now, its value, and how many root moves it has tried."""
+        chosen = self.choice()
+        if chosen is None or self.root is None:
+            return None
+        return chosen.move, self.value_of(chosen)[0], len(self.root.children)
+
+    def unhorizoned(self) -> bool:
+        """Whether the root's value is proven."""
+        return self.root is not None and self.root.low == self.root.high
+
+
+def _drawn(outcomes: Sequence[tuple[float, Any]], pick: float) -> Any:
+    """The outcome a uniform `pick` in [0, 1) falls on, the outcomes laid end to end by probability."""
+    for probability, outcome in outcomes:
+        pick -= probability
+        if pick < 0:
+            return outcome
+    return outcomes[-1][1]
+
+
+def _mean(node: Node) -> float:
+    """A node's mean payoff for seat 0 (0 before its first visit)."""
+    return node.total / node.visits if node.visits else 0.0
+
+
+def run(
+    searcher: Searcher,
+    state: Any,
+    depth: int | None = None,
+    every_move: bool = False,
+    deepen: bool = False,
+    watcher: Watcher | None = None,
+) -> SearchResult:
+    """The engine registry's way to run an MCTS searcher (depth and deepening do not apply)."""
+    if not isinstance(searcher, MonteCarlo):
+        raise TypeError("mcts.run runs a MonteCarlo searcher")
+    return searcher.run(state, every_move, watcher)
