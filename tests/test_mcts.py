@@ -369,3 +369,15 @@ def test_explain_follows_the_most_visited_line_below_each_move() -> None:
         for move in item.line:
             assert move in game.actions(state)
             state = game.result(state, move)
+
+
+def test_a_duel_seeds_mcts_game_by_game_alike_on_any_jobs() -> None:
+    """Unseeded mcts in a duel takes each game's seed from the event's, so one process or two
+    play the same games."""
+    runs = []
+    for jobs in ("1", "2"):
+        run = nimmax("duel", "mcts:iterations=150", "random", "--games", "8", "--seed", "5", "--jobs", jobs, "--json")
+        assert run.returncode == 0, run.stderr
+        record = json.loads(run.stdout)
+        runs.append((record["wins"], record["draws"], record["per_player"]["mcts:iterations=150"]["nodes"]))
+    assert runs[0] == runs[1]

@@ -18,7 +18,7 @@ from nimmax.duel.planning import Block
 from nimmax.duel.stats import mean
 from nimmax.game import CHANCE, AnyGame
 from nimmax.match import Ply, plies
-from nimmax.players import Player, RandomPlayer, create, is_plugin, parse_spec
+from nimmax.players import Player, RandomPlayer, SearchPlayer, create, is_plugin, parse_spec
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +85,20 @@ def _generator(seed: int, pairing: int, index: int, stream: str) -> random.Rando
 def _reseed(player: Player, seed: int, pairing: int, index: int, stream: str) -> Player:
     """The player for this game: a random player with this game's generator (`random:seed=N`
     replaces the event's seed); a plugin built afresh with a seed of this game's, so its games
-    do not depend on how they are split among workers; others as they are."""
+    do not depend on how they are split among workers; an engine that draws at random (mcts)
+    given this game's seed unless its spec sets one; others as they are."""
     if isinstance(player, RandomPlayer):
         own = parse_spec(player.spec).options.get("seed")
         player.rng = _generator(own if own is not None else seed, pairing, index, stream)
     elif is_plugin(player.spec):
         return create(player.spec, _generator(seed, pairing, index, stream).getrandbits(63))
+    elif isinstance(player, SearchPlayer) and "seed" in player.engine.defaults():
+        spec = parse_spec(player.spec)
+        if "seed" not in spec.options:
+            drawn = _generator(seed, pairing, index, stream).getrandbits(63)
+            reseeded = SearchPlayer(spec.with_options(seed=drawn))
+            reseeded.spec = player.spec  # the entrant keeps its name in the tallies
+            return reseeded
     return player
 
 

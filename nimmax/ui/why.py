@@ -67,7 +67,7 @@ def why_table(game: AnyGame, state: Any, found: Sequence[MoveLine], played: Any,
     for item in ordered[:SHOWN_MOVES]:
         after = game.result(state, item.move)
         label = game.format_move(item.move) + (" (played)" if item.move == played else "")
-        rest = line_text(game, after, item.line[1:], item.finished) or "the game ends"
+        rest = line_text(game, after, item.line[1:], item.finished) or ("the game ends" if item.finished else "…")
         table.add_row(label, value_phrase(game, item.value, item.exact, mover, depth), rest)
     if len(ordered) > SHOWN_MOVES:
         table.caption = f"{len(ordered) - SHOWN_MOVES} more moves not shown"
@@ -88,7 +88,10 @@ def explain_tree(game: AnyGame, state: Any, found: Sequence[MoveLine], depth: in
         rest = item.line[1:]
         after = game.result(state, item.move)
         branch.add(
-            Text(line_text(game, after, rest, item.finished) if rest else "the game ends", style="dim" if rank else "")
+            Text(
+                line_text(game, after, rest, item.finished) if rest else "the game ends" if item.finished else "…",
+                style="dim" if rank else "",
+            )
         )
     return tree
 
