@@ -166,11 +166,7 @@ def interpreter_for(plies: int) -> Iterator[int]:
     The limit is raised only as far as this thread's stack holds (`deep` finds a bigger one);
     a RecursionError inside becomes TooDeep. The collector is paused because a full
     collection over a large table costs a sizeable share of a timed move; table entries hold
-    no reference cycles, so reference counting still frees every entry a table drops. What is
-    alive when the search ends is frozen (`gc.freeze`) before the collector is put back: the
-    first collection after a search would otherwise scan a table of millions of entries, and
-    the answer would come up to a second after its deadline (Kalah(6,3), 6 s: 6.6 s; frozen:
-    6.1 s). Frozen objects are still freed when their last reference goes.
+    no reference cycles, so reference counting still frees every entry a table drops.
     """
     below = frames_below()
     limit, collecting = sys.getrecursionlimit(), gc.isenabled()
@@ -185,7 +181,6 @@ def interpreter_for(plies: int) -> Iterator[int]:
     finally:
         sys.setrecursionlimit(limit)
         if collecting:
-            gc.freeze()  # what the search left alive (its table) is never scanned; see the docstring
             gc.enable()
 
 
