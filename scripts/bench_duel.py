@@ -97,13 +97,6 @@ def idle_estimate(alone_cpu: dict[int, float], pooled_cpu: dict[int, float], cor
     return sum(alone_cpu.values()) / max(busiest, sum(pooled_cpu.values()) / cores)
 
 
-def timeless(record: Any) -> Any:
-    """The record without clock readings (every key ending in `seconds`)."""
-    if isinstance(record, dict):
-        return {key: timeless(value) for key, value in record.items() if not key.endswith("seconds")}
-    return record
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default=duel.DEFAULT_GAME, help="game words (default: %(default)s)")
@@ -138,7 +131,7 @@ def main() -> None:
     )
     if os.getloadavg()[0] > 2:
         print(f"note: load average {os.getloadavg()[0]:.1f} on this machine: wall-clock figures are noisy")
-    same = timeless(alone_record) == timeless(pooled_record)
+    same = duel.timeless(alone_record) == duel.timeless(pooled_record)
     print(f"--jobs 1 and --jobs 2 played the same games: {same}")
 
 

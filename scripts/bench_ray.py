@@ -26,18 +26,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from nimmax.duel import timeless  # noqa: E402
+
 DUEL = ("alphabeta:depth=2", "random", "--game", "tictactoe")
 """The issue's duel: fast players, so the figures show each backend's own cost."""
 WHERE = {"--jobs 1": ("--jobs", "1"), "--jobs 2": ("--jobs", "2"), "--backend ray": ("--backend", "ray")}
-
-
-def without_timing(record: Any) -> Any:
-    """The record less every field that reads the clock (those ending in `seconds`)."""
-    if isinstance(record, dict):
-        return {key: without_timing(value) for key, value in record.items() if not key.endswith("seconds")}
-    if isinstance(record, list):
-        return [without_timing(value) for value in record]
-    return record
 
 
 def timed(duel: tuple[str, ...], games: int, where: tuple[str, ...]) -> tuple[float, Any]:
@@ -55,7 +50,7 @@ def timed(duel: tuple[str, ...], games: int, where: tuple[str, ...]) -> tuple[fl
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"nimmax {' '.join(where)} failed: {done.stderr.strip()}")
-    return seconds, without_timing(json.loads(done.stdout))
+    return seconds, timeless(json.loads(done.stdout))
 
 
 def load() -> str:

@@ -20,21 +20,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nimmax import duel, games
+from nimmax.duel import timeless
 from nimmax.game import CHANCE, BadGameSpec, BadInput, Game, IllegalMove
 from nimmax.match import plies
 from nimmax.players import BadPlayerSpec, create
 
 from .cli_helpers import ROOT, nimmax
 from .theory import nim_mover_wins
-
-
-def timeless(record: Any) -> Any:
-    """A duel record without its clock readings (every key ending in `seconds`)."""
-    if isinstance(record, dict):
-        return {key: timeless(value) for key, value in record.items() if not key.endswith("seconds")}
-    if isinstance(record, list):
-        return [timeless(value) for value in record]
-    return record
 
 
 def duel_json(*args: str) -> dict[str, Any]:

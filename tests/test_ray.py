@@ -22,6 +22,8 @@ from unittest import mock
 
 import pytest
 
+from nimmax.duel import timeless
+
 from .cli_helpers import ROOT, nimmax, nimmax_in_process, nimmax_started
 
 EXAMPLES = ROOT / "examples"
@@ -29,21 +31,12 @@ SLOW_DUEL = ("alphabeta:depth=4", "random", "--game", "connect4", "--games", "20
 """About ten seconds on two CPUs: long enough to kill a worker or press Ctrl-C in the middle."""
 
 
-def without_timing(record: Any) -> Any:
-    """A JSON record less the fields that measure time (`seconds`, `avg_move_seconds`, ...)."""
-    if isinstance(record, dict):
-        return {key: without_timing(value) for key, value in record.items() if not key.endswith("seconds")}
-    if isinstance(record, list):
-        return [without_timing(value) for value in record]
-    return record
-
-
 def played(*args: str, cwd: Path = ROOT) -> Any:
     """The JSON of a command that must succeed, timing fields removed."""
     done = nimmax(*args, "--json", cwd=cwd, timeout=240)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
-    return without_timing(json.loads(done.stdout))
+    return timeless(json.loads(done.stdout))
 
 
 def descendants(pid: int) -> set[int]:
@@ -173,7 +166,7 @@ def test_a_worker_killed_mid_duel_costs_a_replay_of_its_block_only(ray: Any) -> 
     out, err = process.communicate(timeout=240)
     assert process.returncode == 0, err
     assert "Traceback" not in err
-    assert without_timing(json.loads(out)) == played("duel", *SLOW_DUEL, "--jobs", "2")
+    assert timeless(json.loads(out)) == played("duel", *SLOW_DUEL, "--jobs", "2")
 
 
 @pytest.mark.ray

@@ -13,7 +13,7 @@ from nimmax.duel.planning import BLOCKS, DEFAULT_GAME, MIN_BLOCK, Block, Plan, l
 from nimmax.duel.play import GameResult, Moves, block_games
 from nimmax.duel.pool import STOP_CHECK, ProcessPool, check_jobs
 from nimmax.duel.ranking import Standings, points, standings
-from nimmax.duel.records import pairing_record, side_record, tournament_record
+from nimmax.duel.records import pairing_record, side_record, timeless, tournament_record
 from nimmax.duel.stats import Z95, elo_ratings, wilson
 from nimmax.numbers import MAX_GAMES, MAX_JOBS
 
@@ -50,6 +50,7 @@ __all__ = [
     "serial",
     "side_record",
     "standings",
+    "timeless",
     "tournament_record",
     "wilson",
 ]

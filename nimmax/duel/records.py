@@ -101,3 +101,13 @@ def tournament_record(event: Event) -> dict[str, Any]:
         "failed_blocks": [failed_record(event, block) for block in sorted(event.failed)],
         "seconds": event.seconds,
     }
+
+
+def timeless(record: Any) -> Any:
+    """A record without its clock readings (every key ending in `seconds`): what two runs of
+    one seeded event share, whatever the backend or the number of jobs."""
+    if isinstance(record, dict):
+        return {key: timeless(value) for key, value in record.items() if not key.endswith("seconds")}
+    if isinstance(record, list):
+        return [timeless(value) for value in record]
+    return record
