@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -26,6 +27,7 @@ from nimmax.ui.live import LiveSearch
 
 from .cli_helpers import nimmax
 from .theory import nim_mover_wins
+from .toys import TreeGame
 
 
 class Plain:
@@ -149,6 +151,51 @@ def test_whole_games_with_extra_turns_and_chance_are_legal_and_reproducible(word
         assert any(a == b for a, b in zip(seats, seats[1:], strict=False))
     else:
         assert CHANCE in seats and games.create(words).utility(end, 0) > 0
+
+
+class Narrowed(TreeGame):
+    """A tree whose `heuristic_actions` leave out the last move of every node with three."""
+
+    def heuristic_actions(self, state: tuple[int, ...]) -> Sequence[int] | None:
+        moves = self.actions(state)
+        return moves[:2] if len(moves) == 3 else None
+
+
+# The root's first two moves lose at once; the third, left out by narrowing, draws.
+LEFT_OUT_DRAW = (0, [-1, -1, 0])
+
+
+def test_a_narrowed_node_proves_no_loss_since_its_moves_left_out_are_untried() -> None:
+    game = Narrowed(LEFT_OUT_DRAW)
+    result = mcts(game, (), iterations=50, seed=1)
+    assert result.move in (0, 1) and result.value == -1 and not result.exact  # only the tried moves lose
+    whole = mcts(TreeGame(LEFT_OUT_DRAW), (), iterations=50, seed=1)
+    assert whole.move == 2 and whole.value == 0 and whole.exact  # without narrowing: the draw, proven
+
+
+def test_a_narrowed_node_still_proves_a_win() -> None:
+    game = Narrowed((0, [-1, 1, 0]))
+    result = mcts(game, (), iterations=50, seed=1)
+    assert result.move == 1 and result.value == 1 and result.nodes < 50  # settled: the search ends
+
+
+def test_on_a_big_board_the_tree_and_the_playouts_stay_near_the_stones() -> None:
+    game = games.create("tictactoe --size 15 --k 5")
+    state = played(game, "h8", "h9")
+    moves_made: list[tuple[Any, Any]] = []
+    result_of = game.result
+
+    def recording(position: Any, move: Any) -> Any:
+        moves_made.append((position, move))
+        return result_of(position, move)
+
+    game.result = recording  # type: ignore[method-assign]
+    result = mcts(game, state, iterations=300, seed=2)
+    assert len(moves_made) > 300 * 5  # playouts of many plies were made
+    for position, move in moves_made:
+        near = game.heuristic_actions(position)
+        assert near is None or move in near, game.format_position(position)
+    assert result.move in (game.heuristic_actions(state) or ())
 
 
 def test_a_seeded_search_with_an_iteration_limit_is_reproducible() -> None:

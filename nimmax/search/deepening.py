@@ -165,6 +165,13 @@ def search_root(
     return best, best_move, scored
 
 
+def narrows(game: AnyGame) -> bool:
+    """Whether `game` (or a wrapper of it) has `heuristic_actions` of its own: a game that never
+    narrows then costs a limited search no call a node."""
+    member = getattr(getattr(game, "heuristic_actions", None), "__func__", Game.heuristic_actions)
+    return member is not Game.heuristic_actions
+
+
 def iterate(
     searcher: Searcher, state: Any, depth: int | None = None, every_move: bool = False, deepen: bool = True
 ) -> Iterator[SearchResult]:
@@ -182,9 +189,7 @@ def iterate(
     nodes_before = searcher.budget.nodes
     budget = searcher.budget
     limited = depth is not None or budget.deadline < INFINITY or budget.node_limit < INFINITY
-    # a game that never narrows (or a wrapper of one) costs no call a node
-    narrows = getattr(getattr(game, "heuristic_actions", None), "__func__", Game.heuristic_actions)
-    searcher.narrowing = limited and narrows is not Game.heuristic_actions
+    searcher.narrowing = limited and narrows(game)
     while True:
         horizon_before = searcher.horizon
         if game.is_terminal(state):

@@ -13,9 +13,11 @@ chance node the weighted sum once every outcome is tried. In a two-player game a
 whose bounds decide the result (won, lost or an exact value) is settled: the walk stops
 there, its losing children are no longer chosen, and a settled root ends the search. So it
 never misses a win in one, and a move the opponent wins against at once is proven lost.
-Below the root a node tries the game's `search_actions`: the game narrows them only where
-the value is unchanged, so the bounds stay proofs. `exact` is reported only for a root whose
-bounds met.
+A node tries the game's `search_actions`: the game narrows them only where the value is
+unchanged, so the bounds stay proofs. A game with `heuristic_actions` (the cells near the
+stones of a big board) narrows the tree and the playouts further, as it does a limited
+alpha-beta: a node so narrowed proves wins, never that every move loses, since the moves
+left out are untried. `exact` is reported only for a root whose bounds met.
 
 Simulations are the search's nodes: the budget counts one per simulation, and looks at the
 clock after every simulation and every few hundred plies of a playout, so a slow playout
@@ -34,7 +36,7 @@ from typing import Any
 
 from nimmax.game import CHANCE, AnyGame, Game
 from nimmax.search.budget import Budget, OutOfBudget
-from nimmax.search.deepening import Searcher, Watcher
+from nimmax.search.deepening import Searcher, Watcher, narrows
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, INFINITY
 from nimmax.search.stack import interpreter_for
@@ -68,13 +70,28 @@ _NO_MORE: Any = object()
 class Node:
     """A position in the tree: visits, the sum of seat 0's payoffs, and proven bounds on its value."""
 
-    __slots__ = ("state", "move", "mover", "children", "moves", "upcoming", "visits", "total", "low", "high", "done")
+    __slots__ = (
+        "state",
+        "move",
+        "mover",
+        "children",
+        "moves",
+        "upcoming",
+        "narrowed",
+        "visits",
+        "total",
+        "low",
+        "high",
+        "done",
+    )
 
     def __init__(self, state: Any, move: Any, mover: int) -> None:
         self.state, self.move, self.mover = state, move, mover
         self.children: list[Node] = []
         self.moves: Iterator[Any] | None = None
         self.upcoming: Any = _UNLISTED
+        self.narrowed = False
+        """Its moves are the game's `heuristic_actions`: some are left out, so it proves no loss."""
         self.visits = 0
         self.total = 0.0
         self.low, self.high = -INFINITY, INFINITY
@@ -168,6 +185,8 @@ class MonteCarlo(Searcher):
         self.rng = random.Random(seed)
         self.two = game.players == 2
         self.root: Node | None = None
+        self.narrows = narrows(game)
+        """Whether the game narrows a limited search (MCTS always is one) to its `heuristic_actions`."""
 
     # -- the search -----------------------------------------------------------------------
 
@@ -247,7 +266,7 @@ class MonteCarlo(Searcher):
     def expand(self, node: Node) -> Node:
         """The child of `node`'s next untried move (its moves asked for on the first call)."""
         if node.upcoming is _UNLISTED:
-            node.moves = iter(self.game.search_actions(node.state))
+            node.moves = iter(self.moves_of(node.state, node))
             node.upcoming = next(node.moves, _NO_MORE)
             if node.upcoming is _NO_MORE:
                 raise ValueError(f"{self.game.name}: a position that is not over has no moves")
@@ -257,6 +276,17 @@ class MonteCarlo(Searcher):
         child = self.node(self.game.result(node.state, move), move)
         node.children.append(child)
         return child
+
+    def moves_of(self, state: Any, node: Node | None = None) -> Sequence[Any] | Iterator[Any]:
+        """The moves a node or a playout tries: the game's `heuristic_actions` where it narrows
+        (marking `node` narrowed), else its `search_actions`."""
+        game = self.game
+        moves = game.heuristic_actions(state) if self.narrows else None
+        if moves is None:
+            return game.search_actions(state)
+        if node is not None:
+            node.narrowed = True
+        return moves
 
     def draw(self, node: Chance) -> Node:
         """An outcome of a chance node drawn by its probability; its child, made when first drawn."""
@@ -295,7 +325,8 @@ class MonteCarlo(Searcher):
 
     def playout(self, state: Any) -> float:
         """Seat 0's payoff at the end of a random game from `state` (drawn among the game's
-        `search_actions`), or `evaluate` after HEURISTIC_PLIES plies for a heuristic playout."""
+        `search_actions`, or its `heuristic_actions` where it narrows), or `evaluate` after
+        HEURISTIC_PLIES plies for a heuristic playout."""
         game, rng, budget = self.game, self.rng, self.budget
         cut = HEURISTIC_PLIES if self.heuristic else -1
         plies = 0
@@ -305,7 +336,7 @@ class MonteCarlo(Searcher):
             if game.to_move(state) == CHANCE:
                 state = game.result(state, _drawn(game.chance_outcomes(state), rng.random()))
             else:
-                moves = game.search_actions(state)  # a lazy sequence is drawn from, never listed
+                moves = self.moves_of(state)  # a lazy sequence is drawn from, never listed
                 state = game.result(state, rng.choice(moves if isinstance(moves, Sequence) else list(moves)))
             plies += 1
             if not plies % CLOCK_PLIES and time.perf_counter() >= budget.deadline:
@@ -329,15 +360,20 @@ class MonteCarlo(Searcher):
             return False
         elif node.mover == 0:
             low = max(child.low for child in children)
-            high = max(child.high for child in children) if node.upcoming is _NO_MORE else INFINITY
+            high = max(child.high for child in children) if self.tried_all(node) else INFINITY
         else:
             high = min(child.high for child in children)
-            low = min(child.low for child in children) if node.upcoming is _NO_MORE else -INFINITY
+            low = min(child.low for child in children) if self.tried_all(node) else -INFINITY
         if low == node.low and high == node.high:
             return False
         node.low, node.high = low, high
         node.done = low == high or (self.two and (low > 0 or high < 0))
         return True
+
+    @staticmethod
+    def tried_all(node: Node) -> bool:
+        """Whether every legal move of a player's node has a child (none left out by narrowing)."""
+        return node.upcoming is _NO_MORE and not node.narrowed
 
     def settled_value(self, node: Node) -> float:
         """A settled node's payoff for seat 0: its value, or the proven bound that decides it."""
@@ -406,7 +442,7 @@ class MonteCarlo(Searcher):
         values = tuple(MoveValue(child.move, self.value_of(child)[0]) for child in root.children) if every_move else ()
         if every_move:
             self.tree.index(self.game, root)
-        proven = every_move and root.upcoming is _NO_MORE and all(self.value_of(child)[1] for child in root.children)
+        proven = every_move and self.tried_all(root) and all(self.value_of(child)[1] for child in root.children)
         return SearchResult(value, chosen.move, tuple(line), nodes, len(line), seconds, exact, values, proven)
 
     # -- what a live display reads ----------------------------------------------------------
