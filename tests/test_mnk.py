@@ -19,6 +19,7 @@ from rich.text import Text
 
 from nimmax import games
 from nimmax.game import BadGameSpec, IllegalMove
+from nimmax.games import mnk
 from nimmax.games.mnk import MNK
 from nimmax.search import search
 from nimmax.search.alphabeta import AlphaBeta
@@ -265,6 +266,41 @@ def test_remembered_moves_are_the_empty_cells_and_a_game_pickles_without_them(ca
     assert first == again and {game.format_move(move) for move in first} == expected and len(first) == len(expected)
     copy = pickle.loads(pickle.dumps(game))
     assert not copy._moves and copy.actions(state) == first
+
+
+@given(midgame())
+def test_remembered_children_are_the_positions_the_rules_make(case: Case) -> None:
+    """Small boards make each child once: a replay served from memory reaches the position
+    read from the board, as the first replay did."""
+    (rows, cols, k, gravity), board, played = case
+    game = game_for(rows, cols, k, gravity)
+    state = game.read_position("/".join(board))
+    for _ in range(2):
+        replayed = game.initial_state()
+        for row, col in played:
+            replayed = game.result(replayed, col if gravity else game.bit(row, col))
+        assert (replayed.x, replayed.o, replayed.player, replayed.outcome) == (
+            state.x,
+            state.o,
+            state.player,
+            state.outcome,
+        )
+        if not game.is_terminal(state):
+            assert replayed == state
+    if game.cells > mnk.REMEMBERED_CELLS:
+        assert game._children is None
+    elif played:
+        assert game._children and not pickle.loads(pickle.dumps(game))._children
+
+
+def test_remembered_children_stay_within_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mnk, "REMEMBERED_CHILDREN", 10)
+    game, seen = games.create("tictactoe"), 0
+    state = game.initial_state()
+    for move in game.actions(state):
+        game.result(game.result(state, move), next(iter(game.actions(game.result(state, move)))))
+        seen = max(seen, len(game._children or {}))
+    assert 0 < seen <= 10
 
 
 def test_different_positions_get_different_keys() -> None:

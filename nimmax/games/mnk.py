@@ -32,6 +32,8 @@ FOLDED_CELLS = 64
 """Boards up to this many cells fold their symmetries into the table key."""
 REMEMBERED_CELLS = 16
 """Boards up to this many cells remember the moves of each set of taken cells (2^16 sets at most)."""
+REMEMBERED_CHILDREN = 1 << 16
+"""Children a board of at most REMEMBERED_CELLS remembers (then it starts afresh): some 12 MB at worst."""
 NARROWED_CELLS = 49
 """Boards above this many cells (larger than 7x7, no gravity) narrow a limited search to the cells near the stones."""
 REMEMBERED_SCORES = 1 << 19
@@ -138,6 +140,7 @@ class MNK(Game[Board, int]):
         self.column_order = sorted(range(cols), key=lambda col: (abs(col - middle_col), col))
         self._order_stones = [(bit, 1 << bit) for bit in self.cell_order]
         self._moves = _Memo()
+        self._children: dict[int, Board] | None = _Memo() if self.cells <= REMEMBERED_CELLS else None
         self._rank = {bit: index for index, bit in enumerate(self.cell_order)}
         self._scores: dict[int, float] = _Memo()
         self._odd_rows = sum(1 << col * stride + height for col in range(cols) for height in range(0, rows, 2))
@@ -263,6 +266,21 @@ class MNK(Game[Board, int]):
         return moves
 
     def result(self, state: Board, action: int) -> Board:
+        children = self._children
+        if children is None or type(action) is not int or not 0 <= action < 64:
+            return self._result(state, action)
+        # A small board's position is a function of its stones: each child is made once.
+        key = (state[0] << self.span | state[1]) << 6 | action
+        child = children.get(key)
+        if child is None:
+            child = self._result(state, action)
+            if len(children) >= REMEMBERED_CHILDREN:
+                children.clear()
+            children[key] = child
+        return child
+
+    def _result(self, state: Board, action: int) -> Board:
+        """The position after `action`, worked out from the stones and the threats."""
         x, o, player, outcome, x_threats, o_threats, images = state
         taken, bit = x | o, action
         if self.gravity:  # the move is a column: its lowest empty cell
