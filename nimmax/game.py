@@ -77,6 +77,12 @@ class Game(Generic[S, A]):
         that takes them leaves moves out, so it reports no value as proven."""
         return None
 
+    def utility_bounds(self, state: S) -> tuple[float, float] | None:
+        """The least and the most `utility` can give the side to move at any end reached from
+        `state` (and `evaluate` at any position on the way), or None where the game knows none.
+        A search that proves a node's value lies outside its window cuts it there, exactly."""
+        return None
+
     def result(self, state: S, action: A) -> S:
         """The position after `action`; raises IllegalMove when it is not legal."""
         raise NotImplementedError

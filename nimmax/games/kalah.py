@@ -232,6 +232,14 @@ class Kalah(Game[Position, int]):
         margin = 2 * sum(board[: self.pits + 1]) - sum(board)
         return float(margin if player == SOUTH else -margin)
 
+    def utility_bounds(self, state: Position) -> tuple[float, float]:
+        """The mover's store lead, less or plus every seed still in the pits: each may yet end
+        in either store (`evaluate`, which sweeps them, lies between too)."""
+        board, player = state.board, state.player
+        lead = board[self._stores[player]] - board[self._stores[1 - player]]
+        left = sum(board) - board[self.pits] - board[-1]
+        return lead - left, lead + left
+
     def key(self, state: Position) -> Hashable:
         """The position seen by the mover: their pits, the opponent's pits, the store difference.
 

@@ -127,6 +127,10 @@ class Searcher:
             score = -score
         return score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0  # older(score), inlined
 
+    def root_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
+        """A root move's score, as `child_score` gives it; an engine may drive the root by windows of its own."""
+        return self.child_score(me, child, depth, alpha, beta)
+
 
 class Watcher(Protocol):
     """Sees a search as it runs (a live display): every budget check, and every depth completed."""
@@ -158,7 +162,7 @@ def search_root(
     searcher.scored = scored
     for move in searcher.moves(state, first, narrow=False, near=not every_move):
         child = game.result(state, move)
-        score = searcher.child_score(me, child, depth - 1, -INFINITY if every_move else best, INFINITY)
+        score = searcher.root_score(me, child, depth - 1, -INFINITY if every_move else best, INFINITY)
         scored.append((move, score))
         if score > best:
             best, best_move = score, move

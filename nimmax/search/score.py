@@ -14,6 +14,9 @@ from nimmax.game import AnyGame
 SCALE = 1 << 20
 """One payoff unit in internal score units; games must end within SCALE // 2 plies."""
 
+HALF = SCALE // 2
+"""The most plies a game lasts, so the farthest a score lies from its payoff times SCALE."""
+
 INFINITY = float("inf")
 
 FULL_DEPTH = 1 << 30
@@ -48,3 +51,12 @@ def payoff(game: AnyGame, state: Any, seat: int, estimate: bool = False) -> floa
     """Terminal payoff (or heuristic estimate, at a horizon) for `seat`, in score units."""
     measure = game.evaluate if estimate else game.utility
     return measure(state, seat) * SCALE
+
+
+def score_range(low: float, high: float) -> tuple[float, float]:
+    """The scores a node can have whose payoff lies in [low, high]: a payoff's score lies
+    within HALF of the payoff times SCALE, never across zero (`older` stops there)."""
+    return (
+        low * SCALE if low <= 0 else max(0.0, low * SCALE - HALF),
+        high * SCALE if high >= 0 else min(0.0, high * SCALE + HALF),
+    )
