@@ -551,6 +551,22 @@ def test_narrowing_never_applies_to_an_exact_search() -> None:
     assert limited.value > 0.99  # the win is found all the same
 
 
+@pytest.mark.parametrize("engine", ["alphabeta", "minimax", "negamax", "expectimax"])
+def test_near_off_never_narrows(engine: str) -> None:
+    """`near=off` keeps every move under any limit: the game is never asked for its near
+    cells, and a depth-1 search on 15x15 values each of the 224 empty cells."""
+    rows = ["." * 15] * 15
+    rows[7] = "." * 7 + "x" + "." * 7
+    game = Counted(15, 15, 5, position="/".join(rows))
+    narrowed = search(game, game.initial_state(), engine, depth=1)
+    assert game.calls > 0 and narrowed.nodes < 1 + 224
+    game.calls = 0
+    for limits in ({"depth": 1}, {"time": 0.05}, {"nodes": 500}):
+        result = search(game, game.initial_state(), engine, near=False, **limits)
+        assert game.calls == 0 and result.move in game.actions(game.initial_state())
+    assert search(game, game.initial_state(), engine, depth=1, near=False).nodes == 1 + 224
+
+
 BIG_OPENINGS = ["h8 h9 i8", "h8 i9 g7 j10 h7 h6", "h8 h9 i8 g8 i9 i7 j10 k11 g7 f6"]
 
 

@@ -38,6 +38,8 @@ class Searcher:
 
     averages = False
     """True for engines that average chance outcomes, whose values need not be whole payoffs."""
+    near = True
+    """Whether a limited search may take the game's `heuristic_actions` (an engine's `near=off` clears it)."""
 
     def __init__(self, game: AnyGame, table: Table | None = None, budget: Budget | None = None) -> None:
         self.game = game
@@ -184,7 +186,7 @@ def iterate(
     limited = depth is not None or budget.deadline < INFINITY or budget.node_limit < INFINITY
     # a game that never narrows (or a wrapper of one) costs no call a node
     narrows = getattr(getattr(game, "heuristic_actions", None), "__func__", Game.heuristic_actions)
-    searcher.narrowing = limited and narrows is not Game.heuristic_actions
+    searcher.narrowing = limited and searcher.near and narrows is not Game.heuristic_actions
     while True:
         horizon_before = searcher.horizon
         if game.is_terminal(state):
