@@ -728,7 +728,7 @@ def ladder_command(
             parser=str,
             callback=OPENING_PLIES,
             metavar="N",
-            help=f"Random plies (drawn from the seed) each pair of colour-swapped games starts from, 0 to {MAX_OPENING}.",
+            help=f"Random plies (from the seed) each pair of colour-swapped games starts from, 0 to {MAX_OPENING}.",
         ),
     ] = 4,
     jobs: JobsOption = 1,
@@ -737,8 +737,9 @@ def ladder_command(
 ) -> None:
     """Rank engines on one game: a seeded round robin at a fixed time a move.
 
-    Every pair plays --games games, colours alternating, each two from the same random opening. Prints the crosstable, each player's
-    score with its 95% interval, Elo (relative: the players' mean is 0) and nodes a second.
+    Every pair plays --games games, colours alternating, each two from the same random opening.
+    Prints the crosstable, each player's score with its 95% interval, Elo (relative: the
+    players' mean is 0) and nodes a second.
     Ctrl-C stops it and prints the table so far (exit 130).
     [bold]Examples[/bold]:
     [cyan]nimmax ladder connect4 --games 4 --time 0.1[/cyan] ·

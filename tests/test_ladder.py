@@ -107,7 +107,17 @@ def test_an_opening_stops_where_the_game_ends_and_never_leaves_a_win_in_one_unpl
 
 def test_cli_ladder_json_and_table() -> None:
     done = nimmax_in_process(
-        "ladder", "tictactoe", "--players", f"{PERFECT},random", "--games", "4", "--seed", "3", "--openings", "0", "--json"
+        "ladder",
+        "tictactoe",
+        "--players",
+        f"{PERFECT},random",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--openings",
+        "0",
+        "--json",
     )
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)

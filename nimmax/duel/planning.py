@@ -116,9 +116,7 @@ def opening(game: AnyGame, seed: int, number: int, plies: int) -> tuple[Any, ...
     return tuple(moves)
 
 
-def plan(
-    game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None = None, openings: int = 0
-) -> Plan:
+def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None = None, openings: int = 0) -> Plan:
     """Check the game (words or a Game), player specs and game count; a duel is a round robin of two.
 
     Raises BadInput (BadGameSpec, BadPlayerSpec) with a message for the user. Without a

@@ -1,8 +1,9 @@
 """Playing a block of games: seeding each game, the players' moves and their tallies, one result per game.
 
 Every game draws its random moves and chance outcomes from generators seeded by
-(seed, pairing, game number), after the opening plies the block gives it (`Block.opening`). Search players keep their tables across the moves and games
-of a block (bounded by each player's `table=N` cap) and start afresh with the next block.
+(seed, pairing, game number), after the opening plies the block gives it (`Block.opening`).
+Search players keep their tables across the moves and games of a block (bounded by each
+player's `table=N` cap) and start afresh with the next block.
 (A time-limited player's moves depend on the clock, so only duels of players without
 `time=` repeat exactly.)
 """

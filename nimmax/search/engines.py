@@ -227,9 +227,7 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
             Engine(
                 "expectimax",
                 "players maximise, chance nodes average their outcomes (2048)",
-                lambda game, table, budget, options: _near(
-                    Expectimax(game, table, budget, _cutoff(options)), options
-                ),
+                lambda game, table, budget, options: _near(Expectimax(game, table, budget, _cutoff(options)), options),
                 (
                     *LIMITS,
                     cache(True),
