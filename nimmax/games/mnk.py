@@ -149,6 +149,7 @@ class MNK(Game[Board, int]):
         self._rank = {bit: index for index, bit in enumerate(self.cell_order)}
         self._scores: dict[int, float] = _Memo()
         self._shapes: dict[int, tuple[int, int]] = _Memo()
+        self._tried: dict[int, tuple[int, ...]] = _Memo()
         self._odd_rows = sum(1 << col * stride + height for col in range(cols) for height in range(0, rows, 2))
         self._weights = [0.0] + [4.0 ** (count - 1) for count in range(1, k)] + [0.0]
         """A window's weight by its stones: a full window is a finished game, never scored."""
@@ -358,20 +359,30 @@ class MNK(Game[Board, int]):
         taken = state.x | state.o
         if not taken:
             return (self.cell_order[0],)
+        key = state.x | state.o << self.span
+        tried = self._tried.get(key)
+        if tried is None:
+            if len(self._tried) >= REMEMBERED_SCORES:
+                self._tried.clear()
+            self._tried[key] = tried = (
+                self._worth_trying(state.o, state.x) if state.player else self._worth_trying(state.x, state.o)
+            )
+        return tried
+
+    def _worth_trying(self, mine: int, theirs: int) -> tuple[int, ...]:
+        """`heuristic_actions` where no threat is on the board, remembered for the positions asked
+        (iterative deepening asks again at every depth)."""
         rank = self._rank.__getitem__
-        mine, theirs = (state.o, state.x) if state.player else (state.x, state.o)
         _, doubles = self.shapes(mine, theirs)
         if doubles:
-            return sorted(_bits(doubles), key=rank)
+            return tuple(sorted(_bits(doubles), key=rank))
         _, their_doubles = self.shapes(theirs, mine)
         if their_doubles:
             fours, _ = self.shapes(mine, theirs)
-            answers = fours | self._answers(theirs, mine, their_doubles)
-            return sorted(_bits(answers), key=rank)
-        near = self._around(self._around(taken)) & ~taken
+            return tuple(sorted(_bits(fours | self._answers(theirs, mine, their_doubles)), key=rank))
+        near = self._around(self._around(mine | theirs)) & ~(mine | theirs)
         gain = self._gain
-        by_gain = sorted(_bits(near), key=lambda bit: (-gain(bit, mine, theirs), rank(bit)))
-        return by_gain[:BEAM]
+        return tuple(sorted(_bits(near), key=lambda bit: (-gain(bit, mine, theirs), rank(bit)))[:BEAM])
 
     def shapes(self, stones: int, blockers: int) -> tuple[int, int]:
         """The empty cells where a stone of `stones` makes a threat (a four), and those where it
