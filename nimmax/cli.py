@@ -23,7 +23,7 @@ from rich.console import Console
 from nimmax import games, interrupt
 from nimmax.files import CannotWrite, check_writable
 from nimmax.game import BadInput
-from nimmax.numbers import MAX_DELAY, MAX_GAMES, MAX_JOBS, MAX_SEED, float_option, int_option
+from nimmax.numbers import MAX_DELAY, MAX_GAMES, MAX_JOBS, MAX_OPENING, MAX_SEED, float_option, int_option
 from nimmax.players import RANGES, timed
 from nimmax.search import MOVE_SECONDS, engine_for
 
@@ -66,6 +66,7 @@ MAX_PLAYOUTS = 10**6
 PLAYOUTS = int_option("--playouts", 1, MAX_PLAYOUTS)
 GAME_COUNT = int_option("--games", 1, MAX_GAMES)
 JOBS = int_option("--jobs", 1, MAX_JOBS)
+OPENING_PLIES = int_option("--openings", 0, MAX_OPENING)
 SEED_RANGE = "0 to 2^64-1"
 GameWords = Annotated[list[str], typer.Argument(metavar="GAME [ARGS]...", help="Game name and its options.")]
 
@@ -721,14 +722,24 @@ def ladder_command(
         ),
     ] = None,
     count: GamesOption = 10,
+    openings: Annotated[
+        int,
+        typer.Option(
+            parser=str,
+            callback=OPENING_PLIES,
+            metavar="N",
+            help=f"Random plies (from the seed) each pair of colour-swapped games starts from, 0 to {MAX_OPENING}.",
+        ),
+    ] = 4,
     jobs: JobsOption = 1,
     seed: SeedOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Rank engines on one game: a seeded round robin at a fixed time a move.
 
-    Every pair plays --games games, colours alternating. Prints the crosstable, each player's
-    score with its 95% interval, Elo (relative: the players' mean is 0) and nodes a second.
+    Every pair plays --games games, colours alternating, each two from the same random opening.
+    Prints the crosstable, each player's score with its 95% interval, Elo (relative: the
+    players' mean is 0) and nodes a second.
     Ctrl-C stops it and prints the table so far (exit 130).
     [bold]Examples[/bold]:
     [cyan]nimmax ladder connect4 --games 4 --time 0.1[/cyan] ·
@@ -738,7 +749,7 @@ def ladder_command(
     from nimmax import ladder
     from nimmax.ui import ladder as ladder_views
 
-    plan = ladder.plan(games.create(game_words), ladder.split_players(players), time, count, seed)
+    plan = ladder.plan(games.create(game_words), ladder.split_players(players), time, count, seed, openings)
     event = ladder_views.play(plan, jobs, err)
     if as_json:
         emit_json(ladder.ladder_record(event, time))

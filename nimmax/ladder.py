@@ -1,7 +1,9 @@
 """The ladder: a seeded round robin at a fixed time a move, ranked with intervals and Elo.
 
 It answers "which engine plays this board best" with data: every pair of players meets in
-the same number of games, colours alternating, each engine thinking the same time a move.
+the same number of games, colours alternating, each engine thinking the same time a move,
+each colour-swapped pair of games from the same random opening (so deterministic engines do
+not replay one game).
 The games are the duel package's (`duel.plan`, `duel.run`); this module adds the time a
 move, the standings (score with its 95% Wilson interval, Elo relative to the field's mean)
 and each engine's speed, nodes (or simulations) a second of its own thinking.
@@ -21,6 +23,10 @@ from nimmax.players import BadPlayerSpec, timed
 
 DEFAULT_GAMES = 10
 """Games per pairing unless told: at a second a move a Connect Four game takes half a minute."""
+
+DEFAULT_OPENINGS = 4
+"""Random plies each pair of games starts from unless told: few enough to leave a game to
+play, enough that ten games a pairing start from five different positions."""
 
 RATING_METHOD = (
     "maximum-likelihood Elo (Bradley-Terry, draws count half, one virtual draw per player "
@@ -50,10 +56,18 @@ def plan(
     seconds: float | None = None,
     games: int = DEFAULT_GAMES,
     seed: int | None = None,
+    openings: int = DEFAULT_OPENINGS,
 ) -> Plan:
     """The round robin: `seconds` a move for every engine spec that sets no limit of its own
-    (None: the engines' own default), `games` per pairing; BadInput for what cannot be played."""
-    return duel.plan(game, [timed(spec, seconds) for spec in specs], games, seed)
+    (None: the engines' own default), `games` per pairing, each pair of colour-swapped games
+    from an opening of `openings` random plies; BadInput for what cannot be played."""
+    return duel.plan(game, [timed(spec, seconds) for spec in specs], games, seed, openings)
+
+
+def opening_lines(plan: Plan) -> list[str]:
+    """Each opening of the event in notation, opening j starting games 2j and 2j + 1."""
+    format_move = plan.game.format_move
+    return [" ".join(map(format_move, plan.opening(index))) for index in range(0, plan.games, 2)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +139,8 @@ def ladder_record(event: Event, seconds: float | None) -> dict[str, Any]:
         "games_per_pairing": tournament["games_per_pairing"],
         "games": tournament["games"],
         "seed": tournament["seed"],
+        "opening_plies": event.plan.openings,
+        "openings": opening_lines(event.plan),
         "interrupted": tournament["interrupted"],
         "rating_method": RATING_METHOD,
         "standings": [

@@ -28,6 +28,9 @@ MAX_GAMES = 10**6
 MAX_JOBS = 64
 """Processes at most: more than a pairing has blocks, or the machine cores, only wait."""
 
+MAX_OPENING = 1000
+"""Random opening plies at most (ladder --openings): longer than any game worth laddering."""
+
 MAX_DELAY = 60.0
 """The longest pause `--delay` takes between moves, in seconds: a minute is slower than anyone watches."""
 

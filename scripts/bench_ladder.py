@@ -1,14 +1,16 @@
 """Benchmark: seeded ladders at a fixed time a move on the issue's four games, and its targets.
 
-Runs the real command, `nimmax ladder GAME --players ... --time S --games N --seed N --json`,
-on Connect Four 7x6, 9x9 k=5, 15x15 k=5 and Kalah(6,4), and prints each game's standings
-(score, its 95% interval, relative Elo, nodes or simulations a second) and the targets:
-the best engine scores at least 90% against `alphabeta:depth=2`, and on 15x15 k=5 at least
-75% against today's `alphabeta:time=1`. The players default to alphabeta, alphabeta:depth=2
-and random, with mcts and mcts:rollout=heuristic when that engine is installed.
+Runs the real command, `nimmax ladder GAME --players ... --time S --games N --openings N
+--seed N --json`, on Connect Four 7x6, 9x9 k=5, 15x15 k=5 and Kalah(6,4), and prints each
+game's standings (score, its 95% interval, relative Elo, nodes or simulations a second), its
+openings and the targets: the best engine scores at least 90% against `alphabeta:depth=2`,
+and on 15x15 k=5 at least 75% against the alpha-beta of the issue's day, which tried every
+cell (`alphabeta:near=off` at the same time a move). Each game has its field (`FIELDS`:
+alphabeta and alphabeta:depth=2 everywhere, mcts:rollout=heuristic on the big boards,
+alphabeta:near=off on 15x15); `--players` replaces them all.
 First it prints the depth `alphabeta:time=S` completes at each of the first ten moves of a
 15x15 k=5 self-play game (target: 4 or more at 1 s).
-Run from the checkout: `python scripts/bench_ladder.py [--games 2] [--time 1] [--only connect4] [--no-depths]`.
+Run from the checkout: `python scripts/bench_ladder.py [--games 6] [--time 1] [--only connect4] [--no-depths]`.
 """
 
 from __future__ import annotations
@@ -34,20 +36,23 @@ GAMES = {
     "kalah": "kalah",
 }
 SHALLOW = "alphabeta:depth=2"
+WIDE = "alphabeta:near=off"
+"""Alpha-beta trying every empty cell, as it played big boards when the issue was written."""
+FIELDS = {
+    "connect4": ["alphabeta", SHALLOW],
+    "9x9": ["alphabeta", SHALLOW, "mcts:rollout=heuristic"],
+    "15x15": ["alphabeta", SHALLOW, "mcts:rollout=heuristic", WIDE],
+    "kalah": ["alphabeta", SHALLOW],
+}
 
 
-def default_players() -> str:
-    """The issue's field, mcts included once the engine exists."""
-    players = ["alphabeta", SHALLOW, "random"]
-    if "mcts" in ENGINES:
-        players[1:1] = ["mcts", "mcts:rollout=heuristic"]
-    return ",".join(players)
-
-
-def run_ladder(words: str, players: str, seconds: float, games: int, seed: int, jobs: int) -> dict[str, Any]:
+def run_ladder(
+    words: str, players: str, seconds: float, games: int, openings: int, seed: int, jobs: int
+) -> dict[str, Any]:
     """One `nimmax ladder --json` run's record."""
     command = [sys.executable, "-m", "nimmax", "ladder", *words.split(), "--players", players]
-    command += ["--time", str(seconds), "--games", str(games), "--seed", str(seed), "--jobs", str(jobs), "--json"]
+    command += ["--time", str(seconds), "--games", str(games), "--openings", str(openings)]
+    command += ["--seed", str(seed), "--jobs", str(jobs), "--json"]
     done = subprocess.run(
         command, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False
     )
@@ -69,13 +74,15 @@ def share_against(record: dict[str, Any], player: str, opponent: str) -> tuple[f
 def report(name: str, record: dict[str, Any], seconds: float) -> None:
     """Print one game's standings and its targets."""
     print(f"\n{record['game']}  ({record['games']} games, {seconds:g} s a move, seed {record['seed']})")
-    print(f"  {'player':<28} {'W-D-L':>9} {'score':>6} {'95% interval':>13} {'Elo':>6} {'nodes/s':>10}")
+    print(f"  openings ({record['opening_plies']} plies): {'; '.join(record['openings'])}")
+    print(f"  load: {os.getloadavg()[0]:.2f} (1 min) at the end")
+    print(f"  {'player':<36} {'W-D-L':>9} {'score':>6} {'95% interval':>13} {'Elo':>6} {'nodes/s':>10}")
     for row in record["standings"]:
         low, high = row["score_interval"]
         speed = f"{row['nodes_per_second']:,.0f}" if row["nodes"] else "-"
         wdl = f"{row['wins']}-{row['draws']}-{row['losses']}"
         print(
-            f"  {row['player']:<28} {wdl:>9} {row['score']:>6.0%} {f'{low:.0%}-{high:.0%}':>13} "
+            f"  {row['player']:<36} {wdl:>9} {row['score']:>6.0%} {f'{low:.0%}-{high:.0%}':>13} "
             f"{row['elo']:>+6.0f} {speed:>10}"
         )
     best = record["standings"][0]["player"]
@@ -85,7 +92,7 @@ def report(name: str, record: dict[str, Any], seconds: float) -> None:
         if found is not None:
             mark = "met" if found[0] >= 0.9 else "NOT met"
             print(f"  target: {best} scores {found[0]:.0%} of {found[1]} games against {shallow} (90%: {mark})")
-    plain = next((player for player in record["players"] if player == f"alphabeta:time={seconds:g}"), None)
+    plain = next((player for player in record["players"] if player.startswith(WIDE)), None)
     if name == "15x15" and plain is not None and best != plain:
         found = share_against(record, best, plain)
         if found is not None:
@@ -111,20 +118,24 @@ def depth_figures(seconds: float, moves: int = 10) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", default=default_players(), help="comma-separated player specs")
+    parser.add_argument("--players", help="comma-separated player specs (default: each game's FIELDS)")
     parser.add_argument("--time", type=float, default=1.0, help="seconds a move")
-    parser.add_argument("--games", type=int, default=2, help="games per pairing")
+    parser.add_argument("--games", type=int, default=6, help="games per pairing")
+    parser.add_argument("--openings", type=int, default=4, help="random plies each pair of games starts from")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", action="append", choices=sorted(GAMES), help="a game to run (repeatable)")
     parser.add_argument("--no-depths", action="store_true", help="skip the 15x15 depth figures")
     options = parser.parse_args()
-    print(f"players: {options.players}; load: {os.getloadavg()[0]:.2f} (1 min)")
+    print(f"load: {os.getloadavg()[0]:.2f} (1 min)")
     if not options.no_depths:
         depth_figures(options.time)
     for name in options.only or list(GAMES):
         started = time.perf_counter()
-        record = run_ladder(GAMES[name], options.players, options.time, options.games, options.seed, options.jobs)
+        players = options.players or ",".join(spec for spec in FIELDS[name] if spec.split(":")[0] in ENGINES)
+        record = run_ladder(
+            GAMES[name], players, options.time, options.games, options.openings, options.seed, options.jobs
+        )
         report(name, record, options.time)
         print(f"  {time.perf_counter() - started:.0f} s wall")
 

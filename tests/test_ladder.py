@@ -13,8 +13,9 @@ import time
 
 import pytest
 
-from nimmax import ladder
-from nimmax.duel import run
+from nimmax import games, ladder
+from nimmax.duel import block_games, run
+from nimmax.duel.planning import opening
 from nimmax.game import BadInput
 
 from .cli_helpers import ROOT, nimmax, nimmax_in_process, nimmax_started
@@ -43,7 +44,7 @@ def test_the_time_a_move_goes_to_engines_without_a_limit_of_their_own() -> None:
 
 
 def test_perfect_players_draw_each_other_and_never_lose_to_random() -> None:
-    event = run(ladder.plan("tictactoe", [PERFECT, "minimax:time=inf", "random"], None, 6, seed=5))
+    event = run(ladder.plan("tictactoe", [PERFECT, "minimax:time=inf", "random"], None, 6, seed=5, openings=0))
     rungs = {rung.name: rung for rung in ladder.ladder(event)}
     perfect, oracle, chance = rungs[PERFECT], rungs["minimax:time=inf"], rungs["random"]
     assert perfect.losses == oracle.losses == 0 and chance.wins == 0
@@ -68,9 +69,55 @@ def test_the_same_seed_plays_the_same_ladder() -> None:
     ]
 
 
+def test_openings_come_from_the_seed_and_each_serves_a_colour_swapped_pair() -> None:
+    """Games 2j and 2j + 1 of every pairing start from opening j, drawn from the seed alone;
+    deterministic players then play as many different games as there are openings."""
+    specs = ["alphabeta:depth=2", "alphabeta:depth=1"]
+    plan = ladder.plan("connect4", specs, None, 8, seed=4, openings=3)
+    again = ladder.plan("connect4", specs, None, 8, seed=4, openings=3)
+    lines = ladder.opening_lines(plan)
+    assert lines == ladder.opening_lines(again) and len(lines) == 4 and len(set(lines)) > 1
+    assert all(len(line.split()) == 3 for line in lines)
+    assert ladder.opening_lines(ladder.plan("connect4", specs, None, 8, seed=5, openings=3)) != lines
+    for index in range(0, 8, 2):
+        assert plan.opening(index) == plan.opening(index + 1)
+    games = [result for block in plan.blocks() for result in block_games(block)]
+    assert [result.first for result in games] == [0, 1] * 4  # the colours swap inside each pair
+    played = [(result.winner, result.moves[0].count, result.moves[1].count) for result in games]
+    assert played == [
+        (result.winner, result.moves[0].count, result.moves[1].count)
+        for block in again.blocks()
+        for result in block_games(block)
+    ]
+    assert ladder.opening_lines(ladder.plan("connect4", specs, None, 8, seed=4, openings=0)) == [""] * 4
+
+
+def test_an_opening_stops_where_the_game_ends_and_never_leaves_a_win_in_one_unplayed() -> None:
+    game = games.create("tictactoe")
+    for number in range(30):
+        moves = opening(game, 1, number, 9)
+        state = game.initial_state()
+        for move in moves:
+            before = state
+            state = game.result(state, move)
+            assert not game.is_terminal(before)
+            assert list(game.search_actions(before)) and move in game.search_actions(before)
+        assert len(moves) == 9 or game.is_terminal(state)
+
+
 def test_cli_ladder_json_and_table() -> None:
     done = nimmax_in_process(
-        "ladder", "tictactoe", "--players", f"{PERFECT},random", "--games", "4", "--seed", "3", "--json"
+        "ladder",
+        "tictactoe",
+        "--players",
+        f"{PERFECT},random",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--openings",
+        "0",
+        "--json",
     )
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
@@ -79,6 +126,7 @@ def test_cli_ladder_json_and_table() -> None:
     assert best["player"] == PERFECT and best["losses"] == 0 and worst["wins"] == 0
     assert best["elo"] == -worst["elo"] > 0 and "mean is 0" in record["rating_method"]
     assert record["crosstable"][PERFECT]["random"]["losses"] == 0
+    assert record["opening_plies"] == 0 and record["openings"] == ["", ""]
     shown = nimmax_in_process("ladder", "connect4", "--players", "alphabeta,random", "--games", "2", "--time", "0.02")
     assert shown.returncode == 0, shown.stderr
     assert "alphabeta:time=0.02" in shown.stdout and "95% interval" in shown.stdout and "nodes/s" in shown.stdout
@@ -93,6 +141,8 @@ def test_cli_ladder_json_and_table() -> None:
         ["ladder", "tictactoe", "--players", "alphabeta,bogus"],
         ["ladder", "tictactoe", "--time", "inf"],
         ["ladder", "tictactoe", "--games", "0"],
+        ["ladder", "tictactoe", "--openings", "-1"],
+        ["ladder", "tictactoe", "--openings", "1001"],
         ["ladder", "nosuchgame"],
         ["ladder", "2048", "--players", "alphabeta:depth=1,human"],
     ],

@@ -20,7 +20,7 @@ from rich.text import Text
 from nimmax import games
 from nimmax.game import BadGameSpec, IllegalMove
 from nimmax.games import mnk
-from nimmax.games.mnk import MNK
+from nimmax.games.mnk import BEAM, MNK, Board
 from nimmax.search import search
 from nimmax.search.alphabeta import AlphaBeta
 from nimmax.search.deepening import iterate
@@ -530,7 +530,12 @@ def chebyshev_near(game: MNK, state: object, reach: int) -> set[str]:
     st.sampled_from(["tictactoe --size 15 --k 5", "tictactoe --size 9 --k 5", "tictactoe --rows 8 --cols 10 --k 4"]),
     st.data(),
 )
-def test_a_limited_search_on_a_big_board_tries_the_cells_within_two_of_a_stone(words: str, data: st.DataObject) -> None:
+def test_a_limited_search_on_a_big_board_tries_near_cells_and_the_double_threats(
+    words: str, data: st.DataObject
+) -> None:
+    """Within two steps of a stone; where the mover can make two threats at once, exactly
+    those cells; else at most BEAM cells, unless the opponent can make two threats at once
+    (then every answer and every four of the mover is tried)."""
     game = games.create(words)
     state = game.initial_state()
     for _ in range(data.draw(st.integers(1, 30))):
@@ -544,15 +549,14 @@ def test_a_limited_search_on_a_big_board_tries_the_cells_within_two_of_a_stone(w
     elif state.x_threats or state.o_threats:  # the forced move: the win, else the block
         assert tried == game.search_actions(state) and len(tried) == 1
     else:
-        near, next_to = chebyshev_near(game, state, 2), chebyshev_near(game, state, 1)
-        every = {game.format_move(move) for move in game.actions(state)}
-        if near == every:
-            assert tried is None
+        assert tried is not None
+        names = [game.format_move(move) for move in tried]
+        assert set(names) <= chebyshev_near(game, state, 2) and len(names) == len(set(names))
+        doubles = double_threat_cells(game, state)
+        if doubles:  # two threats at once win: only those moves
+            assert sorted(names) == sorted(doubles)
         else:
-            assert tried is not None
-            names = [game.format_move(move) for move in tried]
-            assert sorted(names) == sorted(near) and len(names) == len(set(names))
-            assert set(names[: len(next_to)]) == next_to  # the cells next to a stone come first
+            assert 1 <= len(names) <= BEAM or double_threat_cells(game, state._replace(player=1 - state.player))
 
 
 def test_small_boards_gravity_and_the_empty_board() -> None:
@@ -585,6 +589,22 @@ def test_narrowing_never_applies_to_an_exact_search() -> None:
     limited = search(game, game.initial_state(), "alphabeta", depth=4)
     assert game.calls > 0 and not limited.exact  # moves were left out: nothing is proven
     assert limited.value > 0.99  # the win is found all the same
+
+
+@pytest.mark.parametrize("engine", ["alphabeta", "minimax", "negamax", "expectimax"])
+def test_near_off_never_narrows(engine: str) -> None:
+    """`near=off` keeps every move under any limit: the game is never asked for its near
+    cells, and a depth-1 search on 15x15 values each of the 224 empty cells."""
+    rows = ["." * 15] * 15
+    rows[7] = "." * 7 + "x" + "." * 7
+    game = Counted(15, 15, 5, position="/".join(rows))
+    narrowed = search(game, game.initial_state(), engine, depth=1)
+    assert game.calls > 0 and narrowed.nodes < 1 + 224
+    game.calls = 0
+    for limits in ({"depth": 1}, {"time": 0.05}, {"nodes": 500}):
+        result = search(game, game.initial_state(), engine, near=False, **limits)
+        assert game.calls == 0 and result.move in game.actions(game.initial_state())
+    assert search(game, game.initial_state(), engine, depth=1, near=False).nodes == 1 + 224
 
 
 BIG_OPENINGS = ["h8 h9 i8", "h8 i9 g7 j10 h7 h6", "h8 h9 i8 g8 i9 i7 j10 k11 g7 f6"]
@@ -644,3 +664,70 @@ def test_depth_8_alphabeta_opens_connect_four_in_the_centre() -> None:
     assert game.format_move(search(game, game.initial_state(), "alphabeta", depth=8).move) == "d"
     done = nimmax("solve", "connect4", "--algorithm", "alphabeta:depth=8", "--json")
     assert done.returncode == 0 and json.loads(done.stdout)["best_move"] == "d"
+
+
+# -- big boards: threats ----------------------------------------------------------------------
+
+
+def position(size: int, xs: str, os: str) -> str:
+    """A size x size position with x and o on the cells named (`b2`: column b, row 2 from the top)."""
+    rows = [["."] * size for _ in range(size)]
+    for cells, mark in ((xs, "x"), (os, "o")):
+        for cell in cells.split():
+            rows[int(cell[1:]) - 1][ord(cell[0]) - ord("a")] = mark
+    return "/".join("".join(row) for row in rows)
+
+
+@pytest.mark.parametrize(
+    ("size", "xs", "os", "best"),
+    [
+        (9, "c3 d4 e5 f6 a9", "a1 a2 a3 i9", ["b2", "g7"]),  # x wins on the diagonal at once
+        (9, "a9 c9 e1 i1", "b4 c4 d4 e4", ["a4", "f4"]),  # x blocks o's open four: a loss either way, the slowest
+        (9, "a9 c9 e1 i1 a4", "b4 c4 d4 e4 a1", ["f4"]),  # a four closed at a4: the one block
+        (15, "d4 e5 f6 g7 a15", "o1 o2 o3 n15", ["c3", "h8"]),
+        (15, "a15 c15 e1 o1 o15", "f8 g8 h8 i8 a1", ["e8", "j8"]),
+        (15, "a15 c15 e1 o1 e8", "f8 g8 h8 i8 a1", ["j8"]),
+    ],
+)
+def test_time_limited_alphabeta_wins_in_one_and_blocks_a_loss_in_one_on_big_boards(
+    size: int, xs: str, os: str, best: list[str]
+) -> None:
+    game = games.create(f"tictactoe --size {size} --k 5 --position {position(size, xs, os)}")
+    state = game.initial_state()
+    for engine in ("alphabeta:time=0.3", "alphabeta:depth=2"):
+        kind, limit = engine.split(":")
+        name, value = limit.split("=")
+        result = search(game, state, kind, **{name: float(value) if name == "time" else int(value)})
+        assert game.format_move(result.move) in best, engine
+
+
+def double_threat_cells(game: MNK, state: Board) -> list[str]:
+    """The cells where the side to move would make two winning threats at once, found by trying
+    each empty cell and asking the rules which cells then complete a line (no `shapes`)."""
+    found = []
+    mover = state.player
+    for move in game.actions(state):
+        after = game.result(state, move)
+        wins = 0
+        for reply in game.actions(after):
+            line = game.result(after._replace(player=mover, outcome=0), reply)
+            wins += line.outcome == (1 if mover == 0 else 2)
+        if wins >= 2:
+            found.append(game.format_move(move))
+    return found
+
+
+def test_a_four_and_an_open_three_found_past_depth_two() -> None:
+    """x (a closed three on row 8, a three on the diagonal k3-h6 closed at l2, a stone on h7)
+    wins by a double threat: the open three i6 (g8 h7 i6) forces a block, then i8 makes a four
+    on row 8 and a three on column i at once, and after the four is blocked the three becomes
+    an open four. Depth 2 sees no win; the strengthened search does, within 60,000 nodes."""
+    words = f"tictactoe --size 15 --k 5 --position {position(15, 'e8 f8 g8 h7 i5 j4 k3', 'd8 l2 a1 o1 a15 o15 a8')}"
+    game = games.create(words)
+    state = game.initial_state()
+    assert search(game, state, "alphabeta", depth=2).value < 0.8
+    strong = search(game, state, "alphabeta", nodes=60_000)
+    assert strong.value > 0.85 and len(strong.pv) >= 4
+    for move in strong.pv[:4]:
+        state = game.result(state, move)
+    assert not state.o_threats and double_threat_cells(game, state)  # x to move makes two threats

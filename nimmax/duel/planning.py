@@ -3,6 +3,8 @@
 Each pairing's games are cut into at most `BLOCKS` blocks of consecutive games (`MIN_BLOCK`
 games at least), each played by fresh players. A block is also the unit of parallel work,
 so the number of processes changes how fast the games are played, never which games.
+With `openings`, games 2j and 2j + 1 of every pairing (colours swapped) start from opening j:
+that many random plies drawn from the event's seed, so deterministic engines play varied games.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from nimmax import games as registry
-from nimmax.game import AnyGame, BadGameSpec, BadInput, Game
-from nimmax.numbers import MAX_GAMES
+from nimmax.game import CHANCE, AnyGame, BadGameSpec, BadInput, Game
+from nimmax.numbers import MAX_GAMES, MAX_OPENING
 from nimmax.players import BadPlayerSpec, check_fit, create, is_plugin, parse_spec
 
 BLOCKS = 16
@@ -50,6 +52,12 @@ class Plan:
     games: int
     seed: int
     pairings: tuple[tuple[int, int], ...]
+    openings: int = 0
+    """Random plies each game starts with, the same for the two games of a colour-swapped pair."""
+
+    def opening(self, index: int) -> tuple[Any, ...]:
+        """The moves game `index` of every pairing starts with (chance outcomes included)."""
+        return opening(self.game, self.seed, index // 2, self.openings)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -83,10 +91,32 @@ class Plan:
                     start,
                     min(size, self.games - start),
                     self.seed,
+                    self.openings,
                 )
 
 
-def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None = None) -> Plan:
+def opening(game: AnyGame, seed: int, number: int, plies: int) -> tuple[Any, ...]:
+    """Opening `number` of an event: `plies` moves drawn at random from (seed, number), each
+    among the moves a limited search would try (`heuristic_actions`, else `search_actions`, so
+    an opening never hangs a win in one), chance outcomes by their probabilities; it ends
+    early where the game does."""
+    rng = random.Random(f"{seed}:opening:{number}")  # a string seed hashes alike in every process
+    state, moves = game.initial_state(), []
+    for _ in range(plies):
+        if game.is_terminal(state):
+            break
+        if game.to_move(state) == CHANCE:
+            outcomes = game.chance_outcomes(state)
+            move = rng.choices([outcome for _, outcome in outcomes], [chance for chance, _ in outcomes])[0]
+        else:
+            choices = game.heuristic_actions(state)
+            move = rng.choice(list(choices if choices is not None else game.search_actions(state)))
+        moves.append(move)
+        state = game.result(state, move)
+    return tuple(moves)
+
+
+def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None = None, openings: int = 0) -> Plan:
     """Check the game (words or a Game), player specs and game count; a duel is a round robin of two.
 
     Raises BadInput (BadGameSpec, BadPlayerSpec) with a message for the user. Without a
@@ -96,6 +126,8 @@ def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None
         raise BadInput(f"--games must be a whole number from 1 to {MAX_GAMES}, not {games}")
     if len(specs) < 2:
         raise BadInput("name at least two players")
+    if not 0 <= openings <= MAX_OPENING:
+        raise BadInput(f"--openings must be a whole number from 0 to {MAX_OPENING}, not {openings}")
     game = registry.create(game) if isinstance(game, str) else game
     if game.players not in (1, 2):
         raise BadGameSpec(f"{game.name} has {game.players} players; duels take one- or two-player games")
@@ -108,7 +140,12 @@ def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None
         check_fit(spec, game)
     chosen = seed if seed is not None else random.SystemRandom().randrange(2**31)
     return Plan(
-        game, tuple(str(spec) for spec in parsed), games, chosen, tuple(itertools.combinations(range(len(specs)), 2))
+        game,
+        tuple(str(spec) for spec in parsed),
+        games,
+        chosen,
+        tuple(itertools.combinations(range(len(specs)), 2)),
+        openings,
     )
 
 
@@ -122,17 +159,28 @@ class Block:
     start: int
     count: int
     seed: int
+    openings: int = 0
+
+    def opening(self, index: int) -> tuple[Any, ...]:
+        """The moves game `index` starts with (see `Plan.opening`)."""
+        return opening(self.game, self.seed, index // 2, self.openings)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled for a worker with a plugin game as its words: the worker loads the plugin itself
         (its class lives in a module only the loading process has), a built-in game as it is."""
         game: AnyGame | tuple[str, ...] = self.game.words or self.game
-        return (_block, (game, self.specs, self.pairing, self.start, self.count, self.seed))
+        return (_block, (game, self.specs, self.pairing, self.start, self.count, self.seed, self.openings))
 
 
 def _block(
-    game: AnyGame | Sequence[str], specs: tuple[str, str], pairing: int, start: int, count: int, seed: int
+    game: AnyGame | Sequence[str],
+    specs: tuple[str, str],
+    pairing: int,
+    start: int,
+    count: int,
+    seed: int,
+    openings: int = 0,
 ) -> Block:
     """A block unpickled: its game rebuilt from words where it was sent so."""
     built = game if isinstance(game, Game) else registry.create(list(game))
-    return Block(built, specs, pairing, start, count, seed)
+    return Block(built, specs, pairing, start, count, seed, openings)

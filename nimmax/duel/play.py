@@ -1,8 +1,9 @@
 """Playing a block of games: seeding each game, the players' moves and their tallies, one result per game.
 
 Every game draws its random moves and chance outcomes from generators seeded by
-(seed, pairing, game number). Search players keep their tables across the moves and games
-of a block (bounded by each player's `table=N` cap) and start afresh with the next block.
+(seed, pairing, game number), after the opening plies the block gives it (`Block.opening`).
+Search players keep their tables across the moves and games of a block (bounded by each
+player's `table=N` cap) and start afresh with the next block.
 (A time-limited player's moves depend on the clock, so only duels of players without
 `time=` repeat exactly.)
 """
@@ -103,10 +104,18 @@ def _reseed(player: Player, seed: int, pairing: int, index: int, stream: str) ->
 
 
 def _play(
-    game: AnyGame, seats: Sequence[Player], entrants: Sequence[int], rng: random.Random, stop: Callable[[], bool]
+    game: AnyGame,
+    seats: Sequence[Player],
+    entrants: Sequence[int],
+    rng: random.Random,
+    stop: Callable[[], bool],
+    opening: Sequence[Any] = (),
 ) -> tuple[Any, list[Moves]] | None:
-    """Play one game to its end; `entrants[seat]` says whose moves a seat's are. None if stopped."""
+    """Play one game from its opening's moves to its end; `entrants[seat]` says whose moves a
+    seat's are. None if stopped."""
     state = game.initial_state()
+    for move in opening:
+        state = game.result(state, move)
     made: tuple[list[Ply], list[Ply]] = ([], [])
     for ply in plies(game, seats, state, rng):
         if stop():
@@ -124,7 +133,7 @@ def _two_player_game(
     first = index % 2
     seat_of = (first, 1 - first)  # entrant -> seat; the same map takes a seat to its entrant
     chance = _generator(block.seed, block.pairing, index, "chance")
-    played = _play(game, [players[seat_of[0]], players[seat_of[1]]], seat_of, chance, stop)
+    played = _play(game, [players[seat_of[0]], players[seat_of[1]]], seat_of, chance, stop, block.opening(index))
     if played is None:
         return None
     final, tally = played
@@ -141,7 +150,7 @@ def _one_player_game(
     finals, tally = [], [Moves(), Moves()]
     for entrant, player in enumerate(players):
         deal = _generator(block.seed, block.pairing, index, "chance")  # the same deal for both
-        played = _play(game, [player], [entrant], deal, stop)
+        played = _play(game, [player], [entrant], deal, stop, block.opening(index))
         if played is None:
             return None
         finals.append(played[0])

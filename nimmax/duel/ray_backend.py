@@ -205,20 +205,26 @@ def _task_arguments(block: Block, files: dict[Path, str]) -> tuple[Any, ...]:
     words = block.game.words
     game: AnyGame | tuple[str, ...] = (_shipped(words[0], files), *words[1:]) if words else block.game
     specs = tuple(_shipped(spec, files) for spec in block.specs)
-    return (game, specs, block.pairing, block.start, block.count, block.seed)
+    return (game, specs, block.pairing, block.start, block.count, block.seed, block.openings)
 
 
 # --- in a Ray worker -------------------------------------------------------------------------
 
 
 def play_block(
-    game: AnyGame | tuple[str, ...], specs: tuple[str, str], pairing: int, start: int, count: int, seed: int
+    game: AnyGame | tuple[str, ...],
+    specs: tuple[str, str],
+    pairing: int,
+    start: int,
+    count: int,
+    seed: int,
+    openings: int = 0,
 ) -> Iterator[list[GameResult]]:
     """A Ray task: one block's games by `block_games`, yielded in batches of about SEND_EVERY seconds."""
     built = registry.create(list(game)) if isinstance(game, tuple) else game
     batch: list[GameResult] = []
     sent = time.monotonic()
-    for result in block_games(Block(built, specs, pairing, start, count, seed)):
+    for result in block_games(Block(built, specs, pairing, start, count, seed, openings)):
         batch.append(result)
         if time.monotonic() - sent >= SEND_EVERY:
             yield batch

@@ -38,9 +38,19 @@ NARROWED_CELLS = 49
 """Boards above this many cells (larger than 7x7, no gravity) narrow a limited search to the cells near the stones."""
 REMEMBERED_SCORES = 1 << 19
 """Window scores a game remembers at most (then it starts afresh): some 60 MB at worst."""
+REMEMBERED_POSITIONS = 1 << 17
+"""Move lists and threat shapes a big board remembers at most, each (then it starts afresh): some 40 MB apiece."""
 GOOD_THREAT, POOR_THREAT = 60.0, 10.0
 """What a threat under gravity adds to the estimate, on a row of the parity that favours its
 owner and on the other (see `MNK.parity_score`); an open window of k - 1 stones weighs 4 ** (k - 2)."""
+OPEN_FOUR = 600.0
+"""What the estimate adds (no gravity, no threat on the board) when the mover can make two
+threats with one stone: a win next move unless the opponent wins first."""
+BEAM = 12
+"""Moves a limited search tries where nothing is forced: the near cells that add most to the
+mover's windows and take most from the opponent's."""
+FORCED_PLIES = 12
+"""Forced blocks `evaluate` plays out at most before it scores a position (a quiescence on fours)."""
 MAX_SIDE = 26
 """Columns are named by letters, so at most 26 of them (and rows to match)."""
 
@@ -143,6 +153,8 @@ class MNK(Game[Board, int]):
         self._children: dict[int, Board] | None = _Memo() if self.cells <= REMEMBERED_CELLS else None
         self._rank = {bit: index for index, bit in enumerate(self.cell_order)}
         self._scores: dict[int, float] = _Memo()
+        self._shapes: dict[int, tuple[int, int]] = _Memo()
+        self._tried: dict[int, tuple[int, ...]] = _Memo()
         self._odd_rows = sum(1 << col * stride + height for col in range(cols) for height in range(0, rows, 2))
         self._weights = [0.0] + [4.0 ** (count - 1) for count in range(1, k)] + [0.0]
         """A window's weight by its stones: a full window is a finished game, never scored."""
@@ -353,10 +365,13 @@ class MNK(Game[Board, int]):
         return [bit // self.stride if self.gravity else bit]
 
     def heuristic_actions(self, state: Board) -> Sequence[int] | None:
-        """On a board above NARROWED_CELLS without gravity: the empty cells within two steps
-        (any direction) of a stone, those next to one first, each centre first; the centre
-        alone on an empty board; the forced move where there is one. None on smaller boards,
-        and where no cell is left out."""
+        """On a board above NARROWED_CELLS without gravity, the moves worth a limited search:
+        the forced move where there is one; where the mover can make two threats at once,
+        those moves; where only the opponent can, the mover's threats and the cells of the
+        opponent's windows that would make them (the answers to an open three); else the empty
+        cells within two steps (any direction) of a stone, those next to one first, each
+        centre first, the centre alone on an empty board. None on smaller boards, and where no
+        cell is left out."""
         if self.gravity or self.cells <= NARROWED_CELLS or state.outcome:
             return None
         if state.x_threats or state.o_threats:  # without gravity every threat is a forced move
@@ -364,14 +379,85 @@ class MNK(Game[Board, int]):
         taken = state.x | state.o
         if not taken:
             return (self.cell_order[0],)
-        free = self.board & ~taken
-        ring = self._around(taken)
-        near = self._around(ring) & free
-        if near == free:
-            return None
-        ring &= free
+        key = state.x | state.o << self.span
+        tried = self._tried.get(key)
+        if tried is None:
+            if len(self._tried) >= REMEMBERED_POSITIONS:
+                self._tried.clear()
+            self._tried[key] = tried = (
+                self._worth_trying(state.o, state.x) if state.player else self._worth_trying(state.x, state.o)
+            )
+        return tried
+
+    def _worth_trying(self, mine: int, theirs: int) -> tuple[int, ...]:
+        """`heuristic_actions` where no threat is on the board, remembered for the positions asked
+        (iterative deepening asks again at every depth)."""
         rank = self._rank.__getitem__
-        return sorted(_bits(ring), key=rank) + sorted(_bits(near & ~ring), key=rank)
+        _, doubles = self.shapes(mine, theirs)
+        if doubles:
+            return tuple(sorted(_bits(doubles), key=rank))
+        _, their_doubles = self.shapes(theirs, mine)
+        if their_doubles:
+            fours, _ = self.shapes(mine, theirs)
+            return tuple(sorted(_bits(fours | self._answers(theirs, mine, their_doubles)), key=rank))
+        near = self._around(self._around(mine | theirs)) & ~(mine | theirs)
+        gain = self._gain
+        return tuple(sorted(_bits(near), key=lambda bit: (-gain(bit, mine, theirs), rank(bit)))[:BEAM])
+
+    def shapes(self, stones: int, blockers: int) -> tuple[int, int]:
+        """The empty cells where a stone of `stones` makes a threat (a four), and those where it
+        makes two threats or more (an open or double four: it wins next move unless the
+        opponent wins first). Remembered for the positions asked, both sides apart."""
+        key = stones | blockers << self.span
+        found = self._shapes.get(key)
+        if found is not None:
+            return found
+        empty = self.board & ~(stones | blockers)
+        once = twice = 0
+        if self.k >= 3:
+            for shift in self.directions:
+                starts = self._windows(stones, blockers, shift, self.k - 2)
+                for step in range(self.k):
+                    cells = starts << step * shift & empty
+                    twice |= once & cells
+                    once |= cells
+        doubles = 0
+        for bit in _bits(twice):  # two windows may name the same threat: count the threats
+            stone, made = 1 << bit, 0
+            for line in self.lines_through[bit]:
+                if not blockers & line and ((stones | stone) & line).bit_count() == self.k - 1:
+                    made |= line & ~(stones | stone)
+            if made & (made - 1):
+                doubles |= stone
+        if len(self._shapes) >= REMEMBERED_POSITIONS:
+            self._shapes.clear()
+        self._shapes[key] = found = (once, doubles)
+        return found
+
+    def _doubles(self, stones: int, blockers: int) -> int:
+        """`shapes(stones, blockers)[1]`, known to be none at once when it was none before the
+        blockers' last stone (a blocker only spoils windows), as a search's parent node knows."""
+        span, shapes = self.span, self._shapes
+        for bit in _bits(blockers):
+            before = shapes.get(stones | (blockers ^ 1 << bit) << span)
+            if before is not None:
+                if not before[1]:
+                    return 0
+                break
+        return self.shapes(stones, blockers)[1]
+
+    def _answers(self, stones: int, blockers: int, doubles: int) -> int:
+        """The empty cells of the windows of `stones` (k - 2 stones, free of `blockers`) that
+        hold one of `doubles`: a stone on one of them spoils that double."""
+        empty, answers = self.board & ~(stones | blockers), 0
+        for shift in self.directions:
+            starts = self._windows(stones, blockers, shift, self.k - 2)
+            hit = 0
+            for step in range(self.k):
+                hit |= doubles >> step * shift & starts
+            for step in range(self.k):
+                answers |= hit << step * shift & empty
+        return answers
 
     def _around(self, cells: int) -> int:
         """`cells` and every cell one step from them (a king's move), on the board."""
@@ -391,7 +477,19 @@ class MNK(Game[Board, int]):
 
     def evaluate(self, state: Board, player: int) -> float:
         """Open lines weighted by how full they are, plus immediate threats, squashed into
-        (-0.9, 0.9) so that no estimate looks like a proven result."""
+        (-0.9, 0.9) so that no estimate looks like a proven result. Without gravity a single
+        threat is blocked first (up to FORCED_PLIES in a row) and the position after scored,
+        and a move making two threats at once (or one the opponent must answer) weighs in."""
+        for _ in range(FORCED_PLIES):
+            if self.gravity or state.outcome:
+                break
+            x_threats, o_threats = state.x_threats, state.o_threats
+            mine, theirs = (o_threats, x_threats) if state.player else (x_threats, o_threats)
+            if mine or not theirs or theirs & (theirs - 1):
+                break
+            state = self.result(state, (theirs & -theirs).bit_length() - 1)  # the forced block
+        if state.outcome:
+            return self.utility(state, player) * 0.9
         x, o, mover, _, x_threats, o_threats, _ = state
         score = self.window_score(x, o)
         if self.gravity:
@@ -404,6 +502,10 @@ class MNK(Game[Board, int]):
             score += sign * 1000.0
         elif theirs & (theirs - 1):  # two threats: one block cannot stop both
             score -= sign * 1000.0
+        elif not self.gravity and not theirs:
+            me, them = (o, x) if mover else (x, o)
+            if self._doubles(me, them):
+                score += sign * OPEN_FOUR
         estimate = 0.9 * math.tanh(score / 200.0)
         return estimate if player == 0 else -estimate
 
@@ -458,12 +560,35 @@ class MNK(Game[Board, int]):
 
     def _line_score(self, stones: int, blockers: int, shift: int) -> float:
         """Sum over the windows along one direction free of `blockers`: 4 ** stones in them."""
+        starts, planes = self._counters(stones, blockers, shift)
+        missing = [starts & ~plane for plane in planes]
+        score = 0.0
+        for count in range(1, min(self.k, 1 << len(planes))):
+            exact = starts
+            for index, plane in enumerate(planes):
+                exact &= plane if count >> index & 1 else missing[index]
+            score += exact.bit_count() * 4.0 ** (count - 1)
+        return score
+
+    def _windows(self, stones: int, blockers: int, shift: int, count: int) -> int:
+        """The starts of the windows along one direction free of `blockers` holding exactly
+        `count` of `stones`."""
+        starts, planes = self._counters(stones, blockers, shift)
+        if count >> len(planes):
+            return 0
+        for index, plane in enumerate(planes):
+            starts &= plane if count >> index & 1 else ~plane
+        return starts
+
+    def _counters(self, stones: int, blockers: int, shift: int) -> tuple[int, list[int]]:
+        """The starts of the windows along one direction free of `blockers`, and their counts
+        of `stones` bit-sliced: planes[j] holds bit j of each window's count."""
         k = self.k
         spread = blockers  # every window start that has a blocker in its window
         for step in range(1, k):
             spread |= blockers >> step * shift
         starts = self._window_starts[shift] & ~spread
-        planes: list[int] = []  # bit-sliced counters: planes[j] holds bit j of each window's count
+        planes: list[int] = []
         for step in range(k):
             carry = stones >> step * shift & starts
             for index, plane in enumerate(planes):
@@ -472,14 +597,7 @@ class MNK(Game[Board, int]):
                     break
             if carry:
                 planes.append(carry)
-        missing = [starts & ~plane for plane in planes]
-        score = 0.0
-        for count in range(1, min(k, 1 << len(planes))):
-            exact = starts
-            for index, plane in enumerate(planes):
-                exact &= plane if count >> index & 1 else missing[index]
-            score += exact.bit_count() * 4.0 ** (count - 1)
-        return score
+        return starts, planes
 
     # -- notation -------------------------------------------------------------------------
 

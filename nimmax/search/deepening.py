@@ -38,6 +38,8 @@ class Searcher:
 
     averages = False
     """True for engines that average chance outcomes, whose values need not be whole payoffs."""
+    near = True
+    """Whether a limited search may take the game's `heuristic_actions` (an engine's `near=off` clears it)."""
 
     def __init__(self, game: AnyGame, table: Table | None = None, budget: Budget | None = None) -> None:
         self.game = game
@@ -193,7 +195,7 @@ def iterate(
     nodes_before = searcher.budget.nodes
     budget = searcher.budget
     limited = depth is not None or budget.deadline < INFINITY or budget.node_limit < INFINITY
-    searcher.narrowing = limited and narrows(game)
+    searcher.narrowing = limited and searcher.near and narrows(game)
     while True:
         horizon_before = searcher.horizon
         if game.is_terminal(state):

@@ -92,6 +92,21 @@ Runner = Callable[[Searcher, Any, "int | None", bool, bool, "Watcher | None"], S
 """How an engine's searcher is run: (searcher, state, depth, every_move, deepen, watcher)."""
 
 
+NEAR = Option(
+    "near",
+    bool,
+    True,
+    "under a limit, only the moves the game calls worth trying (big boards: cells near the stones); off: every move",
+)
+"""Narrowing on or off: off shows how a depth-first search copes with every move of a big board."""
+
+
+def _near(searcher: Searcher, options: Mapping[str, Any]) -> Searcher:
+    """The searcher with narrowing as `near=` says."""
+    searcher.near = options["near"]
+    return searcher
+
+
 def cache(default: bool) -> Option:
     """The option that turns the transposition table (the memo) on or off."""
     return Option("cache", bool, default, "keep a table of positions already valued")
@@ -190,29 +205,34 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
             Engine(
                 "minimax",
                 "plain minimax, Max and Min apart: no pruning; a memo of positions valued (cache=off: every node)",
-                lambda game, table, budget, options: Minimax(game, table, budget, cache=options["cache"]),
-                (*LIMITS, cache(True), TABLE_SIZE),
+                lambda game, table, budget, options: _near(
+                    Minimax(game, table, budget, cache=options["cache"]), options
+                ),
+                (*LIMITS, cache(True), TABLE_SIZE, NEAR),
             ),
             Engine(
                 "negamax",
                 "minimax as one maximising recursion: no pruning; a memo (cache=off: every node)",
-                lambda game, table, budget, options: Negamax(game, table, budget, cache=options["cache"]),
-                (*LIMITS, cache(True), TABLE_SIZE),
+                lambda game, table, budget, options: _near(
+                    Negamax(game, table, budget, cache=options["cache"]), options
+                ),
+                (*LIMITS, cache(True), TABLE_SIZE, NEAR),
             ),
             Engine(
                 "alphabeta",
                 "alpha-beta pruning with a transposition table and the game's move order",
-                lambda game, table, budget, options: AlphaBeta(game, table, budget),
-                (*LIMITS, cache(True), TABLE_SIZE),
+                lambda game, table, budget, options: _near(AlphaBeta(game, table, budget), options),
+                (*LIMITS, cache(True), TABLE_SIZE, NEAR),
             ),
             Engine(
                 "expectimax",
                 "players maximise, chance nodes average their outcomes (2048)",
-                lambda game, table, budget, options: Expectimax(game, table, budget, _cutoff(options)),
+                lambda game, table, budget, options: _near(Expectimax(game, table, budget, _cutoff(options)), options),
                 (
                     *LIMITS,
                     cache(True),
                     TABLE_SIZE,
+                    NEAR,
                     Option("cutoff", float, None, "least chance of reaching a node that is still searched"),
                 ),
                 averages_chance=True,

@@ -83,10 +83,10 @@ def ladder_summary(event: Event, seconds: float | None) -> RenderableType:
     """The heading, the standings and the crosstable of a ladder (so far, when interrupted)."""
     status = "interrupted after" if event.interrupted else "played"
     pace = f"{seconds:g} s a move" if seconds is not None else "each engine's own time a move"
-    heading = (
-        f"{event.plan.game.spec}: ladder at {pace}, {status} {event.done} of {event.plan.total} games, "
-        f"seed {event.plan.seed}"
-    )
+    plan = event.plan
+    heading = f"{plan.game.spec}: ladder at {pace}, {status} {event.done} of {plan.total} games, seed {plan.seed}"
+    if plan.openings:
+        heading += f", each pair of games from its own {plan.openings} random plies"
     return Group(
         Text(heading, style="bold"),
         standings_table(event),
