@@ -144,3 +144,10 @@ class Game(Generic[S, A]):
 
 
 AnyGame = Game[Any, Any]
+
+
+def overrides(game: Any, member: str) -> bool:
+    """Whether `game` (or a wrapper of it) has `member` of its own rather than Game's default:
+    an engine asks once per search, so a game keeping the default costs it no call a node."""
+    own = getattr(game, member, None)
+    return own is not None and getattr(own, "__func__", own) is not getattr(Game, member)

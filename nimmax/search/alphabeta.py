@@ -18,7 +18,7 @@ from collections.abc import Callable
 from math import ceil
 from typing import Any, cast
 
-from nimmax.game import AnyGame, Game
+from nimmax.game import AnyGame, overrides
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher
 from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, score_range
@@ -30,9 +30,8 @@ class AlphaBeta(Searcher):
 
     def __init__(self, game: AnyGame, table: Table | None = None, budget: Budget | None = None) -> None:
         super().__init__(game, table, budget)
-        bounds = game.utility_bounds
-        kept = getattr(bounds, "__func__", None) is Game.utility_bounds
-        self.bounds = None if kept else cast(Callable[[Any], tuple[float, float]], bounds)
+        own = overrides(game, "utility_bounds")
+        self.bounds = cast(Callable[[Any], tuple[float, float]], game.utility_bounds) if own else None
         """The game's `utility_bounds`, or None where it keeps the default (a call saved a node)."""
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from itertools import chain
 from typing import Any, Protocol
 
-from nimmax.game import CHANCE, AnyGame, Game
+from nimmax.game import CHANCE, AnyGame, overrides
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, payoff, to_value
@@ -171,13 +171,6 @@ def search_root(
     return best, best_move, scored
 
 
-def narrows(game: AnyGame) -> bool:
-    """Whether `game` (or a wrapper of it) has `heuristic_actions` of its own: a game that never
-    narrows then costs a limited search no call a node."""
-    member = getattr(getattr(game, "heuristic_actions", None), "__func__", Game.heuristic_actions)
-    return member is not Game.heuristic_actions
-
-
 def iterate(
     searcher: Searcher, state: Any, depth: int | None = None, every_move: bool = False, deepen: bool = True
 ) -> Iterator[SearchResult]:
@@ -195,7 +188,7 @@ def iterate(
     nodes_before = searcher.budget.nodes
     budget = searcher.budget
     limited = depth is not None or budget.deadline < INFINITY or budget.node_limit < INFINITY
-    searcher.narrowing = limited and searcher.near and narrows(game)
+    searcher.narrowing = limited and searcher.near and overrides(game, "heuristic_actions")
     while True:
         horizon_before = searcher.horizon
         if game.is_terminal(state):
