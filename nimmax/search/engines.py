@@ -101,12 +101,6 @@ NEAR = Option(
 """Narrowing on or off: off shows how a depth-first search copes with every move of a big board."""
 
 
-def _near(searcher: Searcher, options: Mapping[str, Any]) -> Searcher:
-    """The searcher with narrowing as `near=` says."""
-    searcher.near = options["near"]
-    return searcher
-
-
 def cache(default: bool) -> Option:
     """The option that turns the transposition table (the memo) on or off."""
     return Option("cache", bool, default, "keep a table of positions already valued")
@@ -165,7 +159,10 @@ class Engine:
             table = self.table(chosen)
         if budget is None:
             budget = Budget.of(chosen["time"], chosen["nodes"])
-        return self.build(self.game_for(game, chosen), table, budget, chosen)
+        searcher = self.build(self.game_for(game, chosen), table, budget, chosen)
+        if "near" in chosen:  # the engines that take NEAR
+            searcher.near = chosen["near"]
+        return searcher
 
     def search(
         self,
@@ -205,29 +202,25 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
             Engine(
                 "minimax",
                 "plain minimax, Max and Min apart: no pruning; a memo of positions valued (cache=off: every node)",
-                lambda game, table, budget, options: _near(
-                    Minimax(game, table, budget, cache=options["cache"]), options
-                ),
+                lambda game, table, budget, options: Minimax(game, table, budget, cache=options["cache"]),
                 (*LIMITS, cache(True), TABLE_SIZE, NEAR),
             ),
             Engine(
                 "negamax",
                 "minimax as one maximising recursion: no pruning; a memo (cache=off: every node)",
-                lambda game, table, budget, options: _near(
-                    Negamax(game, table, budget, cache=options["cache"]), options
-                ),
+                lambda game, table, budget, options: Negamax(game, table, budget, cache=options["cache"]),
                 (*LIMITS, cache(True), TABLE_SIZE, NEAR),
             ),
             Engine(
                 "alphabeta",
                 "alpha-beta pruning with a transposition table and the game's move order",
-                lambda game, table, budget, options: _near(AlphaBeta(game, table, budget), options),
+                lambda game, table, budget, options: AlphaBeta(game, table, budget),
                 (*LIMITS, cache(True), TABLE_SIZE, NEAR),
             ),
             Engine(
                 "expectimax",
                 "players maximise, chance nodes average their outcomes (2048)",
-                lambda game, table, budget, options: _near(Expectimax(game, table, budget, _cutoff(options)), options),
+                lambda game, table, budget, options: Expectimax(game, table, budget, _cutoff(options)),
                 (
                     *LIMITS,
                     cache(True),
