@@ -23,6 +23,8 @@ peer time / nimmax time; for nodes per second, nimmax rate / peer rate). Cases:
   kalah64      Kalah(6,4) alpha-beta 10 plies deep vs OpenSpiel's mancala (same rules and
                capture; OpenSpiel scores an end +1/0/-1 and the horizon by the seed margin)
   nim          misère Nim 1..7 alpha-beta nodes per second against the issue's 286k
+               (both rate cases also print the protocol floor: `protocol_floor`, the
+               least any game-agnostic alpha-beta pays a node of that game in Python)
   kalah        Kalah(4,3) proven (target < 1 s); (6,3), (4,4), (5,3) each within 60 s,
                values checked against an independent solver's +2, +2, +6 for South
   startup      `nimmax --help` and `nimmax solve tictactoe` wall time (target < 0.2 s)
@@ -48,6 +50,7 @@ from bench_mnk import yardstick  # noqa: E402
 
 from nimmax import games  # noqa: E402
 from nimmax.search import ENGINES, Budget, SearchResult, run  # noqa: E402
+from nimmax.search.score import FULL_DEPTH, INFINITY  # noqa: E402
 
 PEER_PYTHON = os.environ.get("NIMMAX_PEER_PYTHON", "/work/peer/bin/python")
 NIM_TODAY = 286_000
@@ -130,9 +133,58 @@ def side_by_side(case: str, result: SearchResult, ours: float, theirs: dict[str,
     row(case, "nodes/s", f"{rate:,.0f}", f"{their_rate:,.0f}", rate / their_rate, f">= 1 ({name})")
 
 
+def protocol_floor(words: str, depth: int, memo: bool) -> int:
+    """A bare alpha-beta over nimmax's game through the Game protocol alone: no budget, no
+    ordering beyond the game's, no score shifting, and a plain dict of values when `memo`.
+    Its nodes per second bound what any game-agnostic engine reaches on that game in
+    Python: the game's own calls cost this much. Returns the nodes it visited."""
+    game = games.create(words)
+    seen: dict[Any, float] = {}
+    nodes = 0
+
+    def value(state: Any, depth: int, alpha: float, beta: float) -> float:
+        nonlocal nodes
+        nodes += 1
+        me = game.to_move(state)
+        if game.is_terminal(state):
+            return game.utility(state, me)
+        if depth == 0:
+            return game.evaluate(state, me)
+        key = game.key(state) if memo else None
+        if key in seen:
+            return seen[key]
+        best = -INFINITY
+        for move in game.search_actions(state):
+            child = game.result(state, move)
+            if game.to_move(child) == me:
+                score = value(child, depth - 1, alpha, beta)
+            else:
+                score = -value(child, depth - 1, -beta, -alpha)
+            if score > best:
+                best = alpha = max(alpha, score)
+                if alpha >= beta:
+                    break
+        if memo:
+            seen[key] = best  # window-dependent: a floor for speed, not a sound table
+        return best
+
+    value(game.initial_state(), depth, -INFINITY, INFINITY)
+    return nodes
+
+
+def floor_row(words: str, rate: float, depth: int, memo: bool) -> None:
+    """The protocol floor's nodes per second beside nimmax's engine's."""
+    nodes, seconds = median_of(5, lambda: protocol_floor(words, depth, memo))
+    floor = nodes / seconds
+    what = "no table" if not memo else "a dict memo"
+    row(f"  protocol floor ({what})", "nodes/s", f"{rate:,.0f}", f"{floor:,.0f}", rate / floor, f"({nodes:,} nodes)")
+
+
 def kalah64(repeat: int) -> None:
-    result, ours = median_of(repeat, lambda: solve("kalah --pits 6 --seeds 4", "alphabeta", depth=10))
+    words = "kalah --pits 6 --seeds 4"
+    result, ours = median_of(repeat, lambda: solve(words, "alphabeta", depth=10))
     side_by_side("Kalah(6,4) alpha-beta depth 10", result, ours, peer("kalah64-depth10", repeat), "OpenSpiel")
+    floor_row(words, result.nodes / ours, 10, memo=False)
 
 
 def nim(repeat: int) -> None:
@@ -143,6 +195,7 @@ def nim(repeat: int) -> None:
     row(case, "nodes", f"{result.nodes:,}", f"{NIM_NODES_BEFORE:,}", NIM_NODES_BEFORE / result.nodes, "(issue: before)")
     row(case, "seconds", f"{ours:.4f} s", f"{before:.4f} s", before / ours, "(issue: before)")
     row(case, "nodes/s", f"{rate:,.0f}", f"{NIM_TODAY:,}", rate / NIM_TODAY, ">= 2 (issue)")
+    floor_row("nim 1 2 3 4 5 6 7", rate, FULL_DEPTH, memo=True)
 
 
 def kalah(deadline: float, large: bool) -> None:
