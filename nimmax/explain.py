@@ -14,7 +14,7 @@ from typing import Any
 
 from nimmax.game import CHANCE, AnyGame
 from nimmax.players import SearchPlayer
-from nimmax.search import EXACT, FULL_DEPTH, SearchResult, Table
+from nimmax.search import EXACT, FULL_DEPTH, Entry, SearchResult, Table
 
 LINE_PLIES = 40
 """The most plies a line shows: enough for any small game, a glance on a big one."""
@@ -69,21 +69,23 @@ def follow(
             line.append(ANY_SPAWN)
             break
         entry = table.get(game.key(state))
-        if (
-            entry is not None
-            and entry.bound == EXACT
-            and entry.move is not None
-            and entry.state == state
-            and (entry.depth >= FULL_DEPTH or not proven)
-        ):
-            move = entry.move
-        elif proven and (pv := search(state).pv):
+        move = table_move(entry, state, proven)
+        if move is None and proven and (pv := search(state).pv):
             move = pv[0]
-        else:
+        if move is None:
             break
         line.append(move)
         state = game.result(state, move)
     return tuple(line)
+
+
+def table_move(entry: Entry | None, state: Any, proven: bool) -> Any:
+    """The move an exact table entry gives `state` (a proven one when `proven`), else None."""
+    if entry is None:
+        return None
+    searched, bound, _, move, seen = entry
+    exact = bound == EXACT and seen == hash(state) and (searched >= FULL_DEPTH or not proven)
+    return move if exact else None
 
 
 def finishes(game: AnyGame, state: Any, line: tuple[Any, ...]) -> bool:

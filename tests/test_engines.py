@@ -141,6 +141,25 @@ def test_table_capacity_is_respected() -> None:
     assert len(table) <= 100
 
 
+BOARDS = ["kalah --pits 4 --seeds 3", "tictactoe --size 4 --k 3", "connect4 --rows 4 --cols 5"]
+
+
+@pytest.mark.parametrize("engine", [*ENGINES, "expectimax"])
+@pytest.mark.parametrize("words", BOARDS)
+def test_table_entries_leave_the_garbage_collector_after_one_pass(engine: str, words: str) -> None:
+    """A full table must cost the collections between moves nothing: an entry holding its
+    state (a named tuple, tracked for good) made each full collection walk the whole table."""
+    import gc
+
+    table = Table()
+    game = games.create(words)
+    search(game, game.initial_state(), engine, table=table, depth=6)
+    assert len(table) > 100
+    gc.collect()
+    assert not any(gc.is_tracked(entry) for entry in table.values())
+    assert not any(gc.is_tracked(key) for key in table)
+
+
 def test_player_specs() -> None:
     spec = players.parse_spec("alphabeta:depth=4,time=0.5,cache=off")
     assert spec.kind == "alphabeta" and spec.options == {"depth": 4, "time": 0.5, "cache": False}

@@ -22,7 +22,7 @@ from nimmax.game import AnyGame, overrides
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher
 from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, score_range
-from nimmax.search.table import EXACT, LOWER, UPPER, Entry, Table, new_entry
+from nimmax.search.table import EXACT, LOWER, UPPER, Table
 
 
 class AlphaBeta(Searcher):
@@ -40,14 +40,14 @@ class AlphaBeta(Searcher):
         entry = self.table.get(key)
         hint = None
         if entry is not None:
-            searched, bound, stored, move, position = entry
+            searched, bound, stored, move, seen = entry
             if searched >= depth and (
                 bound == EXACT or (bound == LOWER and stored >= beta) or (bound == UPPER and stored <= alpha)
             ):
                 if searched < FULL_DEPTH:
                     self.horizon += 1  # the stored score rests on a horizon of its own
                 return stored
-            if position == state:
+            if seen == hash(state):
                 hint = move
         bounds = self.bounds
         if bounds is not None:
@@ -66,7 +66,7 @@ class AlphaBeta(Searcher):
                         break
         bound = LOWER if best >= beta else UPPER if best <= alpha_in else EXACT
         proven = self.horizon == horizon_in
-        entry = new_entry(Entry, (FULL_DEPTH if proven else depth, bound, best, best_move, state))
+        entry = (FULL_DEPTH if proven else depth, bound, best, best_move, hash(state))
         table = self.table
         if len(table) < table.capacity or key in table:  # Table.put, inlined while no entry need go
             table[key] = entry

@@ -16,7 +16,7 @@ from nimmax.game import CHANCE, AnyGame
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher
 from nimmax.search.score import FULL_DEPTH, INFINITY, older
-from nimmax.search.table import EXACT, Entry, Table, new_entry
+from nimmax.search.table import EXACT, Table
 
 DEFAULT_CUTOFF = 1e-4
 """The cut-off of a depth-, time- or node-limited search: spawn sequences rarer than 1 in 10,000."""
@@ -55,10 +55,15 @@ class Expectimax(Searcher):
             return leaf
         key = game.key(state)
         entry = self.table.get(key)
-        if entry is not None and entry.depth >= depth:
-            if entry.depth < FULL_DEPTH:
-                self.horizon += 1
-            return entry.score
+        hint = None
+        if entry is not None:
+            searched, _, score, move, seen = entry
+            if searched >= depth:
+                if searched < FULL_DEPTH:
+                    self.horizon += 1
+                return score
+            if seen == hash(state):
+                hint = move
         horizon_in = self.horizon
         best_move = None
         if game.to_move(state) == CHANCE:
@@ -68,11 +73,10 @@ class Expectimax(Searcher):
             )
         else:
             best = -INFINITY
-            hint = entry.move if entry is not None and entry.state == state else None
             for move in self.moves(state, hint, narrow=False):
                 score = self.expected(me, game.result(state, move), depth - 1, probability)
                 if score > best:
                     best, best_move = score, move
         proven = self.horizon == horizon_in
-        self.table.put(key, new_entry(Entry, (FULL_DEPTH if proven else depth, EXACT, best, best_move, state)))
+        self.table.put(key, (FULL_DEPTH if proven else depth, EXACT, best, best_move, hash(state)))
         return best

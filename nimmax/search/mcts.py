@@ -40,7 +40,7 @@ from nimmax.search.deepening import Searcher, Watcher
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, INFINITY
 from nimmax.search.stack import interpreter_for
-from nimmax.search.table import EXACT, Entry, Table
+from nimmax.search.table import EXACT, Table
 
 EXPLORATION = math.sqrt(2)
 """UCT's exploration constant for payoffs scaled to [0, 1] (Kocsis and Szepesvari's UCB1)."""
@@ -136,7 +136,7 @@ class Tree(Table):
                 if not best.visits:
                     break
                 proven = FULL_DEPTH if node.low == node.high else 0
-                self[game.key(node.state)] = Entry(proven, EXACT, 0.0, best.move, node.state)
+                self[game.key(node.state)] = (proven, EXACT, 0.0, best.move, hash(node.state))
                 node, plies = best, plies + 1
 
     def find(self, state: Any) -> Node | None:

@@ -13,7 +13,7 @@ from nimmax.game import AnyGame
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher
 from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older
-from nimmax.search.table import EXACT, Entry, Table, new_entry
+from nimmax.search.table import EXACT, Table
 
 
 class Memo(Searcher):
@@ -28,17 +28,20 @@ class Memo(Searcher):
     def recall(self, key: Any, depth: int) -> float | None:
         """A stored score for the side to move, when it was searched at least this deep."""
         entry = self.table.get(key) if self.cache else None
-        if entry is None or entry.depth < depth:
+        if entry is None:
             return None
-        if entry.depth < FULL_DEPTH:
+        searched, _, score, _, _ = entry
+        if searched < depth:
+            return None
+        if searched < FULL_DEPTH:
             self.horizon += 1
-        return entry.score
+        return score
 
     def store(self, key: Any, state: Any, depth: int, horizon_in: int, score: float, move: Any) -> None:
         """Remember a node's score for the side to move, proven when no horizon was met below it."""
         if self.cache:
             proven = self.horizon == horizon_in
-            self.table.put(key, new_entry(Entry, (FULL_DEPTH if proven else depth, EXACT, score, move, state)))
+            self.table.put(key, (FULL_DEPTH if proven else depth, EXACT, score, move, hash(state)))
 
 
 class Minimax(Memo):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from itertools import islice
-from typing import Any, NamedTuple
+from typing import Any
 
 from nimmax.game import AnyGame
 
@@ -15,23 +15,17 @@ DEFAULT_CAPACITY = 1_000_000
 """Entries a table holds unless told otherwise (about 200 MB of entries at the most)."""
 
 
-class Entry(NamedTuple):
-    """A table entry: score relative to its node, its bound, the depth searched, the best move.
+Entry = tuple[int, int, float, Any, int]
+"""A table entry: (depth searched, bound, score relative to its node, best move, the hash of
+the state the move belongs to).
 
-    `state` is the position the move belongs to: keys fold symmetries, so a move is only
-    reused as a hint, or followed for the principal variation, at that very position.
-    """
-
-    depth: int
-    bound: int
-    score: float
-    move: Any
-    state: Hashable
-
-
-new_entry = tuple.__new__
-"""Builds an Entry from a plain tuple, `new_entry(Entry, (depth, bound, score, move, state))`,
-with no Python-level constructor: engines store one at every node they expand."""
+Keys fold symmetries, so a move is only reused as a hint, or followed for the principal
+variation, at the very position it was found in: the state's hash tells it, as a Zobrist key
+does in a chess engine (two states of one key with the same 64-bit hash are not met in
+practice). An entry is a plain tuple of numbers (and the move), which the garbage collector
+stops tracking the first time it sees it; a state (a named tuple) stays tracked for good, and
+every full collection walks all that is tracked: a million of them between two moves.
+"""
 
 
 class Table(dict[Hashable, Entry]):
@@ -60,8 +54,11 @@ def principal_variation(game: AnyGame, table: Table, state: Any, first: Any, len
     position = game.result(state, first)
     while len(line) < length and not game.is_terminal(position):
         entry = table.get(game.key(position))
-        if entry is None or entry.move is None or entry.state != position or entry.bound != EXACT:
+        if entry is None:
             break
-        line.append(entry.move)
-        position = game.result(position, entry.move)
+        _, bound, _, move, seen = entry
+        if move is None or seen != hash(position) or bound != EXACT:
+            break
+        line.append(move)
+        position = game.result(position, move)
     return tuple(line)
