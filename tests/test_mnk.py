@@ -534,8 +534,9 @@ def test_a_limited_search_on_a_big_board_tries_near_cells_and_the_double_threats
     words: str, data: st.DataObject
 ) -> None:
     """Within two steps of a stone; where the mover can make two threats at once, exactly
-    those cells; else at most BEAM cells, unless the opponent can make two threats at once
-    (then every answer and every four of the mover is tried)."""
+    those cells; where it wins by continuous fours, one cell that starts such a win; else at
+    most BEAM cells, unless the opponent can make two threats at once (then every answer and
+    every four of the mover is tried)."""
     game = games.create(words)
     state = game.initial_state()
     for _ in range(data.draw(st.integers(1, 30))):
@@ -553,8 +554,11 @@ def test_a_limited_search_on_a_big_board_tries_near_cells_and_the_double_threats
         names = [game.format_move(move) for move in tried]
         assert set(names) <= chebyshev_near(game, state, 2) and len(names) == len(set(names))
         doubles = double_threat_cells(game, state)
+        mine, theirs = (state.o, state.x) if state.player else (state.x, state.o)
         if doubles:  # two threats at once win: only those moves
             assert sorted(names) == sorted(doubles)
+        elif game.vcf(mine, theirs):  # (vcf agrees with a plain search: see below)
+            assert tried == (game.vcf(mine, theirs).bit_length() - 1,)
         else:
             assert 1 <= len(names) <= BEAM or double_threat_cells(game, state._replace(player=1 - state.player))
 
@@ -721,13 +725,80 @@ def test_a_four_and_an_open_three_found_past_depth_two() -> None:
     """x (a closed three on row 8, a three on the diagonal k3-h6 closed at l2, a stone on h7)
     wins by a double threat: the open three i6 (g8 h7 i6) forces a block, then i8 makes a four
     on row 8 and a three on column i at once, and after the four is blocked the three becomes
-    an open four. Depth 2 sees no win; the strengthened search does, within 60,000 nodes."""
+    an open four. The search finds it within 60,000 nodes (and since `evaluate` values a
+    victory by continuous fours, at depth 2 too: h8 forces i8, then x wins by fours from h6)."""
     words = f"tictactoe --size 15 --k 5 --position {position(15, 'e8 f8 g8 h7 i5 j4 k3', 'd8 l2 a1 o1 a15 o15 a8')}"
     game = games.create(words)
     state = game.initial_state()
-    assert search(game, state, "alphabeta", depth=2).value < 0.8
+    assert search(game, state, "alphabeta", depth=2).value > 0.85
     strong = search(game, state, "alphabeta", nodes=60_000)
     assert strong.value > 0.85 and len(strong.pv) >= 4
     for move in strong.pv[:4]:
         state = game.result(state, move)
     assert not state.o_threats and double_threat_cells(game, state)  # x to move makes two threats
+
+
+# -- big boards: victory by continuous fours ------------------------------------------------
+
+
+def plain_vcf(game: MNK, mine: int, theirs: int, fours: int) -> bool:
+    """A victory by continuous fours for `mine`, to move with no four on the board, found by
+    trying every empty cell and asking `threats` (a scan of every line) what it made."""
+    if fours <= 0:
+        return False
+    for bit in game.cell_order:
+        if (mine | theirs) >> bit & 1:
+            continue
+        if plain_wins_with(game, mine, theirs, 1 << bit, fours):
+            return True
+    return False
+
+
+def plain_wins_with(game: MNK, mine: int, theirs: int, stone: int, fours: int) -> bool:
+    """Whether `stone` makes two fours, or one whose only block leaves `mine` a victory by
+    continuous fours (a block that makes a four must be stopped by the next stone, a four too)."""
+    mine |= stone
+    made = game.threats(mine, theirs)
+    if not made:
+        return False
+    if made.bit_count() >= 2:
+        return True
+    theirs |= made
+    answer = game.threats(theirs, mine)
+    if answer:
+        return fours > 1 and answer.bit_count() == 1 and plain_wins_with(game, mine, theirs, answer, fours - 1)
+    return plain_vcf(game, mine, theirs, fours - 1)
+
+
+@given(st.sampled_from(["tictactoe --size 7 --k 4", "tictactoe --size 9 --k 5"]), st.data())
+def test_victory_by_continuous_fours_agrees_with_a_plain_search(words: str, data: st.DataObject) -> None:
+    game = games.create(words)
+    state = game.initial_state()
+    for _ in range(data.draw(st.integers(4, 24))):
+        moves = [move for move in game.actions(state) if not game.result(state, move).outcome]
+        after = game.result(state, data.draw(st.sampled_from(moves)))
+        if after.x_threats or after.o_threats:
+            break
+        state = after
+    mine, theirs = (state.o, state.x) if state.player else (state.x, state.o)
+    found = game.vcf(mine, theirs, 3)
+    assert bool(found) == plain_vcf(game, mine, theirs, 3)
+    if found:
+        assert plain_wins_with(game, mine, theirs, found, 3)
+
+
+def test_a_victory_by_continuous_fours_is_played_at_once() -> None:
+    """x can make no two fours at once, but e5 makes a four on column e (closed at e6: the block is
+    e1) and a three on row 5, which b5 or f5 then turns into an open four: the limited search
+    opens with e5."""
+    words = f"tictactoe --size 9 --k 5 --position {position(9, 'e2 e3 e4 c5 d5 a9', 'e6 i1 i9 a1 b9 c9')}"
+    game = games.create(words)
+    state = game.initial_state()
+    assert not game.shapes(state.x, state.o)[1]
+    stone = game.vcf(state.x, state.o)
+    assert game.format_move(stone.bit_length() - 1) == "e5" and plain_wins_with(game, state.x, state.o, stone, 3)
+    assert game.heuristic_actions(state) == (stone.bit_length() - 1,)
+    result = search(game, state, "alphabeta", time=0.5)
+    assert result.value > 0.85
+    state = game.result(state, result.move)
+    assert state.x_threats  # a four: o's reply is forced

@@ -51,6 +51,10 @@ BEAM = 12
 mover's windows and take most from the opponent's."""
 FORCED_PLIES = 12
 """Forced blocks `evaluate` plays out at most before it scores a position (a quiescence on fours)."""
+VCF_FOURS = 6
+"""Fours a victory by continuous fours (`MNK.vcf`) is looked for up to."""
+VCF_WIN = 900.0
+"""What the estimate adds when the mover wins by continuous fours: a win beyond the horizon."""
 MAX_SIDE = 26
 """Columns are named by letters, so at most 26 of them (and rows to match)."""
 
@@ -155,6 +159,7 @@ class MNK(Game[Board, int]):
         self._scores: dict[int, float] = _Memo()
         self._shapes: dict[int, tuple[int, int]] = _Memo()
         self._tried: dict[int, tuple[int, ...]] = _Memo()
+        self._vcfs: dict[int, int] = _Memo()
         self._odd_rows = sum(1 << col * stride + height for col in range(cols) for height in range(0, rows, 2))
         self._weights = [0.0] + [4.0 ** (count - 1) for count in range(1, k)] + [0.0]
         """A window's weight by its stones: a full window is a finished game, never scored."""
@@ -367,11 +372,12 @@ class MNK(Game[Board, int]):
     def heuristic_actions(self, state: Board) -> Sequence[int] | None:
         """On a board above NARROWED_CELLS without gravity, the moves worth a limited search:
         the forced move where there is one; where the mover can make two threats at once,
-        those moves; where only the opponent can, the mover's threats and the cells of the
+        those moves; where the mover wins by continuous fours (`vcf`), its first four; where
+        the opponent can make two threats at once, the mover's threats and the cells of the
         opponent's windows that would make them (the answers to an open three); else the empty
-        cells within two steps (any direction) of a stone, those next to one first, each
-        centre first, the centre alone on an empty board. None on smaller boards, and where no
-        cell is left out."""
+        cells within two steps (any direction) of a stone, those next to one first, each centre
+        first, the centre alone on an empty board. None on smaller boards, and where no cell is
+        left out."""
         if self.gravity or self.cells <= NARROWED_CELLS or state.outcome:
             return None
         if state.x_threats or state.o_threats:  # without gravity every threat is a forced move
@@ -396,6 +402,9 @@ class MNK(Game[Board, int]):
         _, doubles = self.shapes(mine, theirs)
         if doubles:
             return tuple(sorted(_bits(doubles), key=rank))
+        winning = self.vcf(mine, theirs)
+        if winning:
+            return ((winning & -winning).bit_length() - 1,)
         _, their_doubles = self.shapes(theirs, mine)
         if their_doubles:
             fours, _ = self.shapes(mine, theirs)
@@ -423,15 +432,66 @@ class MNK(Game[Board, int]):
                     once |= cells
         doubles = 0
         for bit in _bits(twice):  # two windows may name the same threat: count the threats
-            stone, made = 1 << bit, 0
-            for line in self.lines_through[bit]:
-                if not blockers & line and ((stones | stone) & line).bit_count() == self.k - 1:
-                    made |= line & ~(stones | stone)
+            made = self._made(stones | 1 << bit, blockers, bit)
             if made & (made - 1):
-                doubles |= stone
+                doubles |= 1 << bit
         if len(self._shapes) >= REMEMBERED_POSITIONS:
             self._shapes.clear()
         self._shapes[key] = found = (once, doubles)
+        return found
+
+    def vcf(self, mine: int, theirs: int, fours: int = VCF_FOURS) -> int:
+        """The first stone (a bit mask) of a victory by continuous fours for `mine`, to move on a
+        board where neither side has a four, or 0: each four leaves the opponent one block,
+        until a stone makes two fours at once. Only fours are tried, so the search stays
+        narrow; beyond `fours` fours, or by open threes, a win may still be there unseen.
+        Remembered for the positions asked."""
+        if self.gravity or self.k < 3 or fours <= 0:
+            return 0
+        key = mine | theirs << self.span
+        known = self._vcfs.get(key)
+        if known is not None and (known > 0 or -known >= fours):
+            return max(known, 0)
+        found = 0
+        once, _ = self.shapes(mine, theirs)
+        for bit in sorted(_bits(once), key=self._rank.__getitem__):
+            if self._wins_with(mine, theirs, bit, fours):
+                found = 1 << bit
+                break
+        if len(self._vcfs) >= REMEMBERED_POSITIONS:
+            self._vcfs.clear()
+        self._vcfs[key] = found or -fours
+        return found
+
+    def _wins_with(self, mine: int, theirs: int, bit: int, fours: int) -> bool:
+        """Whether a stone at `bit` starts a victory by continuous fours for `mine` (no four on
+        the board): it makes two fours, or one whose forced block leaves such a victory (when
+        the block makes a four of the opponent's, the next stone must stop it and be a four)."""
+        mine |= 1 << bit
+        made = self._made(mine, theirs, bit)
+        if not made:
+            return False
+        if made & (made - 1):
+            return True
+        theirs |= made
+        answer = self._made(theirs, mine, made.bit_length() - 1)
+        if answer:
+            return (
+                fours > 1
+                and not answer & (answer - 1)
+                and self._wins_with(mine, theirs, answer.bit_length() - 1, fours - 1)
+            )
+        return bool(self.vcf(mine, theirs, fours - 1))
+
+    def _made(self, stones: int, blockers: int, bit: int) -> int:
+        """The empty cells completing a line of `stones` through `bit` (lines free of `blockers`):
+        the fours a stone just played at `bit` made."""
+        near_full, found = self.k - 1, 0
+        for line in self.lines_through[bit]:
+            if not blockers & line:
+                common = stones & line
+                if common.bit_count() == near_full:
+                    found |= line ^ common
         return found
 
     def _doubles(self, stones: int, blockers: int) -> int:
@@ -479,7 +539,9 @@ class MNK(Game[Board, int]):
         """Open lines weighted by how full they are, plus immediate threats, squashed into
         (-0.9, 0.9) so that no estimate looks like a proven result. Without gravity a single
         threat is blocked first (up to FORCED_PLIES in a row) and the position after scored,
-        and a move making two threats at once (or one the opponent must answer) weighs in."""
+        and a move making two threats at once (or one the opponent must answer) weighs in; on
+        a board above NARROWED_CELLS so does a victory by continuous fours, a win the horizon
+        hides (VCF_WIN)."""
         for _ in range(FORCED_PLIES):
             if self.gravity or state.outcome:
                 break
@@ -506,6 +568,8 @@ class MNK(Game[Board, int]):
             me, them = (o, x) if mover else (x, o)
             if self._doubles(me, them):
                 score += sign * OPEN_FOUR
+            elif self.cells > NARROWED_CELLS and self.vcf(me, them):
+                score += sign * VCF_WIN
         estimate = 0.9 * math.tanh(score / 200.0)
         return estimate if player == 0 else -estimate
 
