@@ -14,7 +14,8 @@ from typing import Any
 
 from nimmax.game import CHANCE, AnyGame
 from nimmax.players import SearchPlayer
-from nimmax.search import EXACT, FULL_DEPTH, Entry, SearchResult, Table
+from nimmax.search import SearchResult, Table
+from nimmax.search.table import exact_move
 
 LINE_PLIES = 40
 """The most plies a line shows: enough for any small game, a glance on a big one."""
@@ -68,8 +69,7 @@ def follow(
         if game.to_move(state) == CHANCE:
             line.append(ANY_SPAWN)
             break
-        entry = table.get(game.key(state))
-        move = table_move(entry, state, proven)
+        move = exact_move(table.get(game.key(state)), state, proven)
         if move is None and proven and (pv := search(state).pv):
             move = pv[0]
         if move is None:
@@ -77,15 +77,6 @@ def follow(
         line.append(move)
         state = game.result(state, move)
     return tuple(line)
-
-
-def table_move(entry: Entry | None, state: Any, proven: bool) -> Any:
-    """The move an exact table entry gives `state` (a proven one when `proven`), else None."""
-    if entry is None:
-        return None
-    searched, bound, _, move, seen = entry
-    exact = bound == EXACT and seen == hash(state) and (searched >= FULL_DEPTH or not proven)
-    return move if exact else None
 
 
 def finishes(game: AnyGame, state: Any, line: tuple[Any, ...]) -> bool:

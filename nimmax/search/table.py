@@ -7,6 +7,7 @@ from itertools import islice
 from typing import Any
 
 from nimmax.game import AnyGame
+from nimmax.search.score import FULL_DEPTH
 
 EXACT, LOWER, UPPER = 0, 1, 2
 """Table bounds: the stored score is the value, at least the value, or at most the value."""
@@ -53,12 +54,19 @@ def principal_variation(game: AnyGame, table: Table, state: Any, first: Any, len
     line = [first]
     position = game.result(state, first)
     while len(line) < length and not game.is_terminal(position):
-        entry = table.get(game.key(position))
-        if entry is None:
-            break
-        _, bound, _, move, seen = entry
-        if move is None or seen != hash(position) or bound != EXACT:
+        move = exact_move(table.get(game.key(position)), position)
+        if move is None:
             break
         line.append(move)
         position = game.result(position, move)
     return tuple(line)
+
+
+def exact_move(entry: Entry | None, state: Any, proven: bool = False) -> Any:
+    """The best move an exact entry holds for this very `state` (a proven entry's only, when
+    `proven`), else None."""
+    if entry is None:
+        return None
+    searched, bound, _, move, seen = entry
+    exact = bound == EXACT and seen == hash(state) and (searched >= FULL_DEPTH or not proven)
+    return move if exact else None
