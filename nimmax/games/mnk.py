@@ -166,7 +166,7 @@ class MNK(Game[Board, int]):
         self._image_bytes = (2 * self.span + 7) // 8
         self.x_images, self.o_images = self._stone_images()
         self._cells = {  # what `result` needs of a cell, in one lookup
-            bit: (1 << bit, self.lines_through[bit], self.x_images[bit], self.o_images[bit]) for bit in self.cell_order
+            bit: (1 << bit, self.x_images[bit], self.o_images[bit]) for bit in self.cell_order
         }
         folds = len(self.symmetries()) if self.cells <= FOLDED_CELLS else 0
         width = self._image_bytes
@@ -306,19 +306,14 @@ class MNK(Game[Board, int]):
         cell = self._cells.get(bit)
         if cell is None or outcome or taken & cell[0]:
             raise IllegalMove(self._illegal(state, action))
-        stone, lines, x_image, o_image = cell
+        stone, x_image, o_image = cell
         mine, theirs, threats = (o | stone, x, o_threats) if player else (x | stone, o, x_threats)
         if threats & stone:
             outcome = O_WON if player else X_WON
         else:
             # A new threat of the mover lies on a line through the stone; the opponent's threats
             # lose at most this cell, since a line of theirs through it is blocked, not made.
-            near_full = self.k - 1
-            for line in lines:
-                if not theirs & line:
-                    common = mine & line
-                    if common.bit_count() == near_full:
-                        threats |= line ^ common
+            threats |= self._made(mine, theirs, bit)
             if (taken | stone) == self.board:
                 outcome = DRAWN
         if player:
@@ -404,7 +399,7 @@ class MNK(Game[Board, int]):
             return tuple(sorted(_bits(doubles), key=rank))
         winning = self.vcf(mine, theirs)
         if winning:
-            return ((winning & -winning).bit_length() - 1,)
+            return (winning.bit_length() - 1,)
         _, their_doubles = self.shapes(theirs, mine)
         if their_doubles:
             fours, _ = self.shapes(mine, theirs)
