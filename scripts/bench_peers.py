@@ -151,7 +151,7 @@ def protocol_floor(words: str, depth: int, memo: bool) -> int:
         if depth == 0:
             return game.evaluate(state, me)
         key = game.key(state) if memo else None
-        if key in seen:
+        if memo and key in seen:
             return seen[key]
         best = -INFINITY
         for move in game.search_actions(state):
