@@ -73,8 +73,9 @@ class Game(Generic[S, A]):
 
     def heuristic_actions(self, state: S) -> Sequence[A] | None:
         """The few moves a limited search tries where the game knows which are promising (m,n,k
-        on a big board: the cells near the stones), or None to try `search_actions`. A search
-        that takes them leaves moves out, so it reports no value as proven."""
+        on a big board: the cells near the stones), or None to try `search_actions` (also where
+        they would leave no move out). A search that takes them leaves moves out, so it reports
+        no value that depends on them as proven."""
         return None
 
     def utility_bounds(self, state: S) -> tuple[float, float] | None:

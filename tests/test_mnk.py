@@ -547,11 +547,10 @@ def test_a_limited_search_on_a_big_board_tries_near_cells_and_the_double_threats
     tried = game.heuristic_actions(state)
     if game.is_terminal(state):
         assert tried is None
-    elif state.x_threats or state.o_threats:  # the forced move: the win, else the block
-        assert tried == game.search_actions(state) and len(tried) == 1
+    elif state.x_threats or state.o_threats:  # the forced move, which `search_actions` gives: nothing is left out
+        assert tried is None and len(game.search_actions(state)) == 1
     else:
-        assert tried is not None
-        names = [game.format_move(move) for move in tried]
+        names = [game.format_move(move) for move in tried or game.actions(state)]  # None: none left out
         assert set(names) <= chebyshev_near(game, state, 2) and len(names) == len(set(names))
         doubles = double_threat_cells(game, state)
         mine, theirs = (state.o, state.x) if state.player else (state.x, state.o)
@@ -593,6 +592,24 @@ def test_narrowing_never_applies_to_an_exact_search() -> None:
     limited = search(game, game.initial_state(), "alphabeta", depth=4)
     assert game.calls > 0 and not limited.exact  # moves were left out: nothing is proven
     assert limited.value > 0.99  # the win is found all the same
+
+
+ENDGAME_9X9 = ".xxoxxxo./xxxoooxo./oxoxxxoxx/xxxooxooo/xooxxxooo/oxxxoxxxo/oooxooxxx/ooxooxox./.ooxoox.o"
+"""A 9x9 k=5 game six moves from its end, o to move: a draw (plain minimax over all 720 orders agrees)."""
+
+
+def test_a_limited_search_proves_what_leaves_no_move_out() -> None:
+    """Where every empty cell is near a stone and worth trying, the game leaves none out, so a
+    search under a deadline proves the draw at once (six plies from the end) instead of deepening
+    until its time runs out; a forced move leaves nothing out either."""
+    game = games.create(f"tictactoe --size 9 --k 5 --position {ENDGAME_9X9}")
+    state = game.initial_state()
+    assert game.heuristic_actions(state) is None
+    assert search(game, state, "minimax", time=inf, cache=False).value == 0
+    result = search(game, state, "alphabeta", time=5)
+    assert result.exact and result.value == 0 and result.depth <= 6 and result.seconds < 2
+    forced = games.create(f"tictactoe --size 9 --k 5 --position {position(9, 'c3 d4 e5 f6', 'a1 a2 a3 i9')}")
+    assert forced.initial_state().x_threats and forced.heuristic_actions(forced.initial_state()) is None
 
 
 @pytest.mark.parametrize("engine", ["alphabeta", "minimax", "negamax", "expectimax"])

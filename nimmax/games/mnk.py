@@ -372,11 +372,11 @@ class MNK(Game[Board, int]):
         opponent's windows that would make them (the answers to an open three); else the empty
         cells within two steps (any direction) of a stone, those next to one first, each centre
         first, the centre alone on an empty board. None on smaller boards, and where no cell is
-        left out."""
+        left out (a forced move, or every empty cell worth trying), so a search there proves what it can."""
         if self.gravity or self.cells <= NARROWED_CELLS or state.outcome:
             return None
-        if state.x_threats or state.o_threats:  # without gravity every threat is a forced move
-            return self.search_actions(state)
+        if state.x_threats or state.o_threats:  # a forced move: `search_actions` leaves nothing out
+            return None
         taken = state.x | state.o
         if not taken:
             return (self.cell_order[0],)
@@ -385,10 +385,11 @@ class MNK(Game[Board, int]):
         if tried is None:
             if len(self._tried) >= REMEMBERED_POSITIONS:
                 self._tried.clear()
-            self._tried[key] = tried = (
-                self._worth_trying(state.o, state.x) if state.player else self._worth_trying(state.x, state.o)
-            )
-        return tried
+            tried = self._worth_trying(state.o, state.x) if state.player else self._worth_trying(state.x, state.o)
+            if len(tried) == self.cells - taken.bit_count():
+                tried = ()  # every empty cell: none is left out, so the search may prove its value
+            self._tried[key] = tried
+        return tried or None
 
     def _worth_trying(self, mine: int, theirs: int) -> tuple[int, ...]:
         """`heuristic_actions` where no threat is on the board, remembered for the positions asked

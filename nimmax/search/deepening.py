@@ -162,7 +162,8 @@ def search_root(
     best, best_move = -INFINITY, None
     scored: list[tuple[Any, float]] = []
     searcher.scored = scored
-    for move in searcher.moves(state, first, narrow=False, near=not every_move):
+    narrowed = searcher.narrowing and not every_move  # a narrowing search treats its root as any node
+    for move in searcher.moves(state, first, narrow=narrowed, near=not every_move):
         child = game.result(state, move)
         score = searcher.root_score(me, child, depth - 1, -INFINITY if every_move else best, INFINITY)
         scored.append((move, score))
