@@ -23,6 +23,7 @@ from rich.console import Console
 from nimmax import games, interrupt
 from nimmax.files import CannotWrite, check_writable
 from nimmax.game import BadInput
+from nimmax.guard import PluginFailed
 from nimmax.numbers import MAX_DELAY, MAX_GAMES, MAX_JOBS, MAX_OPENING, MAX_SEED, float_option, int_option
 from nimmax.players import RANGES, timed
 from nimmax.search import MOVE_SECONDS, engine_for
@@ -795,6 +796,11 @@ def _invoke(args: list[str]) -> int:
     except BadInput as error:
         _say(f"nimmax: {error}")
         return 2
+    except PluginFailed as error:
+        if _asked_for_traceback(args):
+            raise
+        _say(f"nimmax: a plugin failed: {error}{TRACEBACK_HINT}")
+        return 2
     except KeyboardInterrupt as error:
         _say(f"nimmax: {interrupt.summary(error)}")
         return interrupt.exit_code(error)
@@ -803,7 +809,7 @@ def _invoke(args: list[str]) -> int:
         return 130
     except (RecursionError, MemoryError) as error:
         if _plugin_failed(error, args):
-            return 1
+            return 2
         what = "a deeper stack" if isinstance(error, RecursionError) else "more memory"
         limits = _limits(group, context)
         hint = f"the search needs {what} than this machine allows; limit it with {' or '.join(limits)}"
@@ -811,7 +817,7 @@ def _invoke(args: list[str]) -> int:
         return 1
     except Exception as error:
         if _plugin_failed(error, args):
-            return 1
+            return 2
         raise
     return 0
 
@@ -833,8 +839,11 @@ def _plugin_failed(error: BaseException, args: list[str]) -> bool:
     where = plugins.blame(error) if plugins is not None else None
     if where is None or _asked_for_traceback(args):
         return False
-    _say(f"nimmax: a plugin failed: {where} (nimmax --traceback ... shows the whole traceback)")
+    _say(f"nimmax: a plugin failed: {where}{TRACEBACK_HINT}")
     return True
+
+
+TRACEBACK_HINT = " (nimmax --traceback ... shows the whole traceback)"
 
 
 LIMITS = ("--depth", "--time")

@@ -3,8 +3,9 @@
 `nimmax.games` and `nimmax.players`.
 
 A plugin runs code nimmax did not write, so everything that can go wrong while loading it is
-one line naming the file (BadPlugin, exit 2), and an error its code raises later is traced
-back to the plugin's own file and line (`blame`).
+one line naming the file (BadPlugin, exit 2), and what it is given to nimmax is wrapped in the
+guarded boundary (`nimmax.guard`), which names the plugin's file and line of any later failure
+(`blame`) and checks what it returns (PluginFailed, exit 2).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from nimmax.game import AnyGame, BadGameSpec, BadInput, Game
+from nimmax.guard import PluginFailed, PluginPlayer, guard_game, one_line
 
 GAME_GROUP, PLAYER_GROUP = "nimmax.games", "nimmax.players"
 
@@ -86,7 +88,7 @@ def _load_file(where: str) -> ModuleType:
         spec.loader.exec_module(module)
     except BaseException as error:
         del sys.modules[name]
-        if isinstance(error, (KeyboardInterrupt, SystemExit)):
+        if isinstance(error, KeyboardInterrupt):
             raise
         raise BadPlugin(_loading_error(where, error)) from None
     return module
@@ -98,7 +100,7 @@ def _load_module(where: str) -> ModuleType:
         module = importlib.import_module(where)
     except ModuleNotFoundError as error:
         raise BadPlugin(f"plugin {where}: no module named {error.name or where!r}") from None
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         raise BadPlugin(_loading_error(where, error)) from None
     if module.__file__:
         _FILES.add(str(Path(module.__file__).resolve()))
@@ -112,7 +114,9 @@ def _loading_error(where: str, error: BaseException) -> str:
     frames = traceback.extract_tb(error.__traceback__)
     frame = frames[-1] if frames else None
     place = f"{frame.filename}:{frame.lineno}" if frame is not None else where
-    return f"plugin {place}: {type(error).__name__}: {error}"
+    if isinstance(error, SystemExit):
+        return f"plugin {place}: called sys.exit({error.code!r}) while it was imported"
+    return one_line(f"plugin {place}: {type(error).__name__}: {error}")
 
 
 def blame(error: BaseException) -> str | None:
@@ -124,11 +128,7 @@ def blame(error: BaseException) -> str | None:
     if not frames:
         return None
     frame = frames[-1]
-    return f"{frame.filename}:{frame.lineno}: {type(error).__name__}: {error}"
-
-
-def _resolved(filename: str) -> str:
-    return str(Path(filename).resolve())
+    return one_line(f"{frame.filename}:{frame.lineno}: {type(error).__name__}: {error}")
 
 
 def game_class(reference: str) -> type[AnyGame]:
@@ -152,18 +152,34 @@ def create_game(reference: str, words: Sequence[str]) -> AnyGame:
     game = _built(reference, lambda: from_words(list(words)) if from_words is not None else cls())
     if not isinstance(game, Game):
         raise BadPlugin(f"plugin {reference}: from_words returned {type(game).__name__}, not a Game")
-    game.words = (reference, *words)
-    return game
+    return _guarded_game(game, (reference, *words))
+
+
+def _guarded_game(game: AnyGame, words: tuple[str, ...]) -> AnyGame:
+    """A plugin game behind the boundary, with the words that rebuild it (on the plugin's own object
+    too, which `check` tries)."""
+    with contextlib.suppress(AttributeError):  # a class with __slots__ keeps none
+        game.words = words
+    guarded = guard_game(game)
+    guarded.words = words
+    return guarded
 
 
 def _built(reference: str, build: Callable[[], Any]) -> Any:
-    """Run a plugin's constructor; its BadInput stays a usage error, anything else names its line."""
+    """Run a plugin's constructor; its BadInput stays a usage error, an error its own code raises
+    (`sys.exit` too) is PluginFailed naming its line, and one raised by the call itself (options it
+    does not take) is BadPlugin."""
     try:
         return build()
-    except BadInput:
+    except (BadInput, KeyboardInterrupt, PluginFailed):
         raise
-    except Exception as error:
-        raise BadPlugin(blame(error) or f"plugin {reference}: {type(error).__name__}: {error}") from None
+    except BaseException as error:
+        if isinstance(error, SystemExit):
+            raise PluginFailed(f"plugin {reference}: its constructor called sys.exit({error.code!r})") from None
+        where = blame(error)
+        if where is not None:
+            raise PluginFailed(where) from None
+        raise BadPlugin(one_line(f"plugin {reference}: {type(error).__name__}: {error}")) from None
 
 
 def options(text: str) -> dict[str, Any]:
@@ -207,10 +223,7 @@ def create_player(spec: str, seed: int | None = None) -> Any:
     player = _built(label, lambda: cls(**keywords))
     if not callable(getattr(player, "choose", None)):
         raise BadPlugin(f"plugin {label}: {type(player).__name__} has no choose(game, state)")
-    if not isinstance(getattr(player, "spec", None), str):
-        with contextlib.suppress(AttributeError):  # a class with __slots__ keeps its own
-            player.spec = spec
-    return player
+    return PluginPlayer(player, spec)
 
 
 def _parameters(cls: Any) -> set[str]:
@@ -266,5 +279,4 @@ def create_registered_game(name: str, words: Sequence[str]) -> AnyGame | None:
     game = _built(name, lambda: factory(list(words)))
     if not isinstance(game, Game):
         raise BadPlugin(f"game plugin {name}: its factory returned {type(game).__name__}, not a Game")
-    game.words = (name, *words)
-    return game
+    return _guarded_game(game, (name, *words))

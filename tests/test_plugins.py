@@ -10,6 +10,7 @@ import pytest
 
 from nimmax import games, plugins
 from nimmax.game import BadGameSpec
+from nimmax.guard import PluginFailed
 from nimmax.plugins import BadPlugin
 from nimmax.search import search
 
@@ -84,7 +85,7 @@ def test_an_error_in_a_plugins_constructor_names_its_line(tmp_path: Path) -> Non
                 self.size = 1 // 0
         """,
     )
-    with pytest.raises(BadPlugin, match=r"fails\.py:5: ZeroDivisionError"):
+    with pytest.raises(PluginFailed, match=r"fails\.py:5: ZeroDivisionError"):
         games.create(f"{file}:Fails")
 
 
@@ -116,9 +117,11 @@ def test_blame_finds_the_plugins_frame(tmp_path: Path) -> None:
         """,
     )
     game = games.create(f"{file}:Buggy")
-    with pytest.raises(KeyError) as caught:
+    with pytest.raises(PluginFailed) as caught:  # the boundary names it as blame does
         search(game, game.initial_state(), "alphabeta", depth=2)
-    assert plugins.blame(caught.value) == f"{file}:14: KeyError: 1"
+    assert str(caught.value) == f"{file}:14: KeyError: 1"
+    assert isinstance(caught.value.__cause__, KeyError)
+    assert plugins.blame(caught.value.__cause__) == f"{file}:14: KeyError: 1"
     assert plugins.blame(ValueError("not from a plugin")) is None
 
 
