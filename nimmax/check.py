@@ -165,7 +165,7 @@ def check(
                 subject = copy.deepcopy(state) if checker.mutates else state
                 try:
                     broken = checker.laws[law.name](path, subject, rebuilt)
-                except Exception as error:  # the game's own code raised: that breaks the law too
+                except (Exception, SystemExit) as error:  # the game's own code raised (or exited): that breaks the law too
                     broken = f"{type(error).__name__}: {error}"
                 if broken:
                     tally.fail(tuple(path), broken)
@@ -237,7 +237,7 @@ class Checker:
                 if self.mutates:
                     state, twin = copy.deepcopy(state), copy.deepcopy(twin)
                 state, twin = game.result(state, move), game.result(twin, move)
-            except Exception as error:  # the game's own code raised: that breaks the law too
+            except (Exception, SystemExit) as error:  # the game's own code raised (or exited): that breaks the law too
                 self.crash = (law, tuple(path), f"{type(error).__name__}: {error}")
                 return
             path = [*path, game.format_move(move)]
@@ -412,7 +412,7 @@ class Checker:
         for path, state, other, other_path in reversed(self.pending):
             try:
                 mine, theirs = self.solver.value(state), self.solver.value(other)
-            except Exception as error:  # the game's own code raised: that breaks the law
+            except (Exception, SystemExit) as error:  # the game's own code raised (or exited): that breaks the law
                 yield path, f"valuing positions with equal keys raised {type(error).__name__}: {error}"
                 break
             if mine is None:

@@ -21,7 +21,7 @@ import typer
 from rich.console import Console
 
 from nimmax import games, interrupt
-from nimmax.files import CannotWrite, check_writable
+from nimmax.files import CannotWrite, check_writable, write_atomic
 from nimmax.game import BadInput
 from nimmax.guard import PluginFailed
 from nimmax.numbers import MAX_DELAY, MAX_GAMES, MAX_JOBS, MAX_OPENING, MAX_SEED, float_option, int_option
@@ -263,7 +263,7 @@ def tree_command(
     console.print(tree_picture(game, explored))
     if svg is not None:
         try:
-            console.save_svg(str(svg), title=f"nimmax tree {game.spec} --algorithm {algorithm}")
+            write_atomic(svg, console.export_svg(title=f"nimmax tree {game.spec} --algorithm {algorithm}"))
         except OSError as error:
             raise CannotWrite("the picture", svg, error) from None
 
@@ -404,6 +404,16 @@ def play_command(
     play.play(game, specs, out, seed=seed, delay=delay, record=record, time_limit=time)
 
 
+PluginOption = Annotated[
+    str | None,
+    typer.Option(
+        metavar="FILE",
+        help="The plugin a plugin game's record needs: its file (or module, or installed name). "
+        "A record never runs code you did not name.",
+    ),
+]
+
+
 @app.command("replay")
 def replay_command(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A record written by play --record.")],
@@ -420,6 +430,7 @@ def replay_command(
     analyze: Annotated[
         bool, typer.Option("--analyze", help="Then analyse every move, as nimmax analyze does (its defaults).")
     ] = False,
+    plugin: PluginOption = None,
 ) -> None:
     """Step through a recorded game, position by position.
 
@@ -428,7 +439,7 @@ def replay_command(
     """
     from nimmax.ui import play
 
-    record = play.read_record(file)
+    record = play.read_record(file, plugin)
     pause = delay if delay is not None else (0.5 if out.is_terminal else 0.0)
     play.replay(record, out, pause)
     if analyze:
@@ -453,6 +464,7 @@ def analyze_command(
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
+    plugin: PluginOption = None,
 ) -> None:
     """Value every move of a recorded game against the best, and name the mistake that decided it.
 
@@ -465,7 +477,7 @@ def analyze_command(
     """
     from nimmax.ui import play
 
-    _analyze(play.read_record(file), algorithm, time, as_json)
+    _analyze(play.read_record(file, plugin), algorithm, time, as_json)
 
 
 def _analyze(record: Any, algorithm: str | None, time: float | None, as_json: bool) -> None:

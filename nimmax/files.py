@@ -1,15 +1,20 @@
-"""The files people name: read with a size cap, and checked writable before the work that fills them.
+"""The files people name: read with a size cap, checked writable before the work that fills them,
+and written atomically.
 
 A reader never takes more than its cap into memory, whatever the path names (a 100 MB file,
 /dev/zero). An output file is checked before a game or a tree starts, so a path that cannot be
 written costs nothing; the check leaves an existing file as it was (opened to append, never
-truncated), since the work may still be cut short.
+truncated), since the work may still be cut short. Every file nimmax writes goes through
+`write_atomic`: a full disk leaves the file the path held as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+import secrets
+import stat
 from pathlib import Path
 
 from nimmax.game import BadInput
@@ -68,3 +73,33 @@ def check_writable(path: Path | None, what: str) -> Path | None:
     except OSError as failure:
         raise BadInput(f"cannot write {what} to {quoted(str(path))}: {_reason(failure)}") from None
     return path
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` (UTF-8) to `path` whole or not at all: into a new file in the same folder, then
+    renamed over the path, so a failure (a full disk) leaves what the path held as it was. A link
+    is followed (its target is replaced); a path that is not a regular file (a terminal, a pipe,
+    /dev/null) is written in place, since it cannot be renamed over. OSError when it fails."""
+    target = Path(os.path.realpath(path))
+    try:
+        regular = stat.S_ISREG(target.stat().st_mode)
+    except FileNotFoundError:
+        regular = True
+    if not regular:
+        with target.open("w", encoding="utf-8") as file:
+            file.write(text)
+        return
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        with contextlib.suppress(FileNotFoundError):  # a new file keeps the umask's mode
+            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

@@ -8,10 +8,13 @@ from inside `choose` by raising `Rewind` (after `Match.take_back`) or `Abandon`.
 from __future__ import annotations
 
 import json
+import os
 import random
+import shlex
 import time
-from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from nimmax import games
@@ -153,6 +156,20 @@ class GameRecord:
             finished,
         )
 
+    def located(self, folder: Path) -> GameRecord:
+        """The record as written into `folder`: a plugin file's path made relative to that folder
+        (it was relative to where nimmax ran), so the record replays from any folder."""
+        from nimmax import plugins  # loaded only for the words of a plugin game
+
+        words = shlex.split(self.game)
+        if not (words and plugins.is_reference(words[0])):
+            return self
+        where, name, _ = plugins.split_reference(words[0])
+        if not plugins.is_file(where):
+            return self
+        path = os.path.relpath(Path(where).expanduser().resolve(), folder.resolve())
+        return replace(self, game=shlex.join([f"{Path(path).as_posix()}:{name}", *words[1:]]))
+
     def to_json(self) -> str:
         return json.dumps(
             {
@@ -165,9 +182,11 @@ class GameRecord:
         )
 
     @classmethod
-    def from_json(cls, text: str) -> GameRecord:
+    def from_json(cls, text: str, folder: Path | None = None, plugin: str | None = None) -> GameRecord:
         """Read a record, its shape and sizes checked and every move replayed before it is used;
-        BadRecord says in one line what is wrong with a corrupt one."""
+        BadRecord says in one line what is wrong with a corrupt one. A record of a plugin game is
+        played only with the plugin the person names (`plugin`), never with code the record names
+        (`trusted`); `folder` is the record's own, which its plugin's path is relative to."""
         if len(text) > MAX_RECORD_BYTES:
             raise BadRecord(f"a record is at most {MAX_RECORD_BYTES:,} characters, not {len(text):,}")
         try:
@@ -178,13 +197,14 @@ class GameRecord:
             raise
         except ValueError as error:  # json.JSONDecodeError: its message names a place, never the text
             raise BadRecord(f"not a nimmax game record: not JSON ({error})") from None
-        record = cls._from_data(data)
+        record = cls._from_data(data, lambda words: trusted(words, folder, plugin))
         record.positions()
         return record
 
     @classmethod
-    def _from_data(cls, data: Any) -> GameRecord:
-        """The record a decoded JSON document holds, every field's type and size checked."""
+    def _from_data(cls, data: Any, trust: Callable[[str], str]) -> GameRecord:
+        """The record a decoded JSON document holds, every field's type and size checked; `trust`
+        gives the game words this process may build."""
         if not isinstance(data, dict):
             raise _not_a_record("it is not a JSON object")
         missing = [key for key in RECORD_FIELDS if key not in data]
@@ -195,6 +215,7 @@ class GameRecord:
         words = data["game"]
         if not (isinstance(words, str) and len(words) <= MAX_RECORD_TEXT):
             raise _not_a_record(f"game must be game words of at most {MAX_RECORD_TEXT:,} characters")
+        words = trust(words)
         try:
             game = games.create(words)
         except BadInput as error:
@@ -256,6 +277,46 @@ class GameRecord:
                 raise BadRecord(f"ply {ply} ({quoted(text)}) cannot be replayed: {error}") from None
             states.append(state)
         return states
+
+
+def trusted(words: str, folder: Path | None, plugin: str | None) -> str:
+    """A record's game words as this process may build them. A record is data from anyone: a
+    plugin game in it is built only from the plugin the person names (`plugin`: a file, module or
+    installed name), a file's path resolved from where they are; else BadRecord says how to name
+    it, with the path the record's own (relative to `folder`, the record's folder) resolves to."""
+    from nimmax import plugins  # only the names are read: nothing is loaded here
+
+    try:
+        parts = shlex.split(words)
+    except ValueError as error:
+        raise BadRecord(f"the record's game cannot be played: cannot read game words: {error}") from None
+    if not parts or not plugins.names_plugin(parts[0]):
+        if plugin is not None:
+            raise BadRecord(f"the record's game is {quoted(words)}, not a plugin: --plugin is for a plugin's record")
+        return words
+    where, name, _ = plugins.split_reference(parts[0]) if plugins.is_reference(parts[0]) else (parts[0], "", "")
+    if not plugins.is_file(where):
+        recorded = where
+    elif folder is None or Path(where).is_absolute():
+        recorded = where
+    else:
+        recorded = os.path.normpath(folder / where)
+    if plugin is None:
+        missing = "" if not plugins.is_file(where) or Path(recorded).is_file() else "; no such file there"
+        found = f"{name} in {recorded}" if name else recorded
+        raise BadRecord(
+            f"the record's game is a plugin ({found}{missing}); a record never runs code on its own: "
+            f"name the plugin to run it, --plugin {shlex.quote(recorded)}"
+        )
+    named, _, named_class = plugin.partition(":")
+    if not plugins.is_file(where):
+        if named != where:
+            raise BadRecord(f"the record's game is the plugin {quoted(where)}, not {quoted(plugin)}")
+        return words
+    path = Path(named).expanduser()
+    if not path.is_file():
+        raise BadRecord(f"--plugin {quoted(named)}: no such file (the record's own path gives {quoted(recorded)})")
+    return shlex.join([f"{path.resolve()}:{named_class or name}", *parts[1:]])
 
 
 MAX_RECORD_BYTES = 4 * 2**20

@@ -46,6 +46,21 @@ def is_reference(text: str) -> bool:
     return bool(colon and tail and ("/" in head or "\\" in head or "." in head))
 
 
+def is_file(where: str) -> bool:
+    """Whether a reference's `where` is a file (`dir/file.py`), not a module's dotted name."""
+    return where.endswith(".py") or "/" in where or "\\" in where
+
+
+def names_plugin(name: str) -> bool:
+    """Whether the first of game words names a plugin (a reference, or a game an installed package
+    registers) rather than one of nimmax's games; read from the names alone, nothing loaded."""
+    from nimmax.games import _BY_NAME
+
+    if name.lower() in _BY_NAME:
+        return False
+    return is_reference(name) or any(point.name == name for point in entry_points(group=GAME_GROUP))
+
+
 def split_reference(text: str) -> tuple[str, str, str]:
     """`where:Class[:options]` as (where, class name, options text)."""
     where, _, rest = text.partition(":")
@@ -58,7 +73,7 @@ def load_class(reference: str) -> type:
     where, name, _ = split_reference(reference)
     if not name.isidentifier():
         raise BadPlugin(f"plugin {reference!r}: {name!r} is not a class name (write FILE.py:Class or module:Class)")
-    module = _load_file(where) if where.endswith(".py") or "/" in where or "\\" in where else _load_module(where)
+    module = _load_file(where) if is_file(where) else _load_module(where)
     found = getattr(module, name, None)
     if not isinstance(found, type):
         classes = sorted(

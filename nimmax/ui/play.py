@@ -25,7 +25,7 @@ from rich.text import Text
 
 from nimmax import games
 from nimmax.explain import lines
-from nimmax.files import read_text
+from nimmax.files import read_text, write_atomic
 from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove
 from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, GameRecord, Match, Ply, Rewind
 from nimmax.numbers import MAX_DELAY, quoted
@@ -325,9 +325,9 @@ def write_record(record: GameRecord, path: Path, console: Console) -> None:
     says so: on stderr with exit 1, or in the note of the Ctrl-C that ended the game."""
     interrupted = sys.exc_info()[1]  # called from play()'s `finally`: a Ctrl-C may be on its way out
     shown = quoted(str(path))
-    text = record.to_json() + "\n"
+    text = record.located(path.parent).to_json() + "\n"  # a plugin's path from the record's folder
     try:
-        path.write_text(text)
+        write_atomic(path, text)
     except OSError as error:
         console.print(text, markup=False, highlight=False, soft_wrap=True)
         reason = error.strerror or str(error)
@@ -344,9 +344,10 @@ def write_record(record: GameRecord, path: Path, console: Console) -> None:
         interrupted.add_note(f"with the record written to {shown}")
 
 
-def read_record(path: Path) -> GameRecord:
-    """Load a record file, at most MAX_RECORD_BYTES of it; BadRecord says why it cannot be used."""
-    return GameRecord.from_json(read_text(path, MAX_RECORD_BYTES, "a record", BadRecord))
+def read_record(path: Path, plugin: str | None = None) -> GameRecord:
+    """Load a record file, at most MAX_RECORD_BYTES of it; BadRecord says why it cannot be used.
+    A plugin game's record needs the plugin named (`plugin`, `--plugin`): a record runs no code."""
+    return GameRecord.from_json(read_text(path, MAX_RECORD_BYTES, "a record", BadRecord), path.parent, plugin)
 
 
 def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
