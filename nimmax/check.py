@@ -222,8 +222,12 @@ class Checker:
         built again by a second game of the same moves. Where the game's own code raises on
         the way, the playout ends there and `crash` keeps the law that broke."""
         game = self.game
-        state, twin = game.initial_state(), game.initial_state()
         path: list[str] = []
+        try:
+            state, twin = game.initial_state(), game.initial_state()
+        except (Exception, SystemExit) as error:  # the game's own code raised (or exited): that breaks the law too
+            self.crash = ("rebuilt", (), f"initial_state raised {type(error).__name__}: {error}")
+            return
         for _ in range(MAX_PLIES + 1):
             yield path, state, twin
             law = "actions"
@@ -237,10 +241,11 @@ class Checker:
                 if self.mutates:
                     state, twin = copy.deepcopy(state), copy.deepcopy(twin)
                 state, twin = game.result(state, move), game.result(twin, move)
+                law = "notation"
+                path = [*path, str(game.format_move(move))]
             except (Exception, SystemExit) as error:  # the game's own code raised (or exited): that breaks the law too
                 self.crash = (law, tuple(path), f"{type(error).__name__}: {error}")
                 return
-            path = [*path, game.format_move(move)]
 
     def moves(self, state: Any) -> Sequence[Any]:
         """The state's actions, asked of the game once per position (each law needs them)."""

@@ -181,6 +181,7 @@ def assert_documented(result: subprocess.CompletedProcess[str], command: str, al
     shown = f"{command}: exit {result.returncode}\n{result.stderr[-2000:]}"
     assert "Traceback" not in result.stderr, shown
     assert result.returncode in allowed, shown
+    assert result.returncode != 0 or result.stdout.strip(), shown  # a plugin's sys.exit(0) is no answer
     if result.returncode == 2:
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("nimmax: "), shown
