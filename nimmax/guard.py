@@ -90,8 +90,18 @@ def _hashable(value: Any, what: str) -> Any:
     return value
 
 
+def _real(value: Any) -> bool:
+    """Whether `value` is a real number (Python's or another library's: numbers.Real)."""
+    return isinstance(value, Real)
+
+
+def _whole(value: Any) -> bool:
+    """Whether `value` is a whole number (numbers.Integral)."""
+    return isinstance(value, Integral)
+
+
 def _number(value: Any, what: str) -> Any:
-    if not (isinstance(value, Real) and -MAX_PAYOFF <= value <= MAX_PAYOFF):  # NaN compares False
+    if not (_real(value) and -MAX_PAYOFF <= value <= MAX_PAYOFF):  # NaN compares False
         raise _Broken(f"returned {_shown(value)}, not {what}: a finite number within ±10^12 (law zero-sum)")
     return value
 
@@ -104,7 +114,7 @@ def _state(game: PluginGame, value: Any, args: tuple[Any, ...]) -> Any:
 
 
 def _seat(game: PluginGame, value: Any, args: tuple[Any, ...]) -> Any:
-    if isinstance(value, Integral) and (0 <= value < game.players or (value == CHANCE and game.has_chance)):
+    if _whole(value) and (0 <= value < game.players or (value == CHANCE and game.has_chance)):
         return int(value)
     chance = " or CHANCE" if game.has_chance else ""
     raise _Broken(f"returned {_shown(value)}, not a seat 0..{game.players - 1}{chance} (law to-move)")
@@ -169,7 +179,7 @@ def _outcomes(game: PluginGame, value: Any, args: tuple[Any, ...]) -> Any:
     if not pairs:
         raise _Broken("returned no outcomes at a chance node (law chance)")
     for pair in pairs:
-        if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], Real) and 0 < pair[0] <= 1):
+        if not (isinstance(pair, tuple) and len(pair) == 2 and _real(pair[0]) and 0 < pair[0] <= 1):
             raise _Broken(f"gave {_shown(pair)}, not a (probability, outcome) pair, 0 < probability <= 1 (law chance)")
         if not isinstance(pair[1], Hashable):
             raise _Broken(f"gave the outcome {_shown(pair[1])}, which is not hashable")
@@ -191,7 +201,7 @@ def _text(game: PluginGame, value: Any, args: tuple[Any, ...]) -> str:
 
 
 def _winner(game: PluginGame, value: Any, args: tuple[Any, ...]) -> Any:
-    if value is None or (isinstance(value, Integral) and 0 <= value < game.players):
+    if value is None or (_whole(value) and 0 <= value < game.players):
         return value
     raise _Broken(f"returned {_shown(value)}, not None or a seat 0..{game.players - 1}")
 

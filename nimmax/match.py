@@ -295,9 +295,7 @@ def trusted(words: str, folder: Path | None, plugin: str | None) -> str:
             raise BadRecord(f"the record's game is {quoted(words)}, not a plugin: --plugin is for a plugin's record")
         return words
     where, name, _ = plugins.split_reference(parts[0]) if plugins.is_reference(parts[0]) else (parts[0], "", "")
-    if not plugins.is_file(where):
-        recorded = where
-    elif folder is None or Path(where).is_absolute():
+    if not plugins.is_file(where) or folder is None or Path(where).is_absolute():
         recorded = where
     else:
         recorded = os.path.normpath(folder / where)

@@ -10,6 +10,7 @@ CI part is seeded and small; `scripts/fuzz_plugins.py` runs the same cases many 
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -196,7 +197,7 @@ def run_everywhere(reference: str, player: str | None, folder: Path, jobs: bool 
          "--record", str(folder / "game.json")),
         ("solve", "solve", reference, "--json"),
         ("tree", "tree", reference, "--max-nodes", "500"),
-        ("duel", "duel", second, "random", "--game", reference, "--games", "2", "--seed", "1"),
+        ("duel", "duel", second, "random", "--game", shlex.quote(reference), "--games", "2", "--seed", "1"),
     ]  # fmt: skip
     for command, *args in cases:
         result = nimmax_in_process(*args)
@@ -208,7 +209,9 @@ def run_everywhere(reference: str, player: str | None, folder: Path, jobs: bool 
     checked = nimmax_in_process("check", reference, "--playouts", "5")
     assert_documented(checked, "check", (0, 1, 2))
     if jobs:
-        duel = nimmax("duel", second, "random", "--game", reference, "--games", "4", "--seed", "1", "--jobs", "2")
+        duel = nimmax(
+            "duel", second, "random", "--game", shlex.quote(reference), "--games", "4", "--seed", "1", "--jobs", "2"
+        )
         assert_documented(duel, "duel --jobs 2", (0, 2))
 
 
@@ -244,7 +247,7 @@ def test_plugin_failures_in_workers_are_the_same_one_line(tmp_path: Path) -> Non
     one = nimmax("duel", player, "random", "--game", "nim 2 3", "--games", "4", "--seed", "1")
     two = nimmax("duel", player, "random", "--game", "nim 2 3", "--games", "4", "--seed", "1", "--jobs", "2")
     assert one.returncode == two.returncode == 2
-    assert one.stderr == two.stderr and f"{tmp_path}/bot.py:13: RuntimeError: player boom" in two.stderr
+    assert one.stderr == two.stderr and f"{tmp_path}/bot.py:12: RuntimeError: player boom" in two.stderr
     for fault in (Fault("utility", "float('nan')", 5), Fault("to_move", "sys.exit(3)", 3)):
         game = write_game(tmp_path, fault)
         run_everywhere(game, None, tmp_path, jobs=True)
@@ -276,22 +279,34 @@ def test_a_record_of_a_plugin_replays_from_any_folder_only_when_named(tmp_path: 
 def test_markup_in_names_is_printed_as_text(markup: str) -> None:
     """Names and paths from records and plugins reach the screen as written, never as markup."""
     with tempfile.TemporaryDirectory() as name:
-        folder = Path(name) / f"d{markup}"
-        folder.mkdir()
+        folder = Path(name) / f"d{markup}"  # a slash in it makes two folders: "[/b]" is "[" then "b]"
+        folder.mkdir(parents=True)
         reference = write_game(folder, Fault("name", repr(f"take{markup}"), 0))
         record = folder / "game.json"
         record.write_text(
             json.dumps(
-                {"game": "nim 1 2", "players": [markup, "alphabeta"], "moves": ["2:2", "1:1"],
-                 "result": {"winner": 0, "utilities": [-1, 1], "finished": True}}  # fmt: skip
+                {
+                    "game": "nim 1 2",
+                    "players": [markup, "alphabeta"],
+                    "moves": ["2:2", "1:1"],
+                    "result": {"winner": 0, "utilities": [-1, 1], "finished": True},
+                }  # fmt: skip
             )
         )
         for args in (
             ("analyze", str(record), "--time", "0.05"),
             ("replay", str(record)),
             ("check", reference, "--playouts", "3"),
-            ("duel", reference.replace("faulty.py:Takeaway", "bot.py:Bot"), "random", "--game", "nim 2", "--games", "2"),
-            ("tournament", "random", "random:seed=2", "--game", reference, "--games", "2"),
+            (
+                "duel",
+                reference.replace("faulty.py:Takeaway", "bot.py:Bot"),
+                "random",
+                "--game",
+                "nim 2",
+                "--games",
+                "2",
+            ),
+            ("tournament", "random", "random:seed=2", "--game", shlex.quote(reference), "--games", "2"),
             ("ladder", reference, "--players", "random,random:seed=3", "--games", "2"),
             ("solve", reference),
         ):

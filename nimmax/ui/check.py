@@ -15,7 +15,7 @@ SHOWN_MOVES = 24
 def report_table(report: Report) -> Table:
     """Every law with its verdict; a failure shows the moves that lead to it and what broke."""
     table = Table(
-        title=f"{report.game}: {report.playouts} playouts (seed {report.seed}), {report.positions:,} positions",
+        title=Text(f"{report.game}: {report.playouts} playouts (seed {report.seed}), {report.positions:,} positions"),
         title_justify="left",
     )
     table.add_column("law: what it says", ratio=2)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.console import Console, Group, RenderableType
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -31,13 +32,14 @@ class RateColumn(ProgressColumn):
 
 
 def score_line(event: Event) -> str:
-    """Wins and draws so far, in one line: `alphabeta 12 · random 3 · draws 5`."""
+    """Wins and draws so far, in one line: `alphabeta 12 · random 3 · draws 5` (as markup: names escaped)."""
     if len(event.pairings) != 1:
         return f"{len(event.pairings)} pairings"
     pairing = event.pairings[0]
     names = [event.plan.names[entrant] for entrant in pairing.entrants]
     return " · ".join(
-        [f"{name} {side.wins}" for name, side in zip(names, pairing.sides, strict=True)] + [f"draws {pairing.draws}"]
+        [f"{escape(name)} {side.wins}" for name, side in zip(names, pairing.sides, strict=True)]
+        + [f"draws {pairing.draws}"]
     )
 
 
@@ -71,7 +73,7 @@ def play(
         transient=True,
     )
     with progress:
-        task = progress.add_task(plan.game.spec, total=plan.total, score="")
+        task = progress.add_task(escape(plan.game.spec), total=plan.total, score="")
 
         def show(event: Event) -> None:
             progress.update(task, completed=event.done, score=score_line(event))
@@ -99,7 +101,7 @@ def summary_table(event: Event, pairing: Pairing) -> Table:
     table = Table(caption="(95% Wilson intervals)", caption_justify="left")
     table.add_column("", style="bold")
     for name in names:
-        table.add_column(name, justify="right", style="cyan", no_wrap=True)
+        table.add_column(Text(name), justify="right", style="cyan", no_wrap=True)
 
     def row(label: str, show: Callable[[Side], str]) -> None:
         table.add_row(label, *(show(side) for side in pairing.sides))
@@ -171,7 +173,7 @@ def crosstable(event: Event) -> Table:
     for place, row in enumerate(order, start=1):
         cells = ["-" if column == row else _games(standings.sides[row, column]) for column in order]
         points, rating = standings.points[row], standings.ratings[row]
-        table.add_row(str(place), standings.names[row], *cells, f"{points:g}", f"{rating:.0f}")
+        table.add_row(str(place), Text(standings.names[row]), *cells, f"{points:g}", f"{rating:.0f}")
     return table
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.console import Console, Group, RenderableType
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
@@ -28,11 +29,11 @@ def play(plan: Plan, jobs: int, console: Console) -> Event:
         transient=True,
     )
     with progress:
-        task = progress.add_task(f"ladder {plan.game.spec}", total=plan.total, leader="")
+        task = progress.add_task(f"ladder {escape(plan.game.spec)}", total=plan.total, leader="")
 
         def show(event: Event) -> None:
             best = ladder(event)[0]
-            progress.update(task, completed=event.done, leader=f"leading: {best.name} {best.score:.0%}")
+            progress.update(task, completed=event.done, leader=f"leading: {escape(best.name)} {best.score:.0%}")
 
         return duel.run(plan, jobs, show)
 
@@ -63,7 +64,7 @@ def standings_table(event: Event) -> Table:
         low, high = rung.interval
         table.add_row(
             str(place),
-            rung.name,
+            Text(rung.name),
             *cells,
             str(rung.games),
             f"{rung.score:.0%}",

@@ -68,7 +68,7 @@ def why_table(game: AnyGame, state: Any, found: Sequence[MoveLine], played: Any,
         after = game.result(state, item.move)
         label = game.format_move(item.move) + (" (played)" if item.move == played else "")
         rest = line_text(game, after, item.line[1:], item.finished) or ("the game ends" if item.finished else "…")
-        table.add_row(label, value_phrase(game, item.value, item.exact, mover, depth), rest)
+        table.add_row(Text(label), Text(value_phrase(game, item.value, item.exact, mover, depth)), Text(rest))
     if len(ordered) > SHOWN_MOVES:
         table.caption = f"{len(ordered) - SHOWN_MOVES} more moves not shown"
     return table
@@ -98,7 +98,7 @@ def explain_tree(game: AnyGame, state: Any, found: Sequence[MoveLine], depth: in
 
 def analysis_table(game: AnyGame, analysis: Analysis) -> Table:
     """One row per move: who played it, its verdict, its value against the best move's."""
-    table = Table(title=f"{analysis.game}: analysed by {analysis.algorithm}", title_justify="left")
+    table = Table(title=Text(f"{analysis.game}: analysed by {analysis.algorithm}"), title_justify="left")
     table.add_column("ply", justify="right")
     table.add_column("player")
     table.add_column("move", style="bold cyan")
@@ -111,7 +111,12 @@ def analysis_table(game: AnyGame, analysis: Analysis) -> Table:
         best = "" if move.verdict == "best" else f"{escape(move.best_move)} ({signed(move.best_value)})"
         shown = signed(move.value_after) + ("" if move.exact else " ~")
         table.add_row(
-            str(move.ply), label, move.move, Text(move.verdict, style=VERDICT_STYLE[move.verdict]), shown, best
+            str(move.ply),
+            Text(label),
+            Text(move.move),
+            Text(move.verdict, style=VERDICT_STYLE[move.verdict]),
+            shown,
+            best,
         )
     table.caption = "values for the player who moved; ~ marks an estimate"
     return table
