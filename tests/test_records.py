@@ -313,10 +313,10 @@ def test_a_record_that_cannot_be_written_at_the_end_is_printed_instead(
     """The path passed the check, then the disk filled: one line on stderr, exit 1, the record on stdout."""
     path = tmp_path / "game.json"
 
-    def full_disk(self: Path, *args: Any, **kwargs: Any) -> int:
+    def full_disk(descriptor: int) -> None:  # the write is complete only once synced to the disk
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(Path, "write_text", full_disk)
+    monkeypatch.setattr(os, "fsync", full_disk)
     run = nimmax_in_process(
         "play", "nim", "2", "3", "5", "--first", "random:seed=1", "--second", "random:seed=2", "--record", str(path)
     )
@@ -355,11 +355,11 @@ def test_a_game_cut_short_whose_record_cannot_be_written_prints_it(
     """The interrupt keeps its code (130) and its one line, which says where the record went."""
     path = tmp_path / "game.json"
 
-    def full_disk(self: Path, *args: Any, **kwargs: Any) -> int:
+    def full_disk(descriptor: int) -> None:  # the write is complete only once synced to the disk
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     ctrl_c_at_the_prompt(monkeypatch)
-    monkeypatch.setattr(Path, "write_text", full_disk)
+    monkeypatch.setattr(os, "fsync", full_disk)
     run = nimmax_in_process("play", "nim", "2", "3", "5", "--second", "random", "--record", str(path))
     assert run.returncode == 130 and not path.exists()
     assert run.stderr == (
