@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -68,8 +67,10 @@ def plugins_table(plugins: list[dict[str, str]]) -> Table:
     table.add_column("kind")
     table.add_column("from")
     for item in plugins:
-        where = item["target"] + (f"  [red](cannot load: {escape(item['error'])})[/red]" if "error" in item else "")
-        table.add_row(item["name"], item["kind"], where)
+        where = Text(item["target"])
+        if "error" in item:
+            where.append(f"  (cannot load: {item['error']})", style="red")
+        table.add_row(Text(item["name"]), item["kind"], where)
     table.caption = "A game or player of your own also works by file: path/file.py:Class (see README)."
     table.caption_justify = "left"
     return table
