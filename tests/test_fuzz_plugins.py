@@ -215,7 +215,7 @@ def run_everywhere(reference: str, player: str | None, folder: Path, jobs: bool 
         assert_documented(duel, "duel --jobs 2", (0, 2))
 
 
-FUZZ = settings(max_examples=40, derandomize=True, deadline=None)
+FUZZ = settings(max_examples=30, derandomize=True, deadline=None)
 
 
 @FUZZ
@@ -272,6 +272,35 @@ def test_a_record_of_a_plugin_replays_from_any_folder_only_when_named(tmp_path: 
         assert "--plugin" in refused.stderr and str(folder / "faulty.py") in refused.stderr
         named = nimmax(command, str(record), "--plugin", str(folder / "faulty.py"), cwd=elsewhere)
         assert named.returncode == 0, named.stderr
+
+
+@settings(max_examples=25, derandomize=True, deadline=None)
+@given(
+    st.sampled_from(["helper.py", "./helper.py", "sub/../helper.py", "{folder}/helper.py", "missing.py", "json"]),
+    st.sampled_from(["G", "Takeaway"]),
+    st.sampled_from(["replay", "analyze"]),
+    st.lists(st.sampled_from(["1", "2"]), max_size=3),
+)
+def test_a_record_naming_a_plugin_never_runs_it(where: str, name: str, command: str, moves: list[str]) -> None:
+    """Whatever plugin a record names, and however, replay and analyze refuse it in one line
+    saying how to name it, and import nothing (the file would leave a mark)."""
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary)
+        mark = folder / "ran"
+        (folder / "sub").mkdir()
+        source = Fault("name", RIGHT["name"], 0).game_source()
+        (folder / "helper.py").write_text(f"open({str(mark)!r}, 'w').close()\n" + source)
+        record = folder / "game.json"
+        reference = f"{where.format(folder=folder)}:{name}"
+        record.write_text(
+            json.dumps(
+                {"game": f"{reference} 5", "players": ["random", "random"], "moves": moves,
+                 "result": {"winner": None, "utilities": [], "finished": False}}  # fmt: skip
+            )
+        )
+        result = nimmax_in_process(command, str(record), cwd=folder)
+        assert_documented(result, command, (2,))
+        assert "--plugin" in result.stderr and not mark.exists(), result.stderr
 
 
 @settings(max_examples=20, derandomize=True, deadline=None)
