@@ -259,3 +259,56 @@ def test_a_written_record_keeps_the_folder_and_mode(tmp_path: Path) -> None:
     assert link.is_symlink() and path.read_text() == "three"
     files.write_atomic(Path(os.devnull), "nothing")  # not a regular file: written in place, not replaced
     assert Path(os.devnull).is_char_device()
+
+
+DICE = """\
+from nimmax import CHANCE, Game
+
+
+class Dice(Game):
+    \"\"\"One player: N counters; you take 1 or 2, then a die takes 1 or 2; you score where you stop.\"\"\"
+
+    players, has_chance, player_names = 1, True, ("You",)
+
+    def initial_state(self):
+        return (6, 0)
+
+    def to_move(self, state):
+        return CHANCE if state[1] else 0
+
+    def actions(self, state):
+        return [take for take in (1, 2) if take <= state[0]]
+
+    def chance_outcomes(self, state):
+        {outcomes}
+
+    def result(self, state, action):
+        return (max(0, state[0] - action), 1 - state[1])
+
+    def is_terminal(self, state):
+        return state[0] == 0
+
+    def utility(self, state, player):
+        return 1 if state[1] else 0
+"""
+
+
+@pytest.mark.parametrize(
+    ("outcomes", "why"),
+    [
+        ("return []", "returned no outcomes at a chance node"),
+        ("return None", "not a list of (probability, outcome)"),
+        ("return [(0, 1), (1, 2)]", "not a (probability, outcome) pair"),
+        ("return [(0.5, [1]), (0.5, [2])]", "is not hashable"),
+        ("yield from ((0.5, 1), (0.5, 2))", ""),  # a generator is an iterable: it plays
+    ],
+)
+def test_chance_outcomes_are_checked_at_the_boundary(tmp_path: Path, outcomes: str, why: str) -> None:
+    (tmp_path / "dice.py").write_text(DICE.replace("{outcomes}", outcomes))
+    for args in (("solve", f"{tmp_path}/dice.py:Dice"), ("play", f"{tmp_path}/dice.py:Dice", "--first", "random")):
+        result = nimmax_in_process(*args)
+        if why:
+            line = one_plugin_line(result)
+            assert f"{tmp_path}/dice.py:18: Dice.chance_outcomes " in line and why in line
+        else:
+            assert result.returncode == 0, result.stderr
