@@ -294,8 +294,12 @@ def test_a_record_naming_a_plugin_never_runs_it(where: str, name: str, command: 
         reference = f"{where.format(folder=folder)}:{name}"
         record.write_text(
             json.dumps(
-                {"game": f"{reference} 5", "players": ["random", "random"], "moves": moves,
-                 "result": {"winner": None, "utilities": [], "finished": False}}  # fmt: skip
+                {
+                    "game": f"{reference} 5",
+                    "players": ["random", "random"],
+                    "moves": moves,
+                    "result": {"winner": None, "utilities": [], "finished": False},
+                }  # fmt: skip
             )
         )
         result = nimmax_in_process(command, str(record), cwd=folder)
