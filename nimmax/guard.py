@@ -138,7 +138,7 @@ def _moves(value: Any) -> Any:
 
 def _actions(game: PluginGame, value: Any, args: tuple[Any, ...]) -> Any:
     moves = _moves(value)
-    if len(moves) == 0 and not game.inner.is_terminal(args[0]):
+    if len(moves) == 0 and not game.inner.is_terminal(args[0]) and game.inner.to_move(args[0]) != CHANCE:
         raise _Broken("returned no moves at a position that is not over (law actions)")
     return moves
 
