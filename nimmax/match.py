@@ -301,10 +301,12 @@ def trusted(words: str, folder: Path | None, plugin: str | None) -> str:
         recorded = os.path.normpath(folder / where)
     if plugin is None:
         missing = "" if not plugins.is_file(where) or Path(recorded).is_file() else "; no such file there"
-        found = f"{name} in {recorded}" if name else recorded
+        shown = quoted(recorded, MAX_SHOWN_PATH)  # the record's text: unprintable characters escaped
+        found = f"{quoted(name)} in {shown}" if name else shown
+        hint = shlex.quote(recorded) if recorded.isprintable() and len(recorded) <= MAX_SHOWN_PATH else "FILE"
         raise BadRecord(
             f"the record's game is a plugin ({found}{missing}); a record never runs code on its own: "
-            f"name the plugin to run it, --plugin {shlex.quote(recorded)}"
+            f"name the plugin to run it, --plugin {hint}"
         )
     named, _, named_class = plugin.partition(":")
     if not plugins.is_file(where):
@@ -313,9 +315,13 @@ def trusted(words: str, folder: Path | None, plugin: str | None) -> str:
         return words
     path = Path(named).expanduser()
     if not path.is_file():
-        raise BadRecord(f"--plugin {quoted(named)}: no such file (the record's own path gives {quoted(recorded)})")
+        shown = quoted(recorded, MAX_SHOWN_PATH)
+        raise BadRecord(f"--plugin {quoted(named, MAX_SHOWN_PATH)}: no such file (the record's own path gives {shown})")
     return shlex.join([f"{path.resolve()}:{named_class or name}", *parts[1:]])
 
+
+MAX_SHOWN_PATH = 200
+"""The most characters of a plugin's path a message about a record shows."""
 
 MAX_RECORD_BYTES = 4 * 2**20
 """The largest record read, in bytes: MAX_MOVES moves fit in it several times over."""
