@@ -136,11 +136,13 @@ def test_bench_reports_a_run_too_deep_and_exits_0() -> None:
 
 def test_tree_svg_that_cannot_be_written_after_the_walk_is_one_line_exit_1(tmp_path: Path) -> None:
     picture = tmp_path / "tree.svg"
+    picture.write_text("an older picture")
     full = OSError(errno.ENOSPC, "No space left on device")
-    with mock.patch("rich.console.Console.save_svg", side_effect=full):
+    with mock.patch("os.fsync", side_effect=full):  # the disk filled while the picture was written
         run = nimmax_in_process("tree", "nim", "2", "--svg", str(picture))
     assert run.returncode == 1
     assert run.stderr == f"nimmax: cannot write the picture to {quoted(str(picture))}: No space left on device\n"
+    assert picture.read_text() == "an older picture"  # written whole or not at all
 
 
 def test_tree_and_bench_quote_an_unknown_algorithm() -> None:
