@@ -276,7 +276,9 @@ def test_a_record_of_a_plugin_replays_from_any_folder_only_when_named(tmp_path: 
 
 @settings(max_examples=25, derandomize=True, deadline=None)
 @given(
-    st.sampled_from(["helper.py", "./helper.py", "sub/../helper.py", "{folder}/helper.py", "missing.py", "json.decoder"]),
+    st.sampled_from(
+        ["helper.py", "./helper.py", "sub/../helper.py", "{folder}/helper.py", "missing.py", "json.decoder"]
+    ),
     st.sampled_from(["G", "Takeaway"]),
     st.sampled_from(["replay", "analyze"]),
     st.lists(st.sampled_from(["1", "2"]), max_size=3),
