@@ -8,6 +8,7 @@ init to reap them run nothing), their parents and the signals they catch or igno
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -25,6 +26,7 @@ from nimmax.game import BadInput
 from nimmax.interrupt import Terminated
 
 from .cli_helpers import nimmax_in_process, nimmax_started
+from .test_play_pty import shown, spawn
 from .toys import TreeGame
 
 SLOW = "alphabeta:depth=9"
@@ -256,3 +258,80 @@ def test_memory_hint_names_only_the_options_the_command_has() -> None:
         "nimmax: the search needs more memory than this machine allows; limit it with --depth or --time\n"
     )
     assert tree.stderr == "nimmax: this needs a deeper stack than this machine allows\n"
+
+
+# --- every stop signal keeps the same work ------------------------------------------------------
+
+STOPS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated"), (signal.SIGHUP, 129, "hung up")]
+
+
+@pytest.mark.parametrize(("signum", "code", "word"), STOPS, ids=["sigint", "sigterm", "sighup"])
+def test_every_stop_signal_prints_solves_answer_so_far(signum: int, code: int, word: str) -> None:
+    """As `timeout 3 nimmax solve connect4 --time 30 --json` sends it: the deepest answer is printed
+    (Connect Four is not proven in seconds) and the exit code names the signal."""
+    process = nimmax_started("solve", "connect4", "--time", "30", "--json")
+    until(lambda: running_commands(process), 20, "command running")
+    time.sleep(1.5)  # a few depths done
+    process.send_signal(signum)
+    out, err = finish(process)
+    answer = json.loads(out)
+    assert process.returncode == code, err
+    assert answer["interrupted"] is True and answer["exact"] is False and answer["depth"] >= 1
+    assert answer["best_move"] in "abcdefg"
+    assert err.startswith(f"nimmax: {word} at depth ") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(("signum", "code", "word"), STOPS, ids=["sigint", "sigterm", "sighup"])
+def test_every_stop_signal_keeps_the_record_of_a_game_between_engines(
+    signum: int, code: int, word: str, tmp_path: Path
+) -> None:
+    record = tmp_path / "game.json"
+    spec = "alphabeta:time=0.5"  # a game of 42 moves at most: some 20 s, far from its end when signalled
+    process = nimmax_started("play", "connect4", "--first", spec, "--second", spec, "--record", str(record))
+    until(lambda: running_commands(process), 20, "command running")
+    time.sleep(1.5)  # some moves made, one being searched
+    process.send_signal(signum)
+    if signum == signal.SIGINT:  # once makes the engine move now; twice ends the game
+        time.sleep(0.3)
+        process.send_signal(signum)
+    out, err = finish(process)
+    assert process.returncode == code, err
+    assert err.startswith(f"nimmax: {word} with the record written to ") and err.count("\n") == 1, err
+    saved = json.loads(record.read_text())
+    assert saved["result"]["finished"] is False and 1 <= len(saved["moves"]) <= 42
+    assert f"plays {saved['moves'][-1]}" in out  # the last move shown is the last one kept
+
+
+def test_a_closed_terminal_keeps_the_record(tmp_path: Path) -> None:
+    """SIGHUP as a terminal sends it when its window closes: output to it is dropped, the record written."""
+    record = tmp_path / "game.json"
+    child = spawn("play", "connect4", "--first", "alphabeta:time=0.3", "--second", "random", "--record", str(record))
+    child.expect(shown("plays"))
+    time.sleep(0.5)
+    child.close(force=False)  # the terminal hangs up: SIGHUP to nimmax
+    assert (child.exitstatus, child.signalstatus) == (129, None)
+    saved = json.loads(record.read_text())
+    assert saved["result"]["finished"] is False and saved["moves"]
+
+
+def caught(pid: int, signum: int) -> bool:
+    """Whether process `pid` catches `signum` (its handler is set)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    mask = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(mask.split()[1], 16) >> (signum - 1) & 1)
+
+
+@pytest.mark.parametrize(("signum", "code", "word"), STOPS[:2], ids=["sigint", "sigterm"])
+def test_a_signal_while_the_cli_is_imported_is_one_line(signum: int, code: int, word: str) -> None:
+    """From the moment nimmax's own code runs (it then catches SIGHUP), a signal during the imports that
+    follow (0.2 s and more) is its one line and exit code, never a traceback through the imports."""
+    for delay in (0.0, 0.02, 0.05):
+        process = nimmax_started("solve", "nim", "2", "3", "5")
+        until(lambda pid=process.pid: caught(pid, signal.SIGHUP), 10, "nimmax's handlers")
+        time.sleep(delay)
+        process.send_signal(signum)
+        out, err = finish(process)
+        assert (process.returncode, err) == (code, f"nimmax: {word}\n") or (process.returncode, err) == (0, ""), err

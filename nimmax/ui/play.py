@@ -23,7 +23,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
-from nimmax import games
+from nimmax import games, interrupt
 from nimmax.explain import lines
 from nimmax.files import read_text
 from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove
@@ -151,6 +151,7 @@ class PlaySession:
                     if ply is None:
                         break
                     self.show(ply)
+                    interrupt.raise_pending()  # SIGTERM or SIGHUP made the engine move now: the game ends here
         except KeyboardInterrupt:
             self.console.print("[yellow]interrupted[/yellow]")
             raise
@@ -203,6 +204,7 @@ class PlaySession:
         """A human player's move: commands are answered here until the person gives a legal move."""
         prompt = f"{game.player_names[game.to_move(state)]} › "
         while True:
+            interrupt.raise_pending()  # a SIGTERM a hint's search answered ends the game here
             try:
                 text = self.read(game, state, prompt)
             except EOFError:

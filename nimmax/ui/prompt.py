@@ -18,8 +18,10 @@ from typing import Any, TextIO
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from prompt_toolkit.filters import is_searching
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.search import stop_search
 from prompt_toolkit.validation import ValidationError, Validator
 
 from nimmax.game import AnyGame, BadInput
@@ -132,14 +134,25 @@ class MoveValidator(Validator):
 
 
 def command_keys() -> KeyBindings:
-    """F1 help, F2 hint, F3 undo, and `?` (no move has one) for help: answer the prompt with the command at once."""
+    """F1 help, F2 hint, F3 undo, F4 why, and `?` (no move has one) for help: answer the prompt with the
+    command at once, whatever mode the prompt is in."""
     bindings = KeyBindings()
     for key, command in {**KEYS, "?": "help"}.items():
 
         def answer(event: KeyPressEvent, command: str = command) -> None:
+            if event.app.layout.is_searching:  # else the next prompt would open inside the closed search field
+                stop_search()
             event.app.exit(result=command)
 
         bindings.add(key)(answer)
+
+    @bindings.add("c-d", filter=is_searching)
+    def quit_while_searching(event: KeyPressEvent) -> None:
+        """Ctrl-D quits from the history search too, as it does from an empty line."""
+        stop_search()
+        if not event.app.current_buffer.text:
+            event.app.exit(exception=EOFError)
+
     return bindings
 
 
