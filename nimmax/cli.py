@@ -760,8 +760,7 @@ def ladder_command(
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and turn every outcome into its exit code and at most one line on stderr, never a traceback."""
-    if sys.stdout is None:  # started with stdout closed: the output goes nowhere, as Rich's does
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - it is stdout until the process ends
+    _open_closed_streams()
     code = 0
     try:
         code = _invoke(sys.argv[1:] if argv is None else argv)
@@ -770,6 +769,17 @@ def main(argv: list[str] | None = None) -> int:
         _system_error(error)
         return code or 1
     return code
+
+
+def _open_closed_streams() -> None:
+    """Started with stdin, stdout or stderr closed (`<&-`): it reads as ended, and output goes nowhere, as
+    Rich's does. Opened in order, each takes its own descriptor (0, 1, 2), so no file opened later does."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull)  # noqa: SIM115 - it is stdin until the process ends
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - likewise
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - likewise
 
 
 def _invoke(args: list[str]) -> int:

@@ -178,6 +178,10 @@ class LinePrompt:
         )
 
 
+LONGEST_LINE = 1000
+"""The most characters read as one typed answer: far more than any move or command (a record's move holds 100)."""
+
+
 class LineReader:
     """The reader without a full terminal: the next non-blank line of a stream, prompts shown if asked."""
 
@@ -188,7 +192,9 @@ class LineReader:
         if self.prompts is not None:
             self.prompts.write(prompt)
             self.prompts.flush()
-        for line in self.stream:
+        while line := self.stream.readline(LONGEST_LINE + 1):
+            if len(line.rstrip("\r\n")) > LONGEST_LINE:  # read no further: a line may have no end (/dev/zero)
+                raise BadInput(f"a typed line is longer than {LONGEST_LINE:,} characters: no move or command is")
             if line.strip():
                 return line.strip()
         raise EOFError

@@ -1,0 +1,64 @@
+"""The process's own streams as a user may hand them over: stdin closed or endless, stdout closed or
+full, a terminal that speaks only ASCII. Each is one line and an exit code, never a traceback, and a
+record asked for is kept."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+from nimmax.ui.prompt import LONGEST_LINE
+
+from .cli_helpers import ENVIRONMENT, ROOT
+
+MEMORY = 1 << 30
+"""The address space a run may take: nimmax needs a small part of it; an unbounded read soon passes it."""
+
+
+def run(
+    *args: str, stdin: int | None = None, close_stdin: bool = False, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`python -m nimmax ARGS` with its memory capped; stdin from a descriptor, or closed as `<&-` closes it."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+        if close_stdin:
+            os.close(0)
+
+    return subprocess.run(
+        [sys.executable, "-m", "nimmax", *args],
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **ENVIRONMENT, **env},
+        cwd=ROOT,
+        preexec_fn=limit,
+    )
+
+
+def test_an_endless_typed_line_is_refused_in_one_line_and_the_record_kept(tmp_path: Path) -> None:
+    """`play nim 2 3 5 < /dev/zero`: a line without end is read no further than LONGEST_LINE."""
+    record = tmp_path / "game.json"
+    with open("/dev/zero", "rb") as zeros:
+        done = run("play", "nim", "2", "3", "5", "--record", str(record), stdin=zeros.fileno())
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"nimmax: a typed line is longer than {LONGEST_LINE:,} characters: no move or command is\n"
+    assert json.loads(record.read_text())["moves"] == []
+
+
+def test_a_closed_stdin_is_the_end_of_input(tmp_path: Path) -> None:
+    """`play <&-`: engines play their game out and write it; a person's turn finds the input ended."""
+    engines, person = tmp_path / "engines.json", tmp_path / "person.json"
+    spec = ["--first", "alphabeta", "--second", "random:seed=1"]
+    played = run("play", "nim", "2", "3", "5", *spec, "--record", str(engines), close_stdin=True)
+    assert played.returncode == 0 and played.stderr == "", played.stderr
+    saved = json.loads(engines.read_text())
+    assert saved["result"]["finished"] is True and saved["result"]["winner"] == 0  # 2^3^5 != 0: the first wins
+    asked = run("play", "nim", "2", "3", "5", "--record", str(person), close_stdin=True)
+    assert asked.returncode == 0 and asked.stderr == "" and "end of input" in asked.stdout, asked.stderr
+    assert json.loads(person.read_text())["moves"] == []
