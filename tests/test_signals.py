@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -139,13 +140,60 @@ def test_a_pooled_duel_whose_parent_is_killed_leaves_no_worker() -> None:
     wait_empty(process.pid, killed)
 
 
-def test_a_worker_killed_from_outside_is_one_line_and_the_rest_stop() -> None:
-    process = nimmax_started("duel", SLOW, "random", "--game", "connect4", "--games", "40", "--jobs", "2")
+QUICK = "alphabeta:depth=5"
+"""A player whose Connect Four games take a few tenths of a second: a block of ten lasts seconds."""
+
+
+def serial_record(games: int) -> dict[str, Any]:
+    """The duel QUICK vs random as one process plays it: the games a pool must count, each once."""
+    event = duel.run(duel.plan("connect4", [QUICK, "random"], games, seed=1), jobs=1)
+    return duel.pairing_record(event, event.pairings[0])
+
+
+def test_a_worker_killed_from_outside_has_its_block_played_again() -> None:
+    """SIGKILL of one worker mid-block: a new worker plays that block again, its games counted once, so
+    the duel ends as if nothing happened (the same wins and nodes as one process plays it)."""
+    process = nimmax_started("duel", QUICK, "random", "--game", "connect4", "--games", "20", "--jobs", "2")
     until(lambda: len(workers(process)) == 2, 20, "two playing workers")
     os.kill(workers(process)[0].pid, signal.SIGKILL)
-    _, err = finish(process)
+    out, err = finish(process)
+    assert (process.returncode, err) == (0, "")
+    assert "20 games" in out
+
+
+def test_a_killed_worker_keeps_the_json_counts_of_one_process() -> None:
+    process = nimmax_started(
+        "duel", QUICK, "random", "--game", "connect4", "--games", "20", "--jobs", "2", "--seed", "1", "--json"
+    )
+    until(lambda: len(workers(process)) == 2, 20, "two playing workers")
+    os.kill(workers(process)[0].pid, signal.SIGKILL)
+    out, err = finish(process)
+    assert (process.returncode, err) == (0, "")
+    pooled, serial = json.loads(out), serial_record(20)
+    assert pooled["games"] == serial["games"] == 20 and pooled["failed_blocks"] == []
+    assert pooled["wins"] == serial["wins"] and pooled["draws"] == serial["draws"]
+    for name in (QUICK, "random"):
+        assert pooled["per_player"][name]["nodes"] == serial["per_player"][name]["nodes"]
+    wait_empty(process.pid, time.monotonic())
+
+
+def test_a_block_whose_worker_is_lost_twice_is_named_and_the_other_games_printed() -> None:
+    process = nimmax_started(
+        "duel", QUICK, "random", "--game", "connect4", "--games", "20", "--jobs", "2", "--seed", "1", "--json"
+    )
+    until(lambda: len(workers(process)) == 2, 20, "two playing workers")
+    first = {proc.pid for proc in workers(process)}
+    os.kill(min(first), signal.SIGKILL)
+    until(lambda: {proc.pid for proc in workers(process)} - first != set(), 20, "a new worker")
+    (replacement,) = {proc.pid for proc in workers(process)} - first
+    os.kill(replacement, signal.SIGKILL)
+    out, err = finish(process)
     assert process.returncode == 1
-    assert err == "nimmax: a duel worker ended unexpectedly (exit code -9)\n"
+    assert err == "nimmax: 1 block of 10 games lost their worker twice; the other games' results are printed\n"
+    pooled = json.loads(out)
+    assert pooled["games"] == 10 and pooled["wins"][QUICK] + pooled["wins"]["random"] + pooled["draws"] == 10
+    (lost,) = pooled["failed_blocks"]
+    assert lost["games"] == 10 and lost["first_game"] in (0, 10) and "lost 2 times" in lost["reason"]
     wait_empty(process.pid, time.monotonic())
 
 

@@ -62,3 +62,12 @@ def test_a_closed_stdin_is_the_end_of_input(tmp_path: Path) -> None:
     asked = run("play", "nim", "2", "3", "5", "--record", str(person), close_stdin=True)
     assert asked.returncode == 0 and asked.stderr == "" and "end of input" in asked.stdout, asked.stderr
     assert json.loads(person.read_text())["moves"] == []
+
+
+def test_a_pool_works_under_a_temporary_folder_too_long_for_a_socket(tmp_path: Path) -> None:
+    """The forkserver's socket lives in the temporary folder; a path of over 107 bytes cannot be one."""
+    long = tmp_path / ("a" * 60) / ("b" * 60)
+    long.mkdir(parents=True)
+    done = run("duel", "random", "random", "--games", "20", "--jobs", "2", "--seed", "1", "--json", TMPDIR=str(long))
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert json.loads(done.stdout)["games"] == 20
