@@ -9,8 +9,10 @@ stderr), 130 interrupted by Ctrl-C, 143 by SIGTERM (one line saying what was kep
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
+import io
 import json
 import os
 import sys
@@ -761,6 +763,7 @@ def ladder_command(
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and turn every outcome into its exit code and at most one line on stderr, never a traceback."""
     _open_closed_streams()
+    _plain_streams()
     code = 0
     try:
         code = _invoke(sys.argv[1:] if argv is None else argv)
@@ -769,6 +772,52 @@ def main(argv: list[str] | None = None) -> int:
         _system_error(error)
         return code or 1
     return code
+
+
+ASCII_MARKS = {
+    "·": "-",
+    "…": ".",
+    "—": "-",
+    "–": "-",
+    "›": ">",
+    "←": "<",
+    "→": ">",
+    "↑": "^",
+    "≤": "<",
+    "≥": ">",
+    "●": "o",
+    "○": ".",
+    "◀": "<",
+    "▶": ">",
+    "✂": "x",
+    "█": "#",
+    **dict.fromkeys("▏▎▍▌▋▊▉", "+"),  # a bar's last part
+    "è": "e",
+    "×": "x",
+    "²": "2",
+}
+"""What nimmax's own marks become on a stream that speaks only ASCII (anything else: `?`): one character
+for one, so what Rich lined up stays lined up. Rich draws its boxes in ASCII there by itself."""
+
+
+def _ascii_marks(error: UnicodeError) -> tuple[str, int]:
+    """The codec error handler behind ASCII_MARKS."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start : error.end]
+    return "".join(ASCII_MARKS.get(character, "?") for character in text), error.end
+
+
+def _plain_streams() -> None:
+    """Stdout and stderr whose encoding cannot write nimmax's marks (`PYTHONIOENCODING=ascii`, a C locale)
+    write them as ASCII_MARKS rather than fail."""
+    codecs.register_error("nimmax-ascii", _ascii_marks)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            "".join(ASCII_MARKS).encode(stream.encoding or "ascii")
+        except (UnicodeError, LookupError):
+            if isinstance(stream, io.TextIOWrapper):
+                stream.reconfigure(errors="nimmax-ascii")
 
 
 def _open_closed_streams() -> None:

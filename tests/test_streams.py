@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from nimmax.ui.prompt import LONGEST_LINE
 
 from .cli_helpers import ENVIRONMENT, ROOT
@@ -71,3 +73,24 @@ def test_a_pool_works_under_a_temporary_folder_too_long_for_a_socket(tmp_path: P
     done = run("duel", "random", "random", "--games", "20", "--jobs", "2", "--seed", "1", "--json", TMPDIR=str(long))
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert json.loads(done.stdout)["games"] == 20
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "nim", "2", "3", "5", "--first", "alphabeta", "--second", "alphabeta"],
+        ["play", "tictactoe", "--first", "alphabeta", "--second", "random:seed=1"],
+        ["solve", "nim", "2", "3", "5"],
+        ["games"],
+        ["tree", "nim", "1", "2"],
+        ["bench", "nim", "--sizes", "2", "--time", "5"],
+    ],
+    ids=lambda args: "-".join(args[:2]),
+)
+def test_an_ascii_stdout_gets_ascii_boards_and_marks(args: list[str]) -> None:
+    """`PYTHONIOENCODING=ascii`: every character written is ASCII, boxes and marks alike, and nothing fails."""
+    done = run(*args, PYTHONIOENCODING="ascii")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout.isascii() and "?" not in done.stdout  # no mark left without its ASCII twin
+    if args[:2] == ["play", "nim"]:
+        assert "pile 3  o . . . .  1  < took 4" in done.stdout  # the winning move of 2 3 5 takes 4 from pile 3
