@@ -543,6 +543,9 @@ def check_command(
     else:
         out.print(report_table(report))
         out.print(verdict_line(report))
+    if report.interruption is not None:
+        report.interruption.add_note(f"after {report.positions:,} positions; the findings so far are printed")
+        raise report.interruption
     if not report.holds:
         raise typer.Exit(1)
 

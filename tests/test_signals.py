@@ -383,3 +383,18 @@ def test_a_signal_while_the_cli_is_imported_is_one_line(signum: int, code: int, 
         process.send_signal(signum)
         out, err = finish(process)
         assert (process.returncode, err) == (code, f"nimmax: {word}\n") or (process.returncode, err) == (0, ""), err
+
+
+@pytest.mark.parametrize(("signum", "code", "word"), STOPS[:2], ids=["sigint", "sigterm"])
+def test_an_interrupted_check_prints_the_findings_so_far(signum: int, code: int, word: str) -> None:
+    process = nimmax_started("check", "connect4", "--playouts", "1000000", "--json")
+    until(lambda: running_commands(process), 20, "command running")
+    time.sleep(1.5)  # some playouts done
+    process.send_signal(signum)
+    out, err = finish(process)
+    report = json.loads(out)
+    assert process.returncode == code, err
+    assert report["interrupted"] is True and report["positions"] > 0
+    assert report["passed"] is True  # nimmax's own Connect Four keeps every law
+    assert all(law["checked"] <= report["positions"] for law in report["laws"])
+    assert err == f"nimmax: {word} after {report['positions']:,} positions; the findings so far are printed\n"
