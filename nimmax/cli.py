@@ -930,7 +930,8 @@ def _system_error(error: OSError) -> None:
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
     if error.errno != errno.EPIPE:
-        _say(f"nimmax: {error.strerror or error}" + (f": {error.filename}" if error.filename else ""))
+        notes = "".join(f"; {note}" for note in getattr(error, "__notes__", []))  # what was kept, and where
+        _say(f"nimmax: {error.strerror or error}" + (f": {error.filename}" if error.filename else "") + notes)
 
 
 def run() -> None:

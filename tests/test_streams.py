@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from nimmax.numbers import quoted
 from nimmax.ui.prompt import LONGEST_LINE
 
 from .cli_helpers import ENVIRONMENT, ROOT
@@ -22,14 +23,24 @@ MEMORY = 1 << 30
 
 
 def run(
-    *args: str, stdin: int | None = None, close_stdin: bool = False, **env: str
+    *args: str,
+    stdin: int | None = None,
+    close_stdin: bool = False,
+    full_stdout: bool = False,
+    file_size: int = -1,
+    **env: str,
 ) -> subprocess.CompletedProcess[str]:
-    """`python -m nimmax ARGS` with its memory capped; stdin from a descriptor, or closed as `<&-` closes it."""
+    """`python -m nimmax ARGS` with its memory capped; stdin from a descriptor, or closed as `<&-` closes it;
+    stdout on /dev/full (every write: no space left); files it writes capped at `file_size` bytes
+    (beyond them a write fails: Python ignores SIGXFSZ)."""
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
         if close_stdin:
             os.close(0)
+        if full_stdout:
+            os.dup2(os.open("/dev/full", os.O_WRONLY), 1)
 
     return subprocess.run(
         [sys.executable, "-m", "nimmax", *args],
@@ -94,3 +105,32 @@ def test_an_ascii_stdout_gets_ascii_boards_and_marks(args: list[str]) -> None:
     assert done.stdout.isascii() and "?" not in done.stdout  # no mark left without its ASCII twin
     if args[:2] == ["play", "nim"]:
         assert "pile 3  o . . . .  1  < took 4" in done.stdout  # the winning move of 2 3 5 takes 4 from pile 3
+
+
+GAME = ["play", "nim", "2", "3", "5", "--first", "alphabeta", "--second", "random:seed=1"]
+"""A game between engines: 2^3^5 is not 0, so the first to move wins it."""
+
+
+def test_a_record_neither_written_nor_printed_goes_to_stderr_and_says_so(tmp_path: Path) -> None:
+    """A disk too full for the record and a full stdout: the record is printed on stderr, and the line says
+    why each failed and where the record is."""
+    record = tmp_path / "game.json"
+    done = run(*GAME, "--record", str(record), full_stdout=True, file_size=100)
+    *printed, line = done.stderr.splitlines()
+    assert done.returncode == 1
+    assert line == (
+        f"nimmax: No space left on device; the record was not written to {quoted(str(record))}: File too large; "
+        "it is printed on stderr above (stdout: No space left on device)"
+    )
+    kept = json.loads("\n".join(printed))
+    assert kept["game"] == "nim 2 3 5" and kept["players"] == ["alphabeta", "random:seed=1"]
+
+
+def test_a_full_stdout_says_where_the_record_is(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    done = run(*GAME, "--record", str(record), full_stdout=True)
+    assert (done.returncode, done.stderr) == (
+        1,
+        f"nimmax: No space left on device; the record is in {quoted(str(record))}\n",
+    )
+    assert json.loads(record.read_text())["moves"] == []  # stdout failed at the title, before any move
