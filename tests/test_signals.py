@@ -398,3 +398,17 @@ def test_an_interrupted_check_prints_the_findings_so_far(signum: int, code: int,
     assert report["passed"] is True  # nimmax's own Connect Four keeps every law
     assert all(law["checked"] <= report["positions"] for law in report["laws"])
     assert err == f"nimmax: {word} after {report['positions']:,} positions; the findings so far are printed\n"
+
+
+def test_a_terminal_closed_at_the_prompt_keeps_the_record(tmp_path: Path) -> None:
+    """The person's terminal closes while nimmax waits for their move: the record of the moves so far."""
+    record = tmp_path / "game.json"
+    child = spawn("play", "tictactoe", "--record", str(record))
+    child.expect(shown("X ›"))
+    child.send("b2\r")
+    child.expect(shown("O (alphabeta) plays"))
+    child.expect(shown("X ›"))
+    child.ptyproc.fileobj.close()
+    assert child.ptyproc.wait() == 129 and child.ptyproc.signalstatus is None
+    moves = json.loads(record.read_text())["moves"]
+    assert moves[0] == "b2" and len(moves) == 2

@@ -9,6 +9,7 @@ adds one line to READERS: its name to a factory that makes one reader per sessio
 
 from __future__ import annotations
 
+import contextlib
 import termios
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -227,4 +228,5 @@ def quiet_keys(stream: TextIO) -> Iterator[None]:
         termios.tcsetattr(descriptor, termios.TCSADRAIN, quiet)
         yield
     finally:
-        termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)
+        with contextlib.suppress(OSError, termios.error):  # a terminal that hung up has nothing to put back
+            termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)
