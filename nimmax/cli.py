@@ -935,5 +935,7 @@ def _system_error(error: OSError) -> None:
 
 
 def run() -> None:
-    """Console-script entry point."""
-    sys.exit(main())
+    """The console-script entry of installs made before it moved to `nimmax.__main__.run`: the same run."""
+    from nimmax.__main__ import run
+
+    run()

@@ -50,7 +50,7 @@ def main() -> int:
                 outcomes.append(run_case(command, signum, delay, folder))
             except Exception as error:  # noqa: BLE001 - every failure is counted and shown, the run goes on
                 failures[(command, name(signum))] += 1
-                print(f"FAILED {command} {name(signum)} at {delay:.2f} s: {type(error).__name__}: {error}"[:400])
+                print(f"FAILED {command} {name(signum)} at {delay:.2f} s: {type(error).__name__}: {str(error)[-1200:]}")
     elapsed, failed = time.monotonic() - started, sum(failures.values())
     print(f"{options.cases} cases in {elapsed:.0f} s (seed {options.seed}), {failed} failed")
     print(f"{'command':<8} {'signal':<15} {'cases':>5} {'failed':>6} {'complete':>8}  exit codes")
