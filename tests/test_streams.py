@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from nimmax.numbers import quoted
-from nimmax.ui.prompt import LONGEST_LINE
+from nimmax.ui.prompt import ENDLESS, LONGEST_LINE
 
 from .cli_helpers import ENVIRONMENT, ROOT
 
@@ -60,8 +60,25 @@ def test_an_endless_typed_line_is_refused_in_one_line_and_the_record_kept(tmp_pa
     with open("/dev/zero", "rb") as zeros:
         done = run("play", "nim", "2", "3", "5", "--record", str(record), stdin=zeros.fileno())
     assert done.returncode == 2, done.stderr
-    assert done.stderr == f"nimmax: a typed line is longer than {LONGEST_LINE:,} characters: no move or command is\n"
+    assert done.stderr == f"nimmax: a typed line has no end within {ENDLESS:,} characters\n"
     assert json.loads(record.read_text())["moves"] == []
+
+
+def test_an_over_long_typed_line_is_refused_and_the_game_goes_on(tmp_path: Path) -> None:
+    """A line past LONGEST_LINE is refused as a bad move is; the next line is read as ever."""
+    typed = "3" + " " * LONGEST_LINE + "x\n3:4\nquit\n"  # its first character alone would be a move
+    done = subprocess.run(
+        [sys.executable, "-m", "nimmax", "play", "nim", "2", "3", "5", "--second", "random:seed=1"],
+        input=typed,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **ENVIRONMENT},
+        cwd=ROOT,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert f"a typed line is longer than {LONGEST_LINE:,} characters: no move or command is" in done.stdout
+    assert "First (you) plays 3:4" in done.stdout  # the winning move of 2 3 5, read after the refusal
 
 
 def test_a_closed_stdin_is_the_end_of_input(tmp_path: Path) -> None:

@@ -37,6 +37,7 @@ from nimmax.ui.prompt import (
     COMMANDS,
     KEYS,
     LineReader,
+    LineTooLong,
     MoveReader,
     command_of,
     controls,
@@ -211,6 +212,9 @@ class PlaySession:
             except EOFError:
                 self.console.print("[dim]end of input[/dim]")
                 raise Abandon from None
+            except LineTooLong as error:
+                self.console.print(f"[red]{escape(str(error))}[/red]")
+                continue
             command = "quit" if text.strip().lower() == "exit" else command_of(text, self.shortcuts)
             if command == "quit":
                 raise Abandon

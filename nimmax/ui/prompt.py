@@ -182,6 +182,13 @@ class LinePrompt:
 LONGEST_LINE = 1000
 """The most characters read as one typed answer: far more than any move or command (a record's move holds 100)."""
 
+ENDLESS = 1_000_000
+"""Characters of one typed line skipped, past LONGEST_LINE, before it is taken for a line without end (/dev/zero)."""
+
+
+class LineTooLong(BadInput):
+    """A typed line longer than LONGEST_LINE: refused as a move is, the game goes on."""
+
 
 class LineReader:
     """The reader without a full terminal: the next non-blank line of a stream, prompts shown if asked."""
@@ -194,11 +201,21 @@ class LineReader:
             self.prompts.write(prompt)
             self.prompts.flush()
         while line := self.stream.readline(LONGEST_LINE + 1):
-            if len(line.rstrip("\r\n")) > LONGEST_LINE:  # read no further: a line may have no end (/dev/zero)
-                raise BadInput(f"a typed line is longer than {LONGEST_LINE:,} characters: no move or command is")
+            if len(line.rstrip("\r\n")) > LONGEST_LINE:  # never read whole: a line may have no end
+                self._skip_line()
+                raise LineTooLong(f"a typed line is longer than {LONGEST_LINE:,} characters: no move or command is")
             if line.strip():
                 return line.strip()
         raise EOFError
+
+    def _skip_line(self) -> None:
+        """Read past the rest of an over-long line, LONGEST_LINE characters at a time; BadInput (the input
+        ends here) when no end comes within ENDLESS characters."""
+        for _ in range(ENDLESS // LONGEST_LINE):
+            part = self.stream.readline(LONGEST_LINE)
+            if not part or part.endswith("\n"):
+                return
+        raise BadInput(f"a typed line has no end within {ENDLESS:,} characters")
 
 
 READERS: dict[str, Callable[[], MoveReader]] = {"2048": twenty48.KeyReader}
