@@ -7,41 +7,29 @@ import contextlib
 import signal
 import sys
 
-from nimmax.interrupt import SIGNALS, exit_code, stop_for, summary
+STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def run() -> None:
-    """Console-script entry point: import the CLI with Ctrl-C, SIGTERM and SIGHUP blocked, then run it."""
-    arrived = _imported_unless_signalled()
-    try:
-        if arrived is not None:
-            raise arrived
-        from nimmax.cli import main
+    """Console-script entry point: the stop signals blocked first, the CLI imported, then run."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)  # first of all: an import cut in half can fail in any way
+    from nimmax.interrupt import exit_code, raise_on_sigterm, summary
 
-        code = main()
+    try:
+        with raise_on_sigterm():
+            try:
+                try:
+                    from nimmax.cli import main
+                finally:
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)  # one sent meanwhile is raised here
+                code = main()
+            finally:  # the outcome is decided: a signal during the exit itself changes nothing
+                signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
     except KeyboardInterrupt as error:  # before a command runs (main() reports those during one)
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError):  # stderr gone with the terminal
             sys.stderr.write(f"nimmax: {summary(error)}\n")
         code = exit_code(error)
-    for signum in SIGNALS:  # the outcome is decided: a signal during the exit itself changes nothing
-        signal.signal(signum, signal.SIG_IGN)
     sys.exit(code)
-
-
-def _imported_unless_signalled() -> KeyboardInterrupt | None:
-    """Import the CLI with the stop signals blocked, since an import cut in half can fail in any way;
-    the stop a signal sent meanwhile asks for, that signal then dropped, or None."""
-    stops = set(SIGNALS)
-    signal.pthread_sigmask(signal.SIG_BLOCK, stops)
-    try:
-        import nimmax.cli  # noqa: F401 - imported here, run by run()
-    finally:
-        arrived = signal.sigpending() & stops
-        if arrived:
-            for signum in arrived:
-                signal.signal(signum, signal.SIG_IGN)  # a pending signal that is ignored is discarded
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
-    return stop_for(min(arrived)) if arrived else None
 
 
 if __name__ == "__main__":
