@@ -1,7 +1,7 @@
 """The long run of tests/test_fuzz_signals.py: many signals at random points of play, solve, duel
 --jobs 2 and analyze, each case checked as the test checks it, then the figures printed.
 
-Run from the checkout: `python scripts/fuzz_signals.py [--cases 200] [--seed 1] [--longest 3.0]`.
+Run from the checkout: `python scripts/fuzz_signals.py [--cases 200] [--seed 1] [--longest 1.5]`.
 Prints one line per failing case (command, signal, delay, what failed) and a table of outcomes:
 per command and signal, the cases, their exit codes and how many were already complete.
 """
@@ -33,7 +33,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--longest", type=float, default=3.0, help="the latest a signal falls, in seconds")
+    parser.add_argument("--longest", type=float, default=1.5, help="the latest a signal falls, in seconds")
     options = parser.parse_args()
     rng = random.Random(options.seed)
     kinds = [(command, signum) for command in sorted(COMMANDS) for signum in SIGNALS] + [("duel", KILL_WORKER)]
