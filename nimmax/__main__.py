@@ -1,5 +1,36 @@
-"""`python -m nimmax`: the same CLI as the `nimmax` command."""
+"""`python -m nimmax` and the `nimmax` command: a signal is one line and its exit code from the first
+instant, even while the CLI's modules are still being imported."""
 
-from nimmax.cli import run
+from __future__ import annotations
 
-run()
+import contextlib
+import signal
+import sys
+
+STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def run() -> None:
+    """Console-script entry point: the stop signals blocked first, the CLI imported, then run."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)  # first of all: an import cut in half can fail in any way
+    from nimmax.interrupt import exit_code, raise_on_sigterm, summary
+
+    try:
+        with raise_on_sigterm():
+            try:
+                try:
+                    from nimmax.cli import main
+                finally:
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)  # one sent meanwhile is raised here
+                code = main()
+            finally:  # the outcome is decided: a signal during the exit itself changes nothing
+                signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    except KeyboardInterrupt as error:  # before a command runs (main() reports those during one)
+        with contextlib.suppress(OSError):  # stderr gone with the terminal
+            sys.stderr.write(f"nimmax: {summary(error)}\n")
+        code = exit_code(error)
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    run()

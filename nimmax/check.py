@@ -13,7 +13,7 @@ import copy
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Literal
 
@@ -99,6 +99,8 @@ class Report:
     seed: int
     positions: int
     findings: tuple[Finding, ...]
+    interruption: KeyboardInterrupt | None = field(default=None, compare=False)
+    """The Ctrl-C or SIGTERM that cut the playouts short: the findings are those of the positions before it."""
 
     @property
     def holds(self) -> bool:
@@ -111,6 +113,7 @@ class Report:
             "playouts": self.playouts,
             "seed": self.seed,
             "positions": self.positions,
+            "interrupted": self.interruption is not None,
             "passed": self.holds,
             "laws": [finding.as_json() for finding in self.findings],
         }
@@ -154,31 +157,32 @@ def check(
     tallies = {law.name: Tally() for law in active}
     checker = Checker(game, rng, position)
     count = 0
-    for number in range(playouts):
-        if progress is not None:
-            progress(number, playouts)
-        for path, state, rebuilt in checker.playout():
-            count += 1
-            for law in active:
-                tally = tallies[law.name]
-                tally.checked += 1
-                subject = copy.deepcopy(state) if checker.mutates else state
-                try:
-                    broken = checker.laws[law.name](path, subject, rebuilt)
-                except (
-                    Exception,
-                    SystemExit,
-                ) as error:  # the game's own code raised (or exited): that breaks the law too
-                    broken = f"{type(error).__name__}: {error}"
-                if broken:
-                    tally.fail(tuple(path), broken)
-        if checker.crash is not None:
-            law_name, where, why = checker.crash
-            tallies[law_name].fail(where, why)
-            checker.crash = None
-        if "key" in tallies:
-            for where, why in checker.settle():
-                tallies["key"].fail(where, why)
+    interruption: KeyboardInterrupt | None = None
+    try:
+        for number in range(playouts):
+            if progress is not None:
+                progress(number, playouts)
+            for path, state, rebuilt in checker.playout():
+                count += 1
+                for law in active:
+                    tally = tallies[law.name]
+                    tally.checked += 1
+                    subject = copy.deepcopy(state) if checker.mutates else state
+                    try:
+                        broken = checker.laws[law.name](path, subject, rebuilt)
+                    except (Exception, SystemExit) as error:  # the game's own code raised (or exited): that breaks the law too
+                        broken = f"{type(error).__name__}: {error}"
+                    if broken:
+                        tally.fail(tuple(path), broken)
+            if checker.crash is not None:
+                law_name, where, why = checker.crash
+                tallies[law_name].fail(where, why)
+                checker.crash = None
+            if "key" in tallies:
+                for where, why in checker.settle():
+                    tallies["key"].fail(where, why)
+    except KeyboardInterrupt as error:  # the findings so far are kept; the caller raises it once shown
+        interruption = error
     findings = []
     for law in LAWS:
         kept = tallies.get(law.name)
@@ -187,7 +191,7 @@ def check(
         else:
             status: Status = "failed" if kept.moves is not None else "passed"
             findings.append(Finding(law, status, kept.checked, kept.moves, kept.detail))
-    return Report(game.spec, playouts, seed, count, tuple(findings))
+    return Report(game.spec, playouts, seed, count, tuple(findings), interruption)
 
 
 class Checker:

@@ -9,8 +9,10 @@ stderr), 130 interrupted by Ctrl-C, 143 by SIGTERM (one line saying what was kep
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
+import io
 import json
 import os
 import sys
@@ -554,6 +556,9 @@ def check_command(
     else:
         out.print(report_table(report))
         out.print(verdict_line(report))
+    if report.interruption is not None:
+        report.interruption.add_note(f"after {report.positions:,} positions; the findings so far are printed")
+        raise report.interruption
     if not report.holds:
         raise typer.Exit(1)
 
@@ -773,8 +778,8 @@ def ladder_command(
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and turn every outcome into its exit code and at most one line on stderr, never a traceback."""
-    if sys.stdout is None:  # started with stdout closed: the output goes nowhere, as Rich's does
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - it is stdout until the process ends
+    _open_closed_streams()
+    _plain_streams()
     code = 0
     try:
         code = _invoke(sys.argv[1:] if argv is None else argv)
@@ -783,6 +788,63 @@ def main(argv: list[str] | None = None) -> int:
         _system_error(error)
         return code or 1
     return code
+
+
+ASCII_MARKS = {
+    "·": "-",
+    "…": ".",
+    "—": "-",
+    "–": "-",
+    "›": ">",
+    "←": "<",
+    "→": ">",
+    "↑": "^",
+    "≤": "<",
+    "≥": ">",
+    "●": "o",
+    "○": ".",
+    "◀": "<",
+    "▶": ">",
+    "✂": "x",
+    "█": "#",
+    **dict.fromkeys("▏▎▍▌▋▊▉", "+"),  # a bar's last part
+    "è": "e",
+    "×": "x",
+    "²": "2",
+}
+"""What nimmax's own marks become on a stream that speaks only ASCII (anything else: `?`): one character
+for one, so what Rich lined up stays lined up. Rich draws its boxes in ASCII there by itself."""
+
+
+def _ascii_marks(error: UnicodeError) -> tuple[str, int]:
+    """The codec error handler behind ASCII_MARKS."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start : error.end]
+    return "".join(ASCII_MARKS.get(character, "?") for character in text), error.end
+
+
+def _plain_streams() -> None:
+    """Stdout and stderr whose encoding cannot write nimmax's marks (`PYTHONIOENCODING=ascii`, a C locale)
+    write them as ASCII_MARKS rather than fail."""
+    codecs.register_error("nimmax-ascii", _ascii_marks)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            "".join(ASCII_MARKS).encode(stream.encoding or "ascii")
+        except (UnicodeError, LookupError):
+            if isinstance(stream, io.TextIOWrapper):
+                stream.reconfigure(errors="nimmax-ascii")
+
+
+def _open_closed_streams() -> None:
+    """Started with stdin, stdout or stderr closed (`<&-`): it reads as ended, and output goes nowhere, as
+    Rich's does. Opened in order, each takes its own descriptor (0, 1, 2), so no file opened later does."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull)  # noqa: SIM115 - it is stdin until the process ends
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - likewise
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - likewise
 
 
 def _invoke(args: list[str]) -> int:
@@ -889,9 +951,12 @@ def _system_error(error: OSError) -> None:
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
     if error.errno != errno.EPIPE:
-        _say(f"nimmax: {error.strerror or error}" + (f": {error.filename}" if error.filename else ""))
+        notes = "".join(f"; {note}" for note in getattr(error, "__notes__", []))  # what was kept, and where
+        _say(f"nimmax: {error.strerror or error}" + (f": {error.filename}" if error.filename else "") + notes)
 
 
 def run() -> None:
-    """Console-script entry point."""
-    sys.exit(main())
+    """The console-script entry of installs made before it moved to `nimmax.__main__.run`: the same run."""
+    from nimmax.__main__ import run
+
+    run()

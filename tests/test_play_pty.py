@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from .cli_helpers import ROOT
 
@@ -243,6 +244,53 @@ def test_kalah_answers_question_mark_f1_f2_f3_and_u() -> None:
     child.send("u\r")
     child.expect(shown("took back 2"))
     child.expect(shown("South ›"))
+    child.send("q\r")
+    code, rest = finish(child)
+    assert code == 0 and "Traceback" not in rest
+
+
+CTRL_R, CTRL_D = "\x12", "\x04"
+F1, F3, F4 = "\x1bOP", "\x1b[13~", "\x1b[14~"
+KEYED = [("?", "Moves look like: "), (F1, "Moves look like: "), (F2, "hint: "), (F3, "nothing to take back yet")]
+
+
+def test_every_key_works_from_the_history_search_and_the_completion_menu() -> None:
+    """A command key pressed in the reverse search (Ctrl-R) or with the completion menu open answers
+    as from the plain line, and the prompt comes back ready for a move: none leaves it wedged."""
+    child = spawn("play", "tictactoe")
+    child.expect(shown("X ›"))
+    for mode in (CTRL_R, "\t"):
+        for key, answer in KEYED:
+            child.send(mode)
+            time.sleep(0.2)  # the mode opens before the key arrives, as a person types them
+            child.send(key)
+            child.expect(shown(answer))
+            child.expect(shown("X ›"))
+    child.send(ERASE_LINE + "b2\r")  # the line still takes a move
+    child.expect(shown("O (alphabeta) plays"))
+    child.expect(shown("X ›"))
+    child.send(CTRL_R)
+    time.sleep(0.2)
+    child.send(F4)
+    child.expect(shown("why O (alphabeta) played"))
+    child.expect(shown("X ›"))
+    child.send(CTRL_R)
+    time.sleep(0.2)
+    child.send(CTRL_D)  # and Ctrl-D quits from the search too
+    child.expect(shown("end of input"))
+    code, rest = finish(child)
+    assert code == 0 and "Traceback" not in rest
+
+
+@pytest.mark.parametrize("words", [["nim", "2", "3", "5"], ["connect4"]], ids=["nim", "connect4"])
+def test_help_from_the_history_search_gives_the_prompt_back(words: list[str]) -> None:
+    child = spawn("play", *words)
+    child.expect(shown("First ›") if words[0] == "nim" else shown("X ›"))
+    child.send(CTRL_R)
+    time.sleep(0.2)
+    child.send("?")
+    child.expect(shown("Moves look like: "))
+    child.expect(shown("First ›") if words[0] == "nim" else shown("X ›"))
     child.send("q\r")
     code, rest = finish(child)
     assert code == 0 and "Traceback" not in rest

@@ -8,6 +8,7 @@ init to reap them run nothing), their parents and the signals they catch or igno
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -16,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -25,6 +27,7 @@ from nimmax.game import BadInput
 from nimmax.interrupt import Terminated
 
 from .cli_helpers import nimmax_in_process, nimmax_started
+from .test_play_pty import shown, spawn
 from .toys import TreeGame
 
 SLOW = "alphabeta:depth=9"
@@ -137,13 +140,60 @@ def test_a_pooled_duel_whose_parent_is_killed_leaves_no_worker() -> None:
     wait_empty(process.pid, killed)
 
 
-def test_a_worker_killed_from_outside_is_one_line_and_the_rest_stop() -> None:
-    process = nimmax_started("duel", SLOW, "random", "--game", "connect4", "--games", "40", "--jobs", "2")
+QUICK = "alphabeta:depth=5"
+"""A player whose Connect Four games take a few tenths of a second: a block of ten lasts seconds."""
+
+
+def serial_record(games: int) -> dict[str, Any]:
+    """The duel QUICK vs random as one process plays it: the games a pool must count, each once."""
+    event = duel.run(duel.plan("connect4", [QUICK, "random"], games, seed=1), jobs=1)
+    return duel.pairing_record(event, event.pairings[0])
+
+
+def test_a_worker_killed_from_outside_has_its_block_played_again() -> None:
+    """SIGKILL of one worker mid-block: a new worker plays that block again, its games counted once, so
+    the duel ends as if nothing happened (the same wins and nodes as one process plays it)."""
+    process = nimmax_started("duel", QUICK, "random", "--game", "connect4", "--games", "20", "--jobs", "2")
     until(lambda: len(workers(process)) == 2, 20, "two playing workers")
     os.kill(workers(process)[0].pid, signal.SIGKILL)
-    _, err = finish(process)
+    out, err = finish(process)
+    assert (process.returncode, err) == (0, "")
+    assert "20 games" in out
+
+
+def test_a_killed_worker_keeps_the_json_counts_of_one_process() -> None:
+    process = nimmax_started(
+        "duel", QUICK, "random", "--game", "connect4", "--games", "20", "--jobs", "2", "--seed", "1", "--json"
+    )
+    until(lambda: len(workers(process)) == 2, 20, "two playing workers")
+    os.kill(workers(process)[0].pid, signal.SIGKILL)
+    out, err = finish(process)
+    assert (process.returncode, err) == (0, "")
+    pooled, serial = json.loads(out), serial_record(20)
+    assert pooled["games"] == serial["games"] == 20 and pooled["failed_blocks"] == []
+    assert pooled["wins"] == serial["wins"] and pooled["draws"] == serial["draws"]
+    for name in (QUICK, "random"):
+        assert pooled["per_player"][name]["nodes"] == serial["per_player"][name]["nodes"]
+    wait_empty(process.pid, time.monotonic())
+
+
+def test_a_block_whose_worker_is_lost_twice_is_named_and_the_other_games_printed() -> None:
+    process = nimmax_started(
+        "duel", QUICK, "random", "--game", "connect4", "--games", "20", "--jobs", "2", "--seed", "1", "--json"
+    )
+    until(lambda: len(workers(process)) == 2, 20, "two playing workers")
+    first = {proc.pid for proc in workers(process)}
+    os.kill(min(first), signal.SIGKILL)
+    until(lambda: {proc.pid for proc in workers(process)} - first != set(), 20, "a new worker")
+    (replacement,) = {proc.pid for proc in workers(process)} - first
+    os.kill(replacement, signal.SIGKILL)
+    out, err = finish(process)
     assert process.returncode == 1
-    assert err == "nimmax: a duel worker ended unexpectedly (exit code -9)\n"
+    assert err == "nimmax: 1 block of 10 games lost their worker twice; the other games' results are printed\n"
+    pooled = json.loads(out)
+    assert pooled["games"] == 10 and pooled["wins"][QUICK] + pooled["wins"]["random"] + pooled["draws"] == 10
+    (lost,) = pooled["failed_blocks"]
+    assert lost["games"] == 10 and lost["first_game"] in (0, 10) and "lost 2 times" in lost["reason"]
     wait_empty(process.pid, time.monotonic())
 
 
@@ -256,3 +306,109 @@ def test_memory_hint_names_only_the_options_the_command_has() -> None:
         "nimmax: the search needs more memory than this machine allows; limit it with --depth or --time\n"
     )
     assert tree.stderr == "nimmax: this needs a deeper stack than this machine allows\n"
+
+
+# --- every stop signal keeps the same work ------------------------------------------------------
+
+STOPS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated"), (signal.SIGHUP, 129, "hung up")]
+
+
+@pytest.mark.parametrize(("signum", "code", "word"), STOPS, ids=["sigint", "sigterm", "sighup"])
+def test_every_stop_signal_prints_solves_answer_so_far(signum: int, code: int, word: str) -> None:
+    """As `timeout 3 nimmax solve connect4 --time 30 --json` sends it: the deepest answer is printed
+    (Connect Four is not proven in seconds) and the exit code names the signal."""
+    process = nimmax_started("solve", "connect4", "--time", "30", "--json")
+    until(lambda: running_commands(process), 20, "command running")
+    time.sleep(1.5)  # a few depths done
+    process.send_signal(signum)
+    out, err = finish(process)
+    answer = json.loads(out)
+    assert process.returncode == code, err
+    assert answer["interrupted"] is True and answer["exact"] is False and answer["depth"] >= 1
+    assert answer["best_move"] in "abcdefg"
+    assert err.startswith(f"nimmax: {word} at depth ") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(("signum", "code", "word"), STOPS, ids=["sigint", "sigterm", "sighup"])
+def test_every_stop_signal_keeps_the_record_of_a_game_between_engines(
+    signum: int, code: int, word: str, tmp_path: Path
+) -> None:
+    record = tmp_path / "game.json"
+    spec = "alphabeta:time=0.5"  # a Kalah game of some 40 moves: 20 s, far from its end when signalled
+    process = nimmax_started("play", "kalah", "--first", spec, "--second", spec, "--record", str(record))
+    until(lambda: running_commands(process), 20, "command running")
+    time.sleep(1.5)  # some moves made, one being searched
+    process.send_signal(signum)
+    if signum == signal.SIGINT:  # once makes the engine move now; twice ends the game
+        time.sleep(0.3)
+        process.send_signal(signum)
+    out, err = finish(process)
+    assert process.returncode == code, err
+    assert err.startswith(f"nimmax: {word} with the record written to ") and err.count("\n") == 1, err
+    saved = json.loads(record.read_text())
+    assert saved["result"]["finished"] is False and saved["moves"]
+    assert f"plays {saved['moves'][-1]}" in out  # the last move shown is the last one kept
+
+
+def test_a_closed_terminal_keeps_the_record(tmp_path: Path) -> None:
+    """SIGHUP as a terminal sends it when its window closes: output to it is dropped, the record written."""
+    record = tmp_path / "game.json"
+    child = spawn("play", "connect4", "--first", "alphabeta:time=0.3", "--second", "random", "--record", str(record))
+    child.expect(shown("plays"))
+    time.sleep(0.5)
+    child.ptyproc.fileobj.close()  # the terminal hangs up: SIGHUP to nimmax
+    assert child.ptyproc.wait() == 129 and child.ptyproc.signalstatus is None
+    saved = json.loads(record.read_text())
+    assert saved["result"]["finished"] is False and saved["moves"]
+
+
+def blocked(pid: int, signum: int) -> bool:
+    """Whether process `pid` blocks `signum` (holds it pending)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    mask = next(line for line in status.splitlines() if line.startswith("SigBlk:"))
+    return bool(int(mask.split()[1], 16) >> (signum - 1) & 1)
+
+
+@pytest.mark.parametrize(("signum", "code", "word"), STOPS[:2], ids=["sigint", "sigterm"])
+def test_a_signal_while_the_cli_is_imported_is_one_line(signum: int, code: int, word: str) -> None:
+    """From the moment nimmax's own code runs (it then blocks the stop signals), a signal during the
+    imports that follow (0.2 s and more) is its one line and exit code, never a traceback through them."""
+    for delay in (0.0, 0.02, 0.05):
+        process = nimmax_started("solve", "nim", "2", "3", "5")
+        until(lambda pid=process.pid: blocked(pid, signal.SIGHUP), 10, "nimmax's imports")
+        time.sleep(delay)
+        process.send_signal(signum)
+        out, err = finish(process)
+        assert (process.returncode, err) == (code, f"nimmax: {word}\n"), err
+
+
+@pytest.mark.parametrize(("signum", "code", "word"), STOPS[:2], ids=["sigint", "sigterm"])
+def test_an_interrupted_check_prints_the_findings_so_far(signum: int, code: int, word: str) -> None:
+    process = nimmax_started("check", "connect4", "--playouts", "1000000", "--json")
+    until(lambda: running_commands(process), 20, "command running")
+    time.sleep(1.5)  # some playouts done
+    process.send_signal(signum)
+    out, err = finish(process)
+    report = json.loads(out)
+    assert process.returncode == code, err
+    assert report["interrupted"] is True and report["positions"] > 0
+    assert report["passed"] is True  # nimmax's own Connect Four keeps every law
+    assert all(law["checked"] <= report["positions"] for law in report["laws"])
+    assert err == f"nimmax: {word} after {report['positions']:,} positions; the findings so far are printed\n"
+
+
+def test_a_terminal_closed_at_the_prompt_keeps_the_record(tmp_path: Path) -> None:
+    """The person's terminal closes while nimmax waits for their move: the record of the moves so far."""
+    record = tmp_path / "game.json"
+    child = spawn("play", "tictactoe", "--record", str(record))
+    child.expect(shown("X ›"))
+    child.send("b2\r")
+    child.expect(shown("O (alphabeta) plays"))
+    child.expect(shown("X ›"))
+    child.ptyproc.fileobj.close()
+    assert child.ptyproc.wait() == 129 and child.ptyproc.signalstatus is None
+    moves = json.loads(record.read_text())["moves"]
+    assert moves[0] == "b2" and len(moves) == 2

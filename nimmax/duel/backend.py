@@ -14,6 +14,9 @@ from typing import Protocol
 from nimmax.duel.planning import Block
 from nimmax.duel.play import GameResult, block_games
 
+ATTEMPTS = 2
+"""Times a block is played before it is given up: once, and once more if its worker was lost."""
+
 Count = Callable[[int, GameResult], None]
 """Counts one finished game: `count(pairing, result)`, the pairing by its number in the plan."""
 
@@ -45,8 +48,8 @@ class Backend(Protocol):
       about a second, counts the games already finished that it can still reach, leaves no
       worker running, and raises the same kind of KeyboardInterrupt;
     - no worker outlives the process that called it, however that process ends;
-    - a backend that can lose a worker (a cluster) plays a lost block again once, and a block
-      lost twice is told to its `Lost` hook, never waited for; the local ones raise instead.
+    - a backend that can lose a worker (a cluster's, or a pool process killed from outside) plays
+      a lost block again once, and a block lost twice is told to its `Lost` hook, never waited for.
     """
 
     def __call__(self, blocks: Sequence[Block], count: Count, /) -> None:

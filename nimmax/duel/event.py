@@ -97,7 +97,7 @@ class Event:
     interruption: KeyboardInterrupt | None = None
     """What cut the event short: Ctrl-C's KeyboardInterrupt or SIGTERM's `interrupt.Terminated`."""
     failed: list[FailedBlock] = field(default_factory=list)
-    """Blocks the backend gave up on (a cluster's worker lost twice): their games are not counted."""
+    """Blocks the backend gave up on (a worker lost twice): their games are not counted."""
 
     @property
     def interrupted(self) -> bool:
@@ -173,7 +173,7 @@ def _backend(
     if backend == "local":
         if address is not None:
             raise BadInput("--address names a Ray cluster: it goes with --backend ray")
-        return serial if jobs in (None, 1) else ProcessPool(jobs, stopping)
+        return serial if jobs in (None, 1) else ProcessPool(jobs, stopping, event.failed.append)
     if jobs not in (None, 1):
         raise BadInput("--jobs sizes the local pool; with --backend ray the cluster's CPUs play the blocks")
     from nimmax.duel.ray_backend import RayBackend  # Ray is an optional extra, imported only when asked for

@@ -1,21 +1,27 @@
-"""The process-pool backend: blocks played by worker processes, their games sent back as they finish.
+"""The process-pool backend: blocks handed to worker processes one at a time, their games sent back as they finish.
 
-Each worker is linked to the parent by its own pipe. Its main thread plays blocks (taken in
-turn from a shared counter); a second thread sends the finished games every STOP_CHECK
-seconds and ends the process at once — even mid-search — when the parent asks it to stop or
-is gone (its end of the pipe reads as closed). Workers ignore Ctrl-C and SIGTERM: the
-parent holds both, stops the workers, counts what they sent, kills any worker still there
-after GRACE seconds, then raises the KeyboardInterrupt (or Terminated) it held. So no
-worker outlives the parent, however the parent ends.
+Each worker is linked to the parent by its own pipe. The parent hands a worker a block (its number in
+the plan), and the next when the worker says it is done; the worker's main thread plays it, and a
+second thread sends the finished games every STOP_CHECK seconds, takes the parent's next order, and
+ends the process at once — even mid-search — when the parent asks it to stop or is gone (its end of
+the pipe reads as closed). A worker lost mid-block (killed, out of memory) is replaced and its block
+played again from its start, once, as the Ray backend does (the same games: players and seeds are the
+block's), the games already counted skipped; a block lost twice is given up and told to `lost`.
+Workers ignore Ctrl-C, SIGTERM and SIGHUP: the parent holds them, stops the workers, counts what they
+sent, kills any worker still there after GRACE seconds, then raises the KeyboardInterrupt (or
+Terminated) it held. So no worker outlives the parent, however the parent ends.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import multiprocessing.util
 import os
 import pickle
+import queue
 import signal
+import tempfile
 import threading
 import time
 from collections import deque
@@ -23,22 +29,35 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import Any
 
-from nimmax.duel.backend import Count
+from nimmax.duel.backend import ATTEMPTS, Count, FailedBlock, Lost
 from nimmax.duel.planning import Block
 from nimmax.duel.play import GameResult, block_games
 from nimmax.game import BadInput
-from nimmax.interrupt import Held
+from nimmax.interrupt import SIGNALS, Held
+from nimmax.numbers import quoted
 
 STOP_CHECK = 0.05
-"""Seconds between a worker's sends of its finished games and looks for the parent's stop."""
+"""Seconds between a worker's sends of its finished games and looks for the parent's orders."""
 
 GRACE = 1.0
 """Seconds the parent waits for stopped workers to send their last games and end before killing them."""
 
-Finished = deque[tuple[int, GameResult]]
-"""A worker's finished games not yet sent, as (pairing, result): its main thread appends, its sender takes."""
+NO_MORE = -1
+"""The parent's order when no block is left: the worker sends what it has and ends. (None: stop now.)"""
+
+Finished = deque[tuple[int, GameResult | None]]
+"""A worker's finished games not yet sent, as (block number, result), and (block number, None) once the
+block is done: its main thread appends, its sender takes."""
+
+SOCKET_PATH = 107
+"""Bytes an AF_UNIX socket's path may take on Linux (its 108 less the closing NUL)."""
+
+SOCKET_NAME = len("/pymp-12345678/listener-12345678")
+"""What multiprocessing adds to the temporary folder for the forkserver's socket."""
+
+SHORT_TEMP = ("/tmp", "/var/tmp", "/dev/shm")
+"""Folders tried for the pool's sockets when TMPDIR's path is too long for one."""
 
 
 def check_jobs(jobs: int) -> None:
@@ -55,6 +74,8 @@ class ProcessPool:
     stopping: Callable[[], None] | None = None
     """Called the moment Ctrl-C or SIGTERM is caught, before the workers' last games come in, so
     the person who pressed it hears at once that the duel is stopping."""
+    lost: Lost | None = None
+    """Told of each block given up after its second lost worker (without it, that is an error)."""
 
     def __post_init__(self) -> None:
         check_jobs(self.jobs)
@@ -62,25 +83,27 @@ class ProcessPool:
     def __call__(self, blocks: Sequence[Block], count: Count, /) -> None:
         """Play `blocks` on the pool's processes, counting each game as it arrives."""
         if blocks:  # a pool of no process cannot start
-            _run_pool(blocks, self.jobs, count, self.stopping)
+            _run_pool(blocks, self.jobs, count, self.stopping, self.lost)
 
 
 # --- in a worker process -----------------------------------------------------------------
 
 
-def _work(blocks: Sequence[Block], taken: Any, link: Connection) -> None:
-    """A worker: play blocks until none is left, while a second thread sends the games and obeys a stop."""
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, signal.SIG_IGN)  # the parent owns both and stops the workers itself
+def _work(blocks: Sequence[Block], link: Connection) -> None:
+    """A worker: play the blocks the parent hands it, while a second thread sends the games and takes orders."""
+    for signum in SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)  # the parent owns them and stops the workers itself
     finished: Finished = deque()
+    orders: queue.SimpleQueue[int] = queue.SimpleQueue()
     played = threading.Event()
-    sender = threading.Thread(target=_send, args=(link, finished, played), daemon=True)
+    sender = threading.Thread(target=_send, args=(link, finished, orders, played), daemon=True)
     sender.start()
     failure: Exception | None = None
     try:
-        while (block := _take(blocks, taken)) is not None:
-            for result in block_games(block):
-                finished.append((block.pairing, result))
+        while (number := orders.get()) != NO_MORE:
+            for result in block_games(blocks[number]):
+                finished.append((number, result))
+            finished.append((number, None))
     except Exception as error:  # sent to the parent, which raises it
         failure = error
     finally:
@@ -90,20 +113,21 @@ def _work(blocks: Sequence[Block], taken: Any, link: Connection) -> None:
         link.send(_picklable(failure))
 
 
-def _take(blocks: Sequence[Block], taken: Any) -> Block | None:
-    """The next block no worker has taken, or None when all are taken."""
-    with taken.get_lock():
-        index = taken.value
-        taken.value += 1
-    return blocks[index] if index < len(blocks) else None
-
-
-def _send(link: Connection, finished: Finished, played: threading.Event) -> None:
-    """A worker's sender: every STOP_CHECK seconds, the finished games to the parent; on a stop from
-    the parent, or the parent gone, the last games and the end of the process, even mid-search."""
+def _send(link: Connection, finished: Finished, orders: queue.SimpleQueue[int], played: threading.Event) -> None:
+    """A worker's sender: every STOP_CHECK seconds, the finished games to the parent and its orders to the
+    main thread; on a stop from the parent, or the parent gone, the last games and the end of the process,
+    even mid-search."""
     while True:
         done = played.wait(STOP_CHECK)
-        stop = link.poll()  # a message is only ever a stop; a closed end means the parent is gone
+        stop = False
+        try:
+            while not stop and link.poll():
+                order = link.recv()
+                stop = order is None
+                if not stop:
+                    orders.put(order)
+        except (EOFError, OSError):  # the parent is gone
+            stop = True
         batch = [finished.popleft() for _ in range(len(finished))]
         try:
             if batch:
@@ -128,11 +152,14 @@ def _picklable(error: Exception) -> Exception:
 # --- in the parent -----------------------------------------------------------------------
 
 
-def _run_pool(blocks: Sequence[Block], jobs: int, count: Count, stopping: Callable[[], None] | None = None) -> None:
+def _run_pool(
+    blocks: Sequence[Block], jobs: int, count: Count, stopping: Callable[[], None] | None, lost: Lost | None
+) -> None:
     """Play the blocks on `jobs` worker processes, counting each game as it arrives. On Ctrl-C or
     SIGTERM (`stopping()` told at once), or a worker's error, stop every worker, count what they
     sent, then raise."""
-    with Held() as held, _Workers(blocks, jobs) as workers:
+    _short_temp_dir()
+    with Held() as held, _Workers(blocks, jobs, lost) as workers:
         failure = workers.gather(count, held, stopping)
     if failure is not None:
         raise failure
@@ -140,32 +167,70 @@ def _run_pool(blocks: Sequence[Block], jobs: int, count: Count, stopping: Callab
         raise held.caught
 
 
+def _short_temp_dir() -> None:
+    """Make the folder of the pool's sockets one whose path an AF_UNIX socket can take: TMPDIR's when it is
+    short enough, else the first of SHORT_TEMP this process can write; BadInput saying what to do if none."""
+    default = tempfile.gettempdir()
+    if len(os.fsencode(default)) + SOCKET_NAME <= SOCKET_PATH:
+        return
+    for folder in SHORT_TEMP:
+        if os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK):
+            saved, tempfile.tempdir = tempfile.tempdir, folder
+            try:
+                multiprocessing.util.get_temp_dir()  # made once, then kept for the process's sockets
+            finally:
+                tempfile.tempdir = saved
+            return
+    most = SOCKET_PATH - SOCKET_NAME
+    raise BadInput(
+        f"--jobs needs a temporary folder of at most {most} characters for its sockets; TMPDIR {quoted(default)} "
+        f"is longer: set TMPDIR to a shorter folder, or use --jobs 1"
+    )
+
+
 class _Workers:
     """The worker processes of one run, each with its link; used as a context, none outlives it."""
 
-    def __init__(self, blocks: Sequence[Block], jobs: int) -> None:
+    def __init__(self, blocks: Sequence[Block], jobs: int, lost: Lost | None) -> None:
         # forkserver/spawn: forking a process whose progress display runs a thread can deadlock
         forkserver = "forkserver" in multiprocessing.get_all_start_methods()
         self.context = multiprocessing.get_context("forkserver") if forkserver else multiprocessing.get_context("spawn")
-        self.blocks, self.jobs = blocks, min(jobs, len(blocks))
-        self.taken = self.context.Value("i", 0)  # blocks taken so far; kept here while workers may read it
+        self.blocks, self.jobs, self.lost = blocks, min(jobs, len(blocks)), lost
+        self.waiting = deque(range(len(blocks)))  # blocks not handed out yet, a lost one first
+        self.attempts = [0] * len(blocks)
+        self.counted = [0] * len(blocks)  # games of each block counted, so a replay skips them
         self.processes: dict[Connection, BaseProcess] = {}
+        self.playing: dict[Connection, int] = {}  # a worker's link -> the block it plays
         self.stopped_at: float | None = None
 
     def __enter__(self) -> _Workers:
         try:
             for _ in range(self.jobs):
-                ours, theirs = self.context.Pipe()
-                process = self.context.Process(
-                    target=_work, args=(self.blocks, self.taken, theirs), name="nimmax worker"
-                )
-                self.processes[ours] = process
-                process.start()
-                theirs.close()  # the worker holds the only other end: it reads as closed once the worker ends
+                self._start()
         except BaseException:
             self.__exit__()
             raise
         return self
+
+    def _start(self) -> Connection:
+        """A new worker, handed the next block."""
+        ours, theirs = self.context.Pipe()
+        process = self.context.Process(target=_work, args=(self.blocks, theirs), name="nimmax worker")
+        self.processes[ours] = process
+        process.start()
+        theirs.close()  # the worker holds the only other end: it reads as closed once the worker ends
+        self._hand(ours)
+        return ours
+
+    def _hand(self, link: Connection) -> None:
+        """Give a worker the next block waiting, or tell it none is left."""
+        self.playing.pop(link, None)
+        number = self.waiting.popleft() if self.waiting else NO_MORE
+        if number != NO_MORE:
+            self.playing[link] = number
+            self.attempts[number] += 1
+        with contextlib.suppress(OSError):  # a worker that has just ended: its end is seen in gather
+            link.send(number)
 
     def gather(self, count: Count, held: Held, stopping: Callable[[], None] | None = None) -> Exception | None:
         """Count the games the workers send until every worker has ended (or GRACE seconds after a
@@ -185,23 +250,44 @@ class _Workers:
                     message = ready.recv()
                 except (EOFError, ConnectionResetError):  # the worker has ended (reset: with our stop unread)
                     running.remove(ready)
-                    if self.stopped_at is None and held.caught is None:  # not a stop, maybe a kill from outside
-                        failure = failure or self._lost(self.processes[ready])
+                    if self.stopped_at is None and held.caught is None:  # not a stop: maybe a kill from outside
+                        replaced, error = self._lost(ready)
+                        running.extend(replaced)
+                        failure = failure or error
                     continue
                 if isinstance(message, Exception):
                     failure = failure or message
                     continue
-                for pairing, result in message:
-                    count(pairing, result)
+                self._take(ready, message, count)
         return failure
 
-    @staticmethod
-    def _lost(process: BaseProcess) -> Exception | None:
-        """An error unless `process`, which has closed its link, ends with success."""
+    def _take(self, link: Connection, batch: list[tuple[int, GameResult | None]], count: Count) -> None:
+        """Count a batch's games (those of a replayed block not counted before), and hand on after a block's end."""
+        for number, result in batch:
+            block = self.blocks[number]
+            if result is None:
+                self._hand(link)
+            elif result.index >= block.start + self.counted[number]:
+                self.counted[number] += 1
+                count(block.pairing, result)
+
+    def _lost(self, link: Connection) -> tuple[list[Connection], Exception | None]:
+        """After a worker's end not asked for: its block again on a new worker, unless it was its second
+        try (then given up, told to `lost`, an error without it); the new worker, and the error if any."""
+        process = self.processes[link]
         process.join(GRACE)
-        if process.exitcode == 0:
-            return None
-        return ChildProcessError(f"a duel worker ended unexpectedly (exit code {process.exitcode})")
+        number = self.playing.pop(link, None)
+        if number is None:  # it had played its last block
+            return [], None
+        if self.attempts[number] < ATTEMPTS:
+            self.waiting.appendleft(number)
+        else:
+            block = self.blocks[number]
+            reason = f"its worker was lost {ATTEMPTS} times (exit code {process.exitcode})"
+            if self.lost is None:
+                return [], ChildProcessError(f"a duel worker ended unexpectedly (exit code {process.exitcode})")
+            self.lost(FailedBlock(block.pairing, block.start, block.count, reason))
+        return ([self._start()] if self.waiting else []), None
 
     def stop(self) -> None:
         """Ask every worker to send its last games and end."""

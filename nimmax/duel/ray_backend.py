@@ -32,7 +32,7 @@ from typing import Any
 import nimmax
 from nimmax import games as registry
 from nimmax import plugins
-from nimmax.duel.backend import Count, FailedBlock, Lost
+from nimmax.duel.backend import ATTEMPTS, Count, FailedBlock, Lost
 from nimmax.duel.planning import Block
 from nimmax.duel.play import GameResult, block_games
 from nimmax.game import AnyGame, BadInput
@@ -49,9 +49,6 @@ STOP_CHECK = 0.05
 
 CONNECT = 5.0
 """Seconds a cluster's head has to answer before `--address` is called unreachable."""
-
-ATTEMPTS = 2
-"""Times a block is played before it is given up: once, and once more if its worker was lost."""
 
 
 def ray_module() -> ModuleType:

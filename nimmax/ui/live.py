@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
+from nimmax import interrupt
 from nimmax.game import AnyGame
 from nimmax.search import Budget, Searcher, SearchResult
 from nimmax.search.mcts import MonteCarlo
@@ -71,12 +72,13 @@ class LiveSearch:
         if threading.current_thread() is threading.main_thread():
             previous = signal.signal(signal.SIGINT, self._on_interrupt)
         try:
-            if self.console.is_terminal:
-                with Live(Text(f"{label}…", style="dim"), console=self.console, transient=True) as live:
-                    self._live = live
+            with interrupt.answering(self._answer_now):  # SIGTERM and SIGHUP: an answer now, as Ctrl-C
+                if self.console.is_terminal:
+                    with Live(Text(f"{label}…", style="dim"), console=self.console, transient=True) as live:
+                        self._live = live
+                        yield self
+                else:
                     yield self
-            else:
-                yield self
         finally:
             self._live = None
             if previous is not None:
@@ -87,6 +89,9 @@ class LiveSearch:
         self._pressed = now
         if self.interrupted or now - pressed < DOUBLE_PRESS:  # twice: stop everything, as without a search
             raise KeyboardInterrupt
+        self.interrupted = True
+
+    def _answer_now(self) -> None:
         self.interrupted = True
 
     def tick(self, searcher: Searcher) -> None:

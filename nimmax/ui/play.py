@@ -7,6 +7,7 @@ terminal, or a game's own reader from `prompt.READERS`, or plain lines from a pi
 
 from __future__ import annotations
 
+import contextlib
 import random
 import shlex
 import sys
@@ -23,7 +24,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
-from nimmax import games
+from nimmax import games, interrupt
 from nimmax.explain import lines
 from nimmax.files import read_text, write_atomic
 from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove
@@ -36,6 +37,7 @@ from nimmax.ui.prompt import (
     COMMANDS,
     KEYS,
     LineReader,
+    LineTooLong,
     MoveReader,
     command_of,
     controls,
@@ -151,6 +153,7 @@ class PlaySession:
                     if ply is None:
                         break
                     self.show(ply)
+                    interrupt.raise_pending()  # SIGTERM or SIGHUP made the engine move now: the game ends here
         except KeyboardInterrupt:
             self.console.print("[yellow]interrupted[/yellow]")
             raise
@@ -203,11 +206,15 @@ class PlaySession:
         """A human player's move: commands are answered here until the person gives a legal move."""
         prompt = f"{game.player_names[game.to_move(state)]} › "
         while True:
+            interrupt.raise_pending()  # a SIGTERM a hint's search answered ends the game here
             try:
                 text = self.read(game, state, prompt)
             except EOFError:
                 self.console.print("[dim]end of input[/dim]")
                 raise Abandon from None
+            except LineTooLong as error:
+                self.console.print(f"[red]{escape(str(error))}[/red]")
+                continue
             command = "quit" if text.strip().lower() == "exit" else command_of(text, self.shortcuts)
             if command == "quit":
                 raise Abandon
@@ -321,27 +328,55 @@ def play(
 
 def write_record(record: GameRecord, path: Path, console: Console) -> None:
     """Save a record as JSON. The path was checked before the game (`files.check_writable`); if
-    writing fails even so, the record goes to stdout instead, so no move is lost, and one line
-    says so: on stderr with exit 1, or in the note of the Ctrl-C that ended the game."""
-    interrupted = sys.exc_info()[1]  # called from play()'s `finally`: a Ctrl-C may be on its way out
+    writing fails even so, the record goes to stdout instead (stderr when stdout fails too), so no move
+    is lost, and one line says where it is: on stderr with exit 1, or in the note of the Ctrl-C or the
+    output error that ended the game."""
+    ending = sys.exc_info()[1]  # called from play()'s `finally`: a Ctrl-C or an output error may be on its way out
+    carried = ending if isinstance(ending, KeyboardInterrupt | OSError) else None
     shown = quoted(str(path))
     text = record.located(path.parent).to_json() + "\n"  # a plugin's path from the record's folder
     try:
         write_atomic(path, text)
     except OSError as error:
-        console.print(text, markup=False, highlight=False, soft_wrap=True)
         reason = error.strerror or str(error)
-        if isinstance(interrupted, KeyboardInterrupt):  # main() says it on the interrupt's line, with its code
-            interrupted.add_note(f"with the record printed above: it could not be written to {shown} ({reason})")
+        where = _print_instead(text, console)
+        if isinstance(carried, KeyboardInterrupt):  # main() says it on the interrupt's line, with its code
+            carried.add_note(f"with the record {where}: it could not be written to {shown} ({reason})")
             return
-        line = f"nimmax: the record was not written to {shown}: {reason}; it is printed above"
-        Console(stderr=True).print(line, markup=False, highlight=False, soft_wrap=True)
+        said = f"the record was not written to {shown}: {reason}; it is {where}"
+        if carried is not None:  # stdout failed: main() says so, then this
+            carried.add_note(said)
+            return
+        with contextlib.suppress(OSError):
+            Console(stderr=True).print(f"nimmax: {said}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
-    console.print(f"[dim]record written to {escape(str(path))}[/dim]")
-    if interrupted is None and record.moves:
-        console.print(f"[dim]analyze: nimmax analyze {escape(shlex.quote(str(path)))}[/dim]")
-    if isinstance(interrupted, KeyboardInterrupt):
-        interrupted.add_note(f"with the record written to {shown}")
+    try:
+        console.print(f"[dim]record written to {escape(str(path))}[/dim]")
+        if ending is None and record.moves:
+            console.print(f"[dim]analyze: nimmax analyze {escape(shlex.quote(str(path)))}[/dim]")
+    except OSError as error:  # stdout failed: main() says so, and where the record is
+        if carried is None:
+            error.add_note(f"the record is in {shown}")
+            raise
+    if isinstance(carried, KeyboardInterrupt):
+        carried.add_note(f"with the record written to {shown}")
+    elif carried is not None:
+        carried.add_note(f"the record is in {shown}")
+
+
+def _print_instead(text: str, console: Console) -> str:
+    """Print a record that could not be written: on stdout, else on stderr; where it is now, or why it is lost."""
+    try:
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
+        return "printed above"
+    except OSError as error:
+        failed = f"stdout: {error.strerror or error}"
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except OSError as error:
+        return f"lost, printed nowhere ({failed}; stderr: {error.strerror or error})"
+    return f"printed on stderr above ({failed})"
 
 
 def read_record(path: Path, plugin: str | None = None) -> GameRecord:

@@ -9,6 +9,7 @@ adds one line to READERS: its name to a factory that makes one reader per sessio
 
 from __future__ import annotations
 
+import contextlib
 import termios
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,8 +19,10 @@ from typing import Any, TextIO
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from prompt_toolkit.filters import is_searching
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.search import stop_search
 from prompt_toolkit.validation import ValidationError, Validator
 
 from nimmax.game import AnyGame, BadInput
@@ -132,14 +135,25 @@ class MoveValidator(Validator):
 
 
 def command_keys() -> KeyBindings:
-    """F1 help, F2 hint, F3 undo, and `?` (no move has one) for help: answer the prompt with the command at once."""
+    """F1 help, F2 hint, F3 undo, F4 why, and `?` (no move has one) for help: answer the prompt with the
+    command at once, whatever mode the prompt is in."""
     bindings = KeyBindings()
     for key, command in {**KEYS, "?": "help"}.items():
 
         def answer(event: KeyPressEvent, command: str = command) -> None:
+            if event.app.layout.is_searching:  # else the next prompt would open inside the closed search field
+                stop_search()
             event.app.exit(result=command)
 
         bindings.add(key)(answer)
+
+    @bindings.add("c-d", filter=is_searching)
+    def quit_while_searching(event: KeyPressEvent) -> None:
+        """Ctrl-D quits from the history search too, as it does from an empty line."""
+        stop_search()
+        if not event.app.current_buffer.text:
+            event.app.exit(exception=EOFError)
+
     return bindings
 
 
@@ -165,6 +179,17 @@ class LinePrompt:
         )
 
 
+LONGEST_LINE = 1000
+"""The most characters read as one typed answer: far more than any move or command (a record's move holds 100)."""
+
+ENDLESS = 1_000_000
+"""Characters of one typed line skipped, past LONGEST_LINE, before it is taken for a line without end (/dev/zero)."""
+
+
+class LineTooLong(BadInput):
+    """A typed line longer than LONGEST_LINE: refused as a move is, the game goes on."""
+
+
 class LineReader:
     """The reader without a full terminal: the next non-blank line of a stream, prompts shown if asked."""
 
@@ -175,10 +200,22 @@ class LineReader:
         if self.prompts is not None:
             self.prompts.write(prompt)
             self.prompts.flush()
-        for line in self.stream:
+        while line := self.stream.readline(LONGEST_LINE + 1):
+            if len(line.rstrip("\r\n")) > LONGEST_LINE:  # never read whole: a line may have no end
+                self._skip_line()
+                raise LineTooLong(f"a typed line is longer than {LONGEST_LINE:,} characters: no move or command is")
             if line.strip():
                 return line.strip()
         raise EOFError
+
+    def _skip_line(self) -> None:
+        """Read past the rest of an over-long line, LONGEST_LINE characters at a time; BadInput (the input
+        ends here) when no end comes within ENDLESS characters."""
+        for _ in range(ENDLESS // LONGEST_LINE):
+            part = self.stream.readline(LONGEST_LINE)
+            if not part or part.endswith("\n"):
+                return
+        raise BadInput(f"a typed line has no end within {ENDLESS:,} characters")
 
 
 READERS: dict[str, Callable[[], MoveReader]] = {"2048": twenty48.KeyReader}
@@ -208,4 +245,5 @@ def quiet_keys(stream: TextIO) -> Iterator[None]:
         termios.tcsetattr(descriptor, termios.TCSADRAIN, quiet)
         yield
     finally:
-        termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)
+        with contextlib.suppress(OSError, termios.error):  # a terminal that hung up has nothing to put back
+            termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)
