@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from nimmax.game import CHANCE, AnyGame, overrides
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.result import MoveValue, SearchResult
-from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, payoff, to_value
+from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, payoff, to_value
 from nimmax.search.stack import deep, interpreter_for
 from nimmax.search.table import Table, principal_variation
 
@@ -49,6 +49,14 @@ class Searcher:
         self.scored: list[tuple[Any, float]] = []
         self.narrowing = False
         """Whether the game's `heuristic_actions` apply: a limited search, set by `iterate`."""
+        self.mover = CHANCE
+        """The seat to move at the root being searched (set by `search_root`)."""
+        self.narrowed = [0, 0]
+        """Nodes narrowed to `heuristic_actions`: the root mover's, then the other side's. A horizon
+        of the mover's own leaves a win sound (a win needs one good move); the other side's does not."""
+        self.forced = False
+        """Whether the best root move's score met no horizon but the mover's own narrowed nodes,
+        so a win it shows is won whatever the other side does (set by `search_root`)."""
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         """The engine: the score, for the side to move, of a node that is neither over nor at
@@ -85,6 +93,7 @@ class Searcher:
         moves = game.heuristic_actions(state) if near and self.narrowing else None
         if moves is not None:
             self.horizon += 1  # the moves left out are a horizon: no value here is proven
+            self.narrowed[game.to_move(state) != self.mover] += 1
         else:
             moves = game.search_actions(state) if narrow else game.actions(state)
         if first is None:
@@ -158,18 +167,26 @@ def search_root(
     searcher.budget.count()
     if game.to_move(state) == CHANCE:
         raise ValueError("a chance node has no move to choose")
-    me = searcher.viewpoint(state)
+    me = searcher.mover = searcher.viewpoint(state)
     best, best_move = -INFINITY, None
     scored: list[tuple[Any, float]] = []
     searcher.scored = scored
     narrowed = searcher.narrowing and not every_move  # a narrowing search treats its root as any node
     for move in searcher.moves(state, first, narrow=narrowed, near=not every_move):
         child = game.result(state, move)
+        horizon, own = searcher.horizon, searcher.narrowed[0]
         score = searcher.root_score(me, child, depth - 1, -INFINITY if every_move else best, INFINITY)
         scored.append((move, score))
         if score > best:
             best, best_move = score, move
+            searcher.forced = searcher.horizon - horizon == searcher.narrowed[0] - own
     return best, best_move, scored
+
+
+def ranked(scored: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
+    """Root moves in the order the search prefers them: by score (the quickest win and the slowest
+    loss first among equal payoffs), the move it chose first among equal scores."""
+    return sorted(scored, key=lambda pair: -pair[1])
 
 
 def iterate(
@@ -191,7 +208,7 @@ def iterate(
     limited = depth is not None or budget.deadline < INFINITY or budget.node_limit < INFINITY
     searcher.narrowing = limited and searcher.near and overrides(game, "heuristic_actions")
     while True:
-        horizon_before = searcher.horizon
+        horizon_before, narrowed_before = searcher.horizon, sum(searcher.narrowed)
         if game.is_terminal(state):
             searcher.budget.count()
             score = payoff(game, state, searcher.viewpoint(state))
@@ -202,20 +219,24 @@ def iterate(
         except OutOfBudget:
             return
         exact = searcher.horizon == horizon_before
-        whole = exact and not (searcher.averages and game.has_chance)
+        won = searcher.forced and SCALE - HALF < best <= SCALE  # a win: no reply of the other side left out
+        whole = (exact or won) and not (searcher.averages and game.has_chance)
         pv = principal_variation(game, searcher.table, state, move)
         yield SearchResult(
             value=to_value(best, whole),
             move=move,
             pv=pv,
             nodes=searcher.budget.nodes - nodes_before,
-            depth=current if current < FULL_DEPTH else len(pv),
+            depth=int(SCALE - best) if won else current if current < FULL_DEPTH else len(pv),  # a win: its plies
             seconds=time.perf_counter() - start,
-            exact=exact,
-            moves=tuple(MoveValue(m, to_value(s, whole)) for m, s in scored) if every_move else (),
+            exact=exact or won,
+            moves=tuple(MoveValue(m, to_value(s, whole and exact)) for m, s in ranked(scored)) if every_move else (),
             moves_proven=exact and every_move,
         )
-        if exact or current >= limit:
+        # Narrowing does not depend on the depth: once no leaf was cut by it (every horizon a
+        # narrowed node), a deeper search would search the same tree again.
+        ended = searcher.horizon - horizon_before == sum(searcher.narrowed) - narrowed_before
+        if exact or won or ended or current >= limit:
             return
         current, first = current + 1, move
 
@@ -272,5 +293,5 @@ def unfinished(searcher: Searcher, state: Any, every_move: bool) -> SearchResult
         return SearchResult(0.0, move, (move,) if move is not None else (), 0, 0, 0.0, False)
     move, value, _ = best
     proven = searcher.unhorizoned()
-    values = tuple(MoveValue(m, to_value(s, proven)) for m, s in searcher.scored) if every_move else ()
+    values = tuple(MoveValue(m, to_value(s, proven)) for m, s in ranked(searcher.scored)) if every_move else ()
     return SearchResult(value, move, (move,), 0, 0, 0.0, False, values, proven and every_move)

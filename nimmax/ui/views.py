@@ -110,7 +110,7 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
     table.add_column("move", style="bold", no_wrap=True)
     table.add_column("value", justify="right", no_wrap=True)
     table.add_column("outcome")
-    ranked = sorted(result.moves, key=lambda pair: -pair[1])
+    ranked = result.moves  # in the engine's order, its choice first
     shown = ranked if rows is None else ranked[:rows]
     for move, value in shown:
         best = move == result.move
