@@ -179,7 +179,8 @@ def test_a_gravity_win_names_the_cells_of_its_line(words: list[str], moves: str,
     banner names the cells of the line, as the board labels them, in play, replay and analyze."""
     record = tmp_path / "game.json"
     stdin = "\n".join(moves.split()) + "\n"
-    run = nimmax_in_process("play", *words, "--first", "human", "--second", "human", "--record", str(record), stdin=stdin)
+    humans = ("--first", "human", "--second", "human")
+    run = nimmax_in_process("play", *words, *humans, "--record", str(record), stdin=stdin)
     assert run.returncode == 0, run.stderr
     assert banner_line(run.stdout) == "X wins"
     cells = expected.split(": ")[1].split(", ")
