@@ -22,6 +22,12 @@ from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, payoff, to_va
 from nimmax.search.stack import deep, interpreter_for
 from nimmax.search.table import Table, principal_variation
 
+LEAP_NODES = 10_000
+"""Deepening with no clock or node limit (solve) searches straight to its depth limit once an
+iteration costs this many nodes: the shallow iterations give answers to show when Ctrl-C
+stops the search, and cost little beside the proof; deepening ply by ply to the end would
+repeat ever bigger searches."""
+
 
 class Searcher:
     """One search's context: the game, its table, its budget and its horizon count.
@@ -196,8 +202,9 @@ def iterate(
 
     Callers own the clock: stop consuming whenever you like. The searcher's budget aborts
     an iteration that overruns it, and the generator then ends. `deepen=False` searches
-    once, straight at `depth` (to the end of the game when depth is None). Each result's
-    nodes and seconds are those of the search so far, every earlier depth included.
+    once, straight at `depth` (to the end of the game when depth is None); deepening without
+    a clock or node limit goes straight there once an iteration costs LEAP_NODES. Each
+    result's nodes and seconds are those of the search so far, every earlier depth included.
     """
     game = searcher.game
     start = time.perf_counter()
@@ -205,10 +212,12 @@ def iterate(
     current, first = (1 if deepen else limit), None
     nodes_before = searcher.budget.nodes
     budget = searcher.budget
-    limited = depth is not None or budget.deadline < INFINITY or budget.node_limit < INFINITY
+    clocked = budget.deadline < INFINITY or budget.node_limit < INFINITY
+    limited = depth is not None or clocked
     searcher.narrowing = limited and searcher.near and overrides(game, "heuristic_actions")
     while True:
         horizon_before, narrowed_before = searcher.horizon, sum(searcher.narrowed)
+        iteration_nodes = searcher.budget.nodes
         if game.is_terminal(state):
             searcher.budget.count()
             score = payoff(game, state, searcher.viewpoint(state))
@@ -219,7 +228,9 @@ def iterate(
         except OutOfBudget:
             return
         exact = searcher.horizon == horizon_before
-        won = searcher.forced and SCALE - HALF < best <= SCALE  # a win: no reply of the other side left out
+        # A win where no reply of the other side was left out; with every move valued, deepening
+        # goes on until each is proven.
+        won = searcher.forced and SCALE - HALF < best <= SCALE and not every_move
         whole = (exact or won) and not (searcher.averages and game.has_chance)
         pv = principal_variation(game, searcher.table, state, move)
         yield SearchResult(
@@ -238,7 +249,11 @@ def iterate(
         ended = searcher.horizon - horizon_before == sum(searcher.narrowed) - narrowed_before
         if exact or won or ended or current >= limit:
             return
-        current, first = current + 1, move
+        leap = not clocked and searcher.budget.nodes - iteration_nodes >= LEAP_NODES
+        if leap:  # estimates' moves order a proof worse than the game's own order: keep only proofs
+            for key in [key for key, entry in searcher.table.items() if entry[0] < FULL_DEPTH]:
+                del searcher.table[key]
+        current, first = (limit if leap else current + 1), move
 
 
 def run(
@@ -252,8 +267,9 @@ def run(
     """The deepest answer `iterate` completes, with the nodes and seconds of the whole search
     (the iteration the budget cut short included).
 
-    Deepening stops where this thread's stack does (a timed move answers from there); a
-    straight search gets a thread with the stack it needs (`deep`), or TooDeep. When the
+    Deepening under a clock or node limit stops where this thread's stack does (a timed move
+    answers from there); a search without one, straight or deepening until it leaps to the end
+    (solve), gets a thread with the stack it needs (`deep`), or TooDeep. When the
     budget stops even the first depth, the answer is the best root move scored by then (an
     estimate), or failing those the game's first move in search order, so a player under a
     deadline always has an answer.
@@ -271,8 +287,9 @@ def run(
         return found
 
     budget.watch = (lambda _: watcher.tick(searcher)) if watcher is not None else None
+    clocked = budget.deadline < INFINITY or budget.node_limit < INFINITY
     try:
-        if deepen:
+        if deepen and clocked:
             with interpreter_for(plies) as room:
                 last = deepest(min(depth, room) if depth is not None else room)
         else:

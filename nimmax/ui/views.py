@@ -120,7 +120,10 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
     parts: list[Text | Table] = [solution_header(game, state), table]
     if len(shown) < len(ranked):
         more = len(ranked) - len(shown)
-        parts.append(Text(f"and {more:,} more move{'s' if more != 1 else ''}, none valued higher (--all shows them)"))
+        lowest = min(value for _, value in shown)
+        higher = any(value > lowest for _, value in ranked[len(shown) :])  # MCTS ranks by visits
+        note = "" if higher else ", none valued higher"
+        parts.append(Text(f"and {more:,} more move{'s' if more != 1 else ''}{note} (--all shows them)"))
     return Group(*parts)
 
 
@@ -149,7 +152,7 @@ def partial_answer(result: SearchResult) -> str:
         return "after the answer was proven; it is shown above"
     if result.depth:
         deepest = result.depth
-        return f"at depth {deepest + 1}; the deepest completed answer, depth {deepest}, is shown above, not proven"
+        return f"past depth {deepest}; the deepest completed answer, depth {deepest}, is shown above, not proven"
     if result.moves:
         proof = " (each value proven)" if result.moves_proven else ""
         return f"after {len(result.moves)} moves were valued{proof}; they are shown above, the best of them not proven"
