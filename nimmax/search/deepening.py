@@ -23,10 +23,10 @@ from nimmax.search.stack import deep, interpreter_for
 from nimmax.search.table import Table, principal_variation
 
 LEAP_NODES = 10_000
-"""Deepening with no clock or node limit (solve) searches straight to its depth limit once an
-iteration costs this many nodes: the shallow iterations give answers to show when Ctrl-C
-stops the search, and cost little beside the proof; deepening ply by ply to the end would
-repeat ever bigger searches."""
+"""Deepening with no clock or node limit (solve) searches straight to its depth limit once its
+iterations have cost this many nodes: the shallow ones give answers to show when Ctrl-C stops
+the search, and cost little beside the proof; deepening ply by ply to the end would repeat
+ever bigger searches (or, on a game thousands of plies long, thousands of small ones)."""
 
 
 class Searcher:
@@ -203,7 +203,7 @@ def iterate(
     Callers own the clock: stop consuming whenever you like. The searcher's budget aborts
     an iteration that overruns it, and the generator then ends. `deepen=False` searches
     once, straight at `depth` (to the end of the game when depth is None); deepening without
-    a clock or node limit goes straight there once an iteration costs LEAP_NODES. Each
+    a clock or node limit goes straight there once its iterations cost LEAP_NODES. Each
     result's nodes and seconds are those of the search so far, every earlier depth included.
     """
     game = searcher.game
@@ -217,7 +217,6 @@ def iterate(
     searcher.narrowing = limited and searcher.near and overrides(game, "heuristic_actions")
     while True:
         horizon_before, narrowed_before = searcher.horizon, sum(searcher.narrowed)
-        iteration_nodes = searcher.budget.nodes
         if game.is_terminal(state):
             searcher.budget.count()
             score = payoff(game, state, searcher.viewpoint(state))
@@ -228,9 +227,9 @@ def iterate(
         except OutOfBudget:
             return
         exact = searcher.horizon == horizon_before
-        # A win where no reply of the other side was left out; with every move valued, deepening
-        # goes on until each is proven.
-        won = searcher.forced and SCALE - HALF < best <= SCALE and not every_move
+        # A win where no reply of the other side was left out: the most a narrowing game (won,
+        # drawn or lost) gives. With every move valued, deepening goes on until each is proven.
+        won = searcher.narrowing and searcher.forced and SCALE - HALF < best <= SCALE and not every_move
         whole = (exact or won) and not (searcher.averages and game.has_chance)
         pv = principal_variation(game, searcher.table, state, move)
         yield SearchResult(
@@ -244,12 +243,12 @@ def iterate(
             moves=tuple(MoveValue(m, to_value(s, whole and exact)) for m, s in ranked(scored)) if every_move else (),
             moves_proven=exact and every_move,
         )
-        # Narrowing does not depend on the depth: once no leaf was cut by it (every horizon a
-        # narrowed node), a deeper search would search the same tree again.
+        # Narrowing does not depend on the depth: once no leaf was cut by the depth (every
+        # horizon a narrowed node), a deeper search would search the same tree again.
         ended = searcher.horizon - horizon_before == sum(searcher.narrowed) - narrowed_before
         if exact or won or ended or current >= limit:
             return
-        leap = not clocked and searcher.budget.nodes - iteration_nodes >= LEAP_NODES
+        leap = not clocked and searcher.budget.nodes - nodes_before >= LEAP_NODES
         if leap:  # estimates' moves order a proof worse than the game's own order: keep only proofs
             for key in [key for key, entry in searcher.table.items() if entry[0] < FULL_DEPTH]:
                 del searcher.table[key]
