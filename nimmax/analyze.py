@@ -8,6 +8,7 @@ estimates only say how much a move gave up.
 
 from __future__ import annotations
 
+import time as clock
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -15,8 +16,8 @@ from typing import Any, Literal
 from nimmax import games
 from nimmax.game import CHANCE, AnyGame
 from nimmax.match import GameRecord
-from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
-from nimmax.search import ENGINES, LIMITS, MOVE_SECONDS, Watcher, engine_for
+from nimmax.players import BadPlayerSpec, SearchPlayer, Spec, parse_spec
+from nimmax.search import ENGINES, LIMITS, MOVE_SECONDS, SearchResult, Watcher, engine_for
 
 Verdict = Literal["best", "good", "inaccuracy", "mistake"]
 
@@ -25,10 +26,11 @@ INACCURACY = 0.2
 value's size (at least this many payoff units): a fifth of a win, or of a score."""
 
 GAME_SECONDS = 60.0
-"""What a whole game's analysis takes at most by default (a second a position in shorter games)."""
+"""What a whole game's analysis takes by default (a second a position in games of up to 60 moves)."""
 
-LEAST_SECONDS = 0.05
-"""The least time a position gets by default, however long the game: enough for a few plies."""
+LEAST_SECONDS = 0.001
+"""The least time a search is given (the least `time=`): it still completes its first depth
+where that takes a few dozen nodes, and answers with a move it searched where it does not."""
 
 SAME = 1e-9
 """Values closer than this are equal (estimates are floats)."""
@@ -75,8 +77,10 @@ class Analysis:
 
     @classmethod
     def of(cls, record: GameRecord, algorithm: str, moves: Iterable[MoveAnalysis]) -> Analysis:
-        """The analysis of `record` made of these moves (all of them, or those analysed before a stop)."""
-        return cls(record.game, record.players, algorithm, tuple(moves), record.finished)
+        """The analysis of `record` made of these moves (all of them, or those analysed before a stop);
+        finished when its moves end the game, whatever the record says."""
+        finished = games.create(record.game).is_terminal(record.positions()[-1])
+        return cls(record.game, record.players, algorithm, tuple(moves), finished)
 
     @property
     def decisive(self) -> MoveAnalysis | None:
@@ -128,6 +132,31 @@ def positions(record: GameRecord) -> Iterator[tuple[int, Any, Any]]:
         yield ply, state, game.parse_move(text, state)
 
 
+class Paced(SearchPlayer):
+    """A search player whose searches share one clock: each takes the time left over the positions
+    left (a second at most), so a whole game is analysed in `seconds` however long it is, a search
+    that overran being paid for by the next ones."""
+
+    def __init__(self, spec: Spec, watcher: Watcher | None, positions: int, seconds: float) -> None:
+        super().__init__(spec, watcher)
+        self.left = positions
+        self.deadline = clock.perf_counter() + seconds
+
+    def search(self, game: AnyGame, state: Any, every_move: bool = False, deepen: bool | None = None) -> SearchResult:
+        """Search with this position's share of the time; a search valuing every move starts a position."""
+        share = max(self.deadline - clock.perf_counter(), 0.0) / max(self.left, 1)
+        if every_move:  # the next searches share what is left among the positions after this one
+            self.left -= 1
+        options = {**self.options, "time": min(MOVE_SECONDS, max(share, LEAST_SECONDS))}
+        return self.engine.search(game, state, options, self.table_for(game), every_move, deepen, self.watcher)
+
+
+def choices(record: GameRecord) -> int:
+    """How many positions of the record a player moves in (chance's draws are no one's choice)."""
+    game = games.create(record.game)
+    return sum(game.to_move(state) != CHANCE for state in record.positions()[:-1])
+
+
 def analyst(
     game: AnyGame,
     algorithm: str | None = None,
@@ -137,17 +166,17 @@ def analyst(
 ) -> SearchPlayer:
     """The player whose engine values the positions: `algorithm` (the game's default engine when
     None), `time` seconds a position when given instead of the spec's own. With neither a time
-    nor a spec's limit, the `positions` of the game share GAME_SECONDS (a second each at most),
-    so a 2048 game of a thousand moves is analysed in a minute, not in a quarter of an hour."""
+    nor a spec's limit, the `positions` of the game share GAME_SECONDS (`Paced`, a second each
+    at most), so a 2048 game of thousands of moves is analysed in about a minute."""
     spec = parse_spec(algorithm or default_algorithm(game))
     if spec.engine is None:
         raise BadPlayerSpec(f"analyze needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
     spec.engine.game_for(game)
-    if time is None and not {limit.name for limit in LIMITS} & set(spec.options):
-        time = min(MOVE_SECONDS, max(GAME_SECONDS / max(positions, 1), LEAST_SECONDS))
     if time is not None:
-        spec = spec.with_options(time=time)
-    return SearchPlayer(spec, watcher)
+        return SearchPlayer(spec.with_options(time=time), watcher)
+    if {limit.name for limit in LIMITS} & set(spec.options):
+        return SearchPlayer(spec, watcher)
+    return Paced(spec, watcher, positions, GAME_SECONDS)
 
 
 def judged(record: GameRecord, player: SearchPlayer) -> Iterator[MoveAnalysis]:
@@ -163,7 +192,7 @@ def analyze(
 ) -> Analysis:
     """Value every player's move in `record`, each position exact where the engine proves it
     within its limits, else an estimate (see `analyst` for the engine and its time)."""
-    player = analyst(games.create(record.game), algorithm, time, watcher, len(record.moves))
+    player = analyst(games.create(record.game), algorithm, time, watcher, choices(record))
     return Analysis.of(record, player.spec, judged(record, player))
 
 

@@ -484,13 +484,13 @@ def analyze_command(
 
 def _analyze(record: Any, algorithm: str | None, time: float | None, as_json: bool) -> None:
     """Analyse a record and print the table (or JSON); Ctrl-C prints the moves analysed so far."""
-    from nimmax.analyze import Analysis, analyst, judged
+    from nimmax.analyze import Analysis, analyst, choices, judged
     from nimmax.ui.live import LiveSearch
     from nimmax.ui.why import analysis_table, decisive_line
 
     game = games.create(record.game)
     live = LiveSearch(game, err, "Ctrl-C stops and shows the moves analysed so far")
-    player = analyst(game, algorithm, time, live, len(record.moves))
+    player = analyst(game, algorithm, time, live, choices(record))
     done: list[Any] = []
     moves = judged(record, player)
     try:

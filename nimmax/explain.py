@@ -38,14 +38,14 @@ class MoveLine:
 
 
 def lines(game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult | None = None) -> tuple[MoveLine, ...]:
-    """Every move of `state` with its value and line, best first; `result` is a search of
+    """Every move of `state` with its value and line, in the engine's order (its choice first); `result` is a search of
     `state` with every move valued, when the caller has one."""
     if result is None or not result.moves:
         result = player.search(game, state, every_move=True)
     exact = result.exact and result.moves_proven
     table = player.table_for(game)
     found = []
-    for move, value in sorted(result.moves, key=lambda pair: -pair[1]):
+    for move, value in result.moves:
         line = follow(game, game.result(state, move), partial(player.search, game), table, exact)
         found.append(MoveLine(move, value, exact, (move, *line), finishes(game, state, (move, *line))))
     return tuple(found)

@@ -16,9 +16,7 @@ def solver(
 ) -> SearchPlayer:
     """The player that solves with the engine `algorithm` names; --depth/--time override its own.
 
-    With no limit at all it searches straight to the end of the game (no play-time default):
-    deepening would repeat the shallower searches and pay the heuristic at every horizon,
-    up to ten times the nodes of a straight proof (Connect Four 4x5).
+    With no limit at all it searches to the end of the game (no play-time default): see `solve`.
     """
     spec = parse_spec(algorithm)
     if spec.engine is None:
@@ -44,9 +42,21 @@ def solve(
         player = solver(algorithm, depth, time, watcher)
     if game.to_move(state) == CHANCE:
         raise BadPlayerSpec("the position is a chance node: there is no move to solve")
-    result = player.search(game, state, every_move=True)
+    result = player.search(game, state, every_move=True, deepen=deepens(player))
     own = player.engine.name == "alphabeta" and player.options["cache"]  # its table already holds most of the line
     return replace(result, pv=full_line(game, state, result, player.table_for(game) if own else Table()))
+
+
+def deepens(player: SearchPlayer) -> bool | None:
+    """Whether a solve without a clock deepens: with a table it does, a few cheap plies before it
+    leaps to the end (`deepening.LEAP_NODES`), so Ctrl-C has the deepest of them to show while the
+    proof runs; deepening ply by ply to the end would repeat ever bigger searches (up to ten times
+    a straight proof's nodes, Connect Four 4x5). Without a table (cache=off) the shallow searches
+    would help nothing, and the textbook counts stay the whole tree's. None: the engine's own rule."""
+    options = player.options  # its limits read: time=inf is None
+    if options.get("time") is not None or options.get("nodes") is not None:
+        return None
+    return bool(options.get("cache", False))
 
 
 def full_line(game: AnyGame, state: Any, result: SearchResult, table: Table) -> tuple[Any, ...]:

@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
+import random
+import time
 from functools import cache
+from unittest import mock
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimmax import games
 from nimmax.analyze import analyze, outcome, value_of, verdict
-from nimmax.match import GameRecord
+from nimmax.game import CHANCE
+from nimmax.match import GameRecord, draw_outcome
 from nimmax.players import SearchPlayer, parse_spec
 from tests.theory import nim_mover_wins, simple_nim_mover_wins
 
@@ -165,3 +169,44 @@ def test_a_move_the_search_did_not_reach_is_valued_alone() -> None:
     analysis = analyze(record("tictactoe", ["b2", "a1", "c1", "b1"]), "alphabeta:nodes=2")
     assert [move.ply for move in analysis.moves] == [1, 2, 3, 4]
     assert not any(move.exact for move in analysis.moves)
+
+
+def test_the_analysis_is_finished_when_the_moves_end_the_game() -> None:
+    """A record may say `finished: false` of moves that end the game (written by hand, or cut
+    short just as it ended); analyze --json copied it (issue 28). Misère Simple-Nim 3, take 1
+    each: the third take empties the pile, so the game is over; after one take it is not."""
+    assert analyze(record("simple-nim 3", ["1", "1", "1"])).as_json()["finished"] is True
+    assert analyze(record("simple-nim 3", ["1"])).as_json()["finished"] is False
+
+
+def long_2048_record(seed: int) -> GameRecord:
+    """A 2048 game of some five hundred plies: the slide that scores most (down or left first
+    among equals), spawns drawn by a seeded generator."""
+    game = games.create("2048")
+    rng = random.Random(seed)
+    state, moves = game.initial_state(), []
+    while not game.is_terminal(state):
+        if game.to_move(state) == CHANCE:
+            move = draw_outcome(game, state, rng)
+        else:
+            slides = list(game.actions(state))
+            move = max(
+                slides, key=lambda slide: (game.result(state, slide).score, game.format_move(slide) in "downleft")
+            )
+        moves.append(game.format_move(move))
+        state = game.result(state, move)
+    return GameRecord("2048", ("human",), tuple(moves), game.winner(state), (game.utility(state, 0),), True)
+
+
+def test_a_long_game_is_analysed_within_the_whole_analysis_budget() -> None:
+    """The README promises about a minute for a whole analysis by default; each position had at
+    least 0.05 s, so a 12,838-ply 2048 game took hours (issue 28). The positions now share the
+    whole budget (GAME_SECONDS, shortened here to 3 s), every position still valued."""
+    long_game = long_2048_record(1)
+    spawns = sum(move not in ("up", "down", "left", "right") for move in long_game.moves)
+    assert len(long_game.moves) - spawns > 200  # the slides: far more than 3 s / 0.05 s
+    with mock.patch("nimmax.analyze.GAME_SECONDS", 3.0):
+        start = time.perf_counter()
+        analysis = analyze(long_game)
+        elapsed = time.perf_counter() - start
+    assert len(analysis.moves) == len(long_game.moves) - spawns and elapsed < 6.0

@@ -580,18 +580,91 @@ class Counted(MNK):
         return super().heuristic_actions(state)
 
 
-def test_narrowing_never_applies_to_an_exact_search() -> None:
-    """An unlimited search (solve's default) deepens with every move; a limited one narrows
-    and then proves nothing, though it finds the win: x (e5) against o (a1), k=3 on 9x9,
-    makes an open two and wins on its third move."""
+def wins_within_three(game: MNK, state: Board, move: int) -> bool:
+    """Whether `move` wins by force within three plies: every reply leaves the mover a cell that
+    completes a line (read from the stones alone, with game.lines as the only nimmax help)."""
+    mine = lambda board: board.x if move_seat else board.o  # noqa: E731
+    move_seat = state.player == 0
+    after = game.result(state, move)
+    if any(mine(after) & line == line for line in game.lines):
+        return True
+    for reply in game.actions(after):
+        board = game.result(after, reply)
+        stones, theirs = mine(board), board.o if move_seat else board.x
+        free = [line for line in game.lines if not theirs & line]
+        if not any((stones & line).bit_count() == game.k - 1 for line in free):
+            return False
+    return True
+
+
+def test_a_limited_search_proves_a_win_where_only_the_winners_moves_were_left_out() -> None:
+    """An unlimited search (solve's default) deepens with every move. A limited one narrows x's
+    moves, but every reply of o is tried, so the win it finds is a win: x (e5) against o (a1),
+    k=3 on 9x9, makes an open two and wins on its second move, and the search says so, at no
+    depth past that line, rather than an estimate deepened to the deadline."""
     rows = ["." * 9] * 9
     rows[0], rows[4] = "o" + "." * 8, "." * 4 + "x" + "." * 4
     game = Counted(9, 9, 3, position="/".join(rows))
     unlimited = list(itertools.islice(iterate(AlphaBeta(game), game.initial_state()), 2))
     assert [result.depth for result in unlimited] == [1, 2] and game.calls == 0
-    limited = search(game, game.initial_state(), "alphabeta", depth=4)
-    assert game.calls > 0 and not limited.exact  # moves were left out: nothing is proven
-    assert limited.value > 0.99  # the win is found all the same
+    limited = search(game, game.initial_state(), "alphabeta", depth=40)
+    assert game.calls > 0  # moves were left out
+    assert limited.exact and limited.value == 1 and limited.depth <= 3
+    assert wins_within_three(game, game.initial_state(), limited.move)
+
+
+VCF_15X15 = "h8 g8 i7 g9 g7 h7 i6 i9 i5 i4 h6 f8 f6 g6 g5 j8"
+"""A 15x15 k=5 game (issue 28's) where x, to move, wins by continuous fours in nine plies."""
+
+
+def test_a_narrowed_search_stops_at_the_win_it_finds() -> None:
+    """Once a narrowed search finds a forced win it stops deepening: a time-limited search
+    answered "estimate at depth 4738" on a board of 225 cells (issue 28), deepening on table
+    answers of the same few lines. The depth shown never passes the cells left."""
+    game = games.create("tictactoe --size 15 --k 5")
+    state = game.initial_state()
+    for text in VCF_15X15.split():
+        state = game.result(state, game.parse_move(text, state))
+    result = search(game, state, "alphabeta", time=2.0)
+    empty = game.cells - (state.x | state.o).bit_count()
+    assert result.exact and result.value == 1
+    assert result.depth <= len(result.pv) <= empty and result.seconds < 1.0
+    assert wins_by_vcf(game, state, (result.depth + 1) // 2)
+
+
+def wins_by_vcf(game: MNK, state: Board, fours: int) -> bool:
+    """Whether the side to move wins by continuous fours within `fours` of its moves: each of
+    its moves makes a line lack one stone, so the other side must fill that cell (or lose at
+    once), until two such cells are open at once. Read from the stones and game.lines alone."""
+    stones, others = (state.o, state.x) if state.player else (state.x, state.o)
+    empty = game.board & ~(stones | others)
+
+    def open_cells(mine: int, theirs: int) -> set[int]:
+        """The cells that complete one of `mine`'s lines free of `theirs`."""
+        cells = set()
+        for line in game.lines:
+            if not theirs & line and (mine & line).bit_count() == game.k - 1:
+                cells.add((line & ~mine).bit_length() - 1)
+        return cells
+
+    if open_cells(stones, others):
+        return True
+    if fours == 0 or open_cells(others, stones):
+        return False
+    for bit in range(empty.bit_length()):
+        if not empty >> bit & 1:
+            continue
+        mine = stones | 1 << bit
+        threats = open_cells(mine, others)
+        if len(threats) >= 2:
+            return True
+        if len(threats) == 1:
+            block = threats.pop()
+            x, o = (others | 1 << block, mine) if state.player else (mine, others | 1 << block)
+            after = Board(x, o, state.player, 0, 0, 0, 0)
+            if wins_by_vcf(game, after, fours - 1):
+                return True
+    return False
 
 
 ENDGAME_9X9 = ".xxoxxxo./xxxoooxo./oxoxxxoxx/xxxooxooo/xooxxxooo/oxxxoxxxo/oooxooxxx/ooxooxox./.ooxoox.o"

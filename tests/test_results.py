@@ -154,3 +154,38 @@ def test_play_status_lines_read_the_engine_value_in_the_game_terms() -> None:
     assert statuses and all(
         re.search(r"value ([+-][0-9]+ \((win|loss) by [0-9]+ seeds?|0 \(draw), proven\)", line) for line in statuses
     )
+
+
+def ending_line(stdout: str) -> str:
+    """The line under the result in the panel at the end of a session: why the game ended."""
+    lines = stdout.splitlines()
+    top = max(index for index, line in enumerate(lines) if line.startswith("╭"))
+    return lines[top + 2].strip("│ ").strip()
+
+
+@pytest.mark.parametrize(
+    ("words", "moves", "expected"),
+    [
+        # X drops four stones in column g of a 6-row board: rows 6, 5, 4, 3 from the top.
+        (["connect4"], "g f g f g f g", "X made 4 in a row: g3, g4, g5, g6"),
+        # 7x7 k=4 with gravity: X fills the bottom row a to d (row 7), O stacks on a.
+        (["tictactoe", "--size", "7", "--k", "4", "--gravity"], "a a b a c a d", "X made 4 in a row: a7, b7, c7, d7"),
+        # A rising diagonal on Connect Four: X at a6, b5, c4, d3 (rows from the top), O fills under it.
+        (["connect4"], "a b b c c d c d d g d", "X made 4 in a row: a6, b5, c4, d3"),
+    ],
+)
+def test_a_gravity_win_names_the_cells_of_its_line(words: list[str], moves: str, expected: str, tmp_path: Path) -> None:
+    """A Connect Four or gravity win ended in an IndexError (a column letter read as a cell): the
+    banner names the cells of the line, as the board labels them, in play, replay and analyze."""
+    record = tmp_path / "game.json"
+    stdin = "\n".join(moves.split()) + "\n"
+    humans = ("--first", "human", "--second", "human")
+    run = nimmax_in_process("play", *words, *humans, "--record", str(record), stdin=stdin)
+    assert run.returncode == 0, run.stderr
+    assert banner_line(run.stdout) == "X wins"
+    assert ending_line(run.stdout) == expected
+    replayed = nimmax_in_process("replay", str(record), "--delay", "0")
+    assert replayed.returncode == 0, replayed.stderr
+    assert banner_line(replayed.stdout) == "X wins" and ending_line(replayed.stdout) == ending_line(run.stdout)
+    analysed = nimmax_in_process("replay", str(record), "--delay", "0", "--analyze")
+    assert analysed.returncode == 0 and "Traceback" not in analysed.stderr

@@ -253,6 +253,25 @@ def test_a_signalled_command_says_so_in_one_line(args: list[str], signum: int, c
         assert err == "nimmax: terminated before any run ended\n" and "no run to chart" in out
 
 
+def test_ctrl_c_on_an_unlimited_solve_shows_the_deepest_completed_answer() -> None:
+    """`solve connect4` searches to the end, far beyond a session: Ctrl-C answered "interrupted
+    before any move was searched" (issue 28). It deepens a few cheap plies before it leaps to the
+    end, so the deepest of them is shown, marked not proven, best move first."""
+    process = nimmax_started("solve", "connect4")
+    until(lambda: running_commands(process), 20, "command running")
+    time.sleep(3)  # past the cheap depths, into the proof
+    process.send_signal(signal.SIGINT)
+    out, err = finish(process)
+    found = re.fullmatch(
+        r"nimmax: interrupted past depth ([0-9]+); "
+        r"the deepest completed answer, depth \1, is shown above, not proven\n",
+        err,
+    )
+    assert process.returncode == 130 and found is not None, err
+    rows = [line for line in out.splitlines() if line.startswith("│")]
+    assert f"(estimate at depth {found.group(1)})" in out and "← best" in rows[0] and len(rows) == 7
+
+
 # --- main() and the interrupt contract, in this process ---------------------------------------
 
 

@@ -61,3 +61,53 @@ def test_a_big_board_shows_its_best_ten_moves_and_all_on_asking() -> None:
     assert not any("more moves" in line for line in every)
     small = solve_lines("nim", "2", "3", "5")  # ten moves: all of them, no note
     assert len([line for line in small if line.startswith("│")]) == 10 and not any("more" in line for line in small)
+
+
+def nim_end(piles: tuple[int, ...], normal: bool) -> tuple[int, int]:
+    """(value, plies to the end) of a Nim position for the mover, by plain recursion: the winner
+    ends the game as soon as it can, the loser holds out as long as it can."""
+    if not any(piles):
+        return (1 if not normal else -1), 0  # the last counter was taken by the other side
+    outcomes = []
+    for index, pile in enumerate(piles):
+        for take in range(1, pile + 1):
+            value, plies = nim_end((*piles[:index], pile - take, *piles[index + 1 :]), normal)
+            outcomes.append((-value, plies + 1))
+    return max(outcomes, key=lambda pair: (pair[0], -pair[1] if pair[0] > 0 else pair[1]))
+
+
+def test_every_view_puts_the_best_move_first_and_orders_by_the_engines_key() -> None:
+    """Nim 1 2 3 (normal play): every move loses (nim-sum 0), so the engine picks the slowest
+    loss. The tree of --explain marked 3:3 best while the table and --json chose 3:1 (issue 28):
+    now the table, --json `moves` and the tree all start with best_move, then go by the same
+    key, the payoff and then the plies to the end (the slowest loss first)."""
+    record = json.loads(nimmax_in_process("solve", "nim", "1", "2", "3", "--normal", "--json").stdout)
+    moves = [entry["move"] for entry in record["moves"]]
+    assert moves[0] == record["best_move"] == record["pv"][0]
+
+    def key(move: str) -> tuple[int, int]:
+        pile, take = map(int, move.split(":"))
+        piles = [1, 2, 3]
+        piles[pile - 1] -= take
+        value, plies = nim_end(tuple(piles), normal=True)
+        return -value, plies + 1  # for the mover of 1 2 3
+
+    keys = [key(move) for move in moves]
+    assert all(value == -1 for value, _ in keys)  # Bouton: every move loses
+    assert [plies for _, plies in keys] == sorted((plies for _, plies in keys), reverse=True)
+    text = solve_lines("nim", "1", "2", "3", "--normal", "--explain")
+    rows = [line.split("│")[1].strip() for line in text if line.startswith("│ ") and line.endswith("│")]  # not the tree
+    assert rows[0] == f"{record['best_move']}  ← best" and [row.split()[0] for row in rows] == moves
+    branches = [line for line in text if line.startswith(("├── ", "└── "))]
+    assert branches[0].split()[1] == record["best_move"] and branches[0].endswith("best")
+    assert [branch.split()[1] for branch in branches] == moves
+
+
+def test_an_mcts_solve_lists_its_choice_first() -> None:
+    """MCTS chooses by visits, not by mean: its table listed b2 +0.05 first and marked a2 best
+    (issue 28). Its choice comes first, in the table and in --json."""
+    spec = "mcts:iterations=3000,seed=1"
+    record = json.loads(nimmax_in_process("solve", "tictactoe", "--algorithm", spec, "--json").stdout)
+    assert record["moves"][0]["move"] == record["best_move"]
+    rows = [line for line in solve_lines("tictactoe", "--algorithm", spec) if line.startswith("│")]
+    assert rows[0].split("│")[1].strip() == f"{record['best_move']}  ← best"

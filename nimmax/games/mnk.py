@@ -732,6 +732,13 @@ class MNK(Game[Board, int]):
                     return line
         return 0
 
+    def winning_cells(self, state: Board) -> tuple[str, ...]:
+        """The cells of the completed line from the left (then from the top), each named as a
+        cell is typed without gravity (column letter, row from the top, as the board is
+        labelled; a gravity move names only a column); () when no line is made."""
+        cells = sorted((col, row) for row, col in map(self.cell, _bits(self.winning_line(state))))
+        return tuple(f"{LETTERS[col]}{row + 1}" for col, row in cells)
+
     def read_position(self, text: str) -> Board:
         """A position from rows joined by '/', cells x, o and '.'; BadGameSpec if impossible."""
         rows = text.strip().lower().split("/")

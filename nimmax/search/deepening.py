@@ -18,9 +18,15 @@ from typing import Any, Protocol
 from nimmax.game import CHANCE, AnyGame, overrides
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.result import MoveValue, SearchResult
-from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, payoff, to_value
+from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, payoff, to_value
 from nimmax.search.stack import deep, interpreter_for
 from nimmax.search.table import Table, principal_variation
+
+LEAP_NODES = 10_000
+"""Deepening with no clock or node limit (solve) searches straight to its depth limit once its
+iterations have cost this many nodes: the shallow ones give answers to show when Ctrl-C stops
+the search, and cost little beside the proof; deepening ply by ply to the end would repeat
+ever bigger searches (or, on a game thousands of plies long, thousands of small ones)."""
 
 
 class Searcher:
@@ -49,6 +55,14 @@ class Searcher:
         self.scored: list[tuple[Any, float]] = []
         self.narrowing = False
         """Whether the game's `heuristic_actions` apply: a limited search, set by `iterate`."""
+        self.mover = CHANCE
+        """The seat to move at the root being searched (set by `search_root`)."""
+        self.narrowed = [0, 0]
+        """Nodes narrowed to `heuristic_actions`: the root mover's, then the other side's. A horizon
+        of the mover's own leaves a win sound (a win needs one good move); the other side's does not."""
+        self.forced = False
+        """Whether the best root move's score met no horizon but the mover's own narrowed nodes,
+        so a win it shows is won whatever the other side does (set by `search_root`)."""
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         """The engine: the score, for the side to move, of a node that is neither over nor at
@@ -85,6 +99,7 @@ class Searcher:
         moves = game.heuristic_actions(state) if near and self.narrowing else None
         if moves is not None:
             self.horizon += 1  # the moves left out are a horizon: no value here is proven
+            self.narrowed[game.to_move(state) != self.mover] += 1
         else:
             moves = game.search_actions(state) if narrow else game.actions(state)
         if first is None:
@@ -158,18 +173,26 @@ def search_root(
     searcher.budget.count()
     if game.to_move(state) == CHANCE:
         raise ValueError("a chance node has no move to choose")
-    me = searcher.viewpoint(state)
+    me = searcher.mover = searcher.viewpoint(state)
     best, best_move = -INFINITY, None
     scored: list[tuple[Any, float]] = []
     searcher.scored = scored
     narrowed = searcher.narrowing and not every_move  # a narrowing search treats its root as any node
     for move in searcher.moves(state, first, narrow=narrowed, near=not every_move):
         child = game.result(state, move)
+        horizon, own = searcher.horizon, searcher.narrowed[0]
         score = searcher.root_score(me, child, depth - 1, -INFINITY if every_move else best, INFINITY)
         scored.append((move, score))
         if score > best:
             best, best_move = score, move
+            searcher.forced = searcher.horizon - horizon == searcher.narrowed[0] - own
     return best, best_move, scored
+
+
+def ranked(scored: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
+    """Root moves in the order the search prefers them: by score (the quickest win and the slowest
+    loss first among equal payoffs), the move it chose first among equal scores."""
+    return sorted(scored, key=lambda pair: -pair[1])
 
 
 def iterate(
@@ -179,8 +202,9 @@ def iterate(
 
     Callers own the clock: stop consuming whenever you like. The searcher's budget aborts
     an iteration that overruns it, and the generator then ends. `deepen=False` searches
-    once, straight at `depth` (to the end of the game when depth is None). Each result's
-    nodes and seconds are those of the search so far, every earlier depth included.
+    once, straight at `depth` (to the end of the game when depth is None); deepening without
+    a clock or node limit goes straight there once its iterations cost LEAP_NODES. Each
+    result's nodes and seconds are those of the search so far, every earlier depth included.
     """
     game = searcher.game
     start = time.perf_counter()
@@ -188,10 +212,11 @@ def iterate(
     current, first = (1 if deepen else limit), None
     nodes_before = searcher.budget.nodes
     budget = searcher.budget
-    limited = depth is not None or budget.deadline < INFINITY or budget.node_limit < INFINITY
+    clocked = budget.deadline < INFINITY or budget.node_limit < INFINITY
+    limited = depth is not None or clocked
     searcher.narrowing = limited and searcher.near and overrides(game, "heuristic_actions")
     while True:
-        horizon_before = searcher.horizon
+        horizon_before, narrowed_before = searcher.horizon, sum(searcher.narrowed)
         if game.is_terminal(state):
             searcher.budget.count()
             score = payoff(game, state, searcher.viewpoint(state))
@@ -202,22 +227,32 @@ def iterate(
         except OutOfBudget:
             return
         exact = searcher.horizon == horizon_before
-        whole = exact and not (searcher.averages and game.has_chance)
+        # A win where no reply of the other side was left out: the most a narrowing game (won,
+        # drawn or lost) gives. With every move valued, deepening goes on until each is proven.
+        won = searcher.narrowing and searcher.forced and SCALE - HALF < best <= SCALE and not every_move
+        whole = (exact or won) and not (searcher.averages and game.has_chance)
         pv = principal_variation(game, searcher.table, state, move)
         yield SearchResult(
             value=to_value(best, whole),
             move=move,
             pv=pv,
             nodes=searcher.budget.nodes - nodes_before,
-            depth=current if current < FULL_DEPTH else len(pv),
+            depth=int(SCALE - best) if won else current if current < FULL_DEPTH else len(pv),  # a win: its plies
             seconds=time.perf_counter() - start,
-            exact=exact,
-            moves=tuple(MoveValue(m, to_value(s, whole)) for m, s in scored) if every_move else (),
+            exact=exact or won,
+            moves=tuple(MoveValue(m, to_value(s, whole and exact)) for m, s in ranked(scored)) if every_move else (),
             moves_proven=exact and every_move,
         )
-        if exact or current >= limit:
+        # Narrowing does not depend on the depth: once no leaf was cut by the depth (every
+        # horizon a narrowed node), a deeper search would search the same tree again.
+        ended = searcher.horizon - horizon_before == sum(searcher.narrowed) - narrowed_before
+        if exact or won or ended or current >= limit:
             return
-        current, first = current + 1, move
+        leap = not clocked and searcher.budget.nodes - nodes_before >= LEAP_NODES
+        if leap:  # estimates' moves order a proof worse than the game's own order: keep only proofs
+            for key in [key for key, entry in searcher.table.items() if entry[0] < FULL_DEPTH]:
+                del searcher.table[key]
+        current, first = (limit if leap else current + 1), move
 
 
 def run(
@@ -231,8 +266,9 @@ def run(
     """The deepest answer `iterate` completes, with the nodes and seconds of the whole search
     (the iteration the budget cut short included).
 
-    Deepening stops where this thread's stack does (a timed move answers from there); a
-    straight search gets a thread with the stack it needs (`deep`), or TooDeep. When the
+    Deepening under a clock or node limit stops where this thread's stack does (a timed move
+    answers from there); a search without one, straight or deepening until it leaps to the end
+    (solve), gets a thread with the stack it needs (`deep`), or TooDeep. When the
     budget stops even the first depth, the answer is the best root move scored by then (an
     estimate), or failing those the game's first move in search order, so a player under a
     deadline always has an answer.
@@ -250,8 +286,9 @@ def run(
         return found
 
     budget.watch = (lambda _: watcher.tick(searcher)) if watcher is not None else None
+    clocked = budget.deadline < INFINITY or budget.node_limit < INFINITY
     try:
-        if deepen:
+        if deepen and clocked:
             with interpreter_for(plies) as room:
                 last = deepest(min(depth, room) if depth is not None else room)
         else:
@@ -272,5 +309,5 @@ def unfinished(searcher: Searcher, state: Any, every_move: bool) -> SearchResult
         return SearchResult(0.0, move, (move,) if move is not None else (), 0, 0, 0.0, False)
     move, value, _ = best
     proven = searcher.unhorizoned()
-    values = tuple(MoveValue(m, to_value(s, proven)) for m, s in searcher.scored) if every_move else ()
+    values = tuple(MoveValue(m, to_value(s, proven)) for m, s in ranked(searcher.scored)) if every_move else ()
     return SearchResult(value, move, (move,), 0, 0, 0.0, False, values, proven and every_move)

@@ -439,7 +439,8 @@ class MonteCarlo(Searcher):
             if not node.visits:
                 break
             line.append(node.move)
-        values = tuple(MoveValue(child.move, self.value_of(child)[0]) for child in root.children) if every_move else ()
+        preferred = sorted(root.children, key=lambda child: (child is not chosen, -child.visits))
+        values = tuple(MoveValue(child.move, self.value_of(child)[0]) for child in preferred) if every_move else ()
         if every_move:
             self.tree.index(self.game, root)
         proven = every_move and self.tried_all(root) and all(self.value_of(child)[1] for child in root.children)

@@ -120,23 +120,14 @@ MARGINS: Mapping[str, str] = {
 
 
 def line_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:
-    """An m,n,k game: the line that was made, its cells named, or a full board."""
+    """An m,n,k game: the line that was made, its cells named by the game, or a full board."""
+    from nimmax.games.mnk import MNK
+
+    assert isinstance(game, MNK)
     winner = game.winner(state)
     if winner is None:
         return "the board is full with no line made"
-    stones = state.x if winner == 0 else state.o
-    for line in getattr(game, "lines", ()):
-        if stones & line == line:
-            cells = ", ".join(game.format_move(bit) for bit in range(line.bit_length()) if line >> bit & 1)
-            if getattr(game, "gravity", False):  # a column letter names no cell: say the cells
-                cells = ", ".join(_cell_name(game, bit) for bit in range(line.bit_length()) if line >> bit & 1)
-            return f"{labels[winner]} made {getattr(game, 'k', 'a')} in a row: {cells}"
-    return f"{labels[winner]} made a line"
-
-
-def _cell_name(game: Any, bit: int) -> str:
-    row, col = game.cell(bit)
-    return f"{'abcdefghijklmnopqrstuvwxyz'[col]}{row + 1}"
+    return f"{labels[winner]} made {game.k} in a row: {', '.join(game.winning_cells(state))}"
 
 
 def counter_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:

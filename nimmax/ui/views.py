@@ -111,7 +111,7 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
     table.add_column("move", style="bold", no_wrap=True)
     table.add_column("value", justify="right", no_wrap=True)
     table.add_column("outcome")
-    ranked = sorted(result.moves, key=lambda pair: -pair[1])
+    ranked = result.moves  # in the engine's order, its choice first
     shown = ranked if rows is None else ranked[:rows]
     for move, value in shown:
         best = move == result.move
@@ -121,7 +121,10 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
     parts: list[Text | Table] = [solution_header(game, state), table]
     if len(shown) < len(ranked):
         more = len(ranked) - len(shown)
-        parts.append(Text(f"and {more:,} more move{'s' if more != 1 else ''}, none valued higher (--all shows them)"))
+        lowest = min(value for _, value in shown)
+        higher = any(value > lowest for _, value in ranked[len(shown) :])  # MCTS ranks by visits
+        note = "" if higher else ", none valued higher"
+        parts.append(Text(f"and {more:,} more move{'s' if more != 1 else ''}{note} (--all shows them)"))
     return Group(*parts)
 
 
@@ -150,7 +153,7 @@ def partial_answer(result: SearchResult) -> str:
         return "after the answer was proven; it is shown above"
     if result.depth:
         deepest = result.depth
-        return f"at depth {deepest + 1}; the deepest completed answer, depth {deepest}, is shown above, not proven"
+        return f"past depth {deepest}; the deepest completed answer, depth {deepest}, is shown above, not proven"
     if result.moves:
         proof = " (each value proven)" if result.moves_proven else ""
         return f"after {len(result.moves)} moves were valued{proof}; they are shown above, the best of them not proven"
