@@ -206,6 +206,7 @@ def test_a_game_record_replays_the_spawns() -> None:
         "2048 --position 3,0/0,0",  # not a power of two
         "2048 --position 2,x/0,0",
         "2048 --position 65536,0/0,0",  # beyond the 4-bit cells
+        "2048 --position 0,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0",  # no tile: no slide, yet not over
         "2048 --size 4 --position 2,0/0,0",
         "2048 --size 1",
         "2048 --size 9",
@@ -277,6 +278,14 @@ def test_solve_on_the_command_line() -> None:
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "row 2" in bad.stderr
     start = nimmax("solve", "2048")
     assert start.returncode == 2 and "chance" in start.stderr
+
+
+@pytest.mark.parametrize("command", [("play", "--first", "random"), ("solve",)])
+def test_an_empty_position_is_refused_where_it_is_read(command: tuple[str, ...]) -> None:
+    """No slide moves an empty board, and it is not over either: a position nobody can move from."""
+    done = nimmax(command[0], "2048", "--position", "0,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0", *command[1:])
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and "no tile" in done.stderr
 
 
 def test_renderer_shows_score_best_tile_and_colours() -> None:
