@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from math import inf
 
 import pytest
@@ -16,13 +17,13 @@ from rich.console import Console
 
 from nimmax import games, players
 from nimmax.game import CHANCE, BadGameSpec, IllegalMove
-from nimmax.games.twenty48 import Position, Spawn, Twenty48
+from nimmax.games.twenty48 import MOVES, Position, Spawn, Twenty48
 from nimmax.match import GameRecord, plies
 from nimmax.search import search
 from nimmax.ui.render import render
 from nimmax.ui.twenty48 import read_key
 
-from .cli_helpers import nimmax
+from .cli_helpers import nimmax, nimmax_in_process
 
 
 def slide_row(row: list[int]) -> tuple[list[int], int]:
@@ -366,3 +367,16 @@ def test_control_c_while_waiting_for_a_key_interrupts() -> None:
     game, state = position("0,0/0,2")
     with pytest.raises(KeyboardInterrupt):
         press(game, state, "\x03")
+
+
+def test_the_hint_gives_the_slides_points_and_keeps_the_heuristic_apart() -> None:
+    """The search's value on a board scoring 0 is some 1.6 million: a heuristic, never shown as points."""
+    grid = [[2, 2, 4, 4], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]]
+    done = nimmax_in_process("play", "2048", "--position", text_of(grid), stdin="hint\n")
+    assert done.returncode == 0, done.stderr
+    hint = re.search(r"hint: (\w+) +scores (\S+) now · heuristic ([\d,]+) at depth \d+ \(not points\)", done.stdout)
+    assert hint is not None, done.stdout
+    slide, points, heuristic = hint.groups()
+    assert int(points.lstrip("+")) == slide_grid(grid, slide)[1]
+    assert int(heuristic.replace(",", "")) > 1000 * max(slide_grid(grid, move)[1] for move in MOVES)
+    assert "expected value" not in done.stdout

@@ -72,6 +72,21 @@ def search_status(game: AnyGame, search: SearchResult, mover: int | None = None)
     return f"value {value} · {search.nodes:,} nodes · {search.seconds:.3f} s"
 
 
+def points_status(game: AnyGame, state: Any, move: Any, search: SearchResult) -> str | None:
+    """For one seat playing for points against chance (2048): what `move` scores now, and the search's
+    value apart, which past its horizon adds a heuristic worth of the board, not points; else None."""
+    if not (game.has_chance and game.players == 1) or game.words:  # a plugin's utility may hold only at the end
+        return None
+    seat = game.to_move(state)
+    figures = f"{search.nodes:,} nodes · {search.seconds:.3f} s"
+    if search.exact:
+        gain = signed(search.value - game.utility(state, seat))
+        return f"expected score gain {gain} to the end (proven) · {figures}"
+    gain = signed(game.utility(game.result(state, move), seat) - game.utility(state, seat))
+    estimate = f"{search.value:,.0f}" + (f" at depth {search.depth}" if search.depth else "")
+    return f"scores {gain} now · heuristic {estimate} (not points) · {figures}"
+
+
 def worth_drawing(game: AnyGame, state: Any) -> bool:
     """Whether to draw a position: not one waiting for a chance draw, which comes straight after."""
     return game.is_terminal(state) or game.to_move(state) != CHANCE
@@ -176,7 +191,8 @@ class PlaySession:
         else:
             line = f"[bold]{escape(self.labels[ply.seat])}[/bold] plays [bold cyan]{move}[/bold cyan]"
             if ply.search is not None:
-                line += f"   [dim]{escape(search_status(game, ply.search, ply.seat))}[/dim]"
+                status = points_status(game, ply.before, ply.move, ply.search)
+                line += f"   [dim]{escape(status or search_status(game, ply.search, ply.seat))}[/dim]"
                 if self.live.interrupted:
                     line += "   [yellow]moved now at Ctrl-C (twice ends the game)[/yellow]"
             elif ply.seat not in self.humans:
@@ -244,16 +260,17 @@ class PlaySession:
 
     def hint(self, state: Any) -> None:
         """The best move by the opponent's engine (or a quick search), with its value for the mover
-        (its expected value where chance plays: 2048's slide)."""
+        (2048: the slide's points now, the search's heuristic estimate apart)."""
         if self.hinter is None:
             engines = [player for player in self.players if isinstance(player, SearchPlayer)]
             self.hinter = engines[0] if engines else SearchPlayer(parse_spec(self.hint_spec), self.live)
         with self.live.watching("hint"):
             search = self.hinter.search(self.game, state)
         move = escape(self.game.format_move(search.move))
-        status = search_status(self.game, search, self.game.to_move(state))
-        if self.game.has_chance:
-            status = "expected " + status
+        game = self.game
+        status = points_status(game, state, search.move, search)
+        if status is None:
+            status = ("expected " if game.has_chance else "") + search_status(game, search, game.to_move(state))
         self.console.print(f"hint: [bold green]{move}[/bold green]   [dim]{escape(status)}[/dim]")
 
     def why(self) -> None:
