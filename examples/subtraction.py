@@ -1,11 +1,14 @@
 """A subtraction game with words: `N` counters, each move takes one of the allowed amounts,
-and whoever cannot move loses.
+and whoever cannot move loses. It draws its own board (`render`).
 
     nimmax play examples/subtraction.py:Subtraction 20 --take 1,3,4
     nimmax solve examples/subtraction.py:Subtraction 20
 """
 
 from nimmax import BadGameSpec, Game, IllegalMove
+
+SHOWN = 30
+"""Counters drawn at most; a bigger heap is drawn cut short, its count beside it."""
 
 
 class Subtraction(Game):
@@ -61,3 +64,15 @@ class Subtraction(Game):
             return int(text)
         except ValueError:
             raise IllegalMove(f"{text!r} is not a number of counters") from None
+
+    def render(self, state: tuple[int, int], last_move: int | None) -> str:
+        """The board play and replay draw: the heap as counters, what was just taken, whose turn it is.
+
+        A string is printed as it is; any Rich renderable (a Table, a Panel) works too.
+        """
+        counters, seat = state
+        heap = "● " * min(counters, SHOWN) + ("… " if counters > SHOWN else "")
+        taken = f", {last_move} just taken" if last_move is not None else ""
+        turn = "game over" if self.is_terminal(state) else f"{self.player_names[seat]} to move"
+        takes = ", ".join(map(str, self.takes))
+        return f"{heap}{counters} left{taken}\n{turn} (takes {takes})"

@@ -45,13 +45,13 @@ def board(game: AnyGame, state: Any, rows: list[tuple[int, int, str, str]]) -> R
     return Panel(table, title=game.spec, title_align="left", subtitle=status, subtitle_align="right", expand=False)
 
 
-def render_simple_nim(game: AnyGame, state: Pile, last_move: Any) -> RenderableType:
+def render_simple_nim(game: AnyGame, state: Pile, last_move: Any, bottom: int = 0) -> RenderableType:
     """Simple-Nim: the one pile, with the counters just taken."""
     taken = int(last_move) if last_move is not None else 0
     return board(game, state, [(state.counters, taken, f"← took {taken}" if taken else "", "bold yellow")])
 
 
-def render_nim(game: AnyGame, state: Piles, last_move: Any) -> RenderableType:
+def render_nim(game: AnyGame, state: Piles, last_move: Any, bottom: int = 0) -> RenderableType:
     """Nim: every pile, the one just taken from showing what was taken."""
     rows = []
     for index, count in enumerate(state.piles):
@@ -60,7 +60,7 @@ def render_nim(game: AnyGame, state: Piles, last_move: Any) -> RenderableType:
     return board(game, state, rows)
 
 
-def render_split_nim(game: AnyGame, state: Piles, last_move: Any) -> RenderableType:
+def render_split_nim(game: AnyGame, state: Piles, last_move: Any, bottom: int = 0) -> RenderableType:
     """Split-Nim: every pile, the two just made marked, piles of one or two dimmed (they cannot split)."""
     made = {last_move.pile, last_move.pile + 1} if isinstance(last_move, Split) else set()
     rows = []

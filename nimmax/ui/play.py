@@ -110,6 +110,11 @@ def banner(
     return Panel(shown, border_style=style, expand=False)
 
 
+def facing(humans: set[int]) -> int:
+    """The seat whose side a board keeps nearest the viewer: the one person's, else the first seat's."""
+    return next(iter(humans)) if len(humans) == 1 else 0
+
+
 def last_mover(game: AnyGame, states: Sequence[Any]) -> int | None:
     """The seat that made the last move of a game (chance's draws aside), or None before any."""
     movers = [game.to_move(state) for state in states[:-1]]
@@ -141,6 +146,7 @@ class PlaySession:
         self.hint_spec = timed(Spec(engine_for(game).name), time_limit)
         self.labels = seat_labels(game, [player.spec for player in self.players])
         self.humans = {seat for seat, player in enumerate(self.players) if isinstance(player, HumanPlayer)}
+        self.bottom = facing(self.humans)
         self.match = Match(game, self.players, random.Random(game.seed if game.seed is not None else seed))
         self.reader = reader
         self.interactive = reader is None and sys.stdin.isatty() and console.is_terminal
@@ -156,7 +162,7 @@ class PlaySession:
         if self.humans:
             self.console.print(Text(self.controls(), style="dim"))
         if worth_drawing(game, self.match.state):
-            self.console.print(render(game, self.match.state))
+            self.console.print(render(game, self.match.state, bottom=self.bottom))
         moves = self.match.run()
         try:
             with quiet_keys(sys.stdin) if self.interactive and self.humans else nullcontext():
@@ -199,7 +205,7 @@ class PlaySession:
                 line += f"   [dim]{ply.seconds:.3f} s[/dim]"
             self.console.print(line)
         if worth_drawing(game, ply.after):
-            self.console.print(render(game, ply.after, ply.move))
+            self.console.print(render(game, ply.after, ply.move, self.bottom))
         if self.delay > 0 and ply.seat not in self.humans and ply.seat != CHANCE:
             time.sleep(min(self.delay, MAX_DELAY))  # the CLI refuses more; a caller's inf must not overflow sleep
 
@@ -255,7 +261,7 @@ class PlaySession:
         moves = ", ".join(self.game.format_move(ply.move) for ply in taken)
         self.console.print(f"[yellow]took back {escape(moves)}[/yellow]")
         history = self.match.history
-        self.console.print(render(self.game, self.match.state, history[-1].move if history else None))
+        self.console.print(render(self.game, self.match.state, history[-1].move if history else None, self.bottom))
         raise Rewind
 
     def hint(self, state: Any) -> None:
@@ -371,9 +377,11 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
     game = games.create(record.game)
     states = record.positions()
     labels = seat_labels(game, record.players)
+    humans = {seat for seat, spec in enumerate(record.players) if spec == "human"}
+    bottom = facing(humans)
     console.print(Text(f"{game.spec}: " + " vs ".join(labels), style="bold"))
     if worth_drawing(game, states[0]):
-        console.print(render(game, states[0]))
+        console.print(render(game, states[0], bottom=bottom))
     for number, (text, before, after) in enumerate(zip(record.moves, states, states[1:], strict=False), start=1):
         seat = game.to_move(before)
         if seat == CHANCE:
@@ -382,7 +390,6 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
             time.sleep(min(delay, MAX_DELAY))  # the CLI refuses more; a caller's inf must not overflow sleep
             console.print(f"{number}. [bold]{escape(labels[seat])}[/bold] plays [bold cyan]{escape(text)}[/bold cyan]")
         if worth_drawing(game, after):
-            console.print(render(game, after, game.parse_move(text, before)))
-    humans = {seat for seat, spec in enumerate(record.players) if spec == "human"}
+            console.print(render(game, after, game.parse_move(text, before), bottom))
     moves_made = sum(game.to_move(state) != CHANCE for state in states[:-1])
     console.print(banner(game, states[-1], labels, humans, moves_made, last_mover(game, states)))

@@ -79,7 +79,7 @@ def tile_style(value: int) -> str:
     return f"bold {text} on {background}"
 
 
-def render(game: AnyGame, state: Any, last_move: Any = None) -> RenderableType:
+def render(game: AnyGame, state: Any, last_move: Any = None, bottom: int = 0) -> RenderableType:
     """The board, three lines per row, with the score, the best tile and the last move above it."""
     assert isinstance(game, Twenty48) and isinstance(state, Position)
     size = game.size
