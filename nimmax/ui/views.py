@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group
@@ -124,10 +125,20 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
     return Group(*parts)
 
 
+LINE_MOVES = 20
+"""Moves of a best line shown at most: a pile of thousands has a line of thousands of moves."""
+
+
+def line_text(game: AnyGame, pv: Sequence[Any]) -> str:
+    """A best line in the game's notation, cut after LINE_MOVES moves with the count of them all."""
+    shown = " ".join(game.format_move(move) for move in pv[:LINE_MOVES])
+    return f"{shown} … ({len(pv):,} moves in all)" if len(pv) > LINE_MOVES else shown
+
+
 def solution_summary(game: AnyGame, algorithm: str, result: SearchResult, mover: int | None = None) -> Text:
     """Lines under the table: the verdict, the best line as far as the search knows it, nodes and time."""
     verdict = outcome_word(game, result.value, result.exact, mover)
-    line = " ".join(game.format_move(move) for move in result.pv)
+    line = line_text(game, result.pv)
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
     proof = "proven" if result.exact else f"estimate at depth {result.depth}"
     return Text.assemble(
