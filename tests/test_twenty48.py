@@ -380,3 +380,14 @@ def test_the_hint_gives_the_slides_points_and_keeps_the_heuristic_apart() -> Non
     assert int(points.lstrip("+")) == slide_grid(grid, slide)[1]
     assert int(heuristic.replace(",", "")) > 1000 * max(slide_grid(grid, move)[1] for move in MOVES)
     assert "expected value" not in done.stdout
+
+
+def test_without_colour_the_board_is_a_grid_of_its_tiles() -> None:
+    """NO_COLOR (or a pipe): cells told apart by colour alone would be blank, so the tiles sit in a grid."""
+    grid = [[2, 4, 0, 0], [0, 2048, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4096]]
+    done = nimmax_in_process("play", "2048", "--position", text_of(grid), stdin="quit\n")  # NO_COLOR=1
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("│")][:4]
+    assert len(rows) == 4, done.stdout
+    assert [[int(cell) if cell.strip() else 0 for cell in row.strip("│").split("│")] for row in rows] == grid
+    assert done.stdout.count("┼") == 3 * 3  # the inner corners of a 4x4 grid, one board drawn
