@@ -101,7 +101,7 @@ grids = st.integers(2, 5).flatmap(
         st.lists(st.sampled_from([0, 0, 0, 2, 2, 4, 4, 8, 16, 1024, 32768]), min_size=size, max_size=size),
         min_size=size,
         max_size=size,
-    )
+    ).filter(lambda grid: any(any(row) for row in grid))  # a position holds a tile (an empty one is refused)
 )
 
 
