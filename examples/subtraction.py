@@ -12,7 +12,11 @@ SHOWN = 30
 
 
 class Subtraction(Game):
-    """A state is (counters left, seat to move); a move is the number taken."""
+    """Take one of the allowed amounts from the heap (1, 3 or 4 unless told); whoever cannot move loses.
+
+    A state is (counters left, seat to move); a move is the number taken. The first paragraph
+    of this docstring is the rules nimmax's in-game help shows.
+    """
 
     name = "subtraction"
 

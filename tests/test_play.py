@@ -175,6 +175,32 @@ def test_quit_ends_politely() -> None:
 
 
 @pytest.mark.parametrize(
+    ("words", "rules", "notation"),
+    [
+        ("simple-nim 12 --max-take 5", "takes 1 to 5 counters. Whoever takes the last counter loses", "number"),
+        ("nim 2 3 5 --normal", "Whoever takes the last counter wins", "3:4 takes 4 from pile 3"),
+        ("split-nim 7", "two unequal piles", "1:4+2"),
+        ("tictactoe --size 15 --k 5", "15x15 board. 5 in a row", "column letter and row number"),
+        ("tictactoe --size 7 --k 4 --gravity", "dropping a stone into a column of the 7x7 board", "a column"),
+        ("connect4", "6x7 board; it falls to the lowest empty cell. 4 in a row", "a column"),
+        ("2048 --goal 512", "Make a 512 tile", "up, down, left, right"),
+        ("kalah --pits 3", "A last seed in your store: move again", "1 to 3"),
+        ("plates", "A picks a plate", "20+50"),
+        ("examples/subtraction.py:Subtraction", "whoever cannot move loses", "as the game writes"),
+    ],
+)
+def test_help_gives_the_rules_and_the_notation_of_the_game_as_set_up(words: str, rules: str, notation: str) -> None:
+    game = games.create(words)
+    seats = ["--first", "human"] + (["--second", "human"] if game.players == 2 else [])
+    run = nimmax_in_process("play", *shlex.split(words), *seats, stdin="help\n")
+    assert run.returncode == 0, run.stderr
+    text = " ".join(run.stdout.split())  # lines joined where the console wrapped them
+    assert "Rules: " in text and "Notation: " in text, run.stdout
+    assert rules in text.split("Rules: ")[1].split("Notation: ")[0]
+    assert notation in text.split("Notation: ")[1].split("Moves look like")[0]
+
+
+@pytest.mark.parametrize(
     ("args", "message"),
     [
         (["nim", "2", "--first", "robot"], "unknown player 'robot'"),

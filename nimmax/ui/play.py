@@ -46,6 +46,7 @@ from nimmax.ui.prompt import (
 )
 from nimmax.ui.render import render
 from nimmax.ui.results import ending, outcome
+from nimmax.ui.rules import rules_of
 from nimmax.ui.views import outcome_word, signed
 from nimmax.ui.why import why_table
 
@@ -296,10 +297,14 @@ class PlaySession:
         self.console.print(why_table(self.game, ply.before, found, ply.move, result.depth))
 
     def help(self, state: Any) -> None:
-        """The commands with their short words and keys, and the move notation by example."""
+        """The game's rules and move notation in short, with moves of this position; then the commands
+        with their short words and keys."""
         game = self.game
         keyed = str(getattr(self.reader, "keys", ""))
+        rules = rules_of(game)
         examples = ", ".join(game.format_move(action) for action in islice(game.actions(state), 3))
+        self.console.print(f"[bold]Rules:[/bold] {escape(rules.rules)}")
+        self.console.print(f"[bold]Notation:[/bold] {escape(rules.notation)}")
         if keyed:  # a key reader: one key a move, no words typed
             self.console.print(f"Keys: {escape(keyed)}")
             for name in ("help", "hint", "undo", "quit"):
