@@ -471,6 +471,7 @@ def _analyze(record: Any, algorithm: str | None, time: float | None, as_json: bo
     """Analyse a record and print the table (or JSON); Ctrl-C prints the moves analysed so far."""
     from nimmax.analyze import Analysis, analyst, judged
     from nimmax.ui.live import LiveSearch
+    from nimmax.ui.views import counted
     from nimmax.ui.why import analysis_table, decisive_line
 
     game = games.create(record.game)
@@ -488,7 +489,7 @@ def _analyze(record: Any, algorithm: str | None, time: float | None, as_json: bo
                 raise KeyboardInterrupt
             done.append(found)
     except KeyboardInterrupt as stopped:
-        stopped.add_note(f"after analysing {len(done)} moves, printed above")
+        stopped.add_note(f"after analysing {counted(len(done), 'move')}, printed above")
         raise
     finally:
         analysis = Analysis.of(record, player.spec, done)

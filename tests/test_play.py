@@ -174,6 +174,15 @@ def test_quit_ends_politely() -> None:
     assert "First (you) plays 3:4" in run.stdout and "Second (alphabeta) plays" in run.stdout
 
 
+def test_one_of_anything_reads_in_the_singular() -> None:
+    """From 40 counters, taking 1 to 13: why's table shows 12 moves of the 13, and one move was made."""
+    args = ("simple-nim", "40", "--max-take", "13", "--first", "alphabeta:depth=2", "--second", "human")
+    run = nimmax_in_process("play", *args, stdin="why\nquit\n")
+    assert run.returncode == 0, run.stderr
+    assert "1 more move not shown" in run.stdout and "unfinished after 1 move\n" in run.stdout.replace(" │", "")
+    assert "1 moves" not in run.stdout
+
+
 @pytest.mark.parametrize(
     ("words", "rules", "notation"),
     [

@@ -391,3 +391,11 @@ def test_without_colour_the_board_is_a_grid_of_its_tiles() -> None:
     assert len(rows) == 4, done.stdout
     assert [[int(cell) if cell.strip() else 0 for cell in row.strip("│").split("│")] for row in rows] == grid
     assert done.stdout.count("┼") == 3 * 3  # the inner corners of a 4x4 grid, one board drawn
+
+
+def test_an_unfinished_game_gives_its_score_and_best_tile() -> None:
+    grid = [[4, 4, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+    done = nimmax_in_process("play", "2048", "--position", text_of(grid), stdin="left\nquit\n")
+    assert done.returncode == 0, done.stderr
+    slid, points = slide_grid(grid, "left")  # 8,0,0,0 / 2,... : the spawn, a 2 or a 4, stays below 8
+    assert f"Score {points:,}, best tile {max(map(max, slid))}" in done.stdout.split("unfinished after 1 move")[1]

@@ -11,7 +11,7 @@ import random
 import shlex
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from itertools import islice
 from pathlib import Path
@@ -31,6 +31,7 @@ from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, GameRecord, Match
 from nimmax.numbers import MAX_DELAY, quoted
 from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, parse_spec, timed
 from nimmax.search import SearchResult, engine_for
+from nimmax.ui import twenty48
 from nimmax.ui.live import LiveSearch, value_text
 from nimmax.ui.prompt import (
     COMMANDS,
@@ -47,7 +48,7 @@ from nimmax.ui.prompt import (
 from nimmax.ui.render import render
 from nimmax.ui.results import ending, outcome
 from nimmax.ui.rules import rules_of
-from nimmax.ui.views import outcome_word, signed
+from nimmax.ui.views import counted, outcome_word, signed
 from nimmax.ui.why import why_table
 
 
@@ -93,6 +94,10 @@ def worth_drawing(game: AnyGame, state: Any) -> bool:
     return game.is_terminal(state) or game.to_move(state) != CHANCE
 
 
+STANDINGS: Mapping[str, Callable[[AnyGame, Any], str]] = {"2048": twenty48.standing}
+"""Game name to how a game stands when left unfinished, where its banner says more than the moves made."""
+
+
 def banner(
     game: AnyGame, state: Any, labels: Sequence[str], humans: set[int], moves: int, last: int | None = None
 ) -> Panel:
@@ -100,7 +105,11 @@ def banner(
     ended (`results.ending`; `last` made the last move), or that it was left unfinished after `moves`
     moves; green when it went well for the person playing, red when not."""
     if not game.is_terminal(state):
-        return Panel(Text(f"Game left unfinished after {moves} moves", style="bold yellow"), expand=False)
+        left = Text(f"Game left unfinished after {counted(moves, 'move')}", style="bold yellow")
+        own = STANDINGS.get(game.name) if not game.words else None
+        if own is not None:
+            left.append(f"\n{own(game, state)}", style="default")
+        return Panel(left, expand=False)
     text, went_well = outcome(game, state, labels)
     if went_well is None or not humans or len(humans) == game.players:
         style = "cyan"

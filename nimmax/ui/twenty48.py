@@ -99,6 +99,13 @@ def render(game: AnyGame, state: Any, last_move: Any = None, bottom: int = 0) ->
     return Group(header, Board(game.size, values, spawned))
 
 
+def standing(game: AnyGame, state: Any) -> str:
+    """How a game stands, for the banner of one left unfinished: the score and the best tile."""
+    assert isinstance(game, Twenty48) and isinstance(state, Position)
+    best = game.best_rank(state.board)
+    return f"Score {state.score:,}, best tile {1 << best if best else 0}"
+
+
 class Board:
     """The tiles of a board: coloured cells, three lines a row, where the console shows colour; a
     grid of lines where it does not (NO_COLOR, a pipe), since blank cells on no colour show nothing."""

@@ -17,6 +17,11 @@ from nimmax.search import Option, SearchResult
 from nimmax.ui.results import value_words
 
 
+def counted(count: int, noun: str) -> str:
+    """A count with its noun, plural but for one: "1 move", "2 more moves", "1,000 moves"."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
 def signed(value: float) -> str:
     """A value with its sign (none for zero), whole numbers without decimals, thousands grouped."""
     if not value:
@@ -121,7 +126,7 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
     parts: list[Text | Table] = [solution_header(game, state), table]
     if len(shown) < len(ranked):
         more = len(ranked) - len(shown)
-        parts.append(Text(f"and {more:,} more move{'s' if more != 1 else ''}, none valued higher (--all shows them)"))
+        parts.append(Text(f"and {counted(more, 'more move')}, none valued higher (--all shows them)"))
     return Group(*parts)
 
 
@@ -132,7 +137,7 @@ LINE_MOVES = 20
 def line_text(game: AnyGame, pv: Sequence[Any]) -> str:
     """A best line in the game's notation, cut after LINE_MOVES moves with the count of them all."""
     shown = " ".join(game.format_move(move) for move in pv[:LINE_MOVES])
-    return f"{shown} … ({len(pv):,} moves in all)" if len(pv) > LINE_MOVES else shown
+    return f"{shown} … ({counted(len(pv), 'move')} in all)" if len(pv) > LINE_MOVES else shown
 
 
 def solution_summary(game: AnyGame, algorithm: str, result: SearchResult, mover: int | None = None) -> Text:
@@ -163,5 +168,6 @@ def partial_answer(result: SearchResult) -> str:
         return f"at depth {deepest + 1}; the deepest completed answer, depth {deepest}, is shown above, not proven"
     if result.moves:
         proof = " (each value proven)" if result.moves_proven else ""
-        return f"after {len(result.moves)} moves were valued{proof}; they are shown above, the best of them not proven"
+        valued = counted(len(result.moves), "move") + (" was" if len(result.moves) == 1 else " were")
+        return f"after {valued} valued{proof}; they are shown above, the best of them not proven"
     return "before any move was searched"
