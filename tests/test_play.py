@@ -174,6 +174,15 @@ def test_quit_ends_politely() -> None:
     assert "First (you) plays 3:4" in run.stdout and "Second (alphabeta) plays" in run.stdout
 
 
+@pytest.mark.parametrize(
+    ("words", "k"), [("tictactoe --size 15", 5), ("tictactoe --size 15 --k 5", 5), ("tictactoe --size 4", 4)]
+)
+def test_the_title_names_the_k_the_words_leave_to_a_default(words: str, k: int) -> None:
+    run = nimmax_in_process("play", *shlex.split(words), stdin="quit\n")
+    assert run.returncode == 0, run.stderr
+    assert f"{k} in a row" in run.stdout.splitlines()[0]
+
+
 def test_one_of_anything_reads_in_the_singular() -> None:
     """From 40 counters, taking 1 to 13: why's table shows 12 moves of the 13, and one move was made."""
     args = ("simple-nim", "40", "--max-take", "13", "--first", "alphabeta:depth=2", "--second", "human")

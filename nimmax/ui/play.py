@@ -47,7 +47,7 @@ from nimmax.ui.prompt import (
 )
 from nimmax.ui.render import render
 from nimmax.ui.results import ending, outcome
-from nimmax.ui.rules import rules_of
+from nimmax.ui.rules import rules_of, title
 from nimmax.ui.views import counted, outcome_word, signed
 from nimmax.ui.why import why_table
 
@@ -168,7 +168,7 @@ class PlaySession:
     def play(self) -> GameRecord:
         """Play the game out (or until a person quits) and show the result."""
         game = self.game
-        self.console.print(Text(f"{game.spec}: " + " vs ".join(self.labels), style="bold"))
+        self.console.print(Text(title(game, self.labels), style="bold"))
         if self.humans:
             self.console.print(Text(self.controls(), style="dim"))
         if worth_drawing(game, self.match.state):
@@ -393,7 +393,7 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
     labels = seat_labels(game, record.players)
     humans = {seat for seat, spec in enumerate(record.players) if spec == "human"}
     bottom = facing(humans)
-    console.print(Text(f"{game.spec}: " + " vs ".join(labels), style="bold"))
+    console.print(Text(title(game, labels), style="bold"))
     if worth_drawing(game, states[0]):
         console.print(render(game, states[0], bottom=bottom))
     for number, (text, before, after) in enumerate(zip(record.moves, states, states[1:], strict=False), start=1):

@@ -8,17 +8,19 @@ are its class docstring's first paragraph; its notation is shown by example.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from nimmax.game import AnyGame
 
 
 class Rules(NamedTuple):
-    """How a game is played, and how its moves are written."""
+    """How a game is played, how its moves are written, and its setup in a few words for the title
+    (what its words may leave to a default: the k of a 15x15 board)."""
 
     rules: str
     notation: str
+    setup: str = ""
 
 
 def _last_counter(game: Any) -> str:
@@ -30,6 +32,7 @@ def simple_nim(game: Any) -> Rules:
         f"One pile; a move takes 1 to {game.max_take:,} counters. Whoever takes the last counter "
         f"{_last_counter(game)}.",
         "the number of counters taken: 2",
+        f"take 1 to {game.max_take:,}, the last counter {_last_counter(game)}",
     )
 
 
@@ -37,6 +40,7 @@ def nim(game: Any) -> Rules:
     return Rules(
         f"A move takes any number of counters from one pile. Whoever takes the last counter {_last_counter(game)}.",
         "pile:counters, 3:4 takes 4 from pile 3 (also typed 3 4)",
+        f"the last counter {_last_counter(game)}",
     )
 
 
@@ -49,15 +53,18 @@ def split_nim(game: Any) -> Rules:
 
 def mnk(game: Any) -> Rules:
     line = f"{game.k} in a row (across, down or diagonally) wins; a full board is a draw."
+    setup = f"{game.rows}x{game.cols}, {game.k} in a row" + (", stones drop" if game.gravity else "")
     if game.gravity:
         return Rules(
             f"X and O take turns dropping a stone into a column of the {game.rows}x{game.cols} board; it falls "
             f"to the lowest empty cell. {line}",
             "a column by its letter: c (also typed 3)",
+            setup,
         )
     return Rules(
         f"X and O take turns placing a stone on an empty cell of the {game.rows}x{game.cols} board. {line}",
         "a cell by column letter and row number from the top: b2 (also typed 2,2 or 2 2, row then column)",
+        setup,
     )
 
 
@@ -67,6 +74,7 @@ def twenty48(game: Any) -> Rules:
         f"scoring its value; then a 2 (one time in ten a 4) appears on an empty cell. Make a {game.goal} tile; "
         "the game ends when no slide moves a tile.",
         "up, down, left, right (also typed u, d, l, r or w, a, s)",
+        f"{game.size}x{game.size}, goal {game.goal}",
     )
 
 
@@ -98,6 +106,12 @@ RULES: Mapping[str, Callable[[Any], Rules]] = {
     "plates": plates,
 }
 """Game name (the registry's) to its rules."""
+
+
+def title(game: AnyGame, labels: Sequence[str]) -> str:
+    """A game's title line: its words, its setup where they leave some to a default, and who plays."""
+    setup = rules_of(game).setup
+    return f"{game.spec}{f' ({setup})' if setup else ''}: " + " vs ".join(labels)
 
 
 def rules_of(game: AnyGame) -> Rules:
