@@ -82,12 +82,16 @@ def plugins_table(plugins: list[dict[str, str]]) -> Table:
 
 
 def option_text(option: Option) -> str:
-    """An option as a spec writes it, with its default where it has one: `cache=on`, `depth`."""
-    if option.default is None:
-        return option.name
-    if isinstance(option.default, bool):
-        return f"{option.name}={'on' if option.default else 'off'}"
-    return f"{option.name}={option.default:,}" if isinstance(option.default, int) else f"{option.name}={option.default}"
+    """An option as a spec writes it, with its default where it has one (`cache=on`, `c=1.414`,
+    `cutoff=0.0001 (0 when exact)`, `depth`), a float to four figures."""
+    default = option.default
+    if default is None:
+        return f"{option.name}={option.chosen}" if option.chosen else option.name
+    if isinstance(default, bool):
+        return f"{option.name}={'on' if default else 'off'}"
+    if isinstance(default, int):
+        return f"{option.name}={default:,}"
+    return f"{option.name}={default:.4g}" if isinstance(default, float) else f"{option.name}={default}"
 
 
 BEST_ROWS = 10
