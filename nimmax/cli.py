@@ -382,7 +382,7 @@ def play_command(
 ) -> None:
     """Play a game: you against an engine, engines against each other, or two people.
 
-    At your turn type a move or hint, undo, moves, help, quit. An engine thinks 1 s a move
+    At your turn type a move or hint, why, undo, moves, help, quit. An engine thinks 1 s a move
     unless told otherwise ([cyan]--time S[/cyan] for every engine, or a spec's own
     [cyan]alphabeta:time=S[/cyan] / [cyan]depth=N[/cyan]); where it proves the position in
     that time it plays perfectly. Ctrl-C while it thinks makes it move now; twice ends the game.

@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from nimmax.ui.prompt import COMMANDS
+
 from .cli_helpers import nimmax, nimmax_in_process
 from .theory import simple_nim_tree_size
 
@@ -106,6 +108,12 @@ def test_games_shows_every_default_short_and_the_cutoff_the_engine_chooses() -> 
     assert c == f"{math.sqrt(2):.4g}"
     (cutoff,) = re.findall(r"cutoff=(\S+ \(0 when exact\))", text)
     assert float(cutoff.split()[0]) == 1e-4
+
+
+def test_play_help_names_every_command_a_player_may_type() -> None:
+    text = " ".join(nimmax_in_process("play", "--help").stdout.split())
+    said = text.split("At your turn type a move or ")[1].split(".")[0]
+    assert set(said.split(", ")) == set(COMMANDS)
 
 
 def test_every_command_has_help_with_examples() -> None:
