@@ -456,6 +456,22 @@ def test_a_huge_pile_is_drawn_cut_short_with_its_count() -> None:
     assert row.count("●") < 100 and "5000" in row and "…" in row
 
 
+def test_a_board_of_thousands_of_piles_shows_those_near_the_last_move() -> None:
+    """Nim of 5,000 piles: each board is a few lines, drawn at once, the pile just taken from among them."""
+    piles = [(index * 7919) % 20 + 1 for index in range(5000)]  # every pile from 1 to 20 counters
+    run = nimmax_in_process("play", "nim", *map(str, piles), "--first", "human", "--second", "human",
+                            stdin="2500:1\n4999:1\nquit\n")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    boards = run.stdout.split("╭")[1:-1]  # the banner last
+    assert len(boards) == 3 and all(len(board.splitlines()) <= 30 for board in boards)
+    took = {2500: boards[1], 4999: boards[2]}
+    for pile, board in took.items():
+        (row,) = [line for line in board.splitlines() if f"pile {pile} " in line]
+        assert "took 1" in row and row.count("●") == piles[pile - 1] - 1
+        assert f"pile {pile - 2} " in board and f"pile {pile + 1} " in board  # its neighbours
+    assert "5,000 piles, 5,000 not empty" in boards[0] and len(run.stdout.splitlines()[0]) < 120
+
+
 def test_a_one_player_game_takes_only_first(monkeypatch: pytest.MonkeyPatch) -> None:
     solitaire = TreeGame((0, [("chance", [(0.5, 2), (0.5, -1)]), 1]), players=1)
     monkeypatch.setattr(games, "create", lambda words: solitaire)

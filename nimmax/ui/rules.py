@@ -108,10 +108,20 @@ RULES: Mapping[str, Callable[[Any], Rules]] = {
 """Game name (the registry's) to its rules."""
 
 
+WORDS_SHOWN = 60
+"""Characters of a game's words a title shows: the words of thousands of piles are cut."""
+
+
+def words_shown(game: AnyGame) -> str:
+    """The game's words for a title, cut after WORDS_SHOWN characters."""
+    spec = game.spec
+    return spec if len(spec) <= WORDS_SHOWN else spec[: WORDS_SHOWN - 1] + "…"
+
+
 def title(game: AnyGame, labels: Sequence[str]) -> str:
     """A game's title line: its words, its setup where they leave some to a default, and who plays."""
     setup = rules_of(game).setup
-    return f"{game.spec}{f' ({setup})' if setup else ''}: " + " vs ".join(labels)
+    return f"{words_shown(game)}{f' ({setup})' if setup else ''}: " + " vs ".join(labels)
 
 
 def rules_of(game: AnyGame) -> Rules:
