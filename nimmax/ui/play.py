@@ -75,9 +75,9 @@ def search_status(game: AnyGame, search: SearchResult, mover: int | None = None)
 
 
 def points_status(game: AnyGame, state: Any, move: Any, search: SearchResult) -> str | None:
-    """For one seat playing for points against chance (2048): what `move` scores now, and the search's
-    value apart, which past its horizon adds a heuristic worth of the board, not points; else None."""
-    if not (game.has_chance and game.players == 1) or game.words:  # a plugin's utility may hold only at the end
+    """2048's engine figures (else None): what `move` scores now (the score is part of the state), and
+    the search's value apart, which past its horizon adds a heuristic worth of the board, not points."""
+    if game.name != "2048" or game.words:
         return None
     seat = game.to_move(state)
     figures = f"{search.nodes:,} nodes · {search.seconds:.3f} s"
