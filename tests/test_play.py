@@ -456,6 +456,15 @@ def test_a_huge_pile_is_drawn_cut_short_with_its_count() -> None:
     assert row.count("●") < 100 and "5000" in row and "…" in row
 
 
+def test_a_long_pile_and_its_mark_fit_80_columns() -> None:
+    game = games.create("simple-nim 40 --max-take 13")
+    after = game.result(game.initial_state(), 11)
+    screen = Console(width=80, color_system=None, record=True, file=io.StringIO())
+    screen.print(render(game, after, 11))
+    (row,) = [line for line in screen.export_text().splitlines() if "●" in line]
+    assert "pile 1 " in row and "29  ← took 11" in row
+
+
 def test_a_board_of_thousands_of_piles_shows_those_near_the_last_move() -> None:
     """Nim of 5,000 piles: each board is a few lines, drawn at once, the pile just taken from among them."""
     piles = [(index * 7919) % 20 + 1 for index in range(5000)]  # every pile from 1 to 20 counters

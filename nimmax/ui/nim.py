@@ -20,8 +20,9 @@ from nimmax.game import AnyGame
 from nimmax.games.nim import Pile, Piles, Split, Take
 from nimmax.ui.rules import words_shown
 
-SHOWN = 30
-"""Counters drawn per row at most; a longer pile is drawn cut short with its count beside it."""
+SHOWN = 24
+"""Counters drawn per row at most (a pile of many, its count and a mark fit 80 columns); a longer pile
+is drawn cut short with its count beside it."""
 
 SHOWN_PILES = 24
 """Piles drawn at most; a game of more shows those near the last move (NEAR each side), the first ones at the start."""
