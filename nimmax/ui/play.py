@@ -74,25 +74,20 @@ def search_status(game: AnyGame, search: SearchResult, mover: int | None = None)
     return f"value {value} · {search.nodes:,} nodes · {search.seconds:.3f} s"
 
 
-def points_status(game: AnyGame, state: Any, move: Any, search: SearchResult) -> str | None:
-    """2048's engine figures (else None): what `move` scores now (the score is part of the state), and
-    the search's value apart, which past its horizon adds a heuristic worth of the board, not points."""
-    if game.name != "2048" or game.words:
-        return None
-    seat = game.to_move(state)
-    figures = f"{search.nodes:,} nodes · {search.seconds:.3f} s"
-    if search.exact:
-        gain = signed(search.value - game.utility(state, seat))
-        return f"expected score gain {gain} to the end (proven) · {figures}"
-    gain = signed(game.utility(game.result(state, move), seat) - game.utility(state, seat))
-    estimate = f"{search.value:,.0f}" + (f" at depth {search.depth}" if search.depth else "")
-    return f"scores {gain} now · heuristic {estimate} (not points) · {figures}"
+def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult) -> str:
+    """What an engine found for the move it plays or hints in `state`: the game's own words where it has
+    them (STATUSES: 2048's slide points, its heuristic apart), else `search_status`."""
+    own = STATUSES.get(game.name) if not game.words else None
+    return own(game, state, move, search) if own is not None else search_status(game, search, game.to_move(state))
 
 
 def worth_drawing(game: AnyGame, state: Any) -> bool:
     """Whether to draw a position: not one waiting for a chance draw, which comes straight after."""
     return game.is_terminal(state) or game.to_move(state) != CHANCE
 
+
+STATUSES: Mapping[str, Callable[[AnyGame, Any, Any, SearchResult], str]] = {"2048": twenty48.engine_status}
+"""Game name to what an engine found, in the game's words, where `search_status` would mislead."""
 
 STANDINGS: Mapping[str, Callable[[AnyGame, Any], str]] = {"2048": twenty48.standing}
 """Game name to how a game stands when left unfinished, where its banner says more than the moves made."""
@@ -207,8 +202,7 @@ class PlaySession:
         else:
             line = f"[bold]{escape(self.labels[ply.seat])}[/bold] plays [bold cyan]{move}[/bold cyan]"
             if ply.search is not None:
-                status = points_status(game, ply.before, ply.move, ply.search)
-                line += f"   [dim]{escape(status or search_status(game, ply.search, ply.seat))}[/dim]"
+                line += f"   [dim]{escape(engine_status(game, ply.before, ply.move, ply.search))}[/dim]"
                 if self.live.interrupted:
                     line += "   [yellow]moved now at Ctrl-C (twice ends the game)[/yellow]"
             elif ply.seat not in self.humans:
@@ -283,10 +277,7 @@ class PlaySession:
         with self.live.watching("hint"):
             search = self.hinter.search(self.game, state)
         move = escape(self.game.format_move(search.move))
-        game = self.game
-        status = points_status(game, state, search.move, search)
-        if status is None:
-            status = ("expected " if game.has_chance else "") + search_status(game, search, game.to_move(state))
+        status = engine_status(self.game, state, search.move, search)
         self.console.print(f"hint: [bold green]{move}[/bold green]   [dim]{escape(status)}[/dim]")
 
     def why(self) -> None:

@@ -22,6 +22,8 @@ from rich.text import Text
 
 from nimmax.game import AnyGame, IllegalMove
 from nimmax.games.twenty48 import Position, Spawn, Twenty48
+from nimmax.search import SearchResult
+from nimmax.ui.views import signed
 
 TILE_COLOURS = {
     0: ("#cdc1b4", "#cdc1b4"),
@@ -97,6 +99,18 @@ def render(game: AnyGame, state: Any, last_move: Any = None, bottom: int = 0) ->
         header.append(f"   {game.goal} made!", style="bold green")
     spawned = last_move.cell if isinstance(last_move, Spawn) else None
     return Group(header, Board(game.size, values, spawned))
+
+
+def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult) -> str:
+    """An engine's slide: the points it scores now, and the search's value apart, which past its
+    horizon adds a heuristic worth of the board (some 1.6 million on an empty one), not points."""
+    assert isinstance(state, Position)
+    figures = f"{search.nodes:,} nodes · {search.seconds:.3f} s"
+    if search.exact:
+        return f"expected score gain {signed(search.value - state.score)} to the end (proven) · {figures}"
+    gain = signed(game.result(state, move).score - state.score)
+    estimate = f"{search.value:,.0f}" + (f" at depth {search.depth}" if search.depth else "")
+    return f"scores {gain} now · heuristic {estimate} (not points) · {figures}"
 
 
 def standing(game: AnyGame, state: Any) -> str:
