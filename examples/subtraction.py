@@ -1,5 +1,5 @@
 """A subtraction game with words: `N` counters, each move takes one of the allowed amounts,
-and whoever cannot move loses.
+and whoever cannot move loses. It draws its own board (`render`).
 
     nimmax play examples/subtraction.py:Subtraction 20 --take 1,3,4
     nimmax solve examples/subtraction.py:Subtraction 20
@@ -7,9 +7,16 @@ and whoever cannot move loses.
 
 from nimmax import BadGameSpec, Game, IllegalMove
 
+SHOWN = 30
+"""Counters drawn at most; a bigger heap is drawn cut short, its count beside it."""
+
 
 class Subtraction(Game):
-    """A state is (counters left, seat to move); a move is the number taken."""
+    """Take one of the allowed amounts from the heap (1, 3 or 4 unless told); whoever cannot move loses.
+
+    A state is (counters left, seat to move); a move is the number taken. The first paragraph
+    of this docstring is the rules nimmax's in-game help shows.
+    """
 
     name = "subtraction"
 
@@ -61,3 +68,15 @@ class Subtraction(Game):
             return int(text)
         except ValueError:
             raise IllegalMove(f"{text!r} is not a number of counters") from None
+
+    def render(self, state: tuple[int, int], last_move: int | None) -> str:
+        """The board play and replay draw: the heap as counters, what was just taken, whose turn it is.
+
+        A string is printed as it is; any Rich renderable (a Table, a Panel) works too.
+        """
+        counters, seat = state
+        heap = "● " * min(counters, SHOWN) + ("… " if counters > SHOWN else "")
+        taken = f", {last_move} just taken" if last_move is not None else ""
+        turn = "game over" if self.is_terminal(state) else f"{self.player_names[seat]} to move"
+        takes = ", ".join(map(str, self.takes))
+        return f"{heap}{counters} left{taken}\n{turn} (takes {takes})"

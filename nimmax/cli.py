@@ -385,7 +385,7 @@ def play_command(
 ) -> None:
     """Play a game: you against an engine, engines against each other, or two people.
 
-    At your turn type a move or hint, undo, moves, help, quit. An engine thinks 1 s a move
+    At your turn type a move or hint, why, undo, moves, help, quit. An engine thinks 1 s a move
     unless told otherwise ([cyan]--time S[/cyan] for every engine, or a spec's own
     [cyan]alphabeta:time=S[/cyan] / [cyan]depth=N[/cyan]); where it proves the position in
     that time it plays perfectly. Ctrl-C while it thinks makes it move now; twice ends the game.
@@ -486,6 +486,7 @@ def _analyze(record: Any, algorithm: str | None, time: float | None, as_json: bo
     """Analyse a record and print the table (or JSON); Ctrl-C prints the moves analysed so far."""
     from nimmax.analyze import Analysis, analyst, choices, judged
     from nimmax.ui.live import LiveSearch
+    from nimmax.ui.views import counted
     from nimmax.ui.why import analysis_table, decisive_line
 
     game = games.create(record.game)
@@ -503,7 +504,7 @@ def _analyze(record: Any, algorithm: str | None, time: float | None, as_json: bo
                 raise KeyboardInterrupt
             done.append(found)
     except KeyboardInterrupt as stopped:
-        stopped.add_note(f"after analysing {len(done)} moves, printed above")
+        stopped.add_note(f"after analysing {counted(len(done), 'move')}, printed above")
         raise
     finally:
         analysis = Analysis.of(record, player.spec, done)

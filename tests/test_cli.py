@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 
 import pytest
 
-from .cli_helpers import nimmax
+from nimmax.ui.prompt import COMMANDS
+
+from .cli_helpers import nimmax, nimmax_in_process
 from .theory import simple_nim_tree_size
 
 
@@ -94,6 +98,22 @@ def test_games_lists_games_and_players() -> None:
     assert {"human", "random", "minimax", "negamax", "alphabeta", "expectimax"} <= {
         player["name"] for player in listing["players"]
     }
+
+
+def test_games_shows_every_default_short_and_the_cutoff_the_engine_chooses() -> None:
+    """UCT's c is sqrt(2), shown to four figures; expectimax's cut-off, chosen by the engine, is 1e-4
+    under a limit (spawn sequences rarer than 1 in 10,000) and 0 for an exact search."""
+    text = " ".join(nimmax_in_process("games").stdout.split())
+    (c,) = re.findall(r"\bc=([\d.]+)", text)
+    assert c == f"{math.sqrt(2):.4g}"
+    (cutoff,) = re.findall(r"cutoff=(\S+ \(0 when exact\))", text)
+    assert float(cutoff.split()[0]) == 1e-4
+
+
+def test_play_help_names_every_command_a_player_may_type() -> None:
+    text = " ".join(nimmax_in_process("play", "--help").stdout.split())
+    said = text.split("At your turn type a move or ")[1].split(".")[0]
+    assert set(said.split(", ")) == set(COMMANDS)
 
 
 def test_every_command_has_help_with_examples() -> None:

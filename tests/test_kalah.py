@@ -7,6 +7,7 @@ the side to move from the state and flip no sign between two plies of the same s
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from math import inf
 
@@ -492,9 +493,9 @@ def test_cli_bad_game_words_exit_2_with_one_line(words: list[str]) -> None:
 # --- The board as people draw it ----------------------------------------------------------------
 
 
-def drawn(game: Kalah, state: Position, last_move: object = None) -> list[str]:
+def drawn(game: Kalah, state: Position, last_move: object = None, bottom: int = 0) -> list[str]:
     console = Console(width=100, record=True, color_system=None)
-    console.print(render(game, state, last_move))
+    console.print(render(game, state, last_move, bottom))
     return [line.rstrip() for line in console.export_text().splitlines()]
 
 
@@ -502,16 +503,42 @@ def digits(line: str) -> list[int]:
     return [int(word) for word in line.replace("│", " ").replace("├", " ").replace("┤", " ").split() if word.isdigit()]
 
 
-def test_renderer_puts_the_mover_at_the_bottom_and_stores_at_the_ends() -> None:
+def test_renderer_draws_the_bottom_side_near_and_stores_at_the_ends() -> None:
     game = Kalah(3, 1)
     state = at("1,2,3:7/4,5,6:9/n")
-    lines = drawn(game, state)
+    lines = drawn(game, state, bottom=1)
     assert "South's pits" in lines[0] and "North's pits" in lines[6]
     assert digits(lines[0])[:3] == [3, 2, 1] and digits(lines[6])[:3] == [1, 2, 3]
     assert digits(lines[2]) == [3, 2, 1]  # South's pits seen from North: its pit 1 faces North's pit 3
     assert digits(lines[3]) == [7, 9]  # South's store on North's left, North's on its right
     assert digits(lines[4]) == [4, 5, 6]
     assert lines[-1] == "North to move"
+
+
+def test_renderer_keeps_south_at_the_bottom_when_north_is_to_move() -> None:
+    """The board does not turn with the turn: South stays near unless drawn for North."""
+    game = Kalah(3, 1)
+    lines = drawn(game, at("1,2,3:7/4,5,6:9/n"))
+    assert "North's pits" in lines[0] and "South's pits" in lines[6]
+    assert digits(lines[2]) == [6, 5, 4] and digits(lines[4]) == [1, 2, 3]
+    assert digits(lines[3]) == [9, 7]  # North's store on South's left, South's on its right
+    assert lines[-1] == "North to move"
+
+
+def boards_bottoms(screen: str) -> list[str]:
+    """The side at the bottom of every Kalah board drawn on a screen: the owner named under the near row."""
+    return re.findall(r"^ +1 +2 +3 +(\w+)'s pits$", screen, flags=re.MULTILINE)
+
+
+@pytest.mark.parametrize(("first", "second", "near"), [("random", "human", "North"), ("random", "random", "South")])
+def test_play_keeps_the_persons_side_at_the_bottom_else_souths(first: str, second: str, near: str) -> None:
+    moves = "\n".join(["1", "2", "3"] * 20)  # some refused (empty pits); every board is drawn all the same
+    done = nimmax(
+        "play", "kalah", "--pits", "3", "--seeds", "2", "--first", first, "--second", second, "--seed", "4", stdin=moves
+    )
+    assert done.returncode == 0, done.stderr
+    bottoms = boards_bottoms(done.stdout)
+    assert len(bottoms) > 3 and set(bottoms) == {near}
 
 
 def test_renderer_announces_the_extra_turn_and_the_end() -> None:

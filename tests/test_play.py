@@ -175,6 +175,50 @@ def test_quit_ends_politely() -> None:
 
 
 @pytest.mark.parametrize(
+    ("words", "k"), [("tictactoe --size 15", 5), ("tictactoe --size 15 --k 5", 5), ("tictactoe --size 4", 4)]
+)
+def test_the_title_names_the_k_the_words_leave_to_a_default(words: str, k: int) -> None:
+    run = nimmax_in_process("play", *shlex.split(words), stdin="quit\n")
+    assert run.returncode == 0, run.stderr
+    assert f"{k} in a row" in run.stdout.splitlines()[0]
+
+
+def test_one_of_anything_reads_in_the_singular() -> None:
+    """From 40 counters, taking 1 to 13: why's table shows 12 moves of the 13, and one move was made."""
+    args = ("simple-nim", "40", "--max-take", "13", "--first", "alphabeta:depth=2", "--second", "human")
+    run = nimmax_in_process("play", *args, stdin="why\nquit\n")
+    assert run.returncode == 0, run.stderr
+    assert "1 more move not shown" in run.stdout and "unfinished after 1 move\n" in run.stdout.replace(" │", "")
+    assert "1 moves" not in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("words", "rules", "notation"),
+    [
+        ("simple-nim 12 --max-take 5", "takes 1 to 5 counters. Whoever takes the last counter loses", "number"),
+        ("nim 2 3 5 --normal", "Whoever takes the last counter wins", "3:4 takes 4 from pile 3"),
+        ("split-nim 7", "two unequal piles", "1:4+2"),
+        ("tictactoe --size 15 --k 5", "15x15 board. 5 in a row", "column letter and row number"),
+        ("tictactoe --size 7 --k 4 --gravity", "dropping a stone into a column of the 7x7 board", "a column"),
+        ("connect4", "6x7 board; it falls to the lowest empty cell. 4 in a row", "a column"),
+        ("2048 --goal 512", "Make a 512 tile", "up, down, left, right"),
+        ("kalah --pits 3", "A last seed in your store: move again", "1 to 3"),
+        ("plates", "A picks a plate", "20+50"),
+        ("examples/subtraction.py:Subtraction", "whoever cannot move loses", "as the game writes"),
+    ],
+)
+def test_help_gives_the_rules_and_the_notation_of_the_game_as_set_up(words: str, rules: str, notation: str) -> None:
+    game = games.create(words)
+    seats = ["--first", "human"] + (["--second", "human"] if game.players == 2 else [])
+    run = nimmax_in_process("play", *shlex.split(words), *seats, stdin="help\n")
+    assert run.returncode == 0, run.stderr
+    text = " ".join(run.stdout.split())  # lines joined where the console wrapped them
+    assert "Rules: " in text and "Notation: " in text, run.stdout
+    assert rules in text.split("Rules: ")[1].split("Notation: ")[0]
+    assert notation in text.split("Notation: ")[1].split("Moves look like")[0]
+
+
+@pytest.mark.parametrize(
     ("args", "message"),
     [
         (["nim", "2", "--first", "robot"], "unknown player 'robot'"),
@@ -410,6 +454,31 @@ def test_a_huge_pile_is_drawn_cut_short_with_its_count() -> None:
     game = games.create("simple-nim 5000")
     (row,) = board_rows(render(game, game.initial_state()))
     assert row.count("●") < 100 and "5000" in row and "…" in row
+
+
+def test_a_long_pile_and_its_mark_fit_80_columns() -> None:
+    game = games.create("simple-nim 40 --max-take 13")
+    after = game.result(game.initial_state(), 11)
+    screen = Console(width=80, color_system=None, record=True, file=io.StringIO())
+    screen.print(render(game, after, 11))
+    (row,) = [line for line in screen.export_text().splitlines() if "●" in line]
+    assert "pile 1 " in row and "29  ← took 11" in row
+
+
+def test_a_board_of_thousands_of_piles_shows_those_near_the_last_move() -> None:
+    """Nim of 5,000 piles: each board is a few lines, drawn at once, the pile just taken from among them."""
+    piles = [(index * 7919) % 20 + 1 for index in range(5000)]  # every pile from 1 to 20 counters
+    run = nimmax_in_process("play", "nim", *map(str, piles), "--first", "human", "--second", "human",
+                            stdin="2500:1\n4999:1\nquit\n")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    boards = run.stdout.split("╭")[1:-1]  # the banner last
+    assert len(boards) == 3 and all(len(board.splitlines()) <= 30 for board in boards)
+    took = {2500: boards[1], 4999: boards[2]}
+    for pile, board in took.items():
+        (row,) = [line for line in board.splitlines() if f"pile {pile} " in line]
+        assert "took 1" in row and row.count("●") == piles[pile - 1] - 1
+        assert f"pile {pile - 2} " in board and f"pile {pile + 1} " in board  # its neighbours
+    assert "5,000 piles, 5,000 not empty" in boards[0] and len(run.stdout.splitlines()[0]) < 120
 
 
 def test_a_one_player_game_takes_only_first(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,7 +20,7 @@ import pytest
 from .cli_helpers import ROOT
 
 ESCAPES = r"(?:\x1b\[[0-9;?]*[A-Za-z]|[\r\n])*"
-ERASE_LINE = "\x15"  # Ctrl-U: a refused answer stays in the prompt to be corrected
+ERASE_LINE = "\x15"  # Ctrl-U: empties the prompt line
 F2 = "\x1bOQ"  # what an xterm sends for the F2 key
 
 
@@ -78,6 +78,24 @@ def test_a_session_refuses_completes_hints_answers_undoes_and_ends_on_eof(tmp_pa
     assert code == 0 and "Traceback" not in rest
     saved = json.loads(record.read_text())
     assert saved["moves"][0] == "2:1" and len(saved["moves"]) == 2 and saved["result"]["finished"] is False
+
+
+def test_a_move_typed_after_a_refused_one_replaces_it() -> None:
+    """The refused `m155` stays shown to be corrected, but typing `l14` over it is the move l14, not `m155l14`."""
+    child = spawn("play", "tictactoe", "--size", "15", "--k", "5", "--first", "human", "--second", "human")
+    child.expect(shown("X ›"))
+    child.send("m155\r")
+    child.expect(shown("row must be a whole number from 1 to 15, not '155'"))
+    child.send("l14\r")
+    child.expect(shown("X plays l14"))
+    child.expect(shown("O ›"))
+    child.send("m155\r")
+    child.expect(shown("not '155'"))
+    child.send("\x7f\r")  # corrected by a backspace: m15
+    child.expect(shown("O plays m15"))
+    child.sendeof()
+    code, rest = finish(child)
+    assert code == 0 and "Traceback" not in rest
 
 
 def test_ctrl_c_at_the_prompt_exits_130_without_a_traceback() -> None:
@@ -156,7 +174,7 @@ def test_2048_has_help_and_a_hint_on_keys_and_never_echoes_a_key(tmp_path: Path)
     child.expect(shown("hint is thinking") + "|" + shown("hint:"))
     child.send(LEFT + RIGHT + LEFT)  # pressed while the hint searches, when no prompt is reading keys
     child.expect(shown("hint: "))
-    child.expect(shown("expected value"))  # the slide and its expected value
+    child.expect(shown(" now · heuristic "))  # the slide's points, the heuristic apart
     child.send(RIGHT + UP + DOWN)  # pressed quickly, before each board is drawn
     for _ in range(6):
         child.expect(shown("Player (you) plays"))

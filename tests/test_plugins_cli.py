@@ -62,6 +62,50 @@ def test_plugins_pass_check_and_a_broken_one_fails() -> None:
         assert code == 0 and "Every law holds." in out, err
 
 
+def test_a_plugin_draws_its_own_board() -> None:
+    """Subtraction's `render` draws the heap, not the state's repr `(10, 0)`."""
+    code, out, err = run("play", SUBTRACTION, "10", "--first", "human", "--second", "human", stdin="3\nquit\n")
+    assert code == 0, err
+    boards = [line for line in out.splitlines() if "left" in line]
+    assert boards[0] == "● " * 10 + "10 left" and boards[1] == "● " * 7 + "7 left, 3 just taken"
+    assert "(10, 0)" not in out and "(7, 1)" not in out
+
+
+def test_a_plugin_without_a_render_shows_whose_turn_it_is_and_the_moves(tmp_path: Path) -> None:
+    """A plugin whose position is a bare tuple is still drawn readably: the turn, the last move, the moves."""
+    (tmp_path / "heap.py").write_text(
+        textwrap.dedent(
+            """
+            from nimmax import Game
+
+            class Heap(Game):
+                def initial_state(self):
+                    return (5, 0)
+
+                def to_move(self, state):
+                    return state[1]
+
+                def actions(self, state):
+                    return [take for take in (1, 2) if take <= state[0]]
+
+                def result(self, state, action):
+                    return (state[0] - action, 1 - state[1])
+
+                def is_terminal(self, state):
+                    return state[0] == 0
+
+                def utility(self, state, player):
+                    return -1 if player == state[1] else 1
+            """
+        )
+    )
+    code, out, err = run("play", f"{tmp_path}/heap.py:Heap", "--first", "human", "--second", "human", stdin="2\n")
+    assert code == 0, err
+    rows = [" ".join(line.strip("│ ").split()) for line in out.splitlines()]
+    assert "to move First" in rows and "moves 1, 2" in rows  # the start: 5 left, both takes legal
+    assert "last move 2" in rows and "to move Second" in rows
+
+
 def test_a_broken_plugin_is_one_line_exit_2(tmp_path: Path) -> None:
     broken = tmp_path / "broken.py"
     broken.write_text("class Game(:\n")

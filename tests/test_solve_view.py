@@ -1,5 +1,5 @@
-"""solve's output that fits: the best line in full, headers that fit 80 columns, the best moves of a
-big board (--all for every one)."""
+"""solve's output that fits: the best line in full (cut past LINE_MOVES, with its count), headers that
+fit 80 columns, the best moves of a big board (--all for every one)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 from nimmax import games
+from nimmax.ui.views import LINE_MOVES
 
 from .cli_helpers import ROOT, nimmax_in_process
 
@@ -111,3 +112,15 @@ def test_an_mcts_solve_lists_its_choice_first() -> None:
     assert record["moves"][0]["move"] == record["best_move"]
     rows = [line for line in solve_lines("tictactoe", "--algorithm", spec) if line.startswith("│")]
     assert rows[0].split("│")[1].strip() == f"{record['best_move']}  ← best"
+
+
+def test_a_long_best_line_is_cut_with_the_count_of_its_moves() -> None:
+    """Misère Simple-Nim of 5,000 (take 1-3): the first player takes 3, leaving 1 mod 4, and restores it
+    every round of two moves; 4,996 / 4 rounds later the loser takes the last counter: 2,500 moves."""
+    run = nimmax_in_process("solve", "simple-nim", "5000")
+    assert run.returncode == 0, run.stderr
+    (line,) = [line for line in run.stdout.splitlines() if line.startswith("best line ")]
+    shown, count = line.removeprefix("best line ").split(" … ")
+    assert shown.split()[0] == "3" and len(shown.split()) == LINE_MOVES
+    assert count == f"({1 + 2 * (4996 // 4) + 1:,} moves in all)"
+    assert len(run.stdout.splitlines()) < 30

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from math import inf
 
 import pytest
@@ -16,13 +17,13 @@ from rich.console import Console
 
 from nimmax import games, players
 from nimmax.game import CHANCE, BadGameSpec, IllegalMove
-from nimmax.games.twenty48 import Position, Spawn, Twenty48
+from nimmax.games.twenty48 import MOVES, Position, Spawn, Twenty48
 from nimmax.match import GameRecord, plies
 from nimmax.search import search
 from nimmax.ui.render import render
 from nimmax.ui.twenty48 import read_key
 
-from .cli_helpers import nimmax
+from .cli_helpers import nimmax, nimmax_in_process
 
 
 def slide_row(row: list[int]) -> tuple[list[int], int]:
@@ -100,7 +101,7 @@ grids = st.integers(2, 5).flatmap(
         st.lists(st.sampled_from([0, 0, 0, 2, 2, 4, 4, 8, 16, 1024, 32768]), min_size=size, max_size=size),
         min_size=size,
         max_size=size,
-    )
+    ).filter(lambda grid: any(any(row) for row in grid))  # a position holds a tile (an empty one is refused)
 )
 
 
@@ -206,6 +207,7 @@ def test_a_game_record_replays_the_spawns() -> None:
         "2048 --position 3,0/0,0",  # not a power of two
         "2048 --position 2,x/0,0",
         "2048 --position 65536,0/0,0",  # beyond the 4-bit cells
+        "2048 --position 0,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0",  # no tile: no slide, yet not over
         "2048 --size 4 --position 2,0/0,0",
         "2048 --size 1",
         "2048 --size 9",
@@ -277,6 +279,14 @@ def test_solve_on_the_command_line() -> None:
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "row 2" in bad.stderr
     start = nimmax("solve", "2048")
     assert start.returncode == 2 and "chance" in start.stderr
+
+
+@pytest.mark.parametrize("command", [("play", "--first", "random"), ("solve",)])
+def test_an_empty_position_is_refused_where_it_is_read(command: tuple[str, ...]) -> None:
+    """No slide moves an empty board, and it is not over either: a position nobody can move from."""
+    done = nimmax(command[0], "2048", "--position", "0,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0", *command[1:])
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and "no tile" in done.stderr
 
 
 def test_renderer_shows_score_best_tile_and_colours() -> None:
@@ -357,3 +367,35 @@ def test_control_c_while_waiting_for_a_key_interrupts() -> None:
     game, state = position("0,0/0,2")
     with pytest.raises(KeyboardInterrupt):
         press(game, state, "\x03")
+
+
+def test_the_hint_gives_the_slides_points_and_keeps_the_heuristic_apart() -> None:
+    """The search's value on a board scoring 0 is some 1.6 million: a heuristic, never shown as points."""
+    grid = [[2, 2, 4, 4], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]]
+    done = nimmax_in_process("play", "2048", "--position", text_of(grid), stdin="hint\n")
+    assert done.returncode == 0, done.stderr
+    hint = re.search(r"hint: (\w+) +scores (\S+) now · heuristic ([\d,]+) at depth \d+ \(not points\)", done.stdout)
+    assert hint is not None, done.stdout
+    slide, points, heuristic = hint.groups()
+    assert int(points.lstrip("+")) == slide_grid(grid, slide)[1]
+    assert int(heuristic.replace(",", "")) > 1000 * max(slide_grid(grid, move)[1] for move in MOVES)
+    assert "expected value" not in done.stdout
+
+
+def test_without_colour_the_board_is_a_grid_of_its_tiles() -> None:
+    """NO_COLOR (or a pipe): cells told apart by colour alone would be blank, so the tiles sit in a grid."""
+    grid = [[2, 4, 0, 0], [0, 2048, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4096]]
+    done = nimmax_in_process("play", "2048", "--position", text_of(grid), stdin="quit\n")  # NO_COLOR=1
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("│")][:4]
+    assert len(rows) == 4, done.stdout
+    assert [[int(cell) if cell.strip() else 0 for cell in row.strip("│").split("│")] for row in rows] == grid
+    assert done.stdout.count("┼") == 3 * 3  # the inner corners of a 4x4 grid, one board drawn
+
+
+def test_an_unfinished_game_gives_its_score_and_best_tile() -> None:
+    grid = [[4, 4, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+    done = nimmax_in_process("play", "2048", "--position", text_of(grid), stdin="left\nquit\n")
+    assert done.returncode == 0, done.stderr
+    slid, points = slide_grid(grid, "left")  # 8,0,0,0 / 2,... : the spawn, a 2 or a 4, stays below 8
+    assert f"Score {points:,}, best tile {max(map(max, slid))}" in done.stdout.split("unfinished after 1 move")[1]

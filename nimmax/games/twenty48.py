@@ -406,6 +406,8 @@ def parse_position(text: str, size: int | None) -> tuple[int, int]:
             if value and (value < 2 or value & (value - 1)):
                 raise BadGameSpec(f"2048: {value} in row {number} is not a tile: 0 or a power of two from 2 to 32768")
             ranks.append(value.bit_length() - 1 if value else 0)
+    if not any(ranks):  # no slide moves an empty board, yet it is not lost: a position with no move
+        raise BadGameSpec("2048: the position has no tile; give at least one (the game itself starts by spawning two)")
     return pack(ranks), count
 
 

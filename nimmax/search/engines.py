@@ -37,6 +37,8 @@ class Option:
     kind: type
     default: Any
     help: str
+    chosen: str = ""
+    """For a default of None that the engine chooses, what it chooses, in words (`nimmax games` shows it)."""
 
 
 def defaults(options: Sequence[Option]) -> dict[str, Any]:
@@ -226,7 +228,13 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
                     cache(True),
                     TABLE_SIZE,
                     NEAR,
-                    Option("cutoff", float, None, "least chance of reaching a node that is still searched"),
+                    Option(
+                        "cutoff",
+                        float,
+                        None,
+                        "least chance of reaching a node that is still searched",
+                        f"{DEFAULT_CUTOFF:g} (0 when exact)",
+                    ),
                 ),
                 averages_chance=True,
             ),

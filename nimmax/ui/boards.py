@@ -16,7 +16,7 @@ LAST_MOVE_STYLE = "reverse"
 LINE_STYLE = "bold black on green"
 
 
-def render_board(game: AnyGame, state: Any, last_move: Any = None) -> RenderableType:
+def render_board(game: AnyGame, state: Any, last_move: Any = None, bottom: int = 0) -> RenderableType:
     """The board as a grid of x, o and '.', with the notation's letters and numbers around it."""
     if not isinstance(game, MNK):
         return Text(game.format_position(state))

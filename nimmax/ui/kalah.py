@@ -1,6 +1,7 @@
-"""The Kalah board as people draw it: the mover's row at the bottom sown left to right, the
-opponent's row above it sown right to left, the mover's store on the right, the opponent's
-on the left, pit numbers as the mover types them, and an extra turn announced.
+"""The Kalah board as people draw it, from one side that stays put (the person's, else South's):
+that side's row at the bottom sown left to right, the other row above it sown right to left,
+the bottom side's store on the right, the other's on the left, each row's pits numbered as its
+owner types them, the mover's row standing out, and an extra turn announced.
 """
 
 from __future__ import annotations
@@ -17,15 +18,17 @@ from nimmax.ui.results import kalah_outcome
 MOVER, OPPONENT, STORE, FRAME, LABEL = "bold green", "cyan", "bold yellow", "dim", "dim"
 
 
-def render_kalah(game: AnyGame, state: Position, last_move: Any) -> RenderableType:
-    """The board from the side to move, with whose turn it is and why."""
-    me = state.player
-    them = 1 - me
+def render_kalah(game: AnyGame, state: Position, last_move: Any, bottom: int = 0) -> RenderableType:
+    """The board from `bottom`'s side, with whose turn it is and why."""
+    them = 1 - bottom
     names = game.player_names
-    bottom, top = state.row(me), tuple(reversed(state.row(them)))
-    pits = len(bottom)
+    near, top = state.row(bottom), tuple(reversed(state.row(them)))
+    pits = len(near)
     width = len(str(max(state.board))) + 2
     gap = " " * (width + 1)
+
+    def row_style(seat: int) -> str:
+        return MOVER if seat == state.player and not game.is_terminal(state) else OPPONENT
 
     def number(value: int) -> str:
         return str(value).rjust(width - 1) + " "
@@ -45,18 +48,18 @@ def render_kalah(game: AnyGame, state: Position, last_move: Any) -> RenderableTy
     lines: list[list[tuple[str, str]]] = [
         labels(range(pits, 0, -1)) + [(f"   {names[them]}'s pits", LABEL)],
         [(gap + "╭" + "┬".join([rule] * pits) + "╮", FRAME)],
-        [("╭" + rule + "┤", FRAME), *cells(top, OPPONENT), ("├" + rule + "╮", FRAME)],
+        [("╭" + rule + "┤", FRAME), *cells(top, row_style(them)), ("├" + rule + "╮", FRAME)],
         [
             ("│", FRAME),
             (number(state.store(them)), STORE),
             ("├" + "┼".join([rule] * pits) + "┤", FRAME),
-            (number(state.store(me)), STORE),
+            (number(state.store(bottom)), STORE),
             ("│", FRAME),
         ],
-        [("╰" + rule + "┤", FRAME), *cells(bottom, MOVER), ("├" + rule + "╯", FRAME)],
+        [("╰" + rule + "┤", FRAME), *cells(near, row_style(bottom)), ("├" + rule + "╯", FRAME)],
         [(gap + "╰" + "┴".join([rule] * pits) + "╯", FRAME)],
-        labels(range(1, pits + 1)) + [(f"   {names[me]}'s pits", LABEL)],
-        [(f"{names[them]}'s store on the left, {names[me]}'s on the right", LABEL)],
+        labels(range(1, pits + 1)) + [(f"   {names[bottom]}'s pits", LABEL)],
+        [(f"{names[them]}'s store on the left, {names[bottom]}'s on the right", LABEL)],
     ]
     text = Text()
     for line in lines:

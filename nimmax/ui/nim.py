@@ -1,11 +1,14 @@
 """Rich views of the Nim family: each pile a numbered row of counters, the last move marked.
 
 Counters just taken stay visible as hollow red rings beside the pile they came from; the
-two piles a split made are marked; piles too small to split in Split-Nim are dimmed.
+two piles a split made are marked; piles too small to split in Split-Nim are dimmed. A game of
+more than SHOWN_PILES piles shows the piles around the last move and a count of them all, so a
+board of thousands of piles is drawn at once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import RenderableType
@@ -15,9 +18,20 @@ from rich.text import Text
 
 from nimmax.game import AnyGame
 from nimmax.games.nim import Pile, Piles, Split, Take
+from nimmax.ui.rules import words_shown
 
-SHOWN = 30
-"""Counters drawn per row at most; a longer pile is drawn cut short with its count beside it."""
+SHOWN = 24
+"""Counters drawn per row at most (a pile of many, its count and a mark fit 80 columns); a longer pile
+is drawn cut short with its count beside it."""
+
+SHOWN_PILES = 24
+"""Piles drawn at most; a game of more shows those near the last move (NEAR each side), the first ones at the start."""
+
+NEAR = 2
+"""Piles drawn each side of a pile the last move changed, on a board of more than SHOWN_PILES."""
+
+Row = tuple[int, int, str, str]
+"""A pile as drawn: its counters, the counters just taken, its mark, its counters' style."""
 
 
 def counters(count: int, taken: int = 0, style: str = "bold yellow") -> Text:
@@ -29,29 +43,55 @@ def counters(count: int, taken: int = 0, style: str = "bold yellow") -> Text:
     return Text(" ").join(Text(piece, style=piece_style) for piece, piece_style in pieces)
 
 
-def board(game: AnyGame, state: Any, rows: list[tuple[int, int, str, str]]) -> RenderableType:
-    """Rows of (counters, taken, mark, counter style) in a panel saying whose turn it is."""
-    width = max(len(str(count)) for count, *_ in rows)
+def shown_piles(rows: Sequence[Row]) -> list[int]:
+    """The piles a board draws: all of SHOWN_PILES or fewer; of more, those within NEAR of a marked pile
+    (or the first SHOWN_PILES // 2 where none is marked)."""
+    if len(rows) <= SHOWN_PILES:
+        return list(range(len(rows)))
+    marked = [index for index, (_, _, mark, _) in enumerate(rows) if mark]
+    if not marked:
+        return list(range(SHOWN_PILES // 2))
+    near = {index for mark in marked for index in range(mark - NEAR, mark + NEAR + 1) if 0 <= index < len(rows)}
+    return sorted(near)
+
+
+def board(game: AnyGame, state: Any, rows: Sequence[Row]) -> RenderableType:
+    """Rows of (counters, taken, mark, counter style) in a panel saying whose turn it is; of many piles,
+    those near the last move, a gap marked where piles are left out, and the count of them all."""
+    shown = shown_piles(rows)
+    width = max(len(str(rows[index][0])) for index in shown)
     table = Table.grid(padding=(0, 2))
     table.add_column(justify="right", style="dim", no_wrap=True)
     table.add_column(no_wrap=True)
     table.add_column(no_wrap=True)
-    for number, (count, taken, mark, style) in enumerate(rows, start=1):
+    previous = -1
+    for index in shown:
+        if index > previous + 1:
+            table.add_row("…", Text(f"{index - previous - 1:,} piles not shown", style="dim"), "")
+        count, taken, mark, style = rows[index]
         # The count and its mark share a cell: Rich mis-measures a grid whose last cell is empty.
         label = Text.assemble(f"{count:>{width}}", (f"  {mark}" if mark else "", "bold red"))
-        table.add_row(f"pile {number}", counters(count, taken, style), label)
+        table.add_row(f"pile {index + 1}", counters(count, taken, style), label)
+        previous = index
+    if previous < len(rows) - 1:
+        table.add_row("…", Text(f"{len(rows) - previous - 1:,} piles not shown", style="dim"), "")
     over = game.is_terminal(state)
     status = "game over" if over else f"{game.player_names[game.to_move(state)]} to move"
-    return Panel(table, title=game.spec, title_align="left", subtitle=status, subtitle_align="right", expand=False)
+    if len(shown) < len(rows):
+        left = sum(1 for count, *_ in rows if count)
+        status = f"{len(rows):,} piles, {left:,} not empty · {status}"
+    return Panel(
+        table, title=words_shown(game), title_align="left", subtitle=status, subtitle_align="right", expand=False
+    )
 
 
-def render_simple_nim(game: AnyGame, state: Pile, last_move: Any) -> RenderableType:
+def render_simple_nim(game: AnyGame, state: Pile, last_move: Any, bottom: int = 0) -> RenderableType:
     """Simple-Nim: the one pile, with the counters just taken."""
     taken = int(last_move) if last_move is not None else 0
     return board(game, state, [(state.counters, taken, f"← took {taken}" if taken else "", "bold yellow")])
 
 
-def render_nim(game: AnyGame, state: Piles, last_move: Any) -> RenderableType:
+def render_nim(game: AnyGame, state: Piles, last_move: Any, bottom: int = 0) -> RenderableType:
     """Nim: every pile, the one just taken from showing what was taken."""
     rows = []
     for index, count in enumerate(state.piles):
@@ -60,7 +100,7 @@ def render_nim(game: AnyGame, state: Piles, last_move: Any) -> RenderableType:
     return board(game, state, rows)
 
 
-def render_split_nim(game: AnyGame, state: Piles, last_move: Any) -> RenderableType:
+def render_split_nim(game: AnyGame, state: Piles, last_move: Any, bottom: int = 0) -> RenderableType:
     """Split-Nim: every pile, the two just made marked, piles of one or two dimmed (they cannot split)."""
     made = {last_move.pile, last_move.pile + 1} if isinstance(last_move, Split) else set()
     rows = []

@@ -12,7 +12,7 @@ from nimmax.game import AnyGame
 from nimmax.games.plates import Plates, Position
 
 
-def render_plates(game: AnyGame, state: Any, last_move: Any) -> RenderableType:
+def render_plates(game: AnyGame, state: Any, last_move: Any, bottom: int = 0) -> RenderableType:
     """One line per plate; the picked plate is bold, the pair handed over green, the kept note reversed."""
     assert isinstance(game, Plates) and isinstance(state, Position)
     picture = Text()

@@ -12,7 +12,7 @@ import random
 import shlex
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from itertools import islice
 from pathlib import Path
@@ -32,6 +32,7 @@ from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, GameRecord, Match
 from nimmax.numbers import MAX_DELAY, quoted
 from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, parse_spec, timed
 from nimmax.search import SearchResult, engine_for
+from nimmax.ui import twenty48
 from nimmax.ui.live import LiveSearch, value_text
 from nimmax.ui.prompt import (
     COMMANDS,
@@ -48,7 +49,8 @@ from nimmax.ui.prompt import (
 )
 from nimmax.ui.render import render
 from nimmax.ui.results import ending, outcome
-from nimmax.ui.views import outcome_word, signed
+from nimmax.ui.rules import rules_of, title
+from nimmax.ui.views import counted, outcome_word, signed
 from nimmax.ui.why import why_table
 
 
@@ -74,9 +76,23 @@ def search_status(game: AnyGame, search: SearchResult, mover: int | None = None)
     return f"value {value} · {search.nodes:,} nodes · {search.seconds:.3f} s"
 
 
+def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult) -> str:
+    """What an engine found for the move it plays or hints in `state`: the game's own words where it has
+    them (STATUSES: 2048's slide points, its heuristic apart), else `search_status`."""
+    own = STATUSES.get(game.name) if not game.words else None
+    return own(game, state, move, search) if own is not None else search_status(game, search, game.to_move(state))
+
+
 def worth_drawing(game: AnyGame, state: Any) -> bool:
     """Whether to draw a position: not one waiting for a chance draw, which comes straight after."""
     return game.is_terminal(state) or game.to_move(state) != CHANCE
+
+
+STATUSES: Mapping[str, Callable[[AnyGame, Any, Any, SearchResult], str]] = {"2048": twenty48.engine_status}
+"""Game name to what an engine found, in the game's words, where `search_status` would mislead."""
+
+STANDINGS: Mapping[str, Callable[[AnyGame, Any], str]] = {"2048": twenty48.standing}
+"""Game name to how a game stands when left unfinished, where its banner says more than the moves made."""
 
 
 def banner(
@@ -86,7 +102,11 @@ def banner(
     ended (`results.ending`; `last` made the last move), or that it was left unfinished after `moves`
     moves; green when it went well for the person playing, red when not."""
     if not game.is_terminal(state):
-        return Panel(Text(f"Game left unfinished after {moves} moves", style="bold yellow"), expand=False)
+        left = Text(f"Game left unfinished after {counted(moves, 'move')}", style="bold yellow")
+        own = STANDINGS.get(game.name) if not game.words else None
+        if own is not None:
+            left.append(f"\n{own(game, state)}", style="default")
+        return Panel(left, expand=False)
     text, went_well = outcome(game, state, labels)
     if went_well is None or not humans or len(humans) == game.players:
         style = "cyan"
@@ -95,6 +115,11 @@ def banner(
     shown = Text(text, style=f"bold {style}")
     shown.append(f"\n{ending(game, state, game.player_names, last)}", style="default")
     return Panel(shown, border_style=style, expand=False)
+
+
+def facing(humans: set[int]) -> int:
+    """The seat whose side a board keeps nearest the viewer: the one person's, else the first seat's."""
+    return next(iter(humans)) if len(humans) == 1 else 0
 
 
 def last_mover(game: AnyGame, states: Sequence[Any]) -> int | None:
@@ -128,6 +153,7 @@ class PlaySession:
         self.hint_spec = timed(Spec(engine_for(game).name), time_limit)
         self.labels = seat_labels(game, [player.spec for player in self.players])
         self.humans = {seat for seat, player in enumerate(self.players) if isinstance(player, HumanPlayer)}
+        self.bottom = facing(self.humans)
         self.match = Match(game, self.players, random.Random(game.seed if game.seed is not None else seed))
         self.reader = reader
         self.interactive = reader is None and sys.stdin.isatty() and console.is_terminal
@@ -139,11 +165,11 @@ class PlaySession:
     def play(self) -> GameRecord:
         """Play the game out (or until a person quits) and show the result."""
         game = self.game
-        self.console.print(Text(f"{game.spec}: " + " vs ".join(self.labels), style="bold"))
+        self.console.print(Text(title(game, self.labels), style="bold"))
         if self.humans:
             self.console.print(Text(self.controls(), style="dim"))
         if worth_drawing(game, self.match.state):
-            self.console.print(render(game, self.match.state))
+            self.console.print(render(game, self.match.state, bottom=self.bottom))
         moves = self.match.run()
         try:
             with quiet_keys(sys.stdin) if self.interactive and self.humans else nullcontext():
@@ -179,14 +205,14 @@ class PlaySession:
         else:
             line = f"[bold]{escape(self.labels[ply.seat])}[/bold] plays [bold cyan]{move}[/bold cyan]"
             if ply.search is not None:
-                line += f"   [dim]{escape(search_status(game, ply.search, ply.seat))}[/dim]"
+                line += f"   [dim]{escape(engine_status(game, ply.before, ply.move, ply.search))}[/dim]"
                 if self.live.interrupted:
                     line += "   [yellow]moved now at Ctrl-C (twice ends the game)[/yellow]"
             elif ply.seat not in self.humans:
                 line += f"   [dim]{ply.seconds:.3f} s[/dim]"
             self.console.print(line)
         if worth_drawing(game, ply.after):
-            self.console.print(render(game, ply.after, ply.move))
+            self.console.print(render(game, ply.after, ply.move, self.bottom))
         if self.delay > 0 and ply.seat not in self.humans and ply.seat != CHANCE:
             time.sleep(min(self.delay, MAX_DELAY))  # the CLI refuses more; a caller's inf must not overflow sleep
 
@@ -246,21 +272,19 @@ class PlaySession:
         moves = ", ".join(self.game.format_move(ply.move) for ply in taken)
         self.console.print(f"[yellow]took back {escape(moves)}[/yellow]")
         history = self.match.history
-        self.console.print(render(self.game, self.match.state, history[-1].move if history else None))
+        self.console.print(render(self.game, self.match.state, history[-1].move if history else None, self.bottom))
         raise Rewind
 
     def hint(self, state: Any) -> None:
         """The best move by the opponent's engine (or a quick search), with its value for the mover
-        (its expected value where chance plays: 2048's slide)."""
+        (2048: the slide's points now, the search's heuristic estimate apart)."""
         if self.hinter is None:
             engines = [player for player in self.players if isinstance(player, SearchPlayer)]
             self.hinter = engines[0] if engines else SearchPlayer(parse_spec(self.hint_spec), self.live)
         with self.live.watching("hint"):
             search = self.hinter.search(self.game, state)
         move = escape(self.game.format_move(search.move))
-        status = search_status(self.game, search, self.game.to_move(state))
-        if self.game.has_chance:
-            status = "expected " + status
+        status = engine_status(self.game, state, search.move, search)
         self.console.print(f"hint: [bold green]{move}[/bold green]   [dim]{escape(status)}[/dim]")
 
     def why(self) -> None:
@@ -280,10 +304,14 @@ class PlaySession:
         self.console.print(why_table(self.game, ply.before, found, ply.move, result.depth))
 
     def help(self, state: Any) -> None:
-        """The commands with their short words and keys, and the move notation by example."""
+        """The game's rules and move notation in short, with moves of this position; then the commands
+        with their short words and keys."""
         game = self.game
         keyed = str(getattr(self.reader, "keys", ""))
+        rules = rules_of(game)
         examples = ", ".join(game.format_move(action) for action in islice(game.actions(state), 3))
+        self.console.print(f"[bold]Rules:[/bold] {escape(rules.rules)}")
+        self.console.print(f"[bold]Notation:[/bold] {escape(rules.notation)}")
         if keyed:  # a key reader: one key a move, no words typed
             self.console.print(f"Keys: {escape(keyed)}")
             for name in ("help", "hint", "undo", "quit"):
@@ -390,9 +418,11 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
     game = games.create(record.game)
     states = record.positions()
     labels = seat_labels(game, record.players)
-    console.print(Text(f"{game.spec}: " + " vs ".join(labels), style="bold"))
+    humans = {seat for seat, spec in enumerate(record.players) if spec == "human"}
+    bottom = facing(humans)
+    console.print(Text(title(game, labels), style="bold"))
     if worth_drawing(game, states[0]):
-        console.print(render(game, states[0]))
+        console.print(render(game, states[0], bottom=bottom))
     for number, (text, before, after) in enumerate(zip(record.moves, states, states[1:], strict=False), start=1):
         seat = game.to_move(before)
         if seat == CHANCE:
@@ -401,7 +431,6 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
             time.sleep(min(delay, MAX_DELAY))  # the CLI refuses more; a caller's inf must not overflow sleep
             console.print(f"{number}. [bold]{escape(labels[seat])}[/bold] plays [bold cyan]{escape(text)}[/bold cyan]")
         if worth_drawing(game, after):
-            console.print(render(game, after, game.parse_move(text, before)))
-    humans = {seat for seat, spec in enumerate(record.players) if spec == "human"}
+            console.print(render(game, after, game.parse_move(text, before), bottom))
     moves_made = sum(game.to_move(state) != CHANCE for state in states[:-1])
     console.print(banner(game, states[-1], labels, humans, moves_made, last_mover(game, states)))

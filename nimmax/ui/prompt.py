@@ -17,11 +17,13 @@ from itertools import islice
 from typing import Any, TextIO
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.application import get_app
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
-from prompt_toolkit.filters import is_searching
+from prompt_toolkit.filters import Condition, is_searching
 from prompt_toolkit.history import InMemoryHistory
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.search import stop_search
 from prompt_toolkit.validation import ValidationError, Validator
 
@@ -157,6 +159,21 @@ def command_keys() -> KeyBindings:
     return bindings
 
 
+def refused_answers_replaced() -> KeyBindings:
+    """A refused answer stays shown with its refusal, to be corrected (arrows, backspace), but the first
+    character typed over it untouched starts a new answer instead of being appended to the refused one."""
+    bindings = KeyBindings()
+    refused = Condition(lambda: get_app().current_buffer.validation_error is not None)
+
+    @bindings.add(Keys.Any, filter=refused)
+    def replace(event: KeyPressEvent) -> None:
+        event.current_buffer.text = ""
+        if event.data.isprintable():
+            event.current_buffer.insert_text(event.data)
+
+    return bindings
+
+
 TOOLBAR = " Tab: moves · ? or F1 help · F2 hint · F3 undo · F4 why · Ctrl-D quit "
 
 
@@ -165,7 +182,9 @@ class LinePrompt:
 
     def __init__(self) -> None:
         self.session: PromptSession[str] = PromptSession(
-            history=InMemoryHistory(), key_bindings=command_keys(), bottom_toolbar=TOOLBAR
+            history=InMemoryHistory(),
+            key_bindings=merge_key_bindings([command_keys(), refused_answers_replaced()]),
+            bottom_toolbar=TOOLBAR,
         )
         self.shortcuts: dict[str, str] = {}
 

@@ -1,6 +1,7 @@
 """2048 on the terminal: the board in the original game's colours, and a one-key move reader.
 
-`render` draws a position (score and best tile above the board); `read_key` waits for one
+`render` draws a position (score and best tile above the board; a grid of lines where the
+console shows no colour); `read_key` waits for one
 key press (arrow keys, w/a/s/d, h/j/k/l slide; `?` or F1 help, F2 hint, `u` or F3 undo, `q`
 quit) and answers at once, no Enter. No key is read as a word: `h` is always a slide.
 """
@@ -16,11 +17,13 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
 from nimmax.game import AnyGame, IllegalMove
 from nimmax.games.twenty48 import Position, Spawn, Twenty48
+from nimmax.search import SearchResult
+from nimmax.ui.views import signed
 
 TILE_COLOURS = {
     0: ("#cdc1b4", "#cdc1b4"),
@@ -79,12 +82,10 @@ def tile_style(value: int) -> str:
     return f"bold {text} on {background}"
 
 
-def render(game: AnyGame, state: Any, last_move: Any = None) -> RenderableType:
-    """The board, three lines per row, with the score, the best tile and the last move above it."""
+def render(game: AnyGame, state: Any, last_move: Any = None, bottom: int = 0) -> RenderableType:
+    """The board with the score, the best tile and the last move above it."""
     assert isinstance(game, Twenty48) and isinstance(state, Position)
-    size = game.size
     values = [1 << rank if rank else 0 for rank in game.ranks(state.board)]
-    spawned = last_move.cell if isinstance(last_move, Spawn) else None
     header = Text.assemble(
         ("Score ", "bold"),
         (str(state.score), "bold cyan"),
@@ -96,25 +97,76 @@ def render(game: AnyGame, state: Any, last_move: Any = None) -> RenderableType:
         header.append(f"   last: {game.format_move(last_move)}", style="dim")
     if game.winner(state) == 0:
         header.append(f"   {game.goal} made!", style="bold green")
-    gap = Text(" ", style=f"on {BOARD_COLOUR}")
-    edge = Text(" " * (size * (CELL_WIDTH + 1) + 1), style=f"on {BOARD_COLOUR}")
-    lines: list[Text] = [edge]
-    for row in range(size):
-        for band in range(3):
-            line = gap.copy()
+    spawned = last_move.cell if isinstance(last_move, Spawn) else None
+    return Group(header, Board(game.size, values, spawned))
+
+
+def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult) -> str:
+    """An engine's slide: the points it scores now, and the search's value apart, which past its
+    horizon adds a heuristic worth of the board (some 1.6 million on an empty one), not points."""
+    assert isinstance(state, Position)
+    figures = f"{search.nodes:,} nodes · {search.seconds:.3f} s"
+    if search.exact:
+        return f"expected score gain {signed(search.value - state.score)} to the end (proven) · {figures}"
+    gain = signed(game.result(state, move).score - state.score)
+    estimate = f"{search.value:,.0f}" + (f" at depth {search.depth}" if search.depth else "")
+    return f"scores {gain} now · heuristic {estimate} (not points) · {figures}"
+
+
+def standing(game: AnyGame, state: Any) -> str:
+    """How a game stands, for the banner of one left unfinished: the score and the best tile."""
+    assert isinstance(game, Twenty48) and isinstance(state, Position)
+    best = game.best_rank(state.board)
+    return f"Score {state.score:,}, best tile {1 << best if best else 0}"
+
+
+class Board:
+    """The tiles of a board: coloured cells, three lines a row, where the console shows colour; a
+    grid of lines where it does not (NO_COLOR, a pipe), since blank cells on no colour show nothing."""
+
+    def __init__(self, size: int, values: list[int], spawned: int | None) -> None:
+        self.size, self.values, self.spawned = size, values, spawned
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.grid() if console.no_color or console.color_system is None else self.tiles()
+
+    def tiles(self) -> Text:
+        """Each tile in its colour, the new one marked in its bottom line."""
+        size, values = self.size, self.values
+        gap = Text(" ", style=f"on {BOARD_COLOUR}")
+        edge = Text(" " * (size * (CELL_WIDTH + 1) + 1), style=f"on {BOARD_COLOUR}")
+        lines: list[Text] = [edge]
+        for row in range(size):
+            for band in range(3):
+                line = gap.copy()
+                for column in range(size):
+                    cell = row * size + column
+                    value = values[cell]
+                    label = str(value) if value and band == 1 else ""
+                    if cell == self.spawned and band == 2:
+                        label = "new"
+                    style = tile_style(value) if cell != self.spawned or band != 2 else tile_style(value) + " dim"
+                    line.append(label.center(CELL_WIDTH), style=style)
+                    line.append_text(gap)
+                lines.append(line)
+            lines.append(edge)
+        return Text("\n").join(lines)
+
+    def grid(self) -> Text:
+        """The tiles in a grid of box lines, one line a row, the new tile marked `new`."""
+        size, rule = self.size, "─" * CELL_WIDTH
+        lines = ["┌" + "┬".join([rule] * size) + "┐"]
+        for row in range(size):
+            cells = []
             for column in range(size):
                 cell = row * size + column
-                value = values[cell]
-                label = str(value) if value and band == 1 else ""
-                if cell == spawned and band == 2:
-                    label = "new"
-                style = tile_style(value) if cell != spawned or band != 2 else tile_style(value) + " dim"
-                line.append(label.center(CELL_WIDTH), style=style)
-                line.append_text(gap)
-            lines.append(line)
-        lines.append(edge)
-    board = Text("\n").join(lines)
-    return Group(header, board)
+                label = str(self.values[cell]) if self.values[cell] else ""
+                cells.append((f"{label} new" if cell == self.spawned else label).center(CELL_WIDTH))
+            lines.append("│" + "│".join(cells) + "│")
+            lines.append(
+                ("├" + "┼".join([rule] * size) + "┤") if row < size - 1 else "└" + "┴".join([rule] * size) + "┘"
+            )
+        return Text("\n".join(lines))
 
 
 def read_key(game: AnyGame, state: Any, input: Input | None = None, output: Output | None = None) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group
@@ -13,6 +14,11 @@ from nimmax.games import GAMES
 from nimmax.players import OPTIONS, SUMMARIES
 from nimmax.search import Option, SearchResult
 from nimmax.ui.results import value_words
+
+
+def counted(count: int, noun: str) -> str:
+    """A count with its noun, plural but for one: "1 move", "2 more moves", "1,000 moves"."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def signed(value: float) -> str:
@@ -77,12 +83,16 @@ def plugins_table(plugins: list[dict[str, str]]) -> Table:
 
 
 def option_text(option: Option) -> str:
-    """An option as a spec writes it, with its default where it has one: `cache=on`, `depth`."""
-    if option.default is None:
-        return option.name
-    if isinstance(option.default, bool):
-        return f"{option.name}={'on' if option.default else 'off'}"
-    return f"{option.name}={option.default:,}" if isinstance(option.default, int) else f"{option.name}={option.default}"
+    """An option as a spec writes it, with its default where it has one (`cache=on`, `c=1.414`,
+    `cutoff=0.0001 (0 when exact)`, `depth`), a float to four figures."""
+    default = option.default
+    if default is None:
+        return f"{option.name}={option.chosen}" if option.chosen else option.name
+    if isinstance(default, bool):
+        return f"{option.name}={'on' if default else 'off'}"
+    if isinstance(default, int):
+        return f"{option.name}={default:,}"
+    return f"{option.name}={default:.4g}" if isinstance(default, float) else f"{option.name}={default}"
 
 
 BEST_ROWS = 10
@@ -124,14 +134,24 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
         lowest = min(value for _, value in shown)
         higher = any(value > lowest for _, value in ranked[len(shown) :])  # MCTS ranks by visits
         note = "" if higher else ", none valued higher"
-        parts.append(Text(f"and {more:,} more move{'s' if more != 1 else ''}{note} (--all shows them)"))
+        parts.append(Text(f"and {counted(more, 'more move')}{note} (--all shows them)"))
     return Group(*parts)
+
+
+LINE_MOVES = 20
+"""Moves of a best line shown at most: a pile of thousands has a line of thousands of moves."""
+
+
+def line_text(game: AnyGame, pv: Sequence[Any]) -> str:
+    """A best line in the game's notation, cut after LINE_MOVES moves with the count of them all."""
+    shown = " ".join(game.format_move(move) for move in pv[:LINE_MOVES])
+    return f"{shown} … ({counted(len(pv), 'move')} in all)" if len(pv) > LINE_MOVES else shown
 
 
 def solution_summary(game: AnyGame, algorithm: str, result: SearchResult, mover: int | None = None) -> Text:
     """Lines under the table: the verdict, the best line as far as the search knows it, nodes and time."""
     verdict = outcome_word(game, result.value, result.exact, mover)
-    line = " ".join(game.format_move(move) for move in result.pv)
+    line = line_text(game, result.pv)
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
     proof = "proven" if result.exact else f"estimate at depth {result.depth}"
     return Text.assemble(
@@ -156,5 +176,6 @@ def partial_answer(result: SearchResult) -> str:
         return f"past depth {deepest}; the deepest completed answer, depth {deepest}, is shown above, not proven"
     if result.moves:
         proof = " (each value proven)" if result.moves_proven else ""
-        return f"after {len(result.moves)} moves were valued{proof}; they are shown above, the best of them not proven"
+        valued = counted(len(result.moves), "move") + (" was" if len(result.moves) == 1 else " were")
+        return f"after {valued} valued{proof}; they are shown above, the best of them not proven"
     return "before any move was searched"

@@ -15,7 +15,7 @@ from nimmax.analyze import Analysis, MoveAnalysis
 from nimmax.explain import ANY_SPAWN, MoveLine
 from nimmax.game import CHANCE, AnyGame
 from nimmax.ui.live import value_text
-from nimmax.ui.views import outcome_word, signed
+from nimmax.ui.views import counted, outcome_word, signed
 
 SHOWN_MOVES = 12
 """Root moves `why` lists: the played one and the best others; more would not be read."""
@@ -70,7 +70,7 @@ def why_table(game: AnyGame, state: Any, found: Sequence[MoveLine], played: Any,
         rest = line_text(game, after, item.line[1:], item.finished) or ("the game ends" if item.finished else "…")
         table.add_row(Text(label), Text(value_phrase(game, item.value, item.exact, mover, depth)), Text(rest))
     if len(ordered) > SHOWN_MOVES:
-        table.caption = f"{len(ordered) - SHOWN_MOVES} more moves not shown"
+        table.caption = f"{counted(len(ordered) - SHOWN_MOVES, 'more move')} not shown"
     return table
 
 
