@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import random
 import re
@@ -105,6 +106,19 @@ def reading(stream: TextIO) -> Iterator[None]:
         yield
     finally:
         sys.stdin = previous
+
+
+def best_listed_first(solved: str) -> str:
+    """Assert solve's answer lists its best move first (issue 28: one rule orders moves everywhere), in
+    its table (the first row marked best) or its JSON (`moves[0]` is `best_move`), and return that move."""
+    if solved.lstrip().startswith("{"):
+        answer = json.loads(solved)
+        listed = [move["move"] for move in answer["moves"]]
+        assert listed[:1] == [answer["best_move"]], f"--json lists {listed[:3]} first, best_move {answer['best_move']}"
+        return str(answer["best_move"])
+    rows = re.findall(r"^│ (\S+)\s+(← best)?\s*│", solved, re.MULTILINE)
+    assert rows and rows[0][1] == "← best", f"the table's first row is not the best: {rows[:3]}"
+    return str(rows[0][0])
 
 
 MOVE_SHOWN = re.compile(r"^(?:\d+\. )?\S.*? plays (\S+)|^chance: (\S+)")

@@ -29,7 +29,16 @@ import pytest
 from nimmax import games
 from nimmax.game import CHANCE, AnyGame
 
-from .cli_helpers import ROOT, PipedPerson, moves_shown, nimmax, nimmax_in_process, ran_clean, replayed
+from .cli_helpers import (
+    ROOT,
+    PipedPerson,
+    best_listed_first,
+    moves_shown,
+    nimmax,
+    nimmax_in_process,
+    ran_clean,
+    replayed,
+)
 from .theory import nim_mover_wins, simple_nim_mover_wins, split_nim_mover_wins
 
 PLAY_TIME = "0.05"
@@ -557,20 +566,18 @@ def test_the_middle_position_is_solved_and_explained_best_move_first(folder: Pat
     left = shape.referee.plies_left(game, game.initial_state())
     explained = nimmax_in_process("solve", *words, *shape.solve, "--explain", cwd=ROOT)
     ran_clean(explained)
-    rows = re.findall(r"^│ (\S+)\s+(← best)?\s*│", explained.stdout, re.MULTILINE)
-    assert rows and rows[0][1] == "← best", f"the table's first row is not the best: {rows[:3]}"
+    best = best_listed_first(explained.stdout)
     branches = re.findall(r"^[├└]── (\S+)  .*?(best)?$", explained.stdout, re.MULTILINE)
-    assert branches[0] == (rows[0][0], "best"), f"the tree's first branch is not the table's best: {branches[:3]}"
-    assert [move for move, best in branches if best] == [rows[0][0]]
+    assert branches[0] == (best, "best"), f"the tree's first branch is not the table's best: {branches[:3]}"
+    assert [move for move, marked in branches if marked] == [best]
     shown = [int(depth) for depth in DEPTH.findall(explained.stdout)]
     assert left is None or all(depth <= left for depth in shown), f"depths {shown} with {left} plies left"
     answer = nimmax_in_process("solve", *words, *shape.solve, "--json", cwd=ROOT)
     ran_clean(answer)
     solved = json.loads(answer.stdout)
-    listed = [move["move"] for move in solved["moves"]]
-    assert listed[0] == solved["best_move"], f"--json lists {listed[:3]} first, best_move {solved['best_move']}"
+    best_listed_first(answer.stdout)
     if not shape.solve:  # searched to the end both times: the same best
-        assert solved["best_move"] == rows[0][0]
+        assert solved["best_move"] == best
     assert left is None or solved["depth"] <= left
     if isinstance(shape.referee, Counters) and solved["exact"]:
         piles = Counters.piles(game, game.initial_state())

@@ -19,7 +19,7 @@ from typing import TextIO
 
 import pytest
 
-from .cli_helpers import ROOT, Example, PipedPerson, nimmax_in_process, ran_clean, readme_examples
+from .cli_helpers import ROOT, Example, PipedPerson, best_listed_first, nimmax_in_process, ran_clean, readme_examples
 
 PLAY_OPTIONS = ("--first", "--second", "--time", "--seed", "--delay", "--record")
 """play's own options (each takes a value): the other words are the game's."""
@@ -100,13 +100,15 @@ def test_the_readme_has_its_commands() -> None:
     "example", EXAMPLES, ids=[f"L{example.line} {shlex.join(example.args)}" for example in EXAMPLES]
 )
 def test_every_readme_command_runs_and_exits_0(example: Example, folder: Path) -> None:
-    """The command exits 0 with no traceback; a `--json` one prints one JSON document, and a file it
-    is told to write is there."""
+    """The command exits 0 with no traceback; a `--json` one prints one JSON document, a `solve` lists
+    its best move first, and a file it is told to write is there."""
     done = run(example, folder)
     ran_clean(done)
     args = example.args
     if "--json" in args:
         assert json.loads(done.stdout)
+    if args[0] == "solve":
+        best_listed_first(done.stdout)
     for option in ("--record", "--svg"):
         if option in args:
             assert (folder / args[args.index(option) + 1]).stat().st_size > 0
