@@ -30,7 +30,7 @@ from nimmax.players import Spec
 from nimmax.search import Table, search
 from nimmax.ui.bench import BenchProgress
 
-from .cli_helpers import ROOT, nimmax, nimmax_in_process
+from .cli_helpers import nimmax, nimmax_in_process, readme_examples
 from .theory import nim_mover_wins, simple_nim_tree_size
 
 
@@ -163,11 +163,9 @@ def test_tictactoe_family_runs() -> None:
     assert rows[0]["value"] == 0  # tic-tac-toe is a draw
 
 
-def readme_commands(*prefixes: str) -> list[list[str]]:
-    """The README's example lines that start with one of `prefixes`, as argument lists."""
-    text = (ROOT / "README.md").read_text()
-    lines = [line.strip() for line in text.splitlines() if line.startswith("    nimmax ")]
-    return [line.split()[1:] for line in lines if line.split()[1] in prefixes]
+def readme_commands(*commands: str) -> list[list[str]]:
+    """The README's example commands of `commands`, as argument lists."""
+    return [list(example.args) for example in readme_examples() if example.args[0] in commands]
 
 
 @pytest.mark.parametrize("args", readme_commands("tree", "bench"), ids=" ".join)

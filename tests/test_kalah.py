@@ -22,7 +22,7 @@ from nimmax.games.kalah import Kalah, Position, parse_position
 from nimmax.search import Table, search
 from nimmax.ui.render import render
 
-from .cli_helpers import ROOT, nimmax
+from .cli_helpers import nimmax, readme_examples
 
 # --- An independent Kalah: the rules read literally, on a list -------------------------------
 # Layout: index 0..n-1 South's pits, n South's store, n+1..2n North's pits, 2n+1 North's store.
@@ -551,10 +551,8 @@ def test_renderer_announces_the_extra_turn_and_the_end() -> None:
 
 
 def readme_kalah_examples() -> list[list[str]]:
-    """The README's example command lines that use Kalah, as argument lists."""
-    text = (ROOT / "README.md").read_text()
-    lines = [line.split()[1:] for line in text.splitlines() if line.startswith("    nimmax ")]
-    return [args for args in lines if "kalah" in args]
+    """The README's example commands that use Kalah, as argument lists."""
+    return [list(example.args) for example in readme_examples() if "kalah" in example.args]
 
 
 @pytest.mark.parametrize("args", readme_kalah_examples(), ids=" ".join)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 import signal
 import time
 
@@ -18,7 +17,7 @@ from nimmax.duel import block_games, run
 from nimmax.duel.planning import opening
 from nimmax.game import BadInput
 
-from .cli_helpers import ROOT, nimmax, nimmax_in_process, nimmax_started
+from .cli_helpers import nimmax, nimmax_in_process, nimmax_started, readme_examples
 from .test_signals import finish, running_commands, until
 
 PERFECT = "alphabeta:time=inf"  # an exact search: 3x3 tic-tac-toe is solved in a few milliseconds
@@ -170,13 +169,12 @@ def test_ctrl_c_prints_the_ladder_so_far_and_exits_130() -> None:
     assert f"interrupted after {found.group(1)} of 1000000 games" in out and "Elo" in out
 
 
-def readme_examples() -> list[list[str]]:
-    """The README's `nimmax ladder` example lines, as argument lists."""
-    lines = (ROOT / "README.md").read_text().splitlines()
-    return [shlex.split(line)[1:] for line in lines if line.startswith("    nimmax ladder ")]
+def ladder_examples() -> list[list[str]]:
+    """The README's `nimmax ladder` examples, as argument lists."""
+    return [list(example.args) for example in readme_examples() if example.args[0] == "ladder"]
 
 
-@pytest.mark.parametrize("args", readme_examples(), ids=" ".join)
+@pytest.mark.parametrize("args", ladder_examples(), ids=" ".join)
 def test_readme_examples_run(args: list[str]) -> None:
     done = nimmax(*args, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -187,4 +185,4 @@ def test_readme_examples_run(args: list[str]) -> None:
 
 
 def test_readme_has_ladder_examples() -> None:
-    assert len(readme_examples()) >= 2
+    assert len(ladder_examples()) >= 2
