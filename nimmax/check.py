@@ -170,10 +170,8 @@ def check(
                     subject = copy.deepcopy(state) if checker.mutates else state
                     try:
                         broken = checker.laws[law.name](path, subject, rebuilt)
-                    except (
-                        Exception,
-                        SystemExit,
-                    ) as error:  # the game's own code raised (or exited): that breaks the law too
+                    # the game's own code raised (or exited): that breaks the law too
+                    except (Exception, SystemExit) as error:
                         broken = f"{type(error).__name__}: {error}"
                     if broken:
                         tally.fail(tuple(path), broken)
