@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from nimmax.game import AnyGame
+from nimmax.guard import unguarded
 
 
 class Rules(NamedTuple):
@@ -129,6 +130,6 @@ def rules_of(game: AnyGame) -> Rules:
     own = RULES.get(game.name) if not game.words else None
     if own is not None:
         return own(game)
-    described = inspect.cleandoc(type(game).__doc__ or "")  # the class's own, not Game's
+    described = inspect.cleandoc(type(unguarded(game)).__doc__ or "")  # the plugin class's own
     first = described.split("\n\n")[0].replace("\n", " ")
     return Rules(first or "(the game says nothing of its rules)", "as the game writes its moves")
