@@ -345,7 +345,7 @@ def test_every_stop_signal_prints_solves_answer_so_far(signum: int, code: int, w
     assert process.returncode == code, err
     assert answer["interrupted"] is True and answer["exact"] is False and answer["depth"] >= 1
     assert answer["best_move"] in "abcdefg"
-    assert err.startswith(f"nimmax: {word} at depth ") and err.count("\n") == 1, err
+    assert err.startswith(f"nimmax: {word} past depth ") and err.count("\n") == 1, err
 
 
 @pytest.mark.parametrize(("signum", "code", "word"), STOPS, ids=["sigint", "sigterm", "sighup"])
