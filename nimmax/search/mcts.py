@@ -261,6 +261,9 @@ class MonteCarlo(Searcher):
         if game.is_terminal(state):
             made.low = made.high = game.utility(state, 0)
             made.done = True
+        elif self.book is not None and (known := self.book(state)) is not None:
+            made.low = made.high = known.payoff if mover == 0 else -known.payoff  # proven by the book
+            made.done = True
         return made
 
     def expand(self, node: Node) -> Node:
