@@ -18,8 +18,8 @@ import time
 
 from bitbully import BitBully, Board
 
+from nimmax.game import Known
 from nimmax.games import create
-from nimmax.games.connect4_book import Known, probe
 
 
 def position(rng: random.Random, stones: int) -> list[int] | None:
