@@ -28,7 +28,7 @@ from pathlib import Path
 from nimmax.game import Known
 
 PACKAGE = "bitbully_databases"
-INSTALL = "pip install 'nimmax[books]'"
+ADVICE = "Perfect play from the first move with the opening books: pip install 'nimmax[books]'"
 """How a person gets the books."""
 
 ROWS, COLUMNS, STRIDE = 6, 7, 7
@@ -40,7 +40,10 @@ STONES = (8, 12)
 
 def installed() -> bool:
     """Whether the books' package is installed (looked up without importing it)."""
-    return importlib.util.find_spec(PACKAGE) is not None
+    try:
+        return importlib.util.find_spec(PACKAGE) is not None
+    except (ImportError, ValueError):  # an import system that hides it
+        return False
 
 
 def _column_codes() -> list[tuple[int, int]]:

@@ -178,7 +178,9 @@ class MNK(Game[Board, int]):
         """Cuts the bytes of the images apart in one call."""
         self.position = position
         self.start = self.read_position(position if position is not None else "/".join(["." * cols] * rows))
-        if name == "connect4" and (rows, cols, k) == (6, 7, 4) and connect4_book.installed():
+        self.booked = name == "connect4" and (rows, cols, k) == (6, 7, 4)
+        """Whether the opening books cover this board (Connect Four 7x6)."""
+        if self.booked and connect4_book.installed():
             self.book = self._book  # type: ignore[method-assign]  # the capability, on this board alone
 
     # -- geometry -------------------------------------------------------------------------
@@ -352,6 +354,12 @@ class MNK(Game[Board, int]):
             return state.x | state.o << self.span
         images: tuple[bytes, ...] = self._images_apart(state.images.to_bytes(self._images_size, "little"))
         return min(images)
+
+    def missing_books(self) -> str | None:
+        """How to get perfect play, on the board the opening books cover when they are not installed."""
+        if self.booked and not connect4_book.installed():
+            return connect4_book.ADVICE
+        return None
 
     def _book(self, state: Board) -> Known | None:
         """Connect Four 7x6's opening books (`connect4_book`), asked only at the stone counts they cover."""
