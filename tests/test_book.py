@@ -291,10 +291,11 @@ def scored(searcher_type: Callable[..., Any], game: MNK, state: Board) -> float:
 def test_engines_with_a_book_equal_engines_without_it(moves: list[int], stones: int, exact: bool) -> None:
     plain, booked = MNK(3, 4, 3), Booked(stones, exact)
     state = plain.initial_state()
-    for move in moves:
-        if plain.is_terminal(state) or move not in plain.actions(state):
+    for move in moves:  # each drawn number picks one of the legal moves: at least 4 stones, a small tree
+        if plain.is_terminal(state):
             break
-        state = plain.result(state, move)
+        legal = list(plain.actions(state))
+        state = plain.result(state, legal[move % len(legal)])
     if plain.is_terminal(state):
         return
     payoff, plies = solved(plain, state)

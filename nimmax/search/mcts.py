@@ -224,6 +224,8 @@ class MonteCarlo(Searcher):
             if every_move:
                 found.moves = iter(self.game.actions(state))
                 found.upcoming = next(found.moves, _NO_MORE)
+        if found.done and not self.game.is_terminal(state):  # settled by the book: the root needs its moves
+            found.low, found.high, found.done = -INFINITY, INFINITY, False
         tree.root = found
         return found
 
