@@ -359,8 +359,9 @@ def test_the_engine_as_first_player_wins_proven_from_the_first_move_within_2_s()
     child = spawn("play", "connect4", "--first", "alphabeta", "--second", "human")
     child.timeout = 60
     state, ply, seconds = CONNECT4.initial_state(), 0, []
-    engine_line = r"X \(alphabeta\) plays ([a-g])\s+value (.*?) · [\d,]+ nodes · ([\d.]+) s"
+    engine_line = r"^ ([a-g])\s+value (.*?) · [\d,]+ nodes · ([\d.]+) s"
     while True:
+        child.expect(shown("X (alphabeta) plays"))  # the engine's move, then the prompt for ours (or the end)
         ended = child.expect([shown("O ›"), pexpect.EOF])
         line = re.search(engine_line, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before))
         assert line is not None
