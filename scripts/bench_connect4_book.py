@@ -24,12 +24,13 @@ import argparse
 import random
 import statistics
 import time
+import tracemalloc
 from collections.abc import Sequence
 
 from bitbully import BitBully, Board
 
 from nimmax.analyze import analyze
-from nimmax.games import create
+from nimmax.games import connect4_book, create
 from nimmax.match import GameRecord
 from nimmax.players import create as create_player
 from nimmax.players import decide
@@ -175,6 +176,18 @@ def report(spec: str, count: int, seed: int, lost_games: list[list[int]]) -> lis
     return lost
 
 
+def load() -> None:
+    """Print what reading the 12-stone book costs: seconds, and the memory it keeps and peaks at."""
+    tracemalloc.start()
+    start = time.perf_counter()
+    entries = len(connect4_book.twelve().keys)
+    took = time.perf_counter() - start
+    kept, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    megabytes = f"keeps {kept / 2**20:.0f} MB, peak {peak / 2**20:.0f} MB"
+    print(f"12-stone book: {entries:,} entries read in {took:.2f} s; {megabytes}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=200)
@@ -182,6 +195,7 @@ def main() -> None:
     parser.add_argument("--spec", action="append", help="nimmax specs (default: alphabeta, alphabeta:book=off)")
     args = parser.parse_args()
     specs: list[str] = args.spec or ["alphabeta:book=off", "alphabeta"]
+    load()
     lost: list[list[int]] = []
     for spec in specs:
         lost = report(spec, args.positions, args.seed, lost) or lost
