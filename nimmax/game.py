@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Hashable, Sequence
 from itertools import islice
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 CHANCE = -1
 """`to_move` answers this at a chance node, where `chance_outcomes` lists what may happen."""
@@ -29,6 +29,16 @@ class IllegalMove(BadInput):
 
 class BadGameSpec(BadInput):
     """Game words that build no game: unknown name, bad option, impossible position."""
+
+
+class Known(NamedTuple):
+    """A position's value as a book (an opening or endgame database) knows it: the payoff for
+    the side to move, the plies to the end, and whether those plies are exact (else they are
+    the most the game can last from there: the book knows the payoff alone)."""
+
+    payoff: float
+    plies: int
+    exact: bool
 
 
 class Game(Generic[S, A]):
@@ -82,6 +92,12 @@ class Game(Generic[S, A]):
         """The least and the most `utility` can give the side to move at any end reached from
         `state` (and `evaluate` at any position on the way), or None where the game knows none.
         A search that proves a node's value lies outside its window cuts it there, exactly."""
+        return None
+
+    def book(self, state: S) -> Known | None:
+        """What a book knows of `state` (its payoff, and plies to the end), or None. A declared
+        capability: engines ask only a game that overrides it, and read a hit as a proven
+        table entry."""
         return None
 
     def result(self, state: S, action: A) -> S:

@@ -63,7 +63,8 @@ GAMES: tuple[GameInfo, ...] = (
     ),
     GameInfo(
         "connect4",
-        "Connect Four: 6 rows x 7 columns, stones drop, 4 in a row wins.",
+        "Connect Four: 6 rows x 7 columns, stones drop, 4 in a row wins; perfect play with the opening"
+        " books: pip install 'nimmax[books]'.",
         mnk.CONNECT4,
         "connect4 --rows 4 --cols 5",
         mnk.create_connect4,

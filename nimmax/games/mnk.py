@@ -20,7 +20,8 @@ from collections.abc import Hashable, Sequence
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from nimmax.game import BadGameSpec, Game, IllegalMove
+from nimmax.game import BadGameSpec, Game, IllegalMove, Known
+from nimmax.games import connect4_book
 from nimmax.games.words import OneOf, Option, Signature
 from nimmax.numbers import parse_int, quoted
 
@@ -177,6 +178,10 @@ class MNK(Game[Board, int]):
         """Cuts the bytes of the images apart in one call."""
         self.position = position
         self.start = self.read_position(position if position is not None else "/".join(["." * cols] * rows))
+        self.booked = name == "connect4" and (rows, cols, k) == (6, 7, 4)
+        """Whether the opening books cover this board (Connect Four 7x6)."""
+        if self.booked and connect4_book.installed():
+            self.book = self._book  # type: ignore[method-assign]  # the capability, on this board alone
 
     # -- geometry -------------------------------------------------------------------------
 
@@ -349,6 +354,19 @@ class MNK(Game[Board, int]):
             return state.x | state.o << self.span
         images: tuple[bytes, ...] = self._images_apart(state.images.to_bytes(self._images_size, "little"))
         return min(images)
+
+    def missing_books(self) -> str | None:
+        """How to get perfect play, on the board the opening books cover when they are not installed."""
+        if self.booked and not connect4_book.installed():
+            return connect4_book.ADVICE
+        return None
+
+    def _book(self, state: Board) -> Known | None:
+        """Connect Four 7x6's opening books (`connect4_book`), asked only at the stone counts they cover."""
+        taken = state.x | state.o
+        if taken.bit_count() not in connect4_book.STONES or state.outcome:
+            return None
+        return connect4_book.probe(state.x, state.o, taken + self.bottom, state.x_threats)
 
     def search_actions(self, state: Board) -> Sequence[int]:
         """A move that wins at once, else the block of the opponent's immediate win, else

@@ -36,6 +36,12 @@ class AlphaBeta(Searcher):
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         game = self.game
+        if self.book is not None:
+            known = self.from_book(state)
+            if known is not None:
+                score, bound = known
+                if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
+                    return score
         key = game.key(state)
         entry = self.table.get(key)
         hint = None

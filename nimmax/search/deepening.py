@@ -20,7 +20,7 @@ from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, payoff, to_value
 from nimmax.search.stack import deep, interpreter_for
-from nimmax.search.table import Table, principal_variation
+from nimmax.search.table import EXACT, LOWER, UPPER, Table, principal_variation
 
 LEAP_NODES = 10_000
 """Deepening with no clock or node limit (solve) searches straight to its depth limit once its
@@ -63,6 +63,11 @@ class Searcher:
         self.forced = False
         """Whether the best root move's score met no horizon but the mover's own narrowed nodes,
         so a win it shows is won whatever the other side does (set by `search_root`)."""
+        self.limited = False
+        """Whether a depth, time or node limit applies (set by `iterate`): then a book's payoff is
+        taken as proven without its distance, since only the move and its outcome matter."""
+        self.book = game.book if overrides(game, "book") else None
+        """The game's book, or None (no book, or the engine's `book=off`): a call saved a node."""
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         """The engine: the score, for the side to move, of a node that is neither over nor at
@@ -83,9 +88,26 @@ class Searcher:
         if self.game.is_terminal(state):
             return self.game.utility(state, seat) * SCALE
         if horizon:
+            known = self.from_book(state) if self.book is not None else None
+            if known is not None:  # a limited search reads every book hit as exact
+                return known[0] if seat == self.game.to_move(state) else -known[0]
             self.horizon += 1
             return self.game.evaluate(state, seat) * SCALE
         return None
+
+    def from_book(self, state: Any) -> tuple[float, int] | None:
+        """The book's value of `state` as a table entry holds it, (score for the side to move,
+        bound), or None where it is silent: a payoff without its distance bounds the score by the
+        slowest end (exact in a limited search, which proves outcomes, not distances)."""
+        assert self.book is not None
+        known = self.book(state)
+        if known is None:
+            return None
+        payoff, plies, exact = known
+        if payoff == 0:
+            return 0.0, EXACT
+        score = payoff * SCALE - plies if payoff > 0 else payoff * SCALE + plies
+        return score, EXACT if exact or self.limited else LOWER if payoff > 0 else UPPER
 
     def moves(self, state: Any, first: Any = None, narrow: bool = True, near: bool = True) -> Iterable[Any]:
         """The moves of a player's node in search order (in a limited search, when `near`, the
@@ -215,6 +237,7 @@ def iterate(
     clocked = budget.deadline < INFINITY or budget.node_limit < INFINITY
     limited = depth is not None or clocked
     searcher.narrowing = limited and searcher.near and overrides(game, "heuristic_actions")
+    searcher.limited = limited
     while True:
         horizon_before, narrowed_before = searcher.horizon, sum(searcher.narrowed)
         if game.is_terminal(state):

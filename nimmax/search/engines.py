@@ -103,6 +103,10 @@ NEAR = Option(
 """Narrowing on or off: off shows how a depth-first search copes with every move of a big board."""
 
 
+BOOK = Option("book", bool, True, "read the game's book of known values where it has one (Connect Four 7x6)")
+"""The book on or off: off shows what the search finds by itself (and keeps the textbook counts)."""
+
+
 def cache(default: bool) -> Option:
     """The option that turns the transposition table (the memo) on or off."""
     return Option("cache", bool, default, "keep a table of positions already valued")
@@ -164,6 +168,8 @@ class Engine:
         searcher = self.build(self.game_for(game, chosen), table, budget, chosen)
         if "near" in chosen:  # the engines that take NEAR
             searcher.near = chosen["near"]
+        if not chosen.get("book", True):
+            searcher.book = None
         return searcher
 
     def search(
@@ -205,19 +211,19 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
                 "minimax",
                 "plain minimax, Max and Min apart: no pruning; a memo of positions valued (cache=off: every node)",
                 lambda game, table, budget, options: Minimax(game, table, budget, cache=options["cache"]),
-                (*LIMITS, cache(True), TABLE_SIZE, NEAR),
+                (*LIMITS, cache(True), TABLE_SIZE, NEAR, BOOK),
             ),
             Engine(
                 "negamax",
                 "minimax as one maximising recursion: no pruning; a memo (cache=off: every node)",
                 lambda game, table, budget, options: Negamax(game, table, budget, cache=options["cache"]),
-                (*LIMITS, cache(True), TABLE_SIZE, NEAR),
+                (*LIMITS, cache(True), TABLE_SIZE, NEAR, BOOK),
             ),
             Engine(
                 "alphabeta",
                 "alpha-beta pruning with a transposition table and the game's move order",
                 lambda game, table, budget, options: AlphaBeta(game, table, budget),
-                (*LIMITS, cache(True), TABLE_SIZE, NEAR),
+                (*LIMITS, cache(True), TABLE_SIZE, NEAR, BOOK),
             ),
             Engine(
                 "expectimax",
@@ -228,6 +234,7 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
                     cache(True),
                     TABLE_SIZE,
                     NEAR,
+                    BOOK,
                     Option(
                         "cutoff",
                         float,
@@ -260,6 +267,7 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
                         "random: playouts to the end; heuristic: a few plies, scored by the game's evaluate",
                     ),
                     Option("seed", int, None, "seed of the playouts and chance draws (reproducible with iterations=)"),
+                    BOOK,
                 ),
                 averages_chance=True,
                 run=simulate,

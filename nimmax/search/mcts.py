@@ -224,6 +224,8 @@ class MonteCarlo(Searcher):
             if every_move:
                 found.moves = iter(self.game.actions(state))
                 found.upcoming = next(found.moves, _NO_MORE)
+        if found.done and not self.game.is_terminal(state):  # settled by the book: the root needs its moves
+            found.low, found.high, found.done = -INFINITY, INFINITY, False
         tree.root = found
         return found
 
@@ -260,6 +262,9 @@ class MonteCarlo(Searcher):
         made = Node(state, move, mover)
         if game.is_terminal(state):
             made.low = made.high = game.utility(state, 0)
+            made.done = True
+        elif self.book is not None and (known := self.book(state)) is not None:
+            made.low = made.high = known.payoff if mover == 0 else -known.payoff  # proven by the book
             made.done = True
         return made
 

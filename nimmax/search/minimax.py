@@ -58,6 +58,10 @@ class Minimax(Memo):
             budget.check()
         if game.is_terminal(state):
             return game.utility(state, maximizer) * SCALE
+        if self.book is not None:
+            known = self.from_book(state)
+            if known is not None and known[1] == EXACT:
+                return known[0] if game.to_move(state) == maximizer else -known[0]
         if depth <= 0:
             self.horizon += 1
             return game.evaluate(state, maximizer) * SCALE
@@ -86,6 +90,10 @@ class Negamax(Memo):
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         game = self.game
+        if self.book is not None:
+            known = self.from_book(state)
+            if known is not None and known[1] == EXACT:
+                return known[0]
         me = game.to_move(state)
         key = game.key(state) if self.cache else None
         stored = self.recall(key, depth)

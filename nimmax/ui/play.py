@@ -28,6 +28,7 @@ from nimmax import games, interrupt
 from nimmax.explain import lines
 from nimmax.files import read_text, write_atomic
 from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove
+from nimmax.games.mnk import MNK
 from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, GameRecord, Match, Ply, Rewind
 from nimmax.numbers import MAX_DELAY, quoted
 from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, parse_spec, timed
@@ -166,6 +167,8 @@ class PlaySession:
         """Play the game out (or until a person quits) and show the result."""
         game = self.game
         self.console.print(Text(title(game, self.labels), style="bold"))
+        if isinstance(game, MNK) and (missing := game.missing_books()) is not None:
+            self.console.print(Text(missing, style="dim"))
         if self.humans:
             self.console.print(Text(self.controls(), style="dim"))
         if worth_drawing(game, self.match.state):

@@ -46,7 +46,7 @@ def games_table() -> Table:
     table.add_column("what it is")
     for info in GAMES:
         name = info.name + (f" ({', '.join(info.aliases)})" if info.aliases else "")
-        table.add_row(name, info.usage, info.summary)
+        table.add_row(name, Text(info.usage), Text(info.summary))  # plain text: "[books]" is no markup
     return table
 
 
