@@ -27,7 +27,7 @@ from nimmax.interrupt import Terminated
 from .cli_helpers import nimmax_in_process, nimmax_started
 from .toys import TreeGame
 
-SLOW = "alphabeta:depth=9"
+SLOW = "alphabeta:depth=9,book=off"  # off: with the books Connect Four is proven at once
 """A player whose Connect Four moves take seconds: workers are caught deep in a search."""
 
 
