@@ -167,7 +167,7 @@ def test_2048_the_engine_plays_within_the_budget() -> None:
 
 
 def test_ctrl_c_during_a_live_solve_prints_the_deepest_answer_and_exits_130() -> None:
-    child = spawn("solve", "connect4", "--time", "60")
+    child = spawn("solve", "connect4", "--time", "60", "--algorithm", "alphabeta:book=off")  # a search that runs on
     child.expect(shown("depth "))
     time.sleep(1)
     child.sendintr()

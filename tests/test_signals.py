@@ -30,7 +30,7 @@ from .cli_helpers import nimmax_in_process, nimmax_started
 from .test_play_pty import shown, spawn
 from .toys import TreeGame
 
-SLOW = "alphabeta:depth=9"
+SLOW = "alphabeta:depth=9,book=off"  # off: with the books Connect Four is proven at once
 """A player whose Connect Four moves take seconds: workers are caught deep in a search."""
 
 
