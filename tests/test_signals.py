@@ -237,8 +237,8 @@ def test_ctrl_c_on_a_one_process_duel_prints_the_games_played() -> None:
     ("args", "signum", "code", "line"),
     [
         (["bench", "tictactoe", "--sizes", "4", "--k", "4", "--time", "60"], signal.SIGTERM, 143, "terminated"),
-        (["solve", "connect4"], signal.SIGINT, 130, "interrupted"),
-        (["solve", "connect4", "--json"], signal.SIGTERM, 143, "terminated"),
+        (["solve", "connect4", "--algorithm", "alphabeta:book=off"], signal.SIGINT, 130, "interrupted"),
+        (["solve", "connect4", "--algorithm", "alphabeta:book=off", "--json"], signal.SIGTERM, 143, "terminated"),
     ],
 )
 def test_a_signalled_command_says_so_in_one_line(args: list[str], signum: int, code: int, line: str) -> None:
@@ -257,7 +257,7 @@ def test_ctrl_c_on_an_unlimited_solve_shows_the_deepest_completed_answer() -> No
     """`solve connect4` searches to the end, far beyond a session: Ctrl-C answered "interrupted
     before any move was searched" (issue 28). It deepens a few cheap plies before it leaps to the
     end, so the deepest of them is shown, marked not proven, best move first."""
-    process = nimmax_started("solve", "connect4")
+    process = nimmax_started("solve", "connect4", "--algorithm", "alphabeta:book=off")  # the books prove it at once
     until(lambda: running_commands(process), 20, "command running")
     time.sleep(3)  # past the cheap depths, into the proof
     process.send_signal(signal.SIGINT)
@@ -336,7 +336,7 @@ STOPS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated"
 def test_every_stop_signal_prints_solves_answer_so_far(signum: int, code: int, word: str) -> None:
     """As `timeout 3 nimmax solve connect4 --time 30 --json` sends it: the deepest answer is printed
     (Connect Four is not proven in seconds) and the exit code names the signal."""
-    process = nimmax_started("solve", "connect4", "--time", "30", "--json")
+    process = nimmax_started("solve", "connect4", "--algorithm", "alphabeta:book=off", "--time", "30", "--json")
     until(lambda: running_commands(process), 20, "command running")
     time.sleep(1.5)  # a few depths done
     process.send_signal(signum)
@@ -372,7 +372,9 @@ def test_every_stop_signal_keeps_the_record_of_a_game_between_engines(
 def test_a_closed_terminal_keeps_the_record(tmp_path: Path) -> None:
     """SIGHUP as a terminal sends it when its window closes: output to it is dropped, the record written."""
     record = tmp_path / "game.json"
-    child = spawn("play", "connect4", "--first", "alphabeta:time=0.3", "--second", "random", "--record", str(record))
+    child = spawn(
+        "play", "connect4", "--first", "alphabeta:time=0.3,book=off", "--second", "random", "--record", str(record)
+    )
     child.expect(shown("plays"))
     time.sleep(0.5)
     child.ptyproc.fileobj.close()  # the terminal hangs up: SIGHUP to nimmax
