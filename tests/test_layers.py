@@ -1,13 +1,28 @@
-"""DESIGN.md's layering: the core imports no presentation library; engines keep no module state."""
+"""The house's layering and sizes: the core imports no presentation library, engines keep no module
+state, no module over 400 lines nor function over 50, no import cycle, ui imports no typer, views
+import no search engine, and each kind of thing (games, engines, players, presentations, commands)
+is registered in one place.
+
+Imports are read from the source (`ast`), not from `sys.modules`, so a lazy import counts as much as
+an eager one: a function-local import is allowed for laziness, never to hide a cycle or a layer
+crossing. An import under `if TYPE_CHECKING:` runs only for the type checker: it is left out of the
+cycle checks (it cannot form a cycle at run time) but counts for the layer rules (ui, views).
+"""
 
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import subprocess
 import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from .cli_helpers import ROOT
+
+PACKAGE = ROOT / "nimmax"
 
 CORE = [
     "nimmax.game",
@@ -24,8 +39,163 @@ CORE = [
     "nimmax.explain",
 ]
 
+MOST_MODULE_LINES = 400
+MOST_FUNCTION_LINES = 50
+"""A function's lines run from its `def` to its last line (decorators left out; a nested function's
+lines count in its parent's too)."""
 
-def test_core_imports_no_presentation_library() -> None:
+SEARCH_VALUES = frozenset(
+    {"nimmax.search.result", "nimmax.search.score", "nimmax.search.limits", "nimmax.search.options"}
+)
+"""What a view (nimmax/ui/) may import from nimmax.search: the values a search hands back or is
+given (SearchResult, MoveValue; scores and their reading; Limits; an option's declaration), never
+an engine, table, budget or the deepening loop. A name taken from the package face (`from
+nimmax.search import SearchResult`) counts as the module that defines it; the face itself loads
+every engine, so a view imports these modules by their own names."""
+
+
+# --- reading the package ------------------------------------------------------------------------
+
+
+def modules() -> dict[str, Path]:
+    """Every module of nimmax by dotted name (a package by its __init__), with its file."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+MODULES = modules()
+
+
+def shown(path: Path) -> str:
+    """A file as failure messages name it: relative to the checkout."""
+    return str(path.relative_to(ROOT))
+
+
+@dataclass(frozen=True)
+class Import:
+    """One import statement's target module, where it stands and how it runs."""
+
+    target: str
+    line: int
+    local: bool  # inside a function: runs when called
+    typing_only: bool  # under `if TYPE_CHECKING:`: never runs
+
+
+def _package_of(name: str) -> str:
+    return name if MODULES.get(name, Path()).name == "__init__.py" else name.rpartition(".")[0]
+
+
+def imports(name: str) -> list[Import]:
+    """The modules `name` imports: for `from X import a`, X.a where that is a module, else X."""
+    found: list[Import] = []
+
+    def visit(node: ast.AST, local: bool, typing_only: bool) -> None:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for child in node.body:
+                visit(child, local, True)
+            for child in node.orelse:
+                visit(child, local, typing_only)
+            return
+        if isinstance(node, ast.Import):
+            found.extend(Import(alias.name, node.lineno, local, typing_only) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = _package_of(name).split(".")
+                base = ".".join([*package[: len(package) - node.level + 1], *([base] if base else [])])
+            for alias in node.names:
+                target = f"{base}.{alias.name}"
+                found.append(Import(target if target in MODULES else base, node.lineno, local, typing_only))
+        inside = local or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        for inner in ast.iter_child_nodes(node):
+            visit(inner, inside, typing_only)
+
+    visit(ast.parse(MODULES[name].read_text()), False, False)
+    return found
+
+
+def functions(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """Every function and method of a module, at any depth, with its qualified name."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield prefix + node.name, node
+            yield from functions(node, f"{prefix}{node.name}.")
+        elif isinstance(node, ast.ClassDef):
+            yield from functions(node, f"{prefix}{node.name}.")
+        else:
+            yield from functions(node, prefix)
+
+
+def cycles(edges: Mapping[str, set[str]]) -> list[list[str]]:
+    """The import cycles among nimmax's modules: one cycle (its modules in import order) per
+    strongly connected group, found by Tarjan's algorithm."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(edges.get(node, ())):
+            if target not in index:
+                connect(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1 or node in edges.get(node, ()):
+                groups.append(sorted(group))
+
+    for node in sorted(edges):
+        if node not in index:
+            connect(node)
+    return [_one_cycle(group, edges) for group in groups]
+
+
+def _one_cycle(group: list[str], edges: Mapping[str, set[str]]) -> list[str]:
+    """A shortest way round the group from its first module back to it, for the failure message."""
+    start, members = group[0], set(group)
+    paths = {start: [start]}
+    todo = [start]
+    while todo:
+        node = todo.pop(0)
+        for target in sorted(edges.get(node, set()) & members):
+            if target == start:
+                return [*paths[node], start]
+            if target not in paths:
+                paths[target] = [*paths[node], target]
+                todo.append(target)
+    return group
+
+
+def import_graph(*, local: bool) -> dict[str, set[str]]:
+    """Module -> the nimmax modules it imports at run time (module-level only, or with function-local
+    imports too); a package's own submodule importing the package face is left out (Python runs a
+    package's __init__ first, whichever submodule is named)."""
+    return {
+        name: {
+            found.target
+            for found in imports(name)
+            if found.target in MODULES and found.target != name and not found.typing_only and (local or not found.local)
+        }
+        for name in MODULES
+    }
+
+
+# --- sizes -------------------------------------------------------------------------------------------
+
+
+def test_the_core_imports_no_presentation_library() -> None:
     code = (
         "import sys\n"
         + "".join(f"import {module}\n" for module in CORE)
@@ -36,12 +206,248 @@ def test_core_imports_no_presentation_library() -> None:
 
 
 def test_search_modules_keep_no_mutable_module_state() -> None:
-    for path in Path(ROOT, "nimmax", "search").glob("*.py"):
+    for path in Path(ROOT, "nimmax", "search").rglob("*.py"):
         for node in ast.parse(path.read_text()).body:
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, (ast.List, ast.Dict, ast.Set)):
-                raise AssertionError(f"{path.name}:{node.lineno} keeps a mutable module-level value")
+                raise AssertionError(f"{shown(path)}:{node.lineno} keeps a mutable module-level value")
 
 
 def test_games_never_import_search() -> None:
-    for path in Path(ROOT, "nimmax", "games").glob("*.py"):
-        assert "nimmax.search" not in path.read_text(), path.name
+    crossing = [
+        f"{shown(MODULES[name])}:{found.line} imports {found.target}"
+        for name in MODULES
+        if name.startswith("nimmax.games")
+        for found in imports(name)
+        if found.target.startswith("nimmax.search")
+    ]
+    assert not crossing, "a game imports search:\n" + "\n".join(crossing)
+
+
+def test_no_module_is_over_400_lines() -> None:
+    long = [
+        f"{shown(path)}: {lines} lines"
+        for path in MODULES.values()
+        if (lines := len(path.read_text().splitlines())) > MOST_MODULE_LINES
+    ]
+    assert not long, f"{len(long)} modules over {MOST_MODULE_LINES} lines:\n" + "\n".join(long)
+
+
+def test_no_function_is_over_50_lines() -> None:
+    long = [
+        f"{shown(path)}:{node.lineno} {name}(): {lines} lines"
+        for path in MODULES.values()
+        for name, node in functions(ast.parse(path.read_text()))
+        if (lines := (node.end_lineno or node.lineno) - node.lineno + 1) > MOST_FUNCTION_LINES
+    ]
+    assert not long, f"{len(long)} functions over {MOST_FUNCTION_LINES} lines:\n" + "\n".join(long)
+
+
+# --- imports --------------------------------------------------------------------------------------------
+
+
+def _cycle_lines(graph: dict[str, set[str]], local: bool) -> list[str]:
+    """Each cycle as `a (file:line) -> b (file:line) -> a`, naming the import that makes each step."""
+    lines = []
+    for cycle in cycles(graph):
+        steps = []
+        for here, there in zip(cycle, cycle[1:], strict=False):
+            line = next(
+                found.line
+                for found in imports(here)
+                if found.target == there and not found.typing_only and (local or not found.local)
+            )
+            steps.append(f"{here} ({shown(MODULES[here])}:{line} imports {there})")
+        lines.append(" -> ".join(steps))
+    return lines
+
+
+def test_no_import_cycle_among_module_level_imports() -> None:
+    found = _cycle_lines(import_graph(local=False), local=False)
+    assert not found, "import cycles (module-level imports):\n" + "\n".join(found)
+
+
+def test_no_import_cycle_with_function_local_imports_too() -> None:
+    """A lazy import inside a function is allowed to keep start-up light, not to hide a cycle."""
+    found = _cycle_lines(import_graph(local=True), local=True)
+    assert not found, "import cycles (function-local imports counted):\n" + "\n".join(found)
+
+
+def test_ui_never_imports_typer() -> None:
+    """A view that must end the command returns an exit code or raises a nimmax error; the CLI
+    alone turns it into typer.Exit."""
+    crossing = [
+        f"{shown(MODULES[name])}:{found.line} imports {found.target}"
+        for name in MODULES
+        if name.startswith("nimmax.ui")
+        for found in imports(name)
+        if found.target.split(".")[0] in ("typer", "click")
+    ]
+    assert not crossing, "ui imports typer:\n" + "\n".join(crossing)
+
+
+def _defining_module(module: str, name: str) -> str:
+    """Where `from module import name` takes the name from: the module that re-exports it says."""
+    for found in ast.parse(MODULES[module].read_text()).body:
+        if isinstance(found, ast.ImportFrom) and any((alias.asname or alias.name) == name for alias in found.names):
+            base = found.module or ""
+            if found.level:
+                package = _package_of(module).split(".")
+                base = ".".join([*package[: len(package) - found.level + 1], *([base] if base else [])])
+            return _defining_module(base, name) if base in MODULES else base
+    return module
+
+
+def test_views_import_no_search_engine() -> None:
+    """Views render values: of nimmax.search they import only SEARCH_VALUES's modules."""
+    crossing = []
+    for name, path in MODULES.items():
+        if not name.startswith("nimmax.ui"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets = [(alias.name, alias.name) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("nimmax.search"):
+                targets = [(f"{node.module}.{alias.name}", alias.name) for alias in node.names]
+            else:
+                continue
+            for target, imported in targets:
+                if not target.startswith("nimmax.search"):
+                    continue
+                module = target if target in MODULES else _defining_module(target.rpartition(".")[0], imported)
+                if module not in SEARCH_VALUES:
+                    crossing.append(f"{shown(path)}:{node.lineno} imports {imported} from {module}")
+    assert not crossing, "views import search engines (they may import only SEARCH_VALUES):\n" + "\n".join(crossing)
+
+
+# --- one registry per kind ----------------------------------------------------------------------------
+
+GAME_NAMES = frozenset({"simple-nim", "nim", "split-nim", "tictactoe", "connect4", "2048", "kalah", "plates"})
+ENGINE_NAMES = frozenset({"minimax", "negamax", "alphabeta", "expectimax", "mcts"})
+PLAYER_NAMES = frozenset({"human", "random"})
+SESSION_COMMANDS = frozenset({"help", "hint", "undo", "why", "moves", "quit"})
+
+REGISTRIES = {
+    "games": "nimmax.games.GAMES",
+    "engines": "nimmax.search.engines.ENGINES",
+    "players": "nimmax.players.PLAYERS",
+    "presentations": "nimmax.ui.presentation.PRESENTATIONS",
+    "session commands": "nimmax.ui.prompt.COMMANDS",
+}
+"""The one place each kind is registered (the CLI's commands are the Typer app's, checked apart).
+A module-level mapping or collection of a kind's names anywhere else is a second registry: a
+renderer map keyed by game name, a bench list of game families, a tree map of engines. A
+presentation is keyed by the game's type (a plugin gets the generic one by type), never by name;
+where each game's registry entry carries its presentation instead, list the games' registry for
+both kinds (then no mapping keyed by game types may exist)."""
+
+
+def kind_of(value: object) -> str | None:
+    """Which kind's names `value` is keyed by (a mapping) or made of (a collection of names or of
+    entries with a `name`), or None: two of a kind's names make a registry of it, and so does a
+    mapping keyed by that kind's names alone (`{"2048": ...}`)."""
+    from nimmax.game import Game
+
+    if isinstance(value, Mapping):
+        keys = list(value)
+    elif isinstance(value, (tuple, list, set, frozenset)):
+        keys = [item if isinstance(item, str) else getattr(item, "name", None) for item in value]
+    else:
+        return None
+    if sum(isinstance(key, type) and issubclass(key, Game) for key in keys) >= 2:
+        return "presentations"
+    names = {key for key in keys if isinstance(key, str)}
+    if names & PLAYER_NAMES and names & ENGINE_NAMES:
+        return "players"
+    for kind, known in (("games", GAME_NAMES), ("engines", ENGINE_NAMES), ("session commands", SESSION_COMMANDS)):
+        if len(names & known) >= 2 or (isinstance(value, Mapping) and names and names <= known):
+            return kind
+    return None
+
+
+def module_level_names(path: Path) -> Iterator[tuple[str, int]]:
+    """The names a module assigns at its top level, with their lines (imports left out)."""
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name):
+                yield target.id, node.lineno
+
+
+def registrations() -> dict[str, list[tuple[str, str]]]:
+    """Kind -> every module-level value of nimmax registering it: (dotted name, file:line). A
+    mapping whose values all come from the kind's one registry is an index of it, not another."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    values: dict[str, list[tuple[str, str, object]]] = {}
+    for name, path in MODULES.items():
+        if name == "nimmax.__main__":
+            continue
+        module = importlib.import_module(name)
+        for variable, line in module_level_names(path):
+            value = getattr(module, variable, None)
+            kind = kind_of(value)
+            if kind is not None:
+                values.setdefault(kind, []).append((f"{name}.{variable}", f"{shown(path)}:{line}", value))
+    for kind, entries in values.items():
+        registry = next((value for dotted, _, value in entries if dotted == REGISTRIES.get(kind)), None)
+        entry_ids = {id(item) for item in _entries(registry)}
+        for dotted, where, value in entries:
+            index = isinstance(value, Mapping) and value is not registry and bool(entry_ids)
+            if not (index and all(id(item) in entry_ids for item in _entries(value))):
+                found.setdefault(kind, []).append((dotted, where))
+    return found
+
+
+def _entries(registry: object) -> list[object]:
+    if isinstance(registry, Mapping):
+        return list(registry.values())
+    return list(registry) if isinstance(registry, (tuple, list)) else []
+
+
+def test_one_registry_per_kind() -> None:
+    found = registrations()
+    wrong = []
+    for kind, registry in REGISTRIES.items():
+        places = found.get(kind, [])
+        carried = [kind] != [other for other, listed in REGISTRIES.items() if listed == registry]
+        if [dotted for dotted, _ in places] != ([] if carried else [registry]):
+            listed = "".join(f"\n    {where} {dotted}" for dotted, where in places) or " none"
+            wrong.append(f"{kind}: registered in {len(places)} places, not only in {registry}:{listed}")
+    assert not wrong, "one registry per kind (update REGISTRIES if the one registry moved):\n" + "\n".join(wrong)
+
+
+def test_every_cli_command_is_registered_once_on_one_app() -> None:
+    """One Typer app is the CLI; each command (and command group) is registered on it once."""
+    import typer
+
+    apps = {
+        f"{name}.{variable}": value
+        for name, path in MODULES.items()
+        if name.startswith("nimmax.cli")
+        for variable, _ in module_level_names(path)
+        if isinstance(value := getattr(importlib.import_module(name), variable, None), typer.Typer)
+    }
+    groups = {id(group.typer_instance) for app in apps.values() for group in app.registered_groups}
+    roots = [name for name, app in apps.items() if id(app) not in groups]
+    assert len(roots) == 1, f"the CLI's Typer apps that are no group of another: {roots}"
+
+    def commands(app: typer.Typer, prefix: str) -> Iterator[str]:
+        for command in app.registered_commands:
+            callback = command.callback
+            assert callback is not None
+            yield prefix + (command.name or callback.__name__.replace("_", "-"))
+        for group in app.registered_groups:
+            if group.typer_instance is not None:
+                yield from commands(group.typer_instance, f"{prefix}{group.name} ")
+
+    names = list(commands(apps[roots[0]], ""))
+    twice = sorted({name for name in names if names.count(name) > 1})
+    assert not twice, f"commands registered more than once: {twice}"
+    assert {"play", "solve", "duel", "check"} <= set(names)
+    for command in apps[roots[0]].registered_commands:
+        module = inspect.getmodule(command.callback)
+        assert module is not None and module.__name__.startswith("nimmax.cli"), command.name
