@@ -185,22 +185,40 @@ class Example:
 def readme_examples() -> list[Example]:
     """Every `nimmax` command in the README's code blocks (indented or fenced), in order: the one
     extraction of the README's examples the tests share."""
-    examples = []
-    fenced, previous = False, ""
+    return [example for number, line, _ in _code_lines() for example in _commands(number, line)]
+
+
+def readme_session(heading: str) -> list[list[str]]:
+    """The shell lines of the README's code under the heading that starts with `heading`, as words
+    (`# comments` dropped): a session of other programs' commands beside nimmax's (`ray start`)."""
+    lines = [_words(line) for _, line, under in _code_lines() if under.startswith(heading)]
+    return [words for words in lines if words]
+
+
+def _code_lines() -> Iterator[tuple[int, str, str]]:
+    """Each line of the README's code blocks (fenced, or indented after a blank line): its number,
+    its text and the heading it stands under."""
+    fenced, previous, heading = False, "", ""
     for number, line in enumerate(README.read_text().splitlines(), start=1):
         if line.startswith("```"):
             fenced = not fenced
         elif fenced or (line.startswith("    ") and (not previous.strip() or previous.startswith("    "))):
-            examples.extend(_commands(number, line))
+            yield number, line, heading
+        elif line.startswith("#"):
+            heading = line.lstrip("#").strip()
         previous = line if not line.startswith("```") else ""
-    return examples
+
+
+def _words(line: str) -> list[str]:
+    """A shell line's words as the shell splits them, `&&`, `|` and `;` words of their own, `# comments` dropped."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lexer.whitespace_split, lexer.commenters = True, "#"
+    return list(lexer)
 
 
 def _commands(number: int, line: str) -> list[Example]:
-    """The nimmax commands of one shell line: `a && nimmax ...`, `printf '...' | nimmax ...`, `# comments` dropped."""
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
-    lexer.whitespace_split, lexer.commenters = True, "#"
-    words = list(lexer)
+    """The nimmax commands of one shell line: `a && nimmax ...`, `printf '...' | nimmax ...`."""
+    words = _words(line)
     commands, piped = [], ""
     start = 0
     for end in [*(at for at, word in enumerate(words) if word in ("&&", "|", ";")), len(words)]:

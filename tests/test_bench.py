@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import time
 from math import inf
-from pathlib import Path
 
 import pytest
 
@@ -30,7 +29,7 @@ from nimmax.players import Spec
 from nimmax.search import Table, search
 from nimmax.ui.bench import BenchProgress
 
-from .cli_helpers import nimmax, nimmax_in_process, readme_examples
+from .cli_helpers import nimmax, nimmax_in_process
 from .theory import nim_mover_wins, simple_nim_tree_size
 
 
@@ -161,21 +160,6 @@ def test_tictactoe_family_runs() -> None:
     rows = json.loads(run.stdout)["rows"]
     assert [row["board"] for row in rows] == ["tictactoe --size 3 --k 3"]
     assert rows[0]["value"] == 0  # tic-tac-toe is a draw
-
-
-def readme_commands(*commands: str) -> list[list[str]]:
-    """The README's example commands of `commands`, as argument lists."""
-    return [list(example.args) for example in readme_examples() if example.args[0] in commands]
-
-
-@pytest.mark.parametrize("args", readme_commands("tree", "bench"), ids=" ".join)
-def test_readme_tree_and_bench_examples_run(args: list[str], tmp_path: Path) -> None:
-    """Every README example of tree and bench runs (tictactoe's 60 s limit cut to 2 s)."""
-    if "tictactoe" in args:
-        args = [("2" if word == "60" else word) for word in args]
-    run = nimmax(*args, cwd=tmp_path, timeout=120)
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.strip()
 
 
 def test_tree_and_bench_help_show_examples() -> None:

@@ -24,7 +24,7 @@ from nimmax.game import CHANCE, BadGameSpec, BadInput, Game, IllegalMove
 from nimmax.match import plies
 from nimmax.players import BadPlayerSpec, create
 
-from .cli_helpers import ROOT, nimmax, readme_examples
+from .cli_helpers import ROOT, nimmax
 from .theory import nim_mover_wins
 
 
@@ -377,27 +377,6 @@ def test_duel_json_has_the_documented_fields() -> None:
 def test_default_game_is_tictactoe() -> None:
     assert duel.DEFAULT_GAME == "tictactoe"
     assert games.create(duel.DEFAULT_GAME).players == 2
-
-
-def duel_examples() -> list[list[str]]:
-    """The README's `nimmax duel` and `nimmax tournament` examples played here (the Ray cluster's is
-    tests/test_ray.py's), as argument lists."""
-    examples = [list(example.args) for example in readme_examples() if example.args[0] in ("duel", "tournament")]
-    return [args for args in examples if "--backend" not in args]
-
-
-@pytest.mark.parametrize("args", duel_examples(), ids=" ".join)
-def test_readme_examples_run(args: list[str]) -> None:
-    run = nimmax(*args, timeout=120)
-    assert run.returncode == 0, run.stderr
-    if "--json" in args:
-        assert json.loads(run.stdout)["players"]
-    else:
-        assert "seed" in run.stdout
-
-
-def test_readme_has_duel_and_tournament_examples() -> None:
-    assert {args[0] for args in duel_examples()} == {"duel", "tournament"}
 
 
 @pytest.mark.parametrize(

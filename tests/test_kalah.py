@@ -22,7 +22,7 @@ from nimmax.games.kalah import Kalah, Position, parse_position
 from nimmax.search import Table, search
 from nimmax.ui.render import render
 
-from .cli_helpers import nimmax, readme_examples
+from .cli_helpers import nimmax
 
 # --- An independent Kalah: the rules read literally, on a list -------------------------------
 # Layout: index 0..n-1 South's pits, n South's store, n+1..2n North's pits, 2n+1 North's store.
@@ -548,19 +548,3 @@ def test_renderer_announces_the_extra_turn_and_the_end() -> None:
     assert "Extra turn" not in drawn(game, game.result(after, 1), 1)[-1]
     finished = game.result(at("0,0,2:3/1,0,0:0/s"), 3)
     assert drawn(game, finished)[-1] == "Game over: South wins 4–2"  # store 3+1; North's 2 swept to its store
-
-
-def readme_kalah_examples() -> list[list[str]]:
-    """The README's example commands that use Kalah, as argument lists."""
-    return [list(example.args) for example in readme_examples() if "kalah" in example.args]
-
-
-@pytest.mark.parametrize("args", readme_kalah_examples(), ids=" ".join)
-def test_readme_kalah_examples_run(args: list[str]) -> None:
-    done = nimmax(*args)
-    assert done.returncode == 0, done.stderr
-    assert "move" in done.stdout
-
-
-def test_readme_shows_kalah_examples() -> None:
-    assert len(readme_kalah_examples()) >= 3

@@ -17,7 +17,7 @@ from nimmax.duel import block_games, run
 from nimmax.duel.planning import opening
 from nimmax.game import BadInput
 
-from .cli_helpers import nimmax, nimmax_in_process, nimmax_started, readme_examples
+from .cli_helpers import nimmax, nimmax_in_process, nimmax_started
 from .test_signals import finish, running_commands, until
 
 PERFECT = "alphabeta:time=inf"  # an exact search: 3x3 tic-tac-toe is solved in a few milliseconds
@@ -167,22 +167,3 @@ def test_ctrl_c_prints_the_ladder_so_far_and_exits_130() -> None:
     found = re.fullmatch(r"nimmax: interrupted after ([0-9]+) games; their results are printed\n", err)
     assert process.returncode == 130 and found is not None, err
     assert f"interrupted after {found.group(1)} of 1000000 games" in out and "Elo" in out
-
-
-def ladder_examples() -> list[list[str]]:
-    """The README's `nimmax ladder` examples, as argument lists."""
-    return [list(example.args) for example in readme_examples() if example.args[0] == "ladder"]
-
-
-@pytest.mark.parametrize("args", ladder_examples(), ids=" ".join)
-def test_readme_examples_run(args: list[str]) -> None:
-    done = nimmax(*args, timeout=120)
-    assert done.returncode == 0, done.stderr
-    if "--json" in args:
-        assert json.loads(done.stdout)["standings"]
-    else:
-        assert "Elo" in done.stdout
-
-
-def test_readme_has_ladder_examples() -> None:
-    assert len(ladder_examples()) >= 2

@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import json
 import random
-import re
 import shlex
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -492,19 +491,6 @@ def test_a_one_player_game_takes_only_first(monkeypatch: pytest.MonkeyPatch) -> 
     shown = run.stdout
     assert "First (expectimax) plays 1" in shown  # a sure 1 beats 0.5 * 2 + 0.5 * -1
     assert "Game over: First (expectimax) wins" in shown
-
-
-def test_the_readme_play_and_replay_examples_run(tmp_path: Path) -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    # The play and replay sections only: other sections' examples are their own tests' business.
-    sections = re.findall(r"^### `nimmax (?:play|replay) .*?(?=^##)", readme, re.MULTILINE | re.DOTALL)
-    examples = re.findall(r"^    (?:printf '(.*)' \| )?nimmax ((?:play|replay) .*)$", "".join(sections), re.MULTILINE)
-    assert len(examples) >= 5
-    for typed, command in examples:
-        run = nimmax_in_process(*shlex.split(command), stdin=typed.replace("\\n", "\n"), cwd=tmp_path)
-        assert run.returncode == 0, command
-        assert "Traceback" not in run.stderr
-    assert json.loads((tmp_path / "game.json").read_text())["result"]["winner"] == 0
 
 
 def test_an_engine_that_cannot_value_chance_is_refused_before_the_game_starts() -> None:

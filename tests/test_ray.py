@@ -1,8 +1,8 @@
 """`--backend ray`: the same games as `--jobs N`, plugins shipped to the workers, a lost worker's
 block played again once and given up after a second loss, Ctrl-C leaving no Ray process behind.
 
-Ray is an optional extra: the tests marked `ray` skip without it (CI installs `.[test]` only);
-the refusal without Ray runs everywhere. Each Ray test starts a Ray of its own (seconds on a
+Ray is an optional extra: the tests marked `ray` skip where it is absent (`.[test]`, which CI
+installs, brings it); the refusal without Ray runs everywhere. Each Ray test starts a Ray of its own (seconds on a
 small machine), so they are few.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import shutil
 import signal
 import subprocess
@@ -24,7 +23,7 @@ import pytest
 
 from nimmax.duel import timeless
 
-from .cli_helpers import ROOT, nimmax, nimmax_in_process, nimmax_started
+from .cli_helpers import ROOT, nimmax, nimmax_in_process, nimmax_started, readme_session
 
 EXAMPLES = ROOT / "examples"
 SLOW_DUEL = ("alphabeta:depth=4", "random", "--game", "connect4", "--games", "200", "--seed", "5")
@@ -214,9 +213,7 @@ def test_ctrl_c_prints_the_finished_games_and_leaves_no_ray_process(ray: Any) ->
 def test_the_readme_cluster_commands_run(ray: Any) -> None:
     """The README's cluster session as written: a head started by `ray start --head`, the
     tournament joining it with `--address auto`, `ray stop` (the other machines' line skipped)."""
-    text = (ROOT / "README.md").read_text()
-    block = text.split("### On a Ray cluster", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    lines = [shlex.split(line.split("#", 1)[0]) for line in block.splitlines()]
+    lines = readme_session("On a Ray cluster")
     assert [line[:2] for line in lines] == [
         ["ray", "start"],
         ["ray", "start"],

@@ -30,6 +30,10 @@ have engines with no limit of their own; cut elsewhere where the README's is lon
 
 CLUSTER = "--backend", "ray"
 
+SHOWN = {"duel": ("seed", "players"), "tournament": ("seed", "players"), "ladder": ("Elo", "standings")}
+"""Per command, what its output holds beyond exiting 0: a word its text shows, and a field its
+`--json` fills."""
+
 
 def on_a_cluster(example: Example) -> bool:
     """Whether the command needs a Ray cluster running (the README starts one with `ray start --head`)."""
@@ -88,9 +92,11 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_readme_has_its_commands() -> None:
-    """The extraction finds the README's examples: every command, `solve` the most of them."""
+    """The extraction finds the README's examples: every command, `solve` the most of them, Kalah's
+    and the ladder's among them."""
     commands = [example.args[0] for example in EXAMPLES]
     assert commands.count("solve") >= 20
+    assert sum("kalah" in example.args for example in EXAMPLES) >= 3 and commands.count("ladder") >= 2
     assert set(commands) >= {"--version", "games", "play", "replay", "analyze", "solve", "tree", "bench"}
     assert set(commands) >= {"duel", "tournament", "ladder", "check"}
     assert [example.args[:1] for example in readme_examples() if on_a_cluster(example)] == [("tournament",)]
@@ -100,15 +106,24 @@ def test_the_readme_has_its_commands() -> None:
     "example", EXAMPLES, ids=[f"L{example.line} {shlex.join(example.args)}" for example in EXAMPLES]
 )
 def test_every_readme_command_runs_and_exits_0(example: Example, folder: Path) -> None:
-    """The command exits 0 with no traceback; a `--json` one prints one JSON document, a `solve` lists
-    its best move first, and a file it is told to write is there."""
+    """The command exits 0 with no traceback and prints; a `--json` one prints one JSON document, a
+    `solve` lists its best move first, a duel, tournament or ladder shows what `SHOWN` says, and a
+    file it is told to write is there (the README's record: alphabeta beats random)."""
     done = run(example, folder)
     ran_clean(done)
+    assert done.stdout.strip()
     args = example.args
-    if "--json" in args:
-        assert json.loads(done.stdout)
+    document = json.loads(done.stdout) if "--json" in args else None
+    assert document is None or document
     if args[0] == "solve":
         best_listed_first(done.stdout)
+    if "kalah" in args:
+        assert "move" in done.stdout
+    if args[0] in SHOWN:
+        word, field = SHOWN[args[0]]
+        assert document[field] if document is not None else word in done.stdout
     for option in ("--record", "--svg"):
         if option in args:
             assert (folder / args[args.index(option) + 1]).stat().st_size > 0
+    if "--record" in args:
+        assert json.loads((folder / args[args.index("--record") + 1]).read_text())["result"]["winner"] == 0
