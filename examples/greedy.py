@@ -6,8 +6,13 @@ win at once, else the first legal move. Options come from the spec as keywords.
 """
 
 import random
+from collections.abc import Hashable
+from typing import TypeVar
 
 from nimmax import Game
+
+State = TypeVar("State", bound=Hashable)
+Move = TypeVar("Move", bound=Hashable)
 
 
 class Greedy:
@@ -16,7 +21,7 @@ class Greedy:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game, state: object) -> object:
+    def choose(self, game: Game[State, Move], state: State) -> Move:
         me = game.to_move(state)
         moves = list(game.actions(state))
         safe = []
@@ -29,7 +34,7 @@ class Greedy:
         return self.rng.choice(safe or moves)
 
     @staticmethod
-    def wins_at_once(game: Game, state: object, move: object) -> bool:
+    def wins_at_once(game: Game[State, Move], state: State, move: Move) -> bool:
         mover = game.to_move(state)
         after = game.result(state, move)
         return game.is_terminal(after) and game.utility(after, mover) > 0

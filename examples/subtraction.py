@@ -11,7 +11,7 @@ SHOWN = 30
 """Counters drawn at most; a bigger heap is drawn cut short, its count beside it."""
 
 
-class Subtraction(Game):
+class Subtraction(Game[tuple[int, int], int]):
     """Take one of the allowed amounts from the heap (1, 3 or 4 unless told); whoever cannot move loses.
 
     A state is (counters left, seat to move); a move is the number taken. The first paragraph

@@ -10,7 +10,7 @@ from nimmax import Game, IllegalMove
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
 
-class TicTacToe(Game):
+class TicTacToe(Game[str, int]):
     """Three in a row on a 3x3 board. A state is the board as a 9-character string, "." empty."""
 
     name = "lab-tictactoe"

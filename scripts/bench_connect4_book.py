@@ -44,7 +44,8 @@ SOLVER = BitBully()
 
 def scores(moves: Sequence[int]) -> dict[int, int]:
     """The solver's score of each legal column for the side to move (positive: a win)."""
-    return SOLVER.score_all_moves(Board.from_moves(list(moves)))
+    scored: dict[int, int] = SOLVER.score_all_moves(Board.from_moves(list(moves)))
+    return scored
 
 
 def sign(value: float) -> int:
@@ -101,7 +102,8 @@ def games(spec: str) -> tuple[list[str], list[float], list[list[int]]]:
 
 def sample(seed: int, count: int) -> list[list[int]]:
     """`count` seeded random positions (games going on) at plies 0-30, uniformly."""
-    rng, game, found = random.Random(seed), create(["connect4"]), []
+    rng, game = random.Random(seed), create(["connect4"])
+    found: list[list[int]] = []
     while len(found) < count:
         plies, state, moves = rng.randint(0, 30), game.initial_state(), []
         for _ in range(plies):

@@ -27,8 +27,8 @@ from typing import Any
 
 def ttt_minimax() -> tuple[Callable[[], Any], Callable[[], int]]:
     """Plain minimax over OpenSpiel's tic_tac_toe: 549,946 nodes, like nimmax's minimax:cache=off."""
-    import pyspiel  # type: ignore[import-not-found]
-    from open_spiel.python.algorithms import minimax  # type: ignore[import-not-found]
+    import pyspiel
+    from open_spiel.python.algorithms import minimax
 
     game = pyspiel.load_game("tic_tac_toe")
 
@@ -44,8 +44,8 @@ def ttt_minimax() -> tuple[Callable[[], Any], Callable[[], int]]:
 
 def mnk44() -> tuple[Callable[[], Any], Callable[[], int]]:
     """easyAI solving 4x4 k=4 as scripts/peer_easyai.py does; make_move counts its nodes."""
-    from easyAI import TranspositionTable, solve_with_iterative_deepening  # type: ignore[import-not-found]
-    from peer_easyai import MNK  # type: ignore[import-not-found]
+    from easyAI import TranspositionTable, solve_with_iterative_deepening
+    from peer_easyai import MNK
 
     counted = {"nodes": 0}
 
@@ -79,7 +79,7 @@ def kalah64_depth10() -> tuple[Callable[[], Any], Callable[[], int]]:
     def margin(state: Any) -> float:
         # Observation: board[0] North's store, 1..6 South's pits, 7 South's store, 8..13 North's pits.
         board = state.observation_tensor(0)[:14]
-        return (2 * sum(board[1:8]) - sum(board)) / 49.0
+        return float(2 * sum(board[1:8]) - sum(board)) / 49.0
 
     def run() -> Any:
         return minimax.alpha_beta_search(game, value_function=margin, maximum_depth=10, maximizing_player_id=0)

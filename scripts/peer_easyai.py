@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 import time
 
-from easyAI import TranspositionTable, TwoPlayerGame, solve_with_iterative_deepening  # type: ignore[import-not-found]
+from easyAI import TranspositionTable, TwoPlayerGame, solve_with_iterative_deepening
 
 
 class MNK(TwoPlayerGame):  # type: ignore[misc]
