@@ -6,11 +6,15 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from nimmax.cli.options import FINITE_TIME, json_option, seconds_option
+from nimmax.cli.options import LEAST_TIME, MOST_TIME, json_option, seconds_option
 from nimmax.cli.root import app, emit_json, err, out, say, stop_if_interrupted
+from nimmax.numbers import float_option
 
 OLD_NAMES = {"--algorithms": "--algorithm", "--limit": "--time"}
 """Options renamed to the shared vocabulary; the old spellings work for one more release, with a note."""
+
+OLD_LIMIT = float_option("--limit", LEAST_TIME, MOST_TIME)
+"""bench's old --time, read as its own name, so an error names what was typed."""
 
 Value = TypeVar("Value")
 
@@ -38,7 +42,7 @@ def bench_command(
     ] = "minimax:cache=off,alphabeta",
     time: Annotated[float, seconds_option("allowed per run", unlimited=False)] = 10.0,
     old_algorithms: Annotated[str | None, typer.Option("--algorithms", hidden=True)] = None,
-    old_limit: Annotated[float | None, typer.Option("--limit", parser=str, callback=FINITE_TIME, hidden=True)] = None,
+    old_limit: Annotated[float | None, typer.Option("--limit", parser=str, callback=OLD_LIMIT, hidden=True)] = None,
     as_json: Annotated[bool, json_option("the runs")] = False,
 ) -> None:
     """Enlarge the board and watch minimax: exact searches per board size, nodes on a log scale.
