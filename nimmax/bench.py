@@ -228,8 +228,8 @@ class Progress(Protocol):
 
 
 @dataclass(frozen=True)
-class Plan:
-    """A bench as asked: the family, its boards smallest first, the engines, the seconds a run may take."""
+class Setup:
+    """A bench as set up: the family, its boards smallest first, the engines, the seconds a run may take."""
 
     family: Family
     grid: tuple[Board, ...]
@@ -237,8 +237,8 @@ class Plan:
     limit: float
 
     @classmethod
-    def of(cls, family_name: str, sizes: str | None, ks: str | None, engines: str, limit: float) -> Plan:
-        """The plan `bench FAMILY --sizes --k --algorithm --time` asks for; BadInput where it is wrong."""
+    def of(cls, family_name: str, sizes: str | None, ks: str | None, engines: str, limit: float) -> Setup:
+        """The setup `bench FAMILY --sizes --k --algorithm --time` asks for; BadInput where it is wrong."""
         chosen = family(family_name)
         grid = boards(chosen, parse_sizes(chosen, "--sizes", sizes), parse_sizes(chosen, "--k", ks))
         return cls(chosen, tuple(grid), tuple(algorithms(engines)), limit)
@@ -253,33 +253,33 @@ class Plan:
 class Bench:
     """A bench's rows: all of them, or those before the Ctrl-C or SIGTERM that cut it short."""
 
-    plan: Plan
+    setup: Setup
     rows: tuple[Row, ...]
     interruption: KeyboardInterrupt | None = field(default=None, compare=False)
 
     def record(self) -> dict[str, Any]:
         """The bench as `bench --json` prints it (`limit`: the old name of `time`, read one more release)."""
-        limit = self.plan.limit
-        return {"family": self.plan.family.name, "time": limit, "limit": limit, "rows": [r.record() for r in self.rows]}
+        limit, rows = self.setup.limit, [row.record() for row in self.rows]
+        return {"family": self.setup.family.name, "time": limit, "limit": limit, "rows": rows}
 
     @property
     def kept(self) -> str:
         """What an interruption kept, as the note after "interrupted"."""
         return (
-            f"after {len(self.rows)} of {self.plan.runs} runs; those are printed"
+            f"after {len(self.rows)} of {self.setup.runs} runs; those are printed"
             if self.rows
             else "before any run ended"
         )
 
 
-def bench(plan: Plan, progress: Progress | None = None) -> Bench:
-    """Run the plan (`run_all`), telling `progress` of each run; a Ctrl-C or SIGTERM keeps the rows so far."""
+def bench(setup: Setup, progress: Progress | None = None) -> Bench:
+    """Run the setup's grid (`run_all`), telling `progress` of each run; a Ctrl-C or SIGTERM keeps the rows so far."""
     rows: list[Row] = []
     try:
-        for row in run_all(plan.grid, plan.engines, plan.limit, None if progress is None else progress.starting):
+        for row in run_all(setup.grid, setup.engines, setup.limit, None if progress is None else progress.starting):
             rows.append(row)
             if progress is not None:
                 progress.finished(row)
     except KeyboardInterrupt as error:  # the caller shows the rows, then raises it
-        return Bench(plan, tuple(rows), error)
-    return Bench(plan, tuple(rows))
+        return Bench(setup, tuple(rows), error)
+    return Bench(setup, tuple(rows))

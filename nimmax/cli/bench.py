@@ -54,17 +54,17 @@ def bench_command(
     [cyan]nimmax bench nim --sizes 2,3 --algorithm minimax,negamax,alphabeta --time 5[/cyan] ·
     [cyan]nimmax bench tictactoe --sizes 3,4 --k 3,4 --algorithm minimax:cache=off,alphabeta --time 60[/cyan]
     """
-    from nimmax.bench import Plan, bench
+    from nimmax.bench import Setup, bench
     from nimmax.ui.bench import BenchProgress, bench_table, nodes_chart
 
     engines = renamed("--algorithms", old_algorithms, algorithm)
-    plan = Plan.of(family_name, sizes, k, engines, renamed("--limit", old_limit, time))
-    progress = BenchProgress(plan.runs)
+    setup = Setup.of(family_name, sizes, k, engines, renamed("--limit", old_limit, time))
+    progress = BenchProgress(setup.runs)
     with err.status(progress, spinner="dots"):
-        found = bench(plan, progress)
+        found = bench(setup, progress)
     if as_json:
         emit_json(found.record())
     else:
-        out.print(bench_table(found.rows, plan.limit))
+        out.print(bench_table(found.rows, setup.limit))
         out.print(nodes_chart(found.rows, out.width))
     stop_if_interrupted(found.interruption, found.kept)
