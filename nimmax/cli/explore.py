@@ -22,7 +22,7 @@ from nimmax.cli.options import (
     output_file,
     seconds_option,
 )
-from nimmax.cli.root import app, emit_json, out
+from nimmax.cli.root import app, emit_json, err, out
 from nimmax.files import CannotWrite, write_atomic
 
 if TYPE_CHECKING:
@@ -80,7 +80,6 @@ def solve_command(
     [cyan]nimmax solve nim 1 2 3 --normal --algorithm minimax:cache=off --json[/cyan]
     """
     from nimmax import games
-    from nimmax.cli.root import err
     from nimmax.solve import solution_record, solve, solver
     from nimmax.ui.live import LiveSearch
 
