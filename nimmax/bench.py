@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from nimmax import games
 from nimmax.game import AnyGame, BadInput
@@ -217,3 +217,69 @@ def run_all(
             if row.status in (OVER, TOO_DEEP):
                 ran_out[name].append(board)
             yield row
+
+
+class Progress(Protocol):
+    """Told of each run as it starts and as it ends (or is skipped), so a progress line can follow the bench."""
+
+    def starting(self, board: Board, algorithm: Spec) -> None: ...
+
+    def finished(self, row: Row) -> None: ...
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A bench as set up: the family, its boards smallest first, the engines, the seconds a run may take."""
+
+    family: Family
+    grid: tuple[Board, ...]
+    engines: tuple[Spec, ...]
+    limit: float
+
+    @classmethod
+    def of(cls, family_name: str, sizes: str | None, ks: str | None, engines: str, limit: float) -> Setup:
+        """The setup `bench FAMILY --sizes --k --algorithm --time` asks for; BadInput where it is wrong."""
+        chosen = family(family_name)
+        grid = boards(chosen, parse_sizes(chosen, "--sizes", sizes), parse_sizes(chosen, "--k", ks))
+        return cls(chosen, tuple(grid), tuple(algorithms(engines)), limit)
+
+    @property
+    def runs(self) -> int:
+        """Runs in all, skipped ones included."""
+        return len(self.grid) * len(self.engines)
+
+
+@dataclass(frozen=True)
+class Bench:
+    """A bench's rows: all of them, or those before the Ctrl-C or SIGTERM that cut it short."""
+
+    setup: Setup
+    rows: tuple[Row, ...]
+    interruption: KeyboardInterrupt | None = field(default=None, compare=False)
+
+    def record(self) -> dict[str, Any]:
+        """The bench as `bench --json` prints it (`limit`: the old name of `time`, read one more release)."""
+        limit, rows = self.setup.limit, [row.record() for row in self.rows]
+        return {"family": self.setup.family.name, "time": limit, "limit": limit, "rows": rows}
+
+    @property
+    def kept(self) -> str:
+        """What an interruption kept, as the note after "interrupted"."""
+        return (
+            f"after {len(self.rows)} of {self.setup.runs} runs; those are printed"
+            if self.rows
+            else "before any run ended"
+        )
+
+
+def bench(setup: Setup, progress: Progress | None = None) -> Bench:
+    """Run the setup's grid (`run_all`), telling `progress` of each run; a Ctrl-C or SIGTERM keeps the rows so far."""
+    rows: list[Row] = []
+    try:
+        for row in run_all(setup.grid, setup.engines, setup.limit, None if progress is None else progress.starting):
+            rows.append(row)
+            if progress is not None:
+                progress.finished(row)
+    except KeyboardInterrupt as error:  # the caller shows the rows, then raises it
+        return Bench(setup, tuple(rows), error)
+    return Bench(setup, tuple(rows))

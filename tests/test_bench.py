@@ -15,7 +15,10 @@ from nimmax.bench import (
     OVER,
     SKIPPED,
     Board,
+    Row,
+    Setup,
     algorithms,
+    bench,
     boards,
     family,
     larger,
@@ -216,3 +219,27 @@ def test_the_old_spellings_still_work_with_a_note() -> None:
         ("simple-nim 6", "alphabeta", 1)
     ] * 2  # 6 is not 1 mod 4
     assert json.loads(old.stdout)["time"] == 5
+
+
+def test_a_bench_cut_short_keeps_its_rows_and_says_how_many() -> None:
+    """bench() runs the plan and returns the rows before a Ctrl-C, with the interruption, for the CLI to
+    show and raise; the progress it is given hears of every run."""
+    setup = Setup.of("simple-nim", "6,9", None, "minimax:cache=off,alphabeta", 5)
+    started: list[str] = []
+
+    class Stopping:
+        def starting(self, board: Board, algorithm: Spec) -> None:
+            if len(started) == 2:  # the third run: Ctrl-C during its search
+                raise KeyboardInterrupt
+            started.append(f"{board.words} {algorithm}")
+
+        def finished(self, row: Row) -> None:
+            assert row.board in started[-1]
+
+    cut = bench(setup, Stopping())
+    assert setup.runs == 4 and len(cut.rows) == 2 and isinstance(cut.interruption, KeyboardInterrupt)
+    assert cut.kept == "after 2 of 4 runs; those are printed"
+    whole = bench(setup)
+    assert whole.interruption is None
+    assert [row.board for row in whole.rows] == ["simple-nim 6"] * 2 + ["simple-nim 9"] * 2
+    assert whole.record()["rows"][0]["algorithm"] == "minimax:cache=off" and whole.record()["time"] == 5

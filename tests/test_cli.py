@@ -120,3 +120,46 @@ def test_every_command_has_help_with_examples() -> None:
     for command in ("games", "solve"):
         run = nimmax(command, "--help")
         assert run.returncode == 0 and "nimmax " + command in run.stdout
+
+
+def test_games_json_and_table_render_one_catalog() -> None:
+    """`games --json` prints the library's catalog as it is; the table lists the same games and players."""
+    from nimmax.catalog import catalog
+
+    listed = catalog()
+    assert json.loads(nimmax_in_process("games", "--json").stdout) == json.loads(json.dumps(listed.as_json()))
+    table = nimmax_in_process("games").stdout
+    assert all(info.name in table for info in listed.games) and all(kind.name in table for kind in listed.players)
+
+
+def test_the_cli_package_is_thin() -> None:
+    """One module per command group, none over 400 lines, no function over 50 (issue 30)."""
+    import ast
+    from pathlib import Path
+
+    import nimmax.cli
+
+    for path in Path(nimmax.cli.__file__).parent.glob("*.py"):
+        text = path.read_text()
+        assert len(text.splitlines()) <= 400, path.name
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef):
+                assert node.end_lineno is not None and node.end_lineno - node.lineno < 50, f"{path.name}: {node.name}"
+
+
+def test_every_time_option_reads_its_range_from_one_place() -> None:
+    """Each command's --time help names the same range, from RANGES["time"]; inf only where it means no limit."""
+    import typer
+
+    from nimmax.cli import app
+    from nimmax.players import RANGES
+
+    low, high = RANGES["time"]
+    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    helps = {
+        name: param.help for name, command in commands.items() for param in command.params if "--time" in param.opts
+    }
+    assert set(helps) == {"solve", "bench", "play", "analyze", "duel", "tournament", "ladder"}
+    for name, text in helps.items():
+        assert text.startswith("Seconds ") and f", {low:g} to {high:.0f}" in text, name
+    assert {name for name, text in helps.items() if "or inf" not in text} == {"bench", "ladder"}

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
 from nimmax.game import AnyGame
-from nimmax.games import GAMES
-from nimmax.players import OPTIONS, SUMMARIES
 from nimmax.search import Option, SearchResult
 from nimmax.ui.results import value_words
+
+if TYPE_CHECKING:
+    from nimmax.catalog import PlayerKind
+    from nimmax.games import GameInfo
 
 
 def counted(count: int, noun: str) -> str:
@@ -38,26 +40,26 @@ def outcome_word(game: AnyGame, value: float, exact: bool, mover: int | None = N
     return value_words(game, value, mover)
 
 
-def games_table() -> Table:
-    """Every game with its usage, and every player with its options."""
+def games_table(games: Sequence[GameInfo]) -> Table:
+    """Every game with its usage and what it is."""
     table = Table(title="Games", title_justify="left")
     table.add_column("game", style="bold cyan")
     table.add_column("usage")
     table.add_column("what it is")
-    for info in GAMES:
+    for info in games:
         name = info.name + (f" ({', '.join(info.aliases)})" if info.aliases else "")
         table.add_row(name, Text(info.usage), Text(info.summary))  # plain text: "[books]" is no markup
     return table
 
 
-def players_table() -> Table:
+def players_table(players: Sequence[PlayerKind]) -> Table:
     """Every player kind with the options its spec takes (and their defaults, where set)."""
     table = Table(title="Players (spec: kind[:option=value,...])", title_justify="left")
     table.add_column("player", style="bold cyan")
     table.add_column("options (default)")
     table.add_column("what it is")
-    for kind, options in OPTIONS.items():
-        table.add_row(kind, ", ".join(map(option_text, options)) or "-", SUMMARIES[kind])
+    for kind in players:
+        table.add_row(kind.name, ", ".join(map(option_text, kind.options)) or "-", kind.summary)
     table.caption = (
         "Engines think at most time=1 s a move; time=inf, or depth=N or nodes=N given alone, lifts the clock. "
         "solve searches to the end unless given --time or --depth."
@@ -66,7 +68,7 @@ def players_table() -> Table:
     return table
 
 
-def plugins_table(plugins: list[dict[str, str]]) -> Table:
+def plugins_table(plugins: Sequence[dict[str, str]]) -> Table:
     """The games and players installed packages register (entry points), with any that fail to load."""
     table = Table(title="Plugins (installed packages)", title_justify="left")
     table.add_column("plugin", style="bold cyan")

@@ -1,0 +1,164 @@
+"""The commands that look at games rather than play them: `games`, `solve`, `tree`.
+
+A command imports what it draws and runs inside its body: `nimmax --help` and a small solve
+start in a fraction of the time the whole console takes to import.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+
+from nimmax.cli.options import (
+    GAME_WORDS,
+    Depth,
+    GameWords,
+    count_option,
+    json_option,
+    limits_from,
+    output_file,
+    seconds_option,
+)
+from nimmax.cli.root import app, emit_json, err, out
+from nimmax.files import CannotWrite, write_atomic
+
+if TYPE_CHECKING:
+    from nimmax.game import AnyGame
+    from nimmax.players import SearchPlayer
+    from nimmax.search import SearchResult
+    from nimmax.ui.live import LiveSearch
+
+MAX_TREE_NODES = 10**6
+"""The most nodes `tree --max-nodes` lets a tree have: more than any picture shows."""
+
+
+@app.command("games")
+def games_command(as_json: Annotated[bool, json_option("the list")] = False) -> None:
+    """List the games, their options, and the players.
+
+    [bold]Examples[/bold]: [cyan]nimmax games[/cyan], [cyan]nimmax games --json[/cyan]
+    """
+    from nimmax.catalog import catalog
+    from nimmax.ui import views
+
+    found = catalog()
+    if as_json:
+        emit_json(found.as_json())
+        return
+    out.print(views.games_table(found.games))
+    out.print(views.players_table(found.players))
+    if found.plugins:
+        out.print(views.plugins_table(found.plugins))
+
+
+@app.command("solve", context_settings=GAME_WORDS)
+def solve_command(
+    game_words: GameWords,
+    algorithm: Annotated[str, typer.Option(help="Player spec of the engine, e.g. minimax:cache=off.")] = "alphabeta",
+    depth: Depth = None,
+    time: Annotated[float | None, seconds_option("to search, deepening ply by ply", show_default="to the end")] = None,
+    every_move: Annotated[
+        bool, typer.Option("--all", help="Show every move in the table, not only the best ten (--json lists all).")
+    ] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show the best line and each other move's refutation as a tree.")
+    ] = False,
+    as_json: Annotated[bool, json_option("the answer")] = False,
+) -> None:
+    """Value every move of a position exactly and name the best.
+
+    With no limit it searches to the end of the game, showing its progress; Ctrl-C stops it
+    and prints what it has (not proven), exit 130.
+    [bold]Examples[/bold]:
+    [cyan]nimmax solve nim 2 3 5[/cyan] ·
+    [cyan]nimmax solve connect4 --time 10[/cyan] ·
+    [cyan]nimmax solve tictactoe --size 15 --k 5 --time 5 --all[/cyan] ·
+    [cyan]nimmax solve tictactoe --position x../.o./... --explain[/cyan] ·
+    [cyan]nimmax solve nim 1 2 3 --normal --algorithm minimax:cache=off --json[/cyan]
+    """
+    from nimmax import games
+    from nimmax.solve import solution_record, solve, solver
+    from nimmax.ui.live import LiveSearch
+
+    game = games.create(game_words)
+    state = game.initial_state()
+    live = LiveSearch(game, err, "Ctrl-C stops and shows the answer so far")
+    player = solver(algorithm, *limits_from(depth, time), live)
+    with live.watching("solving"):
+        result = solve(game, state, player=player)
+    if as_json:
+        emit_json(solution_record(game, state, algorithm, result, live.interrupted))
+    else:
+        show_solution(game, state, algorithm, result, every_move)
+        if explain and result.moves and not live.interrupted:
+            show_lines(game, state, player, result, live)
+    if live.interrupted:  # main() prints "interrupted" and this note, and exits 130
+        from nimmax.ui.views import partial_answer
+
+        stopped = KeyboardInterrupt()
+        stopped.add_note(partial_answer(result))
+        raise stopped
+
+
+def show_solution(game: AnyGame, state: Any, algorithm: str, result: SearchResult, every_move: bool) -> None:
+    """Solve's answer: the moves valued, best first, and a summary; or how a finished game ended."""
+    from nimmax.ui import views
+    from nimmax.ui.results import outcome
+
+    if game.is_terminal(state):
+        out.print(f"The game is already over: {outcome(game, state, game.player_names)[0]}.")
+    elif result.moves:
+        out.print(views.solution_table(game, state, result, None if every_move else views.BEST_ROWS))
+        out.print(views.solution_summary(game, algorithm, result, game.to_move(state)))
+
+
+def show_lines(game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult, live: LiveSearch) -> None:
+    """solve --explain: the best line and each other move's refutation, as a tree."""
+    from nimmax.explain import lines
+    from nimmax.ui.why import explain_tree
+
+    with live.watching("explaining"):
+        found = lines(game, state, player, result)
+    out.print(explain_tree(game, state, found, result.depth))
+
+
+@app.command("tree", context_settings=GAME_WORDS)
+def tree_command(
+    game_words: GameWords,
+    algorithm: Annotated[
+        str,
+        typer.Option(
+            help=(
+                "minimax or alphabeta (pruned branches shown dimmed). The default is minimax, not solve's "
+                "alphabeta: the whole tree is the picture, and alphabeta's cuts are best seen against it."
+            )
+        ),
+    ] = "minimax",
+    max_nodes: Annotated[
+        int, count_option("--max-nodes", MAX_TREE_NODES, "Refuse trees with more nodes than this")
+    ] = 2_000,
+    svg: Annotated[Path | None, output_file("the picture", "Also write the picture to this SVG file.")] = None,
+) -> None:
+    """Draw the whole game tree: every position, the side to move (Max or Min) and its value.
+
+    [bold]Examples[/bold]:
+    [cyan]nimmax tree plates[/cyan] ·
+    [cyan]nimmax tree simple-nim 6 --algorithm alphabeta[/cyan] ·
+    [cyan]nimmax tree nim 2 2 --algorithm alphabeta --svg nim.svg[/cyan]
+    """
+    from nimmax import games
+    from nimmax.tree import explore
+    from nimmax.ui.tree import tree_picture
+
+    game = games.create(game_words)
+    explored = explore(game, game.initial_state(), algorithm, max_nodes)
+    console = Console(record=True) if svg is not None else out
+    console.print(tree_picture(game, explored))
+    if svg is not None:
+        try:
+            write_atomic(svg, console.export_svg(title=f"nimmax tree {game.spec} --algorithm {algorithm}"))
+        except OSError as error:
+            raise CannotWrite("the picture", svg, error) from None

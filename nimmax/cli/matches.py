@@ -1,0 +1,156 @@
+"""The commands about one game at a time: `play` it, `replay` its record, `analyze` its moves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from nimmax.cli.options import (
+    GAME_WORDS,
+    GameWords,
+    MoveTime,
+    Plugin,
+    RecordFile,
+    delay_option,
+    json_option,
+    output_file,
+    seconds_option,
+    seed_option,
+)
+from nimmax.cli.root import app, emit_json, err, out
+from nimmax.search import MOVE_SECONDS
+
+if TYPE_CHECKING:
+    from nimmax.analyze import MoveAnalysis
+    from nimmax.match import GameRecord
+
+
+@app.command("play", context_settings=GAME_WORDS)
+def play_command(
+    game_words: GameWords,
+    first: Annotated[str, typer.Option(help="Player spec of the first seat.")] = "human",
+    second: Annotated[
+        str | None,
+        typer.Option(
+            help="Player spec of the second seat.", show_default="alphabeta (expectimax where chance is averaged)"
+        ),
+    ] = None,
+    time: MoveTime = None,
+    seed: Annotated[int | None, seed_option("Seed for random players and chance")] = None,
+    delay: Annotated[float, delay_option("after each engine move")] = 0.0,
+    record: Annotated[Path | None, output_file("the record", "Write the game to this JSON file.")] = None,
+) -> None:
+    """Play a game: you against an engine, engines against each other, or two people.
+
+    At your turn type a move or hint, why, undo, moves, help, quit. An engine thinks 1 s a move
+    unless told otherwise ([cyan]--time S[/cyan] for every engine, or a spec's own
+    [cyan]alphabeta:time=S[/cyan] / [cyan]depth=N[/cyan]); where it proves the position in
+    that time it plays perfectly. Ctrl-C while it thinks makes it move now; twice ends the game.
+    [bold]Examples[/bold]:
+    [cyan]nimmax play nim 2 3 5[/cyan] ·
+    [cyan]nimmax play tictactoe --size 4 --k 3[/cyan] ·
+    [cyan]nimmax play connect4 --time 5[/cyan] (a stronger opponent) ·
+    [cyan]nimmax play 2048[/cyan] (arrow keys) ·
+    [cyan]nimmax play kalah --first alphabeta:depth=6 --second random --delay 0.3[/cyan] ·
+    [cyan]nimmax play nim 3 4 5 --first alphabeta --second random:seed=3 --record game.json[/cyan]
+    """
+    from nimmax import games
+    from nimmax.game import BadInput
+    from nimmax.search import engine_for
+    from nimmax.ui import play  # prompt_toolkit loads only for the commands that play
+
+    game = games.create(game_words)
+    if game.players == 1 and second is not None:
+        raise BadInput(f"{game.name} is a one-player game: give only --first")
+    specs = [first] if game.players == 1 else [first, second or engine_for(game).name]
+    play.play(game, specs, out, seed=seed, delay=delay, record=record, time_limit=time)
+
+
+@app.command("replay")
+def replay_command(
+    file: RecordFile,
+    delay: Annotated[float | None, delay_option("between moves", show_default="0.5 on a terminal, else 0")] = None,
+    analyze: Annotated[
+        bool, typer.Option("--analyze", help="Then analyse every move, as nimmax analyze does (its defaults).")
+    ] = False,
+    plugin: Plugin = None,
+) -> None:
+    """Step through a recorded game, position by position.
+
+    [bold]Examples[/bold]: [cyan]nimmax replay game.json --delay 0.2[/cyan] ·
+    [cyan]nimmax replay game.json --analyze[/cyan]
+    """
+    from nimmax.ui import play
+
+    record = play.read_record(file, plugin)
+    pause = delay if delay is not None else (0.5 if out.is_terminal else 0.0)
+    play.replay(record, out, pause)
+    if analyze:
+        analyse_record(record, None, None, as_json=False)
+
+
+@app.command("analyze")
+def analyze_command(
+    file: RecordFile,
+    algorithm: Annotated[
+        str | None,
+        typer.Option(help="Player spec of the engine that values the positions.", show_default="the game's engine"),
+    ] = None,
+    time: Annotated[
+        float | None,
+        seconds_option(
+            "per position, deepening",
+            show_default=f"{MOVE_SECONDS:g} s, less in a game of over 60 moves (a minute in all)",
+        ),
+    ] = None,
+    as_json: Annotated[bool, json_option("the analysis")] = False,
+    plugin: Plugin = None,
+) -> None:
+    """Value every move of a recorded game against the best, and name the mistake that decided it.
+
+    Each position is valued exactly where the engine proves it in its time, else estimated.
+    Verdicts: best; good (keeps the outcome); mistake (changes the proven outcome); inaccuracy
+    (an estimate that gives up more than a fifth of the best value). Ctrl-C prints the moves
+    analysed so far, exit 130.
+    [bold]Examples[/bold]: [cyan]nimmax analyze game.json[/cyan] ·
+    [cyan]nimmax analyze game.json --algorithm alphabeta:time=inf --json[/cyan]
+    """
+    from nimmax.ui import play
+
+    analyse_record(play.read_record(file, plugin), algorithm, time, as_json)
+
+
+def analyse_record(record: GameRecord, algorithm: str | None, time: float | None, as_json: bool) -> None:
+    """Analyse a record and print the table (or JSON); Ctrl-C prints the moves analysed so far."""
+    from nimmax import games
+    from nimmax.analyze import Analysis, analyst, choices, judged
+    from nimmax.ui.live import LiveSearch
+    from nimmax.ui.views import counted
+    from nimmax.ui.why import analysis_table, decisive_line
+
+    game = games.create(record.game)
+    live = LiveSearch(game, err, "Ctrl-C stops and shows the moves analysed so far")
+    player = analyst(game, algorithm, time, live, choices(record))
+    done: list[MoveAnalysis] = []
+    moves = judged(record, player)
+    try:
+        while True:
+            with live.watching(f"analysing move {len(done) + 1}"):
+                found = next(moves, None)
+            if found is None:
+                break
+            if live.interrupted:  # its search was cut short: the moves before it stand
+                raise KeyboardInterrupt
+            done.append(found)
+    except KeyboardInterrupt as stopped:
+        stopped.add_note(f"after analysing {counted(len(done), 'move')}, printed above")
+        raise
+    finally:
+        analysis = Analysis.of(record, player.spec, done)
+        if as_json:
+            emit_json(analysis.as_json())
+        else:
+            out.print(analysis_table(game, analysis))
+            out.print(decisive_line(game, analysis))

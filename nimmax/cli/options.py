@@ -1,0 +1,130 @@
+"""The options commands share, each declared once: its name, the range `nimmax.numbers` reads it
+within, and its help. Typer hands an option's text over (parser=str) and its reader is the
+option's callback, so a bad number is one line, exit 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from nimmax.files import check_writable
+from nimmax.numbers import MAX_DELAY, MAX_GAMES, MAX_JOBS, MAX_SEED, float_option, int_option
+from nimmax.players import RANGES
+from nimmax.search import MOVE_SECONDS
+
+GAME_WORDS = {"allow_extra_args": True, "ignore_unknown_options": True}
+"""A command's context settings where game words follow it: options it does not know go to the game."""
+GameWords = Annotated[list[str], typer.Argument(metavar="GAME [ARGS]...", help="Game name and its options.")]
+
+MAX_DEPTH = int(RANGES["depth"][1])
+LEAST_TIME, MOST_TIME = RANGES["time"]  # every command's --time: seconds of search
+SEED_RANGE = "0 to 2^64-1"
+TIME = float_option("--time", LEAST_TIME, MOST_TIME, or_inf=True)
+FINITE_TIME = float_option("--time", LEAST_TIME, MOST_TIME)
+
+
+def limits_from(depth: int | None = None, time: float | None = None) -> tuple[int | None, float | None]:
+    """The search limits --depth and --time give, built in this one place (a `Limits` value once
+    nimmax.search.limits exists)."""
+    return depth, time
+
+
+def seconds_option(what: str, *, unlimited: bool = True, show_default: str | bool = True) -> typer.models.OptionInfo:
+    """`--time`: seconds of search `what` ("a move for ..."), within RANGES["time"], `inf` where
+    `unlimited` (search to the end)."""
+    limit = f"{LEAST_TIME:g} to {MOST_TIME:.0f}" + (", or inf (to the end)" if unlimited else "")
+    option: typer.models.OptionInfo = typer.Option(
+        "--time",
+        parser=str,
+        callback=TIME if unlimited else FINITE_TIME,
+        metavar="S",
+        help=f"Seconds {what}, {limit}.",
+        show_default=show_default,
+    )
+    return option
+
+
+MOVE = "a move for every engine whose spec sets no limit"
+"""What play's, duel's, tournament's and ladder's --time is: a default, a spec's own limit wins."""
+MoveTime = Annotated[float | None, seconds_option(MOVE, show_default=f"{MOVE_SECONDS:g}")]
+Depth = Annotated[
+    int | None,
+    typer.Option(
+        "--depth",
+        parser=str,
+        callback=int_option("--depth", 1, MAX_DEPTH),
+        metavar="N",
+        help=f"Search depth limit in plies, 1 to {MAX_DEPTH}.",
+    ),
+]
+
+
+def seed_option(what: str, note: str = "") -> typer.models.OptionInfo:
+    """`--seed`: the seed of `what`, 0 to 2^64-1 (`note`: what happens without one)."""
+    option: typer.models.OptionInfo = typer.Option(
+        "--seed",
+        parser=str,
+        callback=int_option("--seed", 0, MAX_SEED),
+        metavar="N",
+        help=f"{what}, {SEED_RANGE}{note}.",
+    )
+    return option
+
+
+def delay_option(what: str, show_default: str | bool = True) -> typer.models.OptionInfo:
+    """`--delay`: seconds of pause `what`, 0 to MAX_DELAY."""
+    option: typer.models.OptionInfo = typer.Option(
+        "--delay",
+        parser=str,
+        callback=float_option("--delay", 0, MAX_DELAY),
+        metavar="S",
+        help=f"Pause {what}, 0 to {MAX_DELAY:g} s.",
+        show_default=show_default,
+    )
+    return option
+
+
+def json_option(what: str) -> typer.models.OptionInfo:
+    """`--json`: machine output, one document on stdout."""
+    option: typer.models.OptionInfo = typer.Option("--json", help=f"Print {what} as JSON.")
+    return option
+
+
+def output_file(what: str, help: str) -> typer.models.OptionInfo:
+    """A file the command writes, checked writable before the work (`what`: "the record")."""
+    option: typer.models.OptionInfo = typer.Option(callback=lambda path: check_writable(path, what), help=help)
+    return option
+
+
+def count_option(name: str, most: int, help: str, least: int = 1) -> typer.models.OptionInfo:
+    """A whole-number option read within least..most; `help` names what it counts."""
+    option: typer.models.OptionInfo = typer.Option(
+        name, parser=str, callback=int_option(name, least, most), metavar="N", help=f"{help}, {least} to {most}."
+    )
+    return option
+
+
+Json = Annotated[bool, json_option("the result")]
+Games = Annotated[int, count_option("--games", MAX_GAMES, "Games to play (per pairing in a tournament)")]
+Jobs = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        parser=str,
+        callback=int_option("--jobs", 1, MAX_JOBS),
+        metavar="N",
+        help=f"Processes of the local backend playing games in parallel, 1 to {MAX_JOBS}; the same games either way.",
+    ),
+]
+EventSeed = Annotated[int | None, seed_option("Seed of every game's random draws", " (default: drawn, shown)")]
+Plugin = Annotated[
+    str | None,
+    typer.Option(
+        metavar="FILE",
+        help="The plugin a plugin game's record needs: its file (or module, or installed name). "
+        "A record never runs code you did not name.",
+    ),
+]
+RecordFile = Annotated[Path, typer.Argument(metavar="FILE", help="A record written by play --record.")]

@@ -1,0 +1,69 @@
+"""The Typer app, its two consoles and nimmax's own options (`--version`, `--traceback`): what
+every command module draws on."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+app = typer.Typer(
+    name="nimmax",
+    help=(
+        "A game console for perfect-play game search: play, solve and compare engines.\n\n"
+        "[bold]Examples[/bold]: [cyan]nimmax play nim 2 3 5[/cyan] · [cyan]nimmax games[/cyan] · "
+        "[cyan]nimmax solve tictactoe[/cyan] · [cyan]nimmax COMMAND --help[/cyan]"
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+out = Console()
+err = Console(stderr=True)
+
+
+def show_version(wanted: bool) -> None:
+    """`nimmax --version`: the version, then exit."""
+    if wanted:
+        from nimmax import __version__
+
+        out.print(f"nimmax {__version__}", markup=False, highlight=False)
+        raise typer.Exit
+
+
+@app.callback()
+def options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=show_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+    traceback: Annotated[
+        bool,
+        typer.Option("--traceback", help="When a plugin's own code fails, show the whole traceback, not its one line."),
+    ] = False,
+) -> None:
+    """The options of nimmax itself, before a command."""
+
+
+def emit_json(record: object) -> None:
+    """Machine output: one JSON document on stdout, nothing else; flushed, so a write error is raised here."""
+    sys.stdout.write(json.dumps(record, indent=2) + "\n")
+    sys.stdout.flush()
+
+
+def say(line: str) -> None:
+    """One line on stderr, unless stderr itself cannot be written."""
+    with contextlib.suppress(OSError):
+        err.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def stop_if_interrupted(interruption: KeyboardInterrupt | None, kept: str) -> None:
+    """After a partial result is shown: re-raise the Ctrl-C or SIGTERM that cut it short, with a note
+    of what was kept (main() prints "interrupted" and the note, and exits 130 or 143)."""
+    if interruption is not None:
+        interruption.add_note(kept)
+        raise interruption
