@@ -17,7 +17,7 @@ from nimmax import games
 from nimmax.game import CHANCE, AnyGame
 from nimmax.match import GameRecord
 from nimmax.players import BadPlayerSpec, SearchPlayer, Spec, parse_spec
-from nimmax.search import ENGINES, LIMITS, MOVE_SECONDS, SearchResult, Watcher, engine_for
+from nimmax.search import ENGINES, INFINITY, LIMITS, MOVE_SECONDS, SearchResult, Watcher, engine_for, search
 
 Verdict = Literal["best", "good", "inaccuracy", "mistake"]
 
@@ -34,6 +34,12 @@ where that takes a few dozen nodes, and answers with a move it searched where it
 
 SAME = 1e-9
 """Values closer than this are equal (estimates are floats)."""
+
+
+def game_value(game: AnyGame) -> float:
+    """The value of `game` from its start for its first seat, searched to the end by alpha-beta: what a
+    result read against best play is measured by (the plates game's, a tree of a few hundred nodes)."""
+    return search(game, game.initial_state(), "alphabeta", time=INFINITY).value
 
 
 @dataclass(frozen=True)
