@@ -226,7 +226,7 @@ class GameRecord:
         return record
 
     @classmethod
-    def _from_data(cls, data: Any, trust: Callable[[str], str]) -> GameRecord:
+    def _from_data(cls, data: object, trust: Callable[[str], str]) -> GameRecord:
         """The record a decoded JSON document holds, every field's type and size checked; `trust`
         gives the game words this process may build."""
         if not isinstance(data, dict):
@@ -244,46 +244,11 @@ class GameRecord:
             game = games.create(words)
         except BadInput as error:
             raise BadRecord(f"the record's game cannot be played: {error}") from None
-        players = data["players"]
-        if not (
-            isinstance(players, list)
-            and len(players) == game.players
-            and all(isinstance(spec, str) and len(spec) <= MAX_RECORD_TEXT and spec.isprintable() for spec in players)
-        ):
-            seats = "one player spec" if game.players == 1 else f"{game.players} player specs (one a seat)"
-            raise _not_a_record(f"players must be a list of {seats} for {game.name}")
-        moves = data["moves"]
-        if not isinstance(moves, list):
-            raise _not_a_record('moves must be a list of moves as written, e.g. ["3:4", "1:1"]')
-        if len(moves) > MAX_MOVES:
-            raise _not_a_record(f"it has {len(moves):,} moves; a record holds at most {MAX_MOVES:,}")
-        for ply, move in enumerate(moves, start=1):
-            if not (isinstance(move, str) and len(move) <= MAX_MOVE_TEXT):
-                raise _not_a_record(
-                    f"ply {ply} is not a move as written (a string of at most {MAX_MOVE_TEXT} characters)"
-                )
-        result = data["result"]
-        if not isinstance(result, dict):
-            raise _not_a_record("result must be an object with winner, utilities and finished")
-        winner, utilities, finished = result.get("winner"), result.get("utilities", []), result.get("finished", True)
-        if not (winner is None or (type(winner) is int and 0 <= winner < game.players)):
-            raise _not_a_record(f"the winner must be null or a seat from 0 to {game.players - 1}")
-        if not (
-            isinstance(utilities, list)
-            and len(utilities) in (0, game.players)
-            and all(type(value) in (int, float) for value in utilities)
-        ):
-            raise _not_a_record(f"utilities must be a list of {game.players} payoffs, or empty")
-        if not isinstance(finished, bool):
-            raise _not_a_record("finished must be true or false")
-        return cls(
-            words,
-            tuple(players),
-            tuple(moves),
-            winner,
-            tuple(float(value) for value in utilities),
-            finished,
-        )
+        players, moves = (
+            _players(data["players"], game),
+            _moves(data["moves"]),
+        )  # the first bad field named
+        return cls(words, players, moves, *_result(data["result"], game))
 
     def positions(self) -> list[Any]:
         """Every position of the game in order, replaying the moves; BadRecord names the first
@@ -367,6 +332,48 @@ MAX_RECORD_NUMBER = 10**12
 
 def _not_a_record(why: str) -> BadRecord:
     return BadRecord(f"not a nimmax game record: {why}")
+
+
+def _players(players: object, game: AnyGame) -> tuple[str, ...]:
+    """A record's player specs, one a seat, each checked printable and short."""
+    if not (
+        isinstance(players, list)
+        and len(players) == game.players
+        and all(isinstance(spec, str) and len(spec) <= MAX_RECORD_TEXT and spec.isprintable() for spec in players)
+    ):
+        seats = "one player spec" if game.players == 1 else f"{game.players} player specs (one a seat)"
+        raise _not_a_record(f"players must be a list of {seats} for {game.name}")
+    return tuple(players)
+
+
+def _moves(moves: object) -> tuple[str, ...]:
+    """A record's moves as written, at most MAX_MOVES of them, each at most MAX_MOVE_TEXT characters."""
+    if not isinstance(moves, list):
+        raise _not_a_record('moves must be a list of moves as written, e.g. ["3:4", "1:1"]')
+    if len(moves) > MAX_MOVES:
+        raise _not_a_record(f"it has {len(moves):,} moves; a record holds at most {MAX_MOVES:,}")
+    for ply, move in enumerate(moves, start=1):
+        if not (isinstance(move, str) and len(move) <= MAX_MOVE_TEXT):
+            raise _not_a_record(f"ply {ply} is not a move as written (a string of at most {MAX_MOVE_TEXT} characters)")
+    return tuple(moves)
+
+
+def _result(result: object, game: AnyGame) -> tuple[int | None, tuple[float, ...], bool]:
+    """A record's result: the winner (a seat or None), the payoffs (one a seat, or none) and whether it finished."""
+    if not isinstance(result, dict):
+        raise _not_a_record("result must be an object with winner, utilities and finished")
+    winner, utilities, finished = result.get("winner"), result.get("utilities", []), result.get("finished", True)
+    if not (winner is None or (type(winner) is int and 0 <= winner < game.players)):
+        raise _not_a_record(f"the winner must be null or a seat from 0 to {game.players - 1}")
+    if not (
+        isinstance(utilities, list)
+        and len(utilities) in (0, game.players)
+        and all(type(value) in (int, float) for value in utilities)
+    ):
+        raise _not_a_record(f"utilities must be a list of {game.players} payoffs, or empty")
+    if not isinstance(finished, bool):
+        raise _not_a_record("finished must be true or false")
+    return winner, tuple(float(value) for value in utilities), finished
 
 
 def _whole(text: str) -> int:

@@ -19,7 +19,6 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.panel import Panel
 from rich.text import Text
 
 from nimmax import games, interrupt
@@ -30,9 +29,10 @@ from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove
 from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, Command, GameRecord, Match, Ply, TakeBack, TakenBack
 from nimmax.numbers import MAX_DELAY, quoted
 from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, parse_spec, timed
-from nimmax.search import SearchResult, engine_for
+from nimmax.search import engine_for
+from nimmax.ui.banner import banner, engine_status, facing, last_mover, seat_labels, worth_drawing
 from nimmax.ui.games import presentation
-from nimmax.ui.live import LiveSearch, value_text
+from nimmax.ui.live import LiveSearch
 from nimmax.ui.presentation import MoveReader
 from nimmax.ui.prompt import (
     COMMANDS,
@@ -48,91 +48,14 @@ from nimmax.ui.prompt import (
 )
 from nimmax.ui.records import write_record
 from nimmax.ui.render import render
-from nimmax.ui.results import ending, outcome
 from nimmax.ui.rules import rules_of, title
-from nimmax.ui.text import counted, signed
-from nimmax.ui.views import outcome_word
 from nimmax.ui.why import why_table
-
-
-def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
-    """How each seat is named on screen: "First (you)", "Second (alphabeta)"."""
-    humans = sum(spec == "human" for spec in specs)
-    labels = []
-    for name, spec in zip(game.player_names, specs, strict=False):
-        if spec == "human":
-            labels.append(f"{name} (you)" if humans == 1 else name)
-        else:
-            labels.append(f"{name} ({spec})")
-    return labels
-
-
-def search_status(game: AnyGame, search: SearchResult, mover: int | None = None) -> str:
-    """What an engine found, for the status line: value (proven, in the game's terms for `mover`, or an
-    estimate at a depth), nodes, time."""
-    if search.exact and not game.has_chance:
-        value = f"{signed(search.value)} ({outcome_word(game, search.value, True, mover)}, proven)"
-    else:
-        value = value_text(game, search.value, search.exact, search.depth)
-    return f"value {value} · {search.nodes:,} nodes · {search.seconds:.3f} s"
-
-
-def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult) -> str:
-    """What an engine found for the move it plays or hints in `state`: the game's own words where it has
-    them (its presentation's `status`: 2048's slide points, its heuristic apart), else `search_status`."""
-    own = presentation(game).status
-    return own(game, state, move, search) if own is not None else search_status(game, search, game.to_move(state))
-
-
-def worth_drawing(game: AnyGame, state: Any) -> bool:
-    """Whether to draw a position: not one waiting for a chance draw, which comes straight after."""
-    return game.is_terminal(state) or game.to_move(state) != CHANCE
 
 
 def start_value(game: AnyGame, state: Any) -> float | None:
     """The game's value from its start, searched for where `state` ends a game whose result is read
     against it (`Presentation.valued`, the plates game's); None elsewhere."""
     return game_value(game) if game.is_terminal(state) and presentation(game).valued else None
-
-
-def banner(
-    game: AnyGame,
-    state: Any,
-    labels: Sequence[str],
-    humans: set[int],
-    moves: int,
-    last: int | None = None,
-    value: float | None = None,
-) -> Panel:
-    """The result of the game in one panel, in the game's own terms (`results.outcome`, given the game's
-    `value` where its result is read against it), and why it ended (`results.ending`; `last` made the
-    last move), or that it was left unfinished after `moves` moves; green when it went well for the
-    person playing, red when not."""
-    if not game.is_terminal(state):
-        left = Text(f"Game left unfinished after {counted(moves, 'move')}", style="bold yellow")
-        own = presentation(game).standing
-        if own is not None:
-            left.append(f"\n{own(game, state)}", style="default")
-        return Panel(left, expand=False)
-    text, went_well = outcome(game, state, labels, value)
-    if went_well is None or not humans or len(humans) == game.players:
-        style = "cyan"
-    else:
-        style = "green" if went_well in humans else "red"
-    shown = Text(text, style=f"bold {style}")
-    shown.append(f"\n{ending(game, state, game.player_names, last)}", style="default")
-    return Panel(shown, border_style=style, expand=False)
-
-
-def facing(humans: set[int]) -> int:
-    """The seat whose side a board keeps nearest the viewer: the one person's, else the first seat's."""
-    return next(iter(humans)) if len(humans) == 1 else 0
-
-
-def last_mover(game: AnyGame, states: Sequence[Any]) -> int | None:
-    """The seat that made the last move of a game (chance's draws aside), or None before any."""
-    movers = [game.to_move(state) for state in states[:-1]]
-    return next((seat for seat in reversed(movers) if seat != CHANCE), None)
 
 
 class PlaySession:
