@@ -56,7 +56,7 @@ class MoveAnalysis:
     verdict: Verdict
     exact: bool
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, object]:
         """The object `analyze --json` prints for this move (DESIGN.md)."""
         return {
             "ply": self.ply,
@@ -95,7 +95,7 @@ class Analysis:
         mistakes = [move for move in self.moves if move.verdict == "mistake"]
         return mistakes[-1] if mistakes else None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, object]:
         """The object `analyze --json` prints (DESIGN.md)."""
         decisive = self.decisive
         return {

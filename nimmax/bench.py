@@ -13,7 +13,6 @@ import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from nimmax import games
 from nimmax.game import AnyGame, BadInput
@@ -60,7 +59,7 @@ class Row:
     def nodes_per_second(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The row as `bench --json` prints it."""
         return {
             "board": self.board,

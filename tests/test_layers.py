@@ -45,3 +45,44 @@ def test_search_modules_keep_no_mutable_module_state() -> None:
 def test_games_never_import_search() -> None:
     for path in Path(ROOT, "nimmax", "games").glob("*.py"):
         assert "nimmax.search" not in path.read_text(), path.name
+
+
+def _imported(path: Path) -> set[str]:
+    """The modules a file imports at run time (imports under `if TYPE_CHECKING:` left out)."""
+    tree = ast.parse(path.read_text())
+    checked = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+        for inner in ast.walk(node)
+    }
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in checked:
+            continue
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            names.add(node.module)
+    return names
+
+
+def test_ui_never_imports_typer() -> None:
+    for path in Path(ROOT, "nimmax", "ui").glob("*.py"):
+        assert not {name for name in _imported(path) if name.split(".")[0] == "typer"}, path.name
+
+
+VIEWS = ["results.py", "render.py", "rules.py", "banner.py", "presentation.py", "games.py", "text.py"] + [
+    "nim.py",
+    "boards.py",
+    "kalah.py",
+    "plates.py",
+    "twenty48.py",
+]
+"""ui modules that only draw or word values: they never run a search."""
+
+
+def test_views_import_no_search() -> None:
+    for name in VIEWS:
+        imported = _imported(Path(ROOT, "nimmax", "ui", name))
+        assert not {module for module in imported if module.startswith(("nimmax.search", "nimmax.analyze"))}, name

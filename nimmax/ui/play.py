@@ -126,7 +126,7 @@ class PlaySession:
         self.console.print(shown)
         return self.match.record()
 
-    def thinking(self) -> AbstractContextManager[Any]:
+    def thinking(self) -> AbstractContextManager[object]:
         """While an engine searches: its live line, and Ctrl-C as "move now"."""
         state = self.match.state
         seat = CHANCE if self.game.is_terminal(state) else self.game.to_move(state)
