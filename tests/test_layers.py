@@ -72,12 +72,9 @@ def test_ui_never_imports_typer() -> None:
         assert not {name for name in _imported(path) if name.split(".")[0] == "typer"}, path.name
 
 
-VIEWS = ["results.py", "render.py", "rules.py", "banner.py", "presentation.py", "games.py", "text.py"] + [
-    "nim.py",
-    "boards.py",
-    "kalah.py",
-    "plates.py",
-    "twenty48.py",
+VIEWS = [
+    *("results.py", "render.py", "rules.py", "banner.py", "presentation.py", "games.py", "text.py"),
+    *("nim.py", "boards.py", "kalah.py", "plates.py", "twenty48.py"),
 ]
 """ui modules that only draw or word values: they never run a search."""
 
