@@ -83,3 +83,12 @@ def test_views_import_no_search() -> None:
     for name in VIEWS:
         imported = _imported(Path(ROOT, "nimmax", "ui", name))
         assert not {module for module in imported if module.startswith(("nimmax.search", "nimmax.analyze"))}, name
+
+
+def test_the_views_of_solve_analyze_and_duel_load_no_prompt_toolkit() -> None:
+    code = (
+        "import sys, nimmax.ui.results, nimmax.ui.render, nimmax.ui.duel, nimmax.ui.why\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'prompt_toolkit'))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert loaded.stdout.strip() == "[]"

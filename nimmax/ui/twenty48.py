@@ -13,12 +13,6 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from prompt_toolkit.application import Application
-from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Layout, Window
-from prompt_toolkit.layout.controls import FormattedTextControl
-from prompt_toolkit.output import Output
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
@@ -28,6 +22,10 @@ from nimmax.ui.presentation import Outcome, Rules
 from nimmax.ui.text import signed
 
 if TYPE_CHECKING:
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.key_binding import KeyPressEvent
+    from prompt_toolkit.output import Output
+
     from nimmax.search import SearchResult
 
 TILE_COLOURS = {
@@ -212,6 +210,11 @@ def read_key(game: AnyGame, state: Any, input: Input | None = None, output: Outp
     KeyboardInterrupt. Without a terminal (input piped in), a line is read instead: a move in
     any notation `parse_move` takes, or `undo` / `quit`.
     """
+    from prompt_toolkit.application import Application  # loaded for play only, not for every view of 2048
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.layout import Layout, Window
+    from prompt_toolkit.layout.controls import FormattedTextControl
+
     legal = set(game.actions(state))
     if input is None and not sys.stdin.isatty():
         return _read_line(game, state)
