@@ -17,7 +17,7 @@ from nimmax import games
 from nimmax.game import CHANCE, AnyGame
 from nimmax.match import GameRecord
 from nimmax.players import BadPlayerSpec, SearchPlayer, Spec, parse_spec
-from nimmax.search import ENGINES, LIMITS, MOVE_SECONDS, SearchResult, Watcher, engine_for
+from nimmax.search import ENGINES, INFINITY, LIMITS, MOVE_SECONDS, SearchResult, Watcher, engine_for, search
 
 Verdict = Literal["best", "good", "inaccuracy", "mistake"]
 
@@ -36,6 +36,12 @@ SAME = 1e-9
 """Values closer than this are equal (estimates are floats)."""
 
 
+def game_value(game: AnyGame) -> float:
+    """The value of `game` from its start for its first seat, searched to the end by alpha-beta: what a
+    result read against best play is measured by (the plates game's, a tree of a few hundred nodes)."""
+    return search(game, game.initial_state(), "alphabeta", time=INFINITY).value
+
+
 @dataclass(frozen=True)
 class MoveAnalysis:
     """One move of a game, valued for the side that made it (`seat`)."""
@@ -50,7 +56,7 @@ class MoveAnalysis:
     verdict: Verdict
     exact: bool
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, object]:
         """The object `analyze --json` prints for this move (DESIGN.md)."""
         return {
             "ply": self.ply,
@@ -89,7 +95,7 @@ class Analysis:
         mistakes = [move for move in self.moves if move.verdict == "mistake"]
         return mistakes[-1] if mistakes else None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, object]:
         """The object `analyze --json` prints (DESIGN.md)."""
         decisive = self.decisive
         return {

@@ -1,11 +1,10 @@
 """Enlarge the board and watch minimax: exact searches over a grid of board sizes, each run
 bounded by a time limit, as rows of (board, algorithm, value, nodes, seconds).
 
-A family turns size parameters into game words (`simple-nim` 10 -> "simple-nim 10",
-`tictactoe` 4 with k 3 -> "tictactoe --size 4 --k 3"), so a family works as soon as its game
-is in the registry. Each run is one exact search to the end of the game (no iterative
-deepening) aborted at the deadline: a run that overruns is reported over the limit, and one
-deeper than the stack allows is reported too deep.
+A family (a registry entry's `family`) turns size parameters into game words (`simple-nim` 10
+-> "simple-nim 10", `tictactoe` 4 with k 3 -> "tictactoe --size 4 --k 3"). Each run is one exact
+search to the end of the game (no iterative deepening) aborted at the deadline: a run that
+overruns is reported over the limit, and one deeper than the stack allows is reported too deep.
 """
 
 from __future__ import annotations
@@ -18,8 +17,8 @@ from typing import Any, Protocol
 
 from nimmax import games
 from nimmax.game import AnyGame, BadInput
+from nimmax.games import Family
 from nimmax.games.mnk import MAX_SIDE
-from nimmax.games.nim import MAX_PILE, MAX_SPLIT_PILE
 from nimmax.numbers import parse_int, quoted
 from nimmax.players import BadPlayerSpec, Spec, parse_spec
 from nimmax.search import ENGINES, Budget, SearchResult, TooDeep
@@ -30,45 +29,8 @@ the stack lets a search recurse; not run, since a smaller board of the same seri
 over the limit or too deep."""
 
 
-@dataclass(frozen=True)
-class Family:
-    """A game family: its board sizes as game words, and the sizes tried by default."""
-
-    name: str
-    summary: str
-    words: Callable[[int, int], str]
-    """Game words for a size and a k (families without k ignore it)."""
-    sizes: tuple[int, ...]
-    largest: int
-    """The largest size the family's game takes (Nim: piles, whose game words grow with them)."""
-    takes_k: bool = False
-
-
-FAMILIES: tuple[Family, ...] = (
-    Family("simple-nim", "one pile of N counters", lambda size, k: f"simple-nim {size}", (8, 12, 16, 20), MAX_PILE),
-    Family(
-        "nim",
-        "N piles of 1, 3, 5, ... counters (the pyramid)",
-        lambda size, k: "nim " + " ".join(str(2 * pile + 1) for pile in range(size)),
-        (2, 3, 4),
-        1000,
-    ),
-    Family(
-        "split-nim",
-        "one pile of N counters, Grundy's game",
-        lambda size, k: f"split-nim {size}",
-        (10, 15, 20, 25),
-        MAX_SPLIT_PILE,
-    ),
-    Family(
-        "tictactoe",
-        "N x N board, K in a row (K defaults to N; K > N skipped)",
-        lambda size, k: f"tictactoe --size {size} --k {k}",
-        (3,),
-        MAX_SIDE,
-        takes_k=True,
-    ),
-)
+FAMILIES: tuple[Family, ...] = tuple(info.family for info in games.GAMES if info.family is not None)
+"""The game families bench runs: each registry entry's that names one."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +60,7 @@ class Row:
     def nodes_per_second(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The row as `bench --json` prints it."""
         return {
             "board": self.board,

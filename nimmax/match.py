@@ -1,8 +1,8 @@
 """The play loop (a generator of plies, no I/O), a match with take-backs, and game records.
 
 The loop asks whichever seat the state names, so extra turns need nothing special; at a
-chance node it draws an outcome from its own seeded generator. A player steers a match
-from inside `choose` by raising `Rewind` (after `Match.take_back`) or `Abandon`.
+chance node it draws an outcome from its own seeded generator. A person steers a match by
+answering a command instead of a move (`TakeBack`, `Abandon`): values the match acts on.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 from nimmax import games
 from nimmax.game import CHANCE, AnyGame, BadInput
 from nimmax.numbers import parse_float, parse_int, quoted
-from nimmax.players import Player, decide
+from nimmax.players import Decision, Player, as_decision
 from nimmax.search import SearchResult
 
 
@@ -28,12 +28,20 @@ class BadRecord(BadInput):
     """A game record that cannot be read or replayed."""
 
 
-class Rewind(Exception):
-    """Raised from a player's `choose` after `Match.take_back`: the match goes on from its new position."""
+@dataclass(frozen=True)
+class TakeBack:
+    """A person's command: take back the last move one of `seats` made, and every ply after it."""
+
+    seats: frozenset[int]
 
 
-class Abandon(Exception):
-    """Raised from a player's `choose` to end the match unfinished (the person quit, or input ended)."""
+@dataclass(frozen=True)
+class Abandon:
+    """A person's command: end the match unfinished (they quit, or their input ended)."""
+
+
+Command = TakeBack | Abandon
+"""What a person may answer instead of a move (`HumanPlayer.choose`); a Match acts on it."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,13 @@ class Ply:
     search: SearchResult | None
 
 
+@dataclass(frozen=True)
+class TakenBack:
+    """What a take-back took back, oldest first; none when the person had no move to take back yet."""
+
+    plies: tuple[Ply, ...]
+
+
 def draw_outcome(game: AnyGame, state: Any, rng: random.Random) -> Any:
     """An outcome of a chance node, drawn with its probability."""
     outcomes = game.chance_outcomes(state)
@@ -55,26 +70,35 @@ def draw_outcome(game: AnyGame, state: Any, rng: random.Random) -> Any:
     return rng.choices([outcome for _, outcome in outcomes], weights)[0]
 
 
+def turn(game: AnyGame, players: Sequence[Player], state: Any, rng: random.Random) -> Ply | Command:
+    """The next ply from `state` (not a terminal one): chance's draw, or the move of the seat to move,
+    or the command a person answered instead. A player's illegal move raises IllegalMove from `game.result`."""
+    seat = game.to_move(state)
+    started = time.perf_counter()
+    if seat == CHANCE:
+        decision = Decision(draw_outcome(game, state, rng))
+    else:
+        answer = players[seat % len(players)].choose(game, state)
+        if isinstance(answer, TakeBack | Abandon):
+            return answer
+        decision = as_decision(answer)
+    after = game.result(state, decision.move)
+    return Ply(state, seat, decision.move, after, time.perf_counter() - started, decision.search)
+
+
 def plies(
     game: AnyGame, players: Sequence[Player], state: Any = None, rng: random.Random | None = None
 ) -> Iterator[Ply]:
-    """Play from `state` (the start by default) to the end, yielding each ply as it is made.
-
-    A player's illegal move raises IllegalMove from `game.result`; nothing is skipped.
-    """
+    """Play from `state` (the start by default) to the end, yielding each ply as it is made; players
+    that only move (a duel's): a person's command ends it, since only a Match keeps the history to take back."""
     state = game.initial_state() if state is None else state
     rng = rng if rng is not None else random.Random(game.seed)
     while not game.is_terminal(state):
-        seat = game.to_move(state)
-        started = time.perf_counter()
-        if seat == CHANCE:
-            move, search = draw_outcome(game, state, rng), None
-        else:
-            decision = decide(players[seat % len(players)], game, state)
-            move, search = decision.move, decision.search
-        after = game.result(state, move)
-        yield Ply(state, seat, move, after, time.perf_counter() - started, search)
-        state = after
+        ply = turn(game, players, state, rng)
+        if not isinstance(ply, Ply):
+            return
+        yield ply
+        state = ply.after
 
 
 class Match:
@@ -90,18 +114,18 @@ class Match:
         """The current position."""
         return self.history[-1].after if self.history else self.game.initial_state()
 
-    def run(self) -> Iterator[Ply]:
-        """Play on to the end or until a player abandons, yielding each ply as it is made."""
-        while True:
-            try:
-                for ply in plies(self.game, self.players, self.state, self.rng):
-                    self.history.append(ply)
-                    yield ply
-                return
-            except Rewind:
-                continue  # the history was cut back: carry on from the position it now ends in
-            except Abandon:
+    def run(self) -> Iterator[Ply | TakenBack]:
+        """Play on to the end or until a person abandons, yielding each ply as it is made and each
+        take-back a person asks for as it is done (the loop goes on from the position it leaves)."""
+        while not self.game.is_terminal(self.state):
+            answer = turn(self.game, self.players, self.state, self.rng)
+            if isinstance(answer, Abandon):
                 return  # the history keeps every ply made; the record says the game is unfinished
+            if isinstance(answer, TakeBack):
+                yield TakenBack(tuple(self.take_back(answer.seats)))
+                continue
+            self.history.append(answer)
+            yield answer
 
     def take_back(self, seats: Collection[int]) -> list[Ply]:
         """Cut the history to just before the last ply one of `seats` made; returns the plies taken back.
@@ -202,7 +226,7 @@ class GameRecord:
         return record
 
     @classmethod
-    def _from_data(cls, data: Any, trust: Callable[[str], str]) -> GameRecord:
+    def _from_data(cls, data: object, trust: Callable[[str], str]) -> GameRecord:
         """The record a decoded JSON document holds, every field's type and size checked; `trust`
         gives the game words this process may build."""
         if not isinstance(data, dict):
@@ -220,46 +244,11 @@ class GameRecord:
             game = games.create(words)
         except BadInput as error:
             raise BadRecord(f"the record's game cannot be played: {error}") from None
-        players = data["players"]
-        if not (
-            isinstance(players, list)
-            and len(players) == game.players
-            and all(isinstance(spec, str) and len(spec) <= MAX_RECORD_TEXT and spec.isprintable() for spec in players)
-        ):
-            seats = "one player spec" if game.players == 1 else f"{game.players} player specs (one a seat)"
-            raise _not_a_record(f"players must be a list of {seats} for {game.name}")
-        moves = data["moves"]
-        if not isinstance(moves, list):
-            raise _not_a_record('moves must be a list of moves as written, e.g. ["3:4", "1:1"]')
-        if len(moves) > MAX_MOVES:
-            raise _not_a_record(f"it has {len(moves):,} moves; a record holds at most {MAX_MOVES:,}")
-        for ply, move in enumerate(moves, start=1):
-            if not (isinstance(move, str) and len(move) <= MAX_MOVE_TEXT):
-                raise _not_a_record(
-                    f"ply {ply} is not a move as written (a string of at most {MAX_MOVE_TEXT} characters)"
-                )
-        result = data["result"]
-        if not isinstance(result, dict):
-            raise _not_a_record("result must be an object with winner, utilities and finished")
-        winner, utilities, finished = result.get("winner"), result.get("utilities", []), result.get("finished", True)
-        if not (winner is None or (type(winner) is int and 0 <= winner < game.players)):
-            raise _not_a_record(f"the winner must be null or a seat from 0 to {game.players - 1}")
-        if not (
-            isinstance(utilities, list)
-            and len(utilities) in (0, game.players)
-            and all(type(value) in (int, float) for value in utilities)
-        ):
-            raise _not_a_record(f"utilities must be a list of {game.players} payoffs, or empty")
-        if not isinstance(finished, bool):
-            raise _not_a_record("finished must be true or false")
-        return cls(
-            words,
-            tuple(players),
-            tuple(moves),
-            winner,
-            tuple(float(value) for value in utilities),
-            finished,
-        )
+        players, moves = (
+            _players(data["players"], game),
+            _moves(data["moves"]),
+        )  # the first bad field named
+        return cls(words, players, moves, *_result(data["result"], game))
 
     def positions(self) -> list[Any]:
         """Every position of the game in order, replaying the moves; BadRecord names the first
@@ -343,6 +332,48 @@ MAX_RECORD_NUMBER = 10**12
 
 def _not_a_record(why: str) -> BadRecord:
     return BadRecord(f"not a nimmax game record: {why}")
+
+
+def _players(players: object, game: AnyGame) -> tuple[str, ...]:
+    """A record's player specs, one a seat, each checked printable and short."""
+    if not (
+        isinstance(players, list)
+        and len(players) == game.players
+        and all(isinstance(spec, str) and len(spec) <= MAX_RECORD_TEXT and spec.isprintable() for spec in players)
+    ):
+        seats = "one player spec" if game.players == 1 else f"{game.players} player specs (one a seat)"
+        raise _not_a_record(f"players must be a list of {seats} for {game.name}")
+    return tuple(players)
+
+
+def _moves(moves: object) -> tuple[str, ...]:
+    """A record's moves as written, at most MAX_MOVES of them, each at most MAX_MOVE_TEXT characters."""
+    if not isinstance(moves, list):
+        raise _not_a_record('moves must be a list of moves as written, e.g. ["3:4", "1:1"]')
+    if len(moves) > MAX_MOVES:
+        raise _not_a_record(f"it has {len(moves):,} moves; a record holds at most {MAX_MOVES:,}")
+    for ply, move in enumerate(moves, start=1):
+        if not (isinstance(move, str) and len(move) <= MAX_MOVE_TEXT):
+            raise _not_a_record(f"ply {ply} is not a move as written (a string of at most {MAX_MOVE_TEXT} characters)")
+    return tuple(moves)
+
+
+def _result(result: object, game: AnyGame) -> tuple[int | None, tuple[float, ...], bool]:
+    """A record's result: the winner (a seat or None), the payoffs (one a seat, or none) and whether it finished."""
+    if not isinstance(result, dict):
+        raise _not_a_record("result must be an object with winner, utilities and finished")
+    winner, utilities, finished = result.get("winner"), result.get("utilities", []), result.get("finished", True)
+    if not (winner is None or (type(winner) is int and 0 <= winner < game.players)):
+        raise _not_a_record(f"the winner must be null or a seat from 0 to {game.players - 1}")
+    if not (
+        isinstance(utilities, list)
+        and len(utilities) in (0, game.players)
+        and all(type(value) in (int, float) for value in utilities)
+    ):
+        raise _not_a_record(f"utilities must be a list of {game.players} payoffs, or empty")
+    if not isinstance(finished, bool):
+        raise _not_a_record("finished must be true or false")
+    return winner, tuple(float(value) for value in utilities), finished
 
 
 def _whole(text: str) -> int:

@@ -40,8 +40,12 @@ class Player(Protocol):
 
 def decide(player: Player, game: AnyGame, state: Any) -> Decision:
     """Ask `player` for its move at `state`, as a Decision whatever it returned."""
-    chosen = player.choose(game, state)
-    return chosen if isinstance(chosen, Decision) else Decision(chosen)
+    return as_decision(player.choose(game, state))
+
+
+def as_decision(answer: Any) -> Decision:
+    """A player's move as a Decision: a bare move wrapped, a Decision as it is."""
+    return answer if isinstance(answer, Decision) else Decision(answer)
 
 
 OPTIONS: dict[str, tuple[Option, ...]] = {
@@ -210,7 +214,8 @@ class SearchPlayer:
 
 
 class HumanPlayer:
-    """A person: `ask(game, state)` is supplied by the user interface that reads the moves."""
+    """A person: `ask(game, state)` is supplied by the user interface that reads the moves; it
+    answers a move or a command (`match.TakeBack`, `match.Abandon`), which the match acts on."""
 
     def __init__(self, ask: Callable[[AnyGame, Any], Any] | None = None, spec: str = "human") -> None:
         self.spec, self.ask = spec, ask

@@ -462,3 +462,12 @@ def test_every_cli_command_is_registered_once_on_one_app() -> None:
     for command in apps[roots[0]].registered_commands:
         module = inspect.getmodule(command.callback)
         assert module is not None and module.__name__.startswith("nimmax.cli"), command.name
+
+
+def test_the_views_of_solve_analyze_and_duel_load_no_prompt_toolkit() -> None:
+    code = (
+        "import sys, nimmax.ui.results, nimmax.ui.render, nimmax.ui.duel, nimmax.ui.why\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'prompt_toolkit'))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert loaded.stdout.strip() == "[]"

@@ -1,4 +1,9 @@
-"""The game registry: game words ("nim 2 3 5 --normal") to a Game, the same words the CLI takes."""
+"""The game registry: game words ("nim 2 3 5 --normal") to a Game, the same words the CLI takes.
+
+Each entry also says how `bench` enlarges the game (its `family`, where it has one). How a game
+is shown is registered once per game type on the presentation side (`nimmax.ui.games`), so the
+core imports no presentation library.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +18,22 @@ from nimmax.numbers import quoted
 
 
 @dataclass(frozen=True)
+class Family:
+    """How `nimmax bench` enlarges a game: its board sizes as game words, and the sizes tried by default."""
+
+    name: str
+    summary: str
+    words: Callable[[int, int], str]
+    """Game words for a size and a k (families without k ignore it)."""
+    sizes: tuple[int, ...]
+    largest: int
+    """The largest size the family's game takes (Nim: piles, whose game words grow with them)."""
+    takes_k: bool = False
+
+
+@dataclass(frozen=True)
 class GameInfo:
-    """What the registry knows of one game: how to build it and how to describe it."""
+    """What the registry knows of one game: how to build it, how to describe it, how bench grows it."""
 
     name: str
     summary: str
@@ -22,6 +41,7 @@ class GameInfo:
     example: str
     factory: Callable[[Sequence[str]], AnyGame]
     aliases: tuple[str, ...] = ()
+    family: Family | None = None
 
     @property
     def usage(self) -> str:
@@ -37,6 +57,9 @@ GAMES: tuple[GameInfo, ...] = (
         "simple-nim 12",
         nim.create_simple_nim,
         ("simplenim",),
+        Family(
+            "simple-nim", "one pile of N counters", lambda size, k: f"simple-nim {size}", (8, 12, 16, 20), nim.MAX_PILE
+        ),
     ),
     GameInfo(
         "nim",
@@ -44,6 +67,13 @@ GAMES: tuple[GameInfo, ...] = (
         nim.NIM,
         "nim 2 3 5",
         nim.create_nim,
+        family=Family(
+            "nim",
+            "N piles of 1, 3, 5, ... counters (the pyramid)",
+            lambda size, k: "nim " + " ".join(str(2 * pile + 1) for pile in range(size)),
+            (2, 3, 4),
+            1000,
+        ),
     ),
     GameInfo(
         "split-nim",
@@ -52,6 +82,13 @@ GAMES: tuple[GameInfo, ...] = (
         "split-nim 7",
         nim.create_split_nim,
         ("splitnim", "grundy"),
+        Family(
+            "split-nim",
+            "one pile of N counters, Grundy's game",
+            lambda size, k: f"split-nim {size}",
+            (10, 15, 20, 25),
+            nim.MAX_SPLIT_PILE,
+        ),
     ),
     GameInfo(
         "tictactoe",
@@ -60,6 +97,14 @@ GAMES: tuple[GameInfo, ...] = (
         "tictactoe --size 4 --k 3",
         mnk.create_tictactoe,
         ("ttt", "mnk", "tic-tac-toe"),
+        Family(
+            "tictactoe",
+            "N x N board, K in a row (K defaults to N; K > N skipped)",
+            lambda size, k: f"tictactoe --size {size} --k {k}",
+            (3,),
+            mnk.MAX_SIDE,
+            takes_k=True,
+        ),
     ),
     GameInfo(
         "connect4",

@@ -1,8 +1,9 @@
-"""Rich renderer for m,n,k boards and Connect Four: lettered columns, numbered rows, the
-last move highlighted and a completed line marked."""
+"""m,n,k boards and Connect Four: the board (lettered columns, numbered rows, the last move
+highlighted and a completed line marked), their rules, endings and the books' notice."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import RenderableType
@@ -10,6 +11,7 @@ from rich.text import Text
 
 from nimmax.game import AnyGame
 from nimmax.games.mnk import LETTERS, MNK
+from nimmax.ui.presentation import Rules
 
 STONE_STYLES = {"x": "bold cyan", "o": "bold magenta", ".": "dim"}
 LAST_MOVE_STYLE = "reverse"
@@ -45,3 +47,37 @@ def render_board(game: AnyGame, state: Any, last_move: Any = None, bottom: int =
     else:
         text.append(f"{game.player_names[game.to_move(state)]} to move", style="dim")
     return text
+
+
+def mnk_rules(game: AnyGame) -> Rules:
+    """The rules of k in a row on this board, stones placed or dropped."""
+    assert isinstance(game, MNK)
+    line = f"{game.k} in a row (across, down or diagonally) wins; a full board is a draw."
+    setup = f"{game.rows}x{game.cols}, {game.k} in a row" + (", stones drop" if game.gravity else "")
+    if game.gravity:
+        return Rules(
+            f"X and O take turns dropping a stone into a column of the {game.rows}x{game.cols} board; it falls "
+            f"to the lowest empty cell. {line}",
+            "a column by its letter: c (also typed 3)",
+            setup,
+        )
+    return Rules(
+        f"X and O take turns placing a stone on an empty cell of the {game.rows}x{game.cols} board. {line}",
+        "a cell by column letter and row number from the top: b2 (also typed 2,2 or 2 2, row then column)",
+        setup,
+    )
+
+
+def line_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:
+    """An m,n,k game: the line that was made, its cells named by the game, or a full board."""
+    assert isinstance(game, MNK)
+    winner = game.winner(state)
+    if winner is None:
+        return "the board is full with no line made"
+    return f"{labels[winner]} made {game.k} in a row: {', '.join(game.winning_cells(state))}"
+
+
+def books_notice(game: AnyGame) -> str | None:
+    """Connect Four 7x6 without the opening books installed: how to get perfect play."""
+    assert isinstance(game, MNK)
+    return game.missing_books()

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from nimmax import duel
 from nimmax.duel import Backend, Event, Pairing, Plan, Side
-from nimmax.ui.results import MARGINS
+from nimmax.ui.games import presentation
 
 
 class RateColumn(ProgressColumn):
@@ -112,7 +112,7 @@ def summary_table(event: Event, pairing: Pairing) -> Table:
     if event.players == 2:
         row("wins as first", lambda side: f"{side.wins_first}/{side.games_first}")
         row("wins as second", lambda side: f"{side.wins_second}/{side.games_second}")
-        margin = None if event.plan.game.words else MARGINS.get(event.plan.game.name)
+        margin = presentation(event.plan.game).margin
         if margin is not None:
             row(margin, lambda side: f"{side.mean_score:+,.1f}")
     else:

@@ -1,19 +1,20 @@
 """The Kalah board as people draw it, from one side that stays put (the person's, else South's):
 that side's row at the bottom sown left to right, the other row above it sown right to left,
 the bottom side's store on the right, the other's on the left, each row's pits numbered as its
-owner types them, the mover's row standing out, and an extra turn announced.
+owner types them, the mover's row standing out, and an extra turn announced. Results in seeds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
 
 from nimmax.game import AnyGame
-from nimmax.games.kalah import Position
-from nimmax.ui.results import kalah_outcome
+from nimmax.games.kalah import Kalah, Position
+from nimmax.ui.presentation import Outcome, Rules
 
 MOVER, OPPONENT, STORE, FRAME, LABEL = "bold green", "cyan", "bold yellow", "dim", "dim"
 
@@ -79,3 +80,38 @@ def _status(game: AnyGame, state: Position, last_move: Any) -> Text:
         sown = f" (pit {last_move})" if last_move is not None else ""
         return Text(f"Extra turn: {mover}'s last seed{sown} landed in the store, so {mover} moves again", style=MOVER)
     return Text(f"{mover} to move", style="bold")
+
+
+def kalah_rules(game: AnyGame) -> Rules:
+    """Kalah's rules, with its number of pits."""
+    assert isinstance(game, Kalah)
+    return Rules(
+        "Empty one of your pits and sow its seeds one by one counter-clockwise, into your pits, your store "
+        "and the opponent's pits (never their store). A last seed in your store: move again. A last seed "
+        "in an empty pit of yours captures the seeds opposite. When a side's pits are empty, each side's "
+        "seeds go to its own store; the most seeds in store wins.",
+        f"a pit by its number from your left, 1 to {game.pits}: 3",
+    )
+
+
+def kalah_outcome(game: AnyGame, state: Any, labels: Sequence[str], value: float | None = None) -> Outcome:
+    """Seeds each side ends with (store plus the pits it sweeps): "South wins 26–22", "Draw 24–24"."""
+    totals = [state.store(seat) + sum(state.row(seat)) for seat in range(2)]
+    if totals[0] == totals[1]:
+        return f"Draw {totals[0]}–{totals[1]}", None
+    winner = int(totals[1] > totals[0])
+    return f"{labels[winner]} wins {totals[winner]}–{totals[1 - winner]}", winner
+
+
+def kalah_value(game: AnyGame, value: float, mover: int | None) -> str:
+    """A Kalah value is the mover's final margin in seeds: "win by 4 seeds"."""
+    seeds = abs(value)
+    unit = "seed" if seeds == 1 else "seeds"
+    return "draw" if value == 0 else f"{'win' if value > 0 else 'loss'} by {seeds:,g} {unit}"
+
+
+def kalah_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:
+    """Kalah: a row ran empty and the seeds left went to their owner's store."""
+    empty = [labels[seat] for seat in range(2) if not any(state.row(seat))]
+    side = empty[0] if empty else "a side"
+    return f"{side}'s pits are empty, so each side keeps the seeds left on its own row"

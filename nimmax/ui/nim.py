@@ -1,4 +1,4 @@
-"""Rich views of the Nim family: each pile a numbered row of counters, the last move marked.
+"""Rich views of the Nim family: each pile a numbered row of counters, the last move marked; their rules and endings.
 
 Counters just taken stay visible as hollow red rings beside the pile they came from; the
 two piles a split made are marked; piles too small to split in Split-Nim are dimmed. A game of
@@ -17,8 +17,9 @@ from rich.table import Table
 from rich.text import Text
 
 from nimmax.game import AnyGame
-from nimmax.games.nim import Pile, Piles, Split, Take
-from nimmax.ui.rules import words_shown
+from nimmax.games.nim import Nim, Pile, Piles, SimpleNim, Split, Take
+from nimmax.ui.presentation import Rules
+from nimmax.ui.text import words_shown
 
 SHOWN = 24
 """Counters drawn per row at most (a pile of many, its count and a mark fit 80 columns); a longer pile
@@ -108,3 +109,50 @@ def render_split_nim(game: AnyGame, state: Piles, last_move: Any, bottom: int = 
         mark = "← split" if index in made else ""
         rows.append((count, 0, mark, "bold yellow" if count > 2 else "dim"))
     return board(game, state, rows)
+
+
+def _last_counter(game: AnyGame) -> str:
+    """What taking the last counter does in this play."""
+    assert isinstance(game, SimpleNim | Nim)
+    return "loses" if game.misere else "wins"
+
+
+def simple_nim_rules(game: AnyGame) -> Rules:
+    """Simple-Nim's rules, with its largest take and its play."""
+    assert isinstance(game, SimpleNim)
+    return Rules(
+        f"One pile; a move takes 1 to {game.max_take:,} counters. Whoever takes the last counter "
+        f"{_last_counter(game)}.",
+        "the number of counters taken: 2",
+        f"take 1 to {game.max_take:,}, the last counter {_last_counter(game)}",
+    )
+
+
+def nim_rules(game: AnyGame) -> Rules:
+    """Nim's rules, misère or normal play."""
+    return Rules(
+        f"A move takes any number of counters from one pile. Whoever takes the last counter {_last_counter(game)}.",
+        "pile:counters, 3:4 takes 4 from pile 3 (also typed 3 4)",
+        f"the last counter {_last_counter(game)}",
+    )
+
+
+def split_nim_rules(game: AnyGame) -> Rules:
+    """Grundy's game's rules."""
+    return Rules(
+        "A move splits one pile into two unequal piles (piles of 1 and 2 cannot be split). Whoever cannot move loses.",
+        "pile:part+part, 1:4+2 splits pile 1 into 4 and 2 (also typed 1 4)",
+    )
+
+
+def counter_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:
+    """Nim and Simple-Nim: who took the last counter, and what that means in this play."""
+    if last is None:
+        return "no counters to take"
+    misere = getattr(game, "misere", True)
+    return f"{labels[last]} took the last counter, and " + ("loses (misère play)" if misere else "wins (normal play)")
+
+
+def split_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:
+    """Split-Nim: the side to move has no pile it can split into two unequal piles."""
+    return f"{labels[game.to_move(state)]} cannot split any pile into two unequal piles"

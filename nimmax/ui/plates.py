@@ -1,8 +1,9 @@
-"""Renderer for the plates banknote game: the plates in rows, the picked plate, the notes
-handed over and the note kept standing out."""
+"""The plates banknote game: the plates in rows (the picked plate, the notes handed over and the
+note kept standing out), its rules, and its result as the note kept beside the best A could make sure of."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import RenderableType
@@ -10,6 +11,7 @@ from rich.text import Text
 
 from nimmax.game import AnyGame
 from nimmax.games.plates import Plates, Position
+from nimmax.ui.presentation import Outcome, Rules
 
 
 def render_plates(game: AnyGame, state: Any, last_move: Any, bottom: int = 0) -> RenderableType:
@@ -36,3 +38,32 @@ def render_plates(game: AnyGame, state: Any, last_move: Any, bottom: int = 0) ->
     else:
         picture.append("A picks a plate", style="dim")
     return picture
+
+
+def plates_rules(game: AnyGame) -> Rules:
+    """The plates game's rules."""
+    return Rules(
+        "A picks a plate; B hands A two notes of that plate; A keeps one. A wants the largest note, B the smallest.",
+        "A: a plate number (1); B: the two notes handed over (20+50, also typed 50 20); A: the note kept (20)",
+    )
+
+
+def plates_outcome(game: AnyGame, state: Any, labels: Sequence[str], value: float | None) -> Outcome:
+    """The note A keeps, beside the best A can make sure of (`value`, the game's): "A keeps 20; best possible 20"."""
+    kept = game.utility(state, 0)
+    if value is None:
+        return f"{labels[0]} keeps {kept:,g}", None
+    went_well = 0 if kept > value else 1 if kept < value else None  # above the value: B erred; below: A did
+    return f"{labels[0]} keeps {kept:,g}; best possible {value:,g}", went_well
+
+
+def plates_value(game: AnyGame, value: float, mover: int | None) -> str:
+    """A plates value is the note A ends with, signed for the mover: "A keeps 20"."""
+    if mover is None:
+        return "ahead" if value > 0 else "behind" if value < 0 else "even"
+    return f"{game.player_names[0]} keeps {value if mover == 0 else -value:,g}"
+
+
+def plates_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:
+    """The plates game: A kept one of the two notes B handed over."""
+    return f"{labels[0]} kept one of the two notes {labels[1]} handed over"

@@ -2,45 +2,43 @@
 
 The core `Match` makes the moves; this module only shows them and asks people for theirs.
 A person answers through a move reader (`ui.prompt`): the prompt_toolkit line at a
-terminal, or a game's own reader from `prompt.READERS`, or plain lines from a pipe.
+terminal, or a game's own reader (its presentation's), or plain lines from a pipe. What a person
+types becomes a value the match acts on: a move, or a command (`TakeBack`, `Abandon`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import random
-import shlex
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
-import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.panel import Panel
 from rich.text import Text
 
 from nimmax import games, interrupt
+from nimmax.analyze import game_value
 from nimmax.explain import lines
-from nimmax.files import read_text, write_atomic
+from nimmax.files import read_text
 from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove
-from nimmax.games.mnk import MNK
-from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, GameRecord, Match, Ply, Rewind
+from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, Command, GameRecord, Match, Ply, TakeBack, TakenBack
 from nimmax.numbers import MAX_DELAY, quoted
 from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, parse_spec, timed
-from nimmax.search import SearchResult, engine_for
-from nimmax.ui import twenty48
-from nimmax.ui.live import LiveSearch, value_text
+from nimmax.search import engine_for
+from nimmax.ui.banner import banner, engine_status, facing, last_mover, seat_labels, worth_drawing
+from nimmax.ui.games import presentation
+from nimmax.ui.live import LiveSearch
+from nimmax.ui.presentation import MoveReader
 from nimmax.ui.prompt import (
     COMMANDS,
     KEYS,
     LineReader,
     LineTooLong,
-    MoveReader,
     command_of,
     controls,
     quiet_keys,
@@ -48,85 +46,16 @@ from nimmax.ui.prompt import (
     short_words,
     terminal_reader,
 )
+from nimmax.ui.records import write_record
 from nimmax.ui.render import render
-from nimmax.ui.results import ending, outcome
 from nimmax.ui.rules import rules_of, title
-from nimmax.ui.views import counted, outcome_word, signed
 from nimmax.ui.why import why_table
 
 
-def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
-    """How each seat is named on screen: "First (you)", "Second (alphabeta)"."""
-    humans = sum(spec == "human" for spec in specs)
-    labels = []
-    for name, spec in zip(game.player_names, specs, strict=False):
-        if spec == "human":
-            labels.append(f"{name} (you)" if humans == 1 else name)
-        else:
-            labels.append(f"{name} ({spec})")
-    return labels
-
-
-def search_status(game: AnyGame, search: SearchResult, mover: int | None = None) -> str:
-    """What an engine found, for the status line: value (proven, in the game's terms for `mover`, or an
-    estimate at a depth), nodes, time."""
-    if search.exact and not game.has_chance:
-        value = f"{signed(search.value)} ({outcome_word(game, search.value, True, mover)}, proven)"
-    else:
-        value = value_text(game, search.value, search.exact, search.depth)
-    return f"value {value} · {search.nodes:,} nodes · {search.seconds:.3f} s"
-
-
-def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult) -> str:
-    """What an engine found for the move it plays or hints in `state`: the game's own words where it has
-    them (STATUSES: 2048's slide points, its heuristic apart), else `search_status`."""
-    own = STATUSES.get(game.name) if not game.words else None
-    return own(game, state, move, search) if own is not None else search_status(game, search, game.to_move(state))
-
-
-def worth_drawing(game: AnyGame, state: Any) -> bool:
-    """Whether to draw a position: not one waiting for a chance draw, which comes straight after."""
-    return game.is_terminal(state) or game.to_move(state) != CHANCE
-
-
-STATUSES: Mapping[str, Callable[[AnyGame, Any, Any, SearchResult], str]] = {"2048": twenty48.engine_status}
-"""Game name to what an engine found, in the game's words, where `search_status` would mislead."""
-
-STANDINGS: Mapping[str, Callable[[AnyGame, Any], str]] = {"2048": twenty48.standing}
-"""Game name to how a game stands when left unfinished, where its banner says more than the moves made."""
-
-
-def banner(
-    game: AnyGame, state: Any, labels: Sequence[str], humans: set[int], moves: int, last: int | None = None
-) -> Panel:
-    """The result of the game in one panel, in the game's own terms (`results.outcome`), and why it
-    ended (`results.ending`; `last` made the last move), or that it was left unfinished after `moves`
-    moves; green when it went well for the person playing, red when not."""
-    if not game.is_terminal(state):
-        left = Text(f"Game left unfinished after {counted(moves, 'move')}", style="bold yellow")
-        own = STANDINGS.get(game.name) if not game.words else None
-        if own is not None:
-            left.append(f"\n{own(game, state)}", style="default")
-        return Panel(left, expand=False)
-    text, went_well = outcome(game, state, labels)
-    if went_well is None or not humans or len(humans) == game.players:
-        style = "cyan"
-    else:
-        style = "green" if went_well in humans else "red"
-    shown = Text(text, style=f"bold {style}")
-    shown.append(f"\n{ending(game, state, game.player_names, last)}", style="default")
-    return Panel(shown, border_style=style, expand=False)
-
-
-def facing(humans: set[int]) -> int:
-    """The seat whose side a board keeps nearest the viewer: the one person's, else the first seat's."""
-    return next(iter(humans)) if len(humans) == 1 else 0
-
-
-def last_mover(game: AnyGame, states: Sequence[Any]) -> int | None:
-    """The seat that made the last move of a game (chance's draws aside), or None before any."""
-    movers = [game.to_move(state) for state in states[:-1]]
-    return next((seat for seat in reversed(movers) if seat != CHANCE), None)
+def start_value(game: AnyGame, state: Any) -> float | None:
+    """The game's value from its start, searched for where `state` ends a game whose result is read
+    against it (`Presentation.valued`, the plates game's); None elsewhere."""
+    return game_value(game) if game.is_terminal(state) and presentation(game).valued else None
 
 
 class PlaySession:
@@ -167,8 +96,9 @@ class PlaySession:
         """Play the game out (or until a person quits) and show the result."""
         game = self.game
         self.console.print(Text(title(game, self.labels), style="bold"))
-        if isinstance(game, MNK) and (missing := game.missing_books()) is not None:
-            self.console.print(Text(missing, style="dim"))
+        notice = presentation(game).notice
+        if notice is not None and (said := notice(game)) is not None:
+            self.console.print(Text(said, style="dim"))
         if self.humans:
             self.console.print(Text(self.controls(), style="dim"))
         if worth_drawing(game, self.match.state):
@@ -178,20 +108,25 @@ class PlaySession:
             with quiet_keys(sys.stdin) if self.interactive and self.humans else nullcontext():
                 while True:
                     with self.thinking():
-                        ply = next(moves, None)
-                    if ply is None:
+                        made = next(moves, None)
+                    if made is None:
                         break
-                    self.show(ply)
+                    if isinstance(made, TakenBack):
+                        self.taken_back(made)
+                        continue
+                    self.show(made)
                     interrupt.raise_pending()  # SIGTERM or SIGHUP made the engine move now: the game ends here
         except KeyboardInterrupt:
             self.console.print("[yellow]interrupted[/yellow]")
             raise
         moves_made = sum(ply.seat != CHANCE for ply in self.match.history)
         last = next((ply.seat for ply in reversed(self.match.history) if ply.seat != CHANCE), None)
-        self.console.print(banner(game, self.match.state, self.labels, self.humans, moves_made, last))
+        state = self.match.state
+        shown = banner(game, state, self.labels, self.humans, moves_made, last, start_value(game, state))
+        self.console.print(shown)
         return self.match.record()
 
-    def thinking(self) -> AbstractContextManager[Any]:
+    def thinking(self) -> AbstractContextManager[object]:
         """While an engine searches: its live line, and Ctrl-C as "move now"."""
         state = self.match.state
         seat = CHANCE if self.game.is_terminal(state) else self.game.to_move(state)
@@ -231,8 +166,9 @@ class PlaySession:
             self.reader = LineReader(sys.stdin, sys.stderr if sys.stdin.isatty() else None)
         return self.reader(game, state, prompt)
 
-    def ask(self, game: AnyGame, state: Any) -> Any:
-        """A human player's move: commands are answered here until the person gives a legal move."""
+    def ask(self, game: AnyGame, state: Any) -> Any | Command:
+        """A human player's move, or the command the match acts on (take back, quit); other commands
+        are answered here until the person gives one of those."""
         prompt = f"{game.player_names[game.to_move(state)]} › "
         while True:
             interrupt.raise_pending()  # a SIGTERM a hint's search answered ends the game here
@@ -240,16 +176,16 @@ class PlaySession:
                 text = self.read(game, state, prompt)
             except EOFError:
                 self.console.print("[dim]end of input[/dim]")
-                raise Abandon from None
+                return Abandon()
             except LineTooLong as error:
                 self.console.print(f"[red]{escape(str(error))}[/red]")
                 continue
             command = "quit" if text.strip().lower() == "exit" else command_of(text, self.shortcuts)
             if command == "quit":
-                raise Abandon
+                return Abandon()
             if command == "undo":
-                self.undo()
-            elif command == "hint":
+                return TakeBack(frozenset(self.humans))
+            if command == "hint":
                 self.hint(state)
             elif command == "why":
                 self.why()
@@ -266,17 +202,15 @@ class PlaySession:
                 except BadInput as error:
                     self.console.print(f"[red]{escape(refusal(game, state, error))}[/red]")
 
-    def undo(self) -> None:
-        """Take back the person's last move and everything after it; Rewind restarts the loop there."""
-        taken = self.match.take_back(self.humans)
-        if not taken:
+    def taken_back(self, taken: TakenBack) -> None:
+        """What a person's take-back took back (the match has gone back), and the board it leaves."""
+        if not taken.plies:
             self.console.print("[yellow]nothing to take back yet[/yellow]")
             return
-        moves = ", ".join(self.game.format_move(ply.move) for ply in taken)
+        moves = ", ".join(self.game.format_move(ply.move) for ply in taken.plies)
         self.console.print(f"[yellow]took back {escape(moves)}[/yellow]")
         history = self.match.history
         self.console.print(render(self.game, self.match.state, history[-1].move if history else None, self.bottom))
-        raise Rewind
 
     def hint(self, state: Any) -> None:
         """The best move by the opponent's engine (or a quick search), with its value for the mover
@@ -357,59 +291,6 @@ def play(
             write_record(session.match.record(), record, console)
 
 
-def write_record(record: GameRecord, path: Path, console: Console) -> None:
-    """Save a record as JSON. The path was checked before the game (`files.check_writable`); if
-    writing fails even so, the record goes to stdout instead (stderr when stdout fails too), so no move
-    is lost, and one line says where it is: on stderr with exit 1, or in the note of the Ctrl-C or the
-    output error that ended the game."""
-    ending = sys.exc_info()[1]  # called from play()'s `finally`: a Ctrl-C or an output error may be on its way out
-    carried = ending if isinstance(ending, KeyboardInterrupt | OSError) else None
-    shown = quoted(str(path))
-    text = record.located(path.parent).to_json() + "\n"  # a plugin's path from the record's folder
-    try:
-        write_atomic(path, text)
-    except OSError as error:
-        reason = error.strerror or str(error)
-        where = _print_instead(text, console)
-        if isinstance(carried, KeyboardInterrupt):  # main() says it on the interrupt's line, with its code
-            carried.add_note(f"with the record {where}: it could not be written to {shown} ({reason})")
-            return
-        said = f"the record was not written to {shown}: {reason}; it is {where}"
-        if carried is not None:  # stdout failed: main() says so, then this
-            carried.add_note(said)
-            return
-        with contextlib.suppress(OSError):
-            Console(stderr=True).print(f"nimmax: {said}", markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(1) from None
-    try:
-        console.print(f"[dim]record written to {escape(str(path))}[/dim]")
-        if ending is None and record.moves:
-            console.print(f"[dim]analyze: nimmax analyze {escape(shlex.quote(str(path)))}[/dim]")
-    except OSError as error:  # stdout failed: main() says so, and where the record is
-        if carried is None:
-            error.add_note(f"the record is in {shown}")
-            raise
-    if isinstance(carried, KeyboardInterrupt):
-        carried.add_note(f"with the record written to {shown}")
-    elif carried is not None:
-        carried.add_note(f"the record is in {shown}")
-
-
-def _print_instead(text: str, console: Console) -> str:
-    """Print a record that could not be written: on stdout, else on stderr; where it is now, or why it is lost."""
-    try:
-        console.print(text, markup=False, highlight=False, soft_wrap=True)
-        return "printed above"
-    except OSError as error:
-        failed = f"stdout: {error.strerror or error}"
-    try:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-    except OSError as error:
-        return f"lost, printed nowhere ({failed}; stderr: {error.strerror or error})"
-    return f"printed on stderr above ({failed})"
-
-
 def read_record(path: Path, plugin: str | None = None) -> GameRecord:
     """Load a record file, at most MAX_RECORD_BYTES of it; BadRecord says why it cannot be used.
     A plugin game's record needs the plugin named (`plugin`, `--plugin`): a record runs no code."""
@@ -436,4 +317,5 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
         if worth_drawing(game, after):
             console.print(render(game, after, game.parse_move(text, before), bottom))
     moves_made = sum(game.to_move(state) != CHANCE for state in states[:-1])
-    console.print(banner(game, states[-1], labels, humans, moves_made, last_mover(game, states)))
+    value = start_value(game, states[-1])
+    console.print(banner(game, states[-1], labels, humans, moves_made, last_mover(game, states), value))

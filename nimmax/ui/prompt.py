@@ -4,14 +4,14 @@ A move reader is any callable `(game, state, prompt) -> str` that returns one an
 move in any notation `game.parse_move` reads, or a command (COMMANDS). It raises EOFError
 at the end of input and lets KeyboardInterrupt through. The play session parses the answer,
 so a reader need not validate. A game that wants other input (2048 reads single keys)
-adds one line to READERS: its name to a factory that makes one reader per session.
+names the factory of its own reader in its presentation (`ui.games`), one reader per session.
 """
 
 from __future__ import annotations
 
 import contextlib
 import termios
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import islice
 from typing import Any, TextIO
@@ -28,11 +28,8 @@ from prompt_toolkit.search import stop_search
 from prompt_toolkit.validation import ValidationError, Validator
 
 from nimmax.game import AnyGame, BadInput
-from nimmax.games.twenty48 import ALIASES
-from nimmax.ui import twenty48
-
-MoveReader = Callable[[AnyGame, Any, str], str]
-"""Reads one answer from a person for `state` of `game`, showing the prompt text."""
+from nimmax.ui.games import presentation
+from nimmax.ui.presentation import MoveReader
 
 COMMANDS = {
     "hint": "the engine's best move here and its value",
@@ -50,18 +47,14 @@ KEYS = {"f1": "help", "f2": "hint", "f3": "undo", "f4": "why"}
 SHORT = {"?": "help", "u": "undo", "q": "quit"}
 """One-character words for commands; `?` everywhere, the letters where no move is written so."""
 
-LETTER_MOVES = {"2048": frozenset(ALIASES)}
-"""Game name to the single letters its typed notation reads as moves in some position, though not
-always in the first (2048: `u` is up, `w a s` slide)."""
-
 
 def short_words(game: AnyGame) -> dict[str, str]:
     """The short words that answer a command in `game`: `?` always, `u` and `q` unless a move is written so
     (a Connect Four board of 21 columns has a column u)."""
-    state = game.initial_state()
+    state, letters = game.initial_state(), presentation(game).letters  # 2048's `u` is up, though not at first
     words = {}
     for word, command in SHORT.items():
-        if word == "?" or not (word in LETTER_MOVES.get(game.name, ()) or _is_move(game, word, state)):
+        if word == "?" or not (word in letters or _is_move(game, word, state)):
             words[word] = command
     return words
 
@@ -237,14 +230,10 @@ class LineReader:
         raise BadInput(f"a typed line has no end within {ENDLESS:,} characters")
 
 
-READERS: dict[str, Callable[[], MoveReader]] = {"2048": twenty48.KeyReader}
-"""Game name to the factory of its own terminal reader (one per session); others get LinePrompt.
-A reader that reads single keys as moves says so in its `controls` attribute, the banner's line."""
-
-
 def terminal_reader(game: AnyGame) -> MoveReader:
-    """A new reader for a person at a terminal playing `game`."""
-    return LinePrompt() if game.words else READERS.get(game.name, LinePrompt)()
+    """A new reader for a person at a terminal playing `game`: its presentation's own, else LinePrompt.
+    A reader that reads single keys as moves says so in its `controls` attribute, the banner's line."""
+    return (presentation(game).reader or LinePrompt)()
 
 
 @contextmanager

@@ -3,27 +3,30 @@
 `render` draws a position (score and best tile above the board; a grid of lines where the
 console shows no colour); `read_key` waits for one
 key press (arrow keys, w/a/s/d, h/j/k/l slide; `?` or F1 help, F2 hint, `u` or F3 undo, `q`
-quit) and answers at once, no Enter. No key is read as a word: `h` is always a slide.
+quit) and answers at once, no Enter. No key is read as a word: `h` is always a slide. Its rules,
+and its results in points and its best tile.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from prompt_toolkit.application import Application
-from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Layout, Window
-from prompt_toolkit.layout.controls import FormattedTextControl
-from prompt_toolkit.output import Output
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
 from nimmax.game import AnyGame, IllegalMove
 from nimmax.games.twenty48 import Position, Spawn, Twenty48
-from nimmax.search import SearchResult
-from nimmax.ui.views import signed
+from nimmax.ui.presentation import Outcome, Rules
+from nimmax.ui.text import signed
+
+if TYPE_CHECKING:
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.key_binding import KeyPressEvent
+    from prompt_toolkit.output import Output
+
+    from nimmax.search import SearchResult
 
 TILE_COLOURS = {
     0: ("#cdc1b4", "#cdc1b4"),
@@ -113,6 +116,37 @@ def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult) ->
     return f"scores {gain} now · heuristic {estimate} (not points) · {figures}"
 
 
+def rules(game: AnyGame) -> Rules:
+    """2048's rules, with its goal and board size."""
+    assert isinstance(game, Twenty48)
+    return Rules(
+        "A slide moves every tile up, down, left or right; two equal tiles that meet merge into one, "
+        f"scoring its value; then a 2 (one time in ten a 4) appears on an empty cell. Make a {game.goal} tile; "
+        "the game ends when no slide moves a tile.",
+        "up, down, left, right (also typed u, d, l, r or w, a, s)",
+        f"{game.size}x{game.size}, goal {game.goal}",
+    )
+
+
+def outcome(game: AnyGame, state: Any, labels: Sequence[str], value: float | None = None) -> Outcome:
+    """The score and the best tile, and whether the goal tile was made."""
+    assert isinstance(game, Twenty48)
+    best = 1 << game.best_rank(state.board)
+    made = game.winner(state) == 0
+    goal = f"{game.goal} made" if made else f"{game.goal} not made"
+    return f"Game over: {labels[0]} scores {state.score:,}, best tile {best} ({goal})", 0 if made else None
+
+
+def value_words(game: AnyGame, value: float, mover: int | None) -> str:
+    """A value of 2048 is the score expected with chance's draws."""
+    return f"expected score {value:,.0f}"
+
+
+def ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:
+    """2048: no slide changes the board."""
+    return "no slide changes the board"
+
+
 def standing(game: AnyGame, state: Any) -> str:
     """How a game stands, for the banner of one left unfinished: the score and the best tile."""
     assert isinstance(game, Twenty48) and isinstance(state, Position)
@@ -176,6 +210,11 @@ def read_key(game: AnyGame, state: Any, input: Input | None = None, output: Outp
     KeyboardInterrupt. Without a terminal (input piped in), a line is read instead: a move in
     any notation `parse_move` takes, or `undo` / `quit`.
     """
+    from prompt_toolkit.application import Application  # loaded for play only, not for every view of 2048
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.layout import Layout, Window
+    from prompt_toolkit.layout.controls import FormattedTextControl
+
     legal = set(game.actions(state))
     if input is None and not sys.stdin.isatty():
         return _read_line(game, state)
@@ -208,7 +247,7 @@ def read_key(game: AnyGame, state: Any, input: Input | None = None, output: Outp
 
 
 class KeyReader:
-    """The play session's move reader for 2048 (`ui.prompt.READERS`): one key per move."""
+    """The play session's move reader for 2048 (its presentation's `reader`): one key per move."""
 
     controls = "Slide with the arrows, wasd or hjkl · ? / F1 help · F2 hint · u / F3 undo · q quit"
     """The banner's line: the keys it reads as moves, and those that answer commands."""

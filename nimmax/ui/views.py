@@ -17,17 +17,8 @@ if TYPE_CHECKING:
     from nimmax.catalog import PlayerKind
     from nimmax.games import GameInfo
 
-
-def counted(count: int, noun: str) -> str:
-    """A count with its noun, plural but for one: "1 move", "2 more moves", "1,000 moves"."""
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
-
-
-def signed(value: float) -> str:
-    """A value with its sign (none for zero), whole numbers without decimals, thousands grouped."""
-    if not value:
-        return "0"
-    return f"{value:+,.0f}" if value == int(value) else f"{value:+,.3f}"
+from nimmax.ui.text import counted as counted  # re-exported: the CLI imports it from here
+from nimmax.ui.text import signed
 
 
 def outcome_word(game: AnyGame, value: float, exact: bool, mover: int | None = None) -> str:

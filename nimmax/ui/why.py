@@ -15,7 +15,8 @@ from nimmax.analyze import Analysis, MoveAnalysis
 from nimmax.explain import ANY_SPAWN, MoveLine
 from nimmax.game import CHANCE, AnyGame
 from nimmax.ui.live import value_text
-from nimmax.ui.views import counted, outcome_word, signed
+from nimmax.ui.text import counted, signed
+from nimmax.ui.views import outcome_word
 
 SHOWN_MOVES = 12
 """Root moves `why` lists: the played one and the best others; more would not be read."""
