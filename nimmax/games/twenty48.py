@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from math import pow
 from typing import NamedTuple
 
-from nimmax.game import CHANCE, BadGameSpec, Game, IllegalMove
+from nimmax.game import CHANCE, BadGameSpec, Capability, Game, IllegalMove
 from nimmax.games.words import Option, Signature
 from nimmax.numbers import MAX_SEED, parse_int, quoted
 
@@ -144,7 +144,7 @@ class Twenty48(Game[Position, Action]):
     name = "2048"
     player_names = ("Player",)
     players = 1
-    has_chance = True
+    capabilities = frozenset({Capability.CHANCE, Capability.EVALUATION})
 
     def __init__(self, size: int = 4, goal: int = 2048, seed: int | None = None, start: int | None = None) -> None:
         if not MIN_SIZE <= size <= MAX_SIZE:
