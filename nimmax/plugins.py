@@ -23,13 +23,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from nimmax.game import AnyGame, BadGameSpec, BadInput, Game
-from nimmax.guard import PluginFailed, PluginPlayer, guard_game, one_line
+from nimmax.game import REQUIRED, AnyGame, BadGameSpec, BadInput, Game
+from nimmax.guard import PluginFailed, PluginPlayer, guard_game, offered, one_line
 
 GAME_GROUP, PLAYER_GROUP = "nimmax.games", "nimmax.players"
-
-REQUIRED = ("initial_state", "to_move", "actions", "result", "is_terminal", "utility")
-"""The members of the Game protocol a game must define; the others have defaults."""
 
 _FILES: set[str] = set()
 """The files of plugins loaded in this process, so an error raised in them can be blamed on them."""
@@ -154,6 +151,7 @@ def game_class(reference: str) -> type[AnyGame]:
     missing = [name for name in REQUIRED if getattr(found, name) is getattr(Game, name)]
     if missing:
         raise BadPlugin(f"plugin {reference}: {found.__name__} does not define {', '.join(missing)}")
+    found.capabilities = offered(found)
     return found
 
 

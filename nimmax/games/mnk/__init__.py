@@ -49,7 +49,10 @@ __all__ = [
 class MNK(Evaluation):
     """k in a row on a rows x cols board; with `gravity` stones drop to the lowest empty cell."""
 
-    capabilities = frozenset({Capability.SEARCH_ORDER, Capability.NARROWING, Capability.EVALUATION})
+    capabilities = frozenset(
+        {Capability.SEARCH_ORDER, Capability.NARROWING, Capability.EVALUATION, Capability.BOOK}
+    )
+    """BOOK where the books cover the board and are installed: an instance without them narrows it."""
 
     def __init__(
         self,
@@ -64,8 +67,9 @@ class MNK(Evaluation):
         self.position = position
         self.start = self.read_position(position if position is not None else "/".join(["." * cols] * rows))
         self.booked = name == "connect4" and (rows, cols, self.k) == (6, 7, 4)
-        if self.booked and connect4_book.installed():
-            self.capabilities = self.capabilities | {Capability.BOOK}  # on this board alone
+        self.books = self.booked and connect4_book.installed()
+        if not self.books:
+            self.capabilities = self.capabilities - {Capability.BOOK}
 
 
 def _shape(

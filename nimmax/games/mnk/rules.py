@@ -90,6 +90,8 @@ class Rules(Game[Board, int]):
     """The position the game starts from."""
     booked: bool
     """Whether the opening books cover this board (Connect Four 7x6)."""
+    books: bool
+    """Whether the books cover this board and are installed: BOOK is declared."""
 
     def __init__(self, rows: int, cols: int, k: int | None, gravity: bool, name: str) -> None:
         if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
@@ -374,9 +376,9 @@ class Rules(Game[Board, int]):
         return None
 
     def book(self, state: Board) -> Known | None:
-        """Connect Four 7x6's opening books (`connect4_book`), asked only at the stone counts they cover
-        (BOOK is declared where they cover the board and are installed)."""
+        """Connect Four 7x6's opening books (`connect4_book`) where they are installed (then BOOK is
+        declared), asked only at the stone counts they cover; None on any other board."""
         taken = state.x | state.o
-        if taken.bit_count() not in connect4_book.STONES or state.outcome:
+        if not self.books or taken.bit_count() not in connect4_book.STONES or state.outcome:
             return None
         return connect4_book.probe(state.x, state.o, taken + self.bottom, state.x_threats)
