@@ -49,9 +49,7 @@ __all__ = [
 class MNK(Evaluation):
     """k in a row on a rows x cols board; with `gravity` stones drop to the lowest empty cell."""
 
-    capabilities = frozenset(
-        {Capability.SEARCH_ORDER, Capability.NARROWING, Capability.EVALUATION, Capability.BOOK}
-    )
+    capabilities = frozenset({Capability.SEARCH_ORDER, Capability.NARROWING, Capability.EVALUATION, Capability.BOOK})
     """BOOK where the books cover the board and are installed: an instance without them narrows it."""
 
     def __init__(
