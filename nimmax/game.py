@@ -107,7 +107,8 @@ class Game(Generic[S, A]):
 
     def for_search(self) -> Self:
         """The game as one search uses it: a game remembering answers across a search's nodes
-        gives a copy holding memos of its own, which the search owns; any other, itself."""
+        gives a copy holding memos of its own, which the search (or a player keeping it across its
+        moves, like its table) owns; such a copy, or any other game, gives itself."""
         return self
 
     def initial_state(self) -> S:

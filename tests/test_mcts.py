@@ -182,9 +182,8 @@ def test_a_narrowed_node_still_proves_a_win() -> None:
 
 
 def test_on_a_big_board_the_tree_and_the_playouts_stay_near_the_stones() -> None:
-    # the search's own copy, memos included, so heuristic_actions below answers as it did in the search
+    # a copy with memos, which the search keeps, so heuristic_actions below answers as it did in the search
     game = games.create("tictactoe --size 15 --k 5").for_search()
-    game.for_search = lambda: game  # type: ignore[method-assign]
     state = played(game, "h8", "h9")
     moves_made: list[tuple[Any, Any]] = []
     result_of = game.result

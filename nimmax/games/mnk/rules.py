@@ -161,6 +161,7 @@ class Rules(Game[Board, int]):
 
     def _memos(self, remember: bool) -> None:
         """Memos of the pure answers a search asks again and again: fresh ones, or ones keeping nothing."""
+        self.remembers = remember
         self._moves: dict[int, tuple[int, ...]] = _memo(remember)
         self._children: dict[int, Board] | None = (
             _memo(remember) if remember and self.cells <= REMEMBERED_CELLS else None
@@ -173,7 +174,10 @@ class Rules(Game[Board, int]):
     def for_search(self) -> Self:
         """This game with memos of its own for one search (moves and children on a small board,
         window scores, threat shapes, moves tried, victories by fours), which owns them and drops
-        them with it: the game itself keeps none, so it is shared and pickled bare."""
+        them with it: the game itself keeps none, so it is shared and pickled bare. A copy that
+        remembers is its own: a player keeping one across its moves, like its table, keeps them."""
+        if self.remembers:
+            return self
         searching = copy.copy(self)
         searching._memos(remember=True)
         return searching
