@@ -89,7 +89,7 @@ class Kalah(Game[Position, int]):
 
     name = "kalah"
     player_names = ("South", "North")
-    capabilities = frozenset({Capability.EVALUATION, Capability.BOUNDS})
+    capabilities = frozenset({Capability.SEARCH_ORDER, Capability.EVALUATION, Capability.BOUNDS})
 
     def __init__(self, pits: int = DEFAULT_PITS, seeds: int = DEFAULT_SEEDS, start: Position | None = None) -> None:
         self.pits, self.seeds, self.start = pits, seeds, start

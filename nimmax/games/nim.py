@@ -18,7 +18,7 @@ from itertools import chain, repeat
 from operator import xor
 from typing import NamedTuple, TypeVar, cast, overload
 
-from nimmax.game import BadGameSpec, Game, IllegalMove
+from nimmax.game import BadGameSpec, Capability, Game, IllegalMove
 from nimmax.games.words import Option, Signature
 from nimmax.numbers import parse_int, quoted
 
@@ -271,6 +271,7 @@ class SimpleNim(Game[Pile, int]):
 
     name = "simple-nim"
     player_names = NIM_NAMES
+    capabilities = frozenset({Capability.SEARCH_ORDER})
 
     def __init__(self, counters: int, max_take: int = 3, misere: bool = True) -> None:
         if max_take < 1:
@@ -334,6 +335,7 @@ class Nim(Game[Piles, Take]):
 
     name = "nim"
     player_names = NIM_NAMES
+    capabilities = frozenset({Capability.SEARCH_ORDER})
 
     def __init__(self, piles: Sequence[int], misere: bool = True) -> None:
         self.piles, self.misere = tuple(piles), misere
@@ -403,6 +405,7 @@ class SplitNim(Game[Piles, Split]):
 
     name = "split-nim"
     player_names = NIM_NAMES
+    capabilities = frozenset({Capability.SEARCH_ORDER})
 
     def __init__(self, piles: Sequence[int]) -> None:
         self.piles = tuple(piles)
