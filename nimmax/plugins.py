@@ -173,6 +173,7 @@ def _guarded_game(game: AnyGame, words: tuple[str, ...]) -> AnyGame:
     too, which `check` tries)."""
     with contextlib.suppress(AttributeError):  # a class with __slots__ keeps none
         game.words = words
+        game.capabilities = offered(type(game), game.capabilities)  # an installed plugin's class was not loaded here
     guarded = guard_game(game)
     guarded.words = words
     return guarded
