@@ -83,7 +83,7 @@ class Game(Generic[S, A]):
     words: tuple[str, ...] = ()
     """The words that built a plugin game, its reference first (set when nimmax loads it)."""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         """A class saying `has_chance = True` (or False) declares CHANCE (or its absence) in its capabilities."""
         super().__init_subclass__(**kwargs)
         said = cls.__dict__.get("has_chance")

@@ -14,7 +14,7 @@ import copy
 import functools
 from collections.abc import Hashable, Sequence
 from operator import itemgetter
-from typing import Any, NamedTuple, Self
+from typing import NamedTuple, Self, TypeVar
 
 from nimmax.game import BadGameSpec, Capability, Game, IllegalMove, Known
 from nimmax.games import connect4_book
@@ -60,10 +60,13 @@ _new = tuple.__new__
 """Builds a Board without the keyword handling of its constructor: `result` is the hot path."""
 
 
-class Forgets(dict[int, Any]):
+V = TypeVar("V")
+
+
+class Forgets(dict[int, V]):
     """A memo that keeps nothing: the game's own, outside a search (`Rules.for_search`)."""
 
-    def __setitem__(self, key: int, value: Any) -> None:
+    def __setitem__(self, key: int, value: V) -> None:
         pass
 
 
@@ -77,7 +80,7 @@ def bits_of(cells: int) -> list[int]:
     return found
 
 
-def _memo(remember: bool) -> dict[int, Any]:
+def _memo(remember: bool) -> dict[int, V]:
     return {} if remember else Forgets()
 
 
