@@ -73,9 +73,9 @@ class Evaluation(Threats):
     def window_score(self, x: int, o: int) -> float:
         """X's open windows minus O's, each weighted 4 ** (stones in it - 1).
 
-        Remembered for the positions scored; a position one stone past a remembered one is
-        scored from it by the windows through that stone (about 20, not the whole board), so
-        a search's horizon, one ply past the last, costs little.
+        Remembered, in a search, for the positions scored; a position one stone past a
+        remembered one is scored from it by the windows through that stone (about 20, not the
+        whole board), so a search's horizon, one ply past the last, costs little.
         """
         key = x | o << self.span
         scores = self._scores

@@ -53,7 +53,7 @@ class Board(NamedTuple):
     x_threats: int
     o_threats: int
     images: int
-    """Every symmetric image of both bitboards, packed side by side (see `MNK.key`)."""
+    """Every symmetric image of both bitboards, packed side by side (see `Rules.key`)."""
 
 
 _new = tuple.__new__

@@ -68,7 +68,7 @@ class Threats(Notation):
     def shapes(self, stones: int, blockers: int) -> tuple[int, int]:
         """The empty cells where a stone of `stones` makes a threat (a four), and those where it
         makes two threats or more (an open or double four: it wins next move unless the
-        opponent wins first). Remembered for the positions asked, both sides apart."""
+        opponent wins first). Remembered, in a search, for the positions asked, both sides apart."""
         key = stones | blockers << self.span
         found = self._shapes.get(key)
         if found is not None:
@@ -97,7 +97,7 @@ class Threats(Notation):
         board where neither side has a four, or 0: each four leaves the opponent one block,
         until a stone makes two fours at once. Only fours are tried, so the search stays
         narrow; beyond `fours` fours, or by open threes, a win may still be there unseen.
-        Remembered for the positions asked."""
+        Remembered, in a search, for the positions asked."""
         if self.gravity or self.k < 3 or fours <= 0:
             return 0
         key = mine | theirs << self.span
