@@ -121,11 +121,11 @@ def test_every_law_is_reported_once() -> None:
     assert report.as_json()["passed"] is True
 
 
-class DeclaresBounds(Subtraction):  # type: ignore[misc,valid-type]
+class DeclaresBounds(Subtraction):  # type: ignore[misc]
     capabilities = frozenset({Capability.BOUNDS})  # utility_bounds kept as Game's default
 
 
-class EvaluatesUndeclared(TicTacToe):  # type: ignore[misc,valid-type]
+class EvaluatesUndeclared(TicTacToe):  # type: ignore[misc]
     def evaluate(self, state: str, player: int) -> float:
         return 0.5
 
