@@ -108,7 +108,8 @@ class Game(Generic[S, A]):
     def for_search(self) -> Self:
         """The game as one search uses it: a game remembering answers across a search's nodes
         gives a copy holding memos of its own, which the search (or a player keeping it across its
-        moves, like its table) owns; such a copy, or any other game, gives itself."""
+        moves, like its table) owns; such a copy, or any other game, gives itself (a wrapper that
+        forwards attributes to a game answers it itself, or the search takes the inner game's copy)."""
         return self
 
     def initial_state(self) -> S:

@@ -39,6 +39,9 @@ class Plain:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.game, name)
 
+    def for_search(self) -> Plain:
+        return self  # a search uses this wrapper, not the game's own copy
+
     def search_actions(self, state: Any) -> Any:
         return self.game.actions(state)
 
