@@ -31,7 +31,8 @@ def one_line(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def shown(value: Any) -> str:
+def shown(value: object) -> str:
+    """A value a plugin returned, as a short repr for a message."""
     return one_line(repr(value), 60)
 
 
@@ -43,12 +44,12 @@ def _hashable(value: Any, what: str) -> Any:
     return value
 
 
-def _real(value: Any) -> bool:
+def _real(value: object) -> bool:
     """Whether `value` is a real number (Python's or another library's: numbers.Real)."""
     return type(value) is int or type(value) is float or isinstance(value, Real)  # the ABC's test is slow
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: object) -> bool:
     """Whether `value` is a whole number (numbers.Integral)."""
     return type(value) is int or isinstance(value, Integral)
 
