@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from nimmax.game import CHANCE, AnyGame, overrides
+from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.players import SearchPlayer
 from nimmax.search import SearchResult, Table
 from nimmax.search.table import exact_move
@@ -70,7 +70,7 @@ def follow(
             line.append(ANY_SPAWN)
             break
         move = exact_move(table.get(game.key(state)), state, proven)
-        if move is None and proven and overrides(game, "book") and game.book(state) is not None:
+        if move is None and proven and Capability.BOOK in game.capabilities and game.book(state) is not None:
             break  # the book holds this value, not its line: a search on from here would start afresh
         if move is None and proven and (pv := search(state).pv):
             move = pv[0]

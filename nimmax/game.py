@@ -7,10 +7,27 @@ alternation, so games with extra turns (Kalah) and chance nodes (2048) fit the s
 
 from __future__ import annotations
 
+import enum
 import shlex
 from collections.abc import Hashable, Sequence
 from itertools import islice
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, Self, TypeVar
+
+from nimmax.errors import BadGameSpec, BadInput, IllegalMove
+from nimmax.numbers import quoted
+
+__all__ = [
+    "CHANCE",
+    "REQUIRED",
+    "AnyGame",
+    "BadGameSpec",
+    "BadInput",
+    "Capability",
+    "Game",
+    "IllegalMove",
+    "Known",
+    "defined",
+]
 
 CHANCE = -1
 """`to_move` answers this at a chance node, where `chance_outcomes` lists what may happen."""
@@ -18,17 +35,25 @@ CHANCE = -1
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
-
-class BadInput(ValueError):
-    """Anything a user typed that nimmax cannot use; the CLI shows the message and exits 2."""
-
-
-class IllegalMove(BadInput):
-    """A move that is not legal in the position, or text that names no move."""
+REQUIRED = ("initial_state", "to_move", "actions", "result", "is_terminal", "utility")
+"""The members every game defines; notation has defaults, and the rest are capabilities."""
 
 
-class BadGameSpec(BadInput):
-    """Game words that build no game: unknown name, bad option, impossible position."""
+class Capability(enum.Enum):
+    """An optional part of the protocol, which a game declares in `capabilities` (OpenSpiel's
+    GameType): engines read the declaration before they rely on the member it names."""
+
+    SEARCH_ORDER = "search_actions"
+    NARROWING = "heuristic_actions"
+    EVALUATION = "evaluate"
+    BOUNDS = "utility_bounds"
+    BOOK = "book"
+    CHANCE = "chance_outcomes"
+
+    @property
+    def member(self) -> str:
+        """The Game member this capability declares."""
+        return self.value
 
 
 class Known(NamedTuple):
@@ -42,7 +67,7 @@ class Known(NamedTuple):
 
 
 class Game(Generic[S, A]):
-    """Rules of one game; subclasses override the members below.
+    """Rules of one game: every game defines REQUIRED, and the members of the capabilities it declares.
 
     Payoffs are whole numbers (+1/0/-1 for won/drawn/lost games, points where a game
     scores); `players` is 1 or 2, and two-player games are zero-sum, which the engines use.
@@ -51,16 +76,41 @@ class Game(Generic[S, A]):
     name: str = "game"
     player_names: tuple[str, ...] = ("First", "Second")
     players: int = 2
-    has_chance: bool = False
+    capabilities: frozenset[Capability] = frozenset()
+    """The optional members this game implements; an instance may narrow or extend its class's set."""
     seed: int | None = None
     """Seed for drawing chance outcomes when the game is played (2048's `--seed`); None: the caller's."""
     words: tuple[str, ...] = ()
     """The words that built a plugin game, its reference first (set when nimmax loads it)."""
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """A class saying `has_chance = True` (or False) declares CHANCE (or its absence) in its capabilities."""
+        super().__init_subclass__(**kwargs)
+        said = cls.__dict__.get("has_chance")
+        if isinstance(said, bool):
+            delattr(cls, "has_chance")
+            cls.capabilities = _with_chance(cls.capabilities, said)
+
+    @property
+    def has_chance(self) -> bool:
+        """Whether the game has chance nodes: CHANCE among its capabilities."""
+        return Capability.CHANCE in self.capabilities
+
+    @has_chance.setter
+    def has_chance(self, chance: bool) -> None:
+        self.capabilities = _with_chance(self.capabilities, chance)
+
     @property
     def spec(self) -> str:
         """The words that rebuild this game with `nimmax.games.create`."""
         return shlex.join(self.words) if self.words else self.name
+
+    def for_search(self) -> Self:
+        """The game as one search uses it: a game remembering answers across a search's nodes
+        gives a copy holding memos of its own, which the search (or a player keeping it across its
+        moves, like its table) owns; such a copy, or any other game, gives itself (a wrapper that
+        forwards attributes to a game answers it itself, or the search takes the inner game's copy)."""
+        return self
 
     def initial_state(self) -> S:
         """The position the game starts from."""
@@ -95,9 +145,8 @@ class Game(Generic[S, A]):
         return None
 
     def book(self, state: S) -> Known | None:
-        """What a book knows of `state` (its payoff, and plies to the end), or None. A declared
-        capability: engines ask only a game that overrides it, and read a hit as a proven
-        table entry."""
+        """What a book knows of `state` (its payoff, and plies to the end), or None. Engines ask
+        only a game declaring BOOK, and read a hit as a proven table entry."""
         return None
 
     def result(self, state: S, action: A) -> S:
@@ -126,8 +175,6 @@ class Game(Generic[S, A]):
 
     def parse_move(self, text: str, state: S) -> A:
         """Read a move typed by a person; IllegalMove names the legal moves."""
-        from nimmax.numbers import quoted  # numbers imports this module for BadInput
-
         wanted = text.strip().lower()
         for action in self.actions(state):
             if self.format_move(action).lower() == wanted:
@@ -163,8 +210,16 @@ class Game(Generic[S, A]):
 AnyGame = Game[Any, Any]
 
 
-def overrides(game: Any, member: str) -> bool:
-    """Whether `game` (or a wrapper of it) has `member` of its own rather than Game's default:
-    an engine asks once per search, so a game keeping the default costs it no call a node."""
-    own = getattr(game, member, None)
-    return own is not None and getattr(own, "__func__", own) is not getattr(Game, member)
+def _with_chance(capabilities: frozenset[Capability], chance: bool) -> frozenset[Capability]:
+    return capabilities | {Capability.CHANCE} if chance else capabilities - {Capability.CHANCE}
+
+
+def defined(cls: type[AnyGame]) -> frozenset[Capability]:
+    """The capabilities whose member `cls` defines rather than keeping Game's default: what a
+    plugin offers (it declares chance itself, with `has_chance`), and what `check` compares with
+    a game's declaration."""
+    return frozenset(
+        capability
+        for capability in Capability
+        if getattr(cls, capability.member) is not getattr(Game, capability.member)
+    )

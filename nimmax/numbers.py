@@ -14,7 +14,7 @@ import math
 import re
 from collections.abc import Callable
 
-from nimmax.game import BadInput
+from nimmax.errors import BadInput
 
 QUOTE_LIMIT = 40
 """At most this many characters of typed text appear in a message."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
-from nimmax.game import AnyGame, BadInput
+from nimmax.game import AnyGame, BadInput, Game
 from nimmax.numbers import MAX_SEED, parse_float, parse_int, quoted
 from nimmax.search import ENGINES, ITERATIONS, LIMITS, Engine, Option, SearchResult, Table, Watcher, defaults
 from nimmax.search.mcts import ROLLOUTS
@@ -193,20 +193,23 @@ class SearchPlayer:
         self.options = spec.settings
         self.watcher = watcher
         self._table, self._table_game = self.new_table(), ""
+        self._searching: AnyGame = Game()  # set with the table, for the game it is asked for
 
     def new_table(self) -> Table:
         """An empty table of this player's size (none when its cache is off; MCTS: an empty tree)."""
         return self.engine.table(self.options)
 
     def table_for(self, game: AnyGame) -> Table:
-        """The table for `game`: kept while the game is the same, since keys mean one game's positions."""
+        """The table for `game`: kept while the game is the same, since keys mean one game's positions;
+        so is the game as its searches use it (`for_search`: m,n,k's memos)."""
         if game.spec != self._table_game:
-            self._table, self._table_game = self.new_table(), game.spec
+            self._table, self._table_game, self._searching = self.new_table(), game.spec, game.for_search()
         return self._table
 
     def search(self, game: AnyGame, state: Any, every_move: bool = False, deepen: bool | None = None) -> SearchResult:
         """Run this player's engine on `state` with its options (`deepen`: see `Engine.search`)."""
-        return self.engine.search(game, state, self.options, self.table_for(game), every_move, deepen, self.watcher)
+        table = self.table_for(game)
+        return self.engine.search(self._searching, state, self.options, table, every_move, deepen, self.watcher)
 
     def choose(self, game: AnyGame, state: Any) -> Decision:
         result = self.search(game, state)

@@ -21,15 +21,16 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
-from nimmax.game import AnyGame, BadGameSpec, BadInput, Game
-from nimmax.guard import PluginFailed, PluginPlayer, guard_game, one_line
+from nimmax.game import REQUIRED, AnyGame, BadGameSpec, BadInput, Game
+from nimmax.guard import PluginFailed, PluginPlayer, guard_game, offered, one_line
 
 GAME_GROUP, PLAYER_GROUP = "nimmax.games", "nimmax.players"
 
-REQUIRED = ("initial_state", "to_move", "actions", "result", "is_terminal", "utility")
-"""The members of the Game protocol a game must define; the others have defaults."""
+T = TypeVar("T")
+Number = int | float | str
+"""A plugin option's value: a number where it reads as one, else the text."""
 
 _FILES: set[str] = set()
 """The files of plugins loaded in this process, so an error raised in them can be blamed on them."""
@@ -154,6 +155,7 @@ def game_class(reference: str) -> type[AnyGame]:
     missing = [name for name in REQUIRED if getattr(found, name) is getattr(Game, name)]
     if missing:
         raise BadPlugin(f"plugin {reference}: {found.__name__} does not define {', '.join(missing)}")
+    found.capabilities = offered(found)
     return found
 
 
@@ -175,12 +177,13 @@ def _guarded_game(game: AnyGame, words: tuple[str, ...]) -> AnyGame:
     too, which `check` tries)."""
     with contextlib.suppress(AttributeError):  # a class with __slots__ keeps none
         game.words = words
+        game.capabilities = offered(type(game), game.capabilities)  # an installed plugin's class was not loaded here
     guarded = guard_game(game)
     guarded.words = words
     return guarded
 
 
-def _built(reference: str, build: Callable[[], Any]) -> Any:
+def _built(reference: str, build: Callable[[], T]) -> T:
     """Run a plugin's constructor; its BadInput stays a usage error, an error its own code raises
     (`sys.exit` too) is PluginFailed naming its line, and one raised by the call itself (options it
     does not take) is BadPlugin."""
@@ -197,9 +200,9 @@ def _built(reference: str, build: Callable[[], Any]) -> Any:
         raise BadPlugin(one_line(f"plugin {reference}: {type(error).__name__}: {error}")) from None
 
 
-def options(text: str) -> dict[str, Any]:
+def options(text: str) -> dict[str, Number]:
     """`name=value,...` as keywords, a value read as int or float where it is a number."""
-    found: dict[str, Any] = {}
+    found: dict[str, Number] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         name, equals, value = item.partition("=")
         if not equals or not name.strip().isidentifier():
@@ -210,7 +213,7 @@ def options(text: str) -> dict[str, Any]:
     return found
 
 
-def _number(value: str) -> Any:
+def _number(value: str) -> Number:
     for kind in (int, float):
         try:
             return kind(value)
@@ -219,19 +222,20 @@ def _number(value: str) -> Any:
     return value
 
 
-def create_player(spec: str, seed: int | None = None) -> Any:
+def create_player(spec: str, seed: int | None = None) -> PluginPlayer:
     """Build a plugin player from `where:Class[:name=value,...]` or an entry-point name; it
     must have `choose(game, state)`. `seed` is passed as the `seed` keyword when the spec sets
     none and the constructor takes one, so a duel reseeds it game by game as it does `random`."""
     if is_reference(spec):
         where, name, text = split_reference(spec)
         label = f"{where}:{name}"
-        cls: Any = load_class(label)
+        cls: Callable[..., object] = load_class(label)
     else:
         label, _, text = spec.partition(":")
-        cls = registered(PLAYER_GROUP).get(label)
-        if cls is None:
+        found = registered(PLAYER_GROUP).get(label)
+        if found is None:
             raise BadPlugin(f"no player plugin named {label!r}")
+        cls = found
     keywords = options(text)
     if seed is not None and "seed" not in keywords and "seed" in _parameters(cls):
         keywords["seed"] = seed
@@ -241,7 +245,7 @@ def create_player(spec: str, seed: int | None = None) -> Any:
     return PluginPlayer(player, spec)
 
 
-def _parameters(cls: Any) -> set[str]:
+def _parameters(cls: Callable[..., object]) -> set[str]:
     """The keyword names a class's constructor takes (none known when it cannot be inspected)."""
     try:
         return set(inspect.signature(cls).parameters)

@@ -18,7 +18,7 @@ import pexpect
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nimmax.game import Known
+from nimmax.game import Capability, Known
 from nimmax.games import connect4_book, create
 from nimmax.games.mnk import MNK, Board
 from nimmax.search import SCALE, search
@@ -248,6 +248,7 @@ class Booked(MNK):
 
     def __init__(self, stones: int, exact: bool) -> None:
         super().__init__(3, 4, 3)
+        self.capabilities = self.capabilities | {Capability.BOOK}
         self.stones, self.exact = stones, exact
 
     def book(self, state: Board) -> Known | None:
@@ -323,7 +324,7 @@ def test_mcts_marks_a_book_position_proven_at_once() -> None:
 
 def test_book_off_searches_connect_four_node_for_node_as_a_game_without_a_book() -> None:
     bookless = create(["connect4"])
-    del bookless.book  # the instance's capability: the class's default is no book
+    bookless.capabilities = bookless.capabilities - {Capability.BOOK}  # the instance's declaration
     state = played("ddcc")
     for engine in ("alphabeta", "negamax"):
         off = search(CONNECT4, state, engine, depth=4, book=False)

@@ -10,7 +10,7 @@ import pytest
 
 from nimmax import games, plugins
 from nimmax.check import LAWS, check, playout_moves, position_reader
-from nimmax.game import AnyGame
+from nimmax.game import AnyGame, Capability
 
 EXAMPLES = [info.example for info in games.GAMES] + ["tictactoe --size 15 --k 5", "kalah --pits 6 --seeds 6"]
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,3 +119,27 @@ def test_every_law_is_reported_once() -> None:
     skipped = {finding.law.name for finding in report.findings if finding.status == "skipped"}
     assert skipped == {"position", "search-actions", "evaluate", "key"}
     assert report.as_json()["passed"] is True
+
+
+class DeclaresBounds(Subtraction):  # type: ignore[misc]
+    capabilities = frozenset({Capability.BOUNDS})  # utility_bounds kept as Game's default
+
+
+class EvaluatesUndeclared(TicTacToe):  # type: ignore[misc]
+    def evaluate(self, state: str, player: int) -> float:
+        return 0.5
+
+
+def test_a_capability_declared_without_its_member_fails_only_capabilities() -> None:
+    report = check(DeclaresBounds(12, (1, 2)), playouts=4, seed=1)
+    finding = next(item for item in report.findings if item.law.name == "capabilities")
+    assert {item.law.name for item in report.findings if item.status == "failed"} == {"capabilities"}
+    assert finding.detail == "declares BOUNDS but keeps Game's utility_bounds"
+
+
+def test_a_member_defined_without_its_capability_fails_only_capabilities() -> None:
+    report = check(EvaluatesUndeclared(), playouts=4, seed=1)
+    finding = next(item for item in report.findings if item.law.name == "capabilities")
+    assert {item.law.name for item in report.findings if item.status == "failed"} == {"capabilities"}
+    assert finding.detail == "defines evaluate but does not declare EVALUATION"
+    assert next(item for item in report.findings if item.law.name == "evaluate").status == "skipped"

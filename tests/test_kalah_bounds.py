@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nimmax.game import Game
+from nimmax.game import Capability
 from nimmax.games.kalah import Kalah, Position
 from nimmax.search import ENGINES, SCALE, Budget, run, search
 from nimmax.search.alphabeta import boundary, payoffs
@@ -22,9 +22,9 @@ from .test_kalah import SMALL, boards, kalah, positions, solved
 
 
 class Unbounded(Kalah):
-    """Kalah that keeps the protocol's default bounds (none), so alpha-beta searches it as before."""
+    """Kalah that declares no bounds, so alpha-beta searches it as before."""
 
-    utility_bounds = Game.utility_bounds  # type: ignore[assignment]
+    capabilities = Kalah.capabilities - {Capability.BOUNDS}
 
 
 def scores(payoff: int) -> st.SearchStrategy[float]:

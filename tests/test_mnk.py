@@ -256,24 +256,26 @@ def test_symmetric_positions_share_a_key_and_threats_are_kept_right(case: Case) 
 
 @given(midgame())
 def test_remembered_moves_are_the_empty_cells_and_a_game_pickles_without_them(case: Case) -> None:
-    """Small boards remember each set of taken cells' moves: asked again, or asked of a copy
-    sent to another process, a position gets the very moves the oracle lists."""
+    """Small boards remember each set of taken cells' moves for a search: asked again, or asked
+    of a copy sent to another process, a position gets the very moves the oracle lists."""
     (rows, cols, k, gravity), board, _ = case
-    game = game_for(rows, cols, k, gravity)
+    bare = game_for(rows, cols, k, gravity)
+    game = bare.for_search()
     state = game.read_position("/".join(board))
     expected = set() if oracle_over(board, k) else {cell_name(game, cell) for cell in oracle_moves(board, gravity)}
     first, again = game.actions(state), game.actions(state)
     assert first == again and {game.format_move(move) for move in first} == expected and len(first) == len(expected)
-    copy = pickle.loads(pickle.dumps(game))
+    copy = pickle.loads(pickle.dumps(bare))
     assert not copy._moves and copy.actions(state) == first
 
 
 @given(midgame())
 def test_remembered_children_are_the_positions_the_rules_make(case: Case) -> None:
-    """Small boards make each child once: a replay served from memory reaches the position
-    read from the board, as the first replay did."""
+    """Small boards make each child once in a search: a replay served from the search's memo
+    reaches the position read from the board, as the first replay did; the game keeps none."""
     (rows, cols, k, gravity), board, played = case
-    game = game_for(rows, cols, k, gravity)
+    bare = game_for(rows, cols, k, gravity)
+    game = bare.for_search()
     state = game.read_position("/".join(board))
     for _ in range(2):
         replayed = game.initial_state()
@@ -287,15 +289,16 @@ def test_remembered_children_are_the_positions_the_rules_make(case: Case) -> Non
         )
         if not game.is_terminal(state):
             assert replayed == state
+    assert bare._children is None
     if game.cells > mnk.REMEMBERED_CELLS:
         assert game._children is None
     elif played:
-        assert game._children and not pickle.loads(pickle.dumps(game))._children
+        assert game._children and not pickle.loads(pickle.dumps(bare))._children
 
 
 def test_remembered_children_stay_within_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(mnk, "REMEMBERED_CHILDREN", 10)
-    game, seen = games.create("tictactoe"), 0
+    monkeypatch.setattr(mnk.rules, "REMEMBERED_CHILDREN", 10)
+    game, seen = games.create("tictactoe").for_search(), 0
     state = game.initial_state()
     for move in game.actions(state):
         game.result(game.result(state, move), next(iter(game.actions(game.result(state, move)))))
@@ -571,12 +574,22 @@ def test_small_boards_gravity_and_the_empty_board() -> None:
 
 
 class Counted(MNK):
-    """An m,n,k game that counts the calls of `heuristic_actions`."""
+    """An m,n,k game that counts the calls of `heuristic_actions` (a search's copy counts with it)."""
 
-    calls = 0
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.counted = [0]
+
+    @property
+    def calls(self) -> int:
+        return self.counted[0]
+
+    @calls.setter
+    def calls(self, calls: int) -> None:
+        self.counted[0] = calls
 
     def heuristic_actions(self, state):  # type: ignore[no-untyped-def]
-        self.calls += 1
+        self.counted[0] += 1
         return super().heuristic_actions(state)
 
 

@@ -40,6 +40,9 @@ class Counting:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.game, name)
 
+    def for_search(self) -> Counting:
+        return self  # a search uses this wrapper, not the game's own copy
+
     def result(self, state: Any, move: Any) -> Any:
         self.made += 1
         return self.game.result(state, move)

@@ -19,7 +19,7 @@ from collections.abc import Hashable, Sequence
 from operator import add, itemgetter
 from typing import NamedTuple
 
-from nimmax.game import BadGameSpec, Game, IllegalMove
+from nimmax.game import BadGameSpec, Capability, Game, IllegalMove
 from nimmax.games.words import Option, Signature
 from nimmax.numbers import parse_int, quoted
 
@@ -89,6 +89,7 @@ class Kalah(Game[Position, int]):
 
     name = "kalah"
     player_names = ("South", "North")
+    capabilities = frozenset({Capability.SEARCH_ORDER, Capability.EVALUATION, Capability.BOUNDS})
 
     def __init__(self, pits: int = DEFAULT_PITS, seeds: int = DEFAULT_SEEDS, start: Position | None = None) -> None:
         self.pits, self.seeds, self.start = pits, seeds, start

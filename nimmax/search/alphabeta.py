@@ -18,7 +18,7 @@ from collections.abc import Callable
 from math import ceil
 from typing import Any, cast
 
-from nimmax.game import AnyGame, overrides
+from nimmax.game import AnyGame, Capability
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher
 from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, score_range
@@ -30,7 +30,7 @@ class AlphaBeta(Searcher):
 
     def __init__(self, game: AnyGame, table: Table | None = None, budget: Budget | None = None) -> None:
         super().__init__(game, table, budget)
-        own = overrides(game, "utility_bounds")
+        own = Capability.BOUNDS in game.capabilities
         self.bounds = cast(Callable[[Any], tuple[float, float]], game.utility_bounds) if own else None
         """The game's `utility_bounds`, or None where it keeps the default (a call saved a node)."""
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 from itertools import chain
 from typing import Any, Protocol
 
-from nimmax.game import CHANCE, AnyGame, overrides
+from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, payoff, to_value
@@ -48,7 +48,7 @@ class Searcher:
     """Whether a limited search may take the game's `heuristic_actions` (an engine's `near=off` clears it)."""
 
     def __init__(self, game: AnyGame, table: Table | None = None, budget: Budget | None = None) -> None:
-        self.game = game
+        self.game = game.for_search()
         self.table = table if table is not None else Table()
         self.budget = budget if budget is not None else Budget()
         self.horizon = 0
@@ -66,7 +66,7 @@ class Searcher:
         self.limited = False
         """Whether a depth, time or node limit applies (set by `iterate`): then a book's payoff is
         taken as proven without its distance, since only the move and its outcome matter."""
-        self.book = game.book if overrides(game, "book") else None
+        self.book = game.book if Capability.BOOK in game.capabilities else None
         """The game's book, or None (no book, or the engine's `book=off`): a call saved a node."""
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
@@ -236,7 +236,7 @@ def iterate(
     budget = searcher.budget
     clocked = budget.deadline < INFINITY or budget.node_limit < INFINITY
     limited = depth is not None or clocked
-    searcher.narrowing = limited and searcher.near and overrides(game, "heuristic_actions")
+    searcher.narrowing = limited and searcher.near and Capability.NARROWING in game.capabilities
     searcher.limited = limited
     while True:
         horizon_before, narrowed_before = searcher.horizon, sum(searcher.narrowed)

@@ -34,7 +34,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from itertools import accumulate
 from typing import Any
 
-from nimmax.game import CHANCE, AnyGame, overrides
+from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.deepening import Searcher, Watcher
 from nimmax.search.result import MoveValue, SearchResult
@@ -159,7 +159,7 @@ def _children(node: Node) -> list[Node]:
 
 def refuses(game: AnyGame, options: Mapping[str, Any]) -> str | None:
     """Why these options cannot search `game` (a heuristic playout needs the game's `evaluate`); None if they can."""
-    if options.get("rollout") == "heuristic" and not overrides(game, "evaluate"):
+    if options.get("rollout") == "heuristic" and Capability.EVALUATION not in game.capabilities:
         return (
             f"mcts: rollout=heuristic scores playouts with the game's evaluate, and {game.name} has none;"
             " use rollout=random"
@@ -185,7 +185,7 @@ class MonteCarlo(Searcher):
         self.rng = random.Random(seed)
         self.two = game.players == 2
         self.root: Node | None = None
-        self.narrows = overrides(game, "heuristic_actions")
+        self.narrows = Capability.NARROWING in game.capabilities
         """Whether the game narrows a limited search (MCTS always is one) to its `heuristic_actions`."""
 
     # -- the search -----------------------------------------------------------------------

@@ -1,11 +1,4 @@
-"""`nimmax check`: the Game protocol's laws tried on seeded random playouts.
-
-Each law is tried on every position the playouts reach (a few sampled moves at each), and a
-broken one is reported with the shortest counterexample found: the moves from the start.
-Laws of optional members (`key`, `evaluate`, `search_actions`, positions) run only where the
-game defines them. The key law values positions with a solver of its own, keyed by the
-states themselves, since the engines trust the key it is checking.
-"""
+"""The playouts `nimmax check` walks, and each law's test of one position."""
 
 from __future__ import annotations
 
@@ -13,16 +6,11 @@ import copy
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Literal
+from typing import Any
 
-from nimmax.game import CHANCE, AnyGame, BadGameSpec, Game, IllegalMove
-from nimmax.guard import unguarded
-
-PLAYOUTS = 100
-MAX_PLIES = 300
-"""A playout stops after this many plies (2048 and big boards run long); its positions still count."""
+from nimmax.check.solver import MAX_PLIES, Solver
+from nimmax.game import CHANCE, AnyGame, IllegalMove
 
 SAMPLE = 4
 """Moves tried at each position beside the one played: bounded work on a 26x26 board."""
@@ -30,169 +18,6 @@ SAMPLE = 4
 POSITION_EVERY, POSITION_READS = 16, 40
 """The position law reads one position in POSITION_EVERY, at most POSITION_READS in all:
 reading one builds a whole game (26x26: 70 ms)."""
-
-SOLVER_NODES = 5_000
-"""Positions the key law's solver may visit to value one position; beyond them the pair is skipped."""
-
-Status = Literal["passed", "failed", "skipped"]
-
-
-@dataclass(frozen=True)
-class Law:
-    """One law of the Game protocol: its name, what it says, and the member it needs."""
-
-    name: str
-    says: str
-    needs: str | None = None
-    """The optional member the law is about; the law is skipped when the game keeps the default."""
-
-
-LAWS = (
-    Law("unchanged", "result() never changes the state it is given"),
-    Law("rebuilt", "states hash, and compare equal when the same moves rebuild them"),
-    Law("to-move", "to_move() is a seat, or CHANCE in a game with chance"),
-    Law("actions", "a terminal state has no actions; any other has actions (or chance outcomes)"),
-    Law("legal", "every action applies; a move outside them raises IllegalMove"),
-    Law("chance", "chance probabilities are positive and sum to 1"),
-    Law("zero-sum", "utilities are numbers, summing to zero in a two-player game"),
-    Law("notation", "parse_move(format_move(move)) gives the move back"),
-    Law(
-        "position",
-        "the position read from format_position() writes the same, with the same mover and moves",
-        "position",
-    ),
-    Law("search-actions", "search_actions() are legal actions", "search_actions"),
-    Law("evaluate", "evaluate() is a finite number for every seat", "evaluate"),
-    Law("key", "equal keys give equal values (and distance to the end) on small exhaustive searches", "key"),
-)
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A law's verdict: passed, failed with its shortest counterexample, or skipped."""
-
-    law: Law
-    status: Status
-    checked: int = 0
-    """Positions the law was tried on."""
-    moves: tuple[str, ...] | None = None
-    """The counterexample: the moves from the start to the position that breaks the law."""
-    detail: str = ""
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "law": self.law.name,
-            "says": self.law.says,
-            "status": self.status,
-            "checked": self.checked,
-            "counterexample": list(self.moves) if self.moves is not None else None,
-            "detail": self.detail,
-        }
-
-
-@dataclass(frozen=True)
-class Report:
-    """Every law's finding for one game."""
-
-    game: str
-    playouts: int
-    seed: int
-    positions: int
-    findings: tuple[Finding, ...]
-    interruption: KeyboardInterrupt | None = field(default=None, compare=False)
-    """The Ctrl-C or SIGTERM that cut the playouts short: the findings are those of the positions before it."""
-
-    @property
-    def holds(self) -> bool:
-        """Whether no law failed."""
-        return all(finding.status != "failed" for finding in self.findings)
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "playouts": self.playouts,
-            "seed": self.seed,
-            "positions": self.positions,
-            "interrupted": self.interruption is not None,
-            "passed": self.holds,
-            "laws": [finding.as_json() for finding in self.findings],
-        }
-
-
-@dataclass
-class Tally:
-    """What one law has seen so far: positions tried and its shortest failure."""
-
-    checked: int = 0
-    moves: tuple[str, ...] | None = None
-    detail: str = ""
-
-    def fail(self, moves: tuple[str, ...], detail: str) -> None:
-        if self.moves is None or len(moves) < len(self.moves):
-            self.moves, self.detail = moves, detail
-
-
-def defines(game: AnyGame, member: str) -> bool:
-    """Whether the game's class overrides an optional member of the protocol."""
-    return getattr(type(game), member, None) is not getattr(Game, member, None)
-
-
-def check(
-    game: AnyGame,
-    playouts: int = PLAYOUTS,
-    seed: int = 0,
-    position: Callable[[str], Any] | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> Report:
-    """Try every law on `playouts` seeded random playouts of `game`; `position` reads a
-    position's text into a state (the game's `--position`), when the game has one. A plugin game
-    is tried as its own code, outside the boundary that would stop at a broken law unreported."""
-    game = unguarded(game)
-    rng = random.Random(seed)
-    active = [
-        law
-        for law in LAWS
-        if law.needs is None or (position is not None if law.needs == "position" else defines(game, law.needs))
-    ]
-    tallies = {law.name: Tally() for law in active}
-    checker = Checker(game, rng, position)
-    count = 0
-    interruption: KeyboardInterrupt | None = None
-    try:
-        for number in range(playouts):
-            if progress is not None:
-                progress(number, playouts)
-            for path, state, rebuilt in checker.playout():
-                count += 1
-                for law in active:
-                    tally = tallies[law.name]
-                    tally.checked += 1
-                    subject = copy.deepcopy(state) if checker.mutates else state
-                    try:
-                        broken = checker.laws[law.name](path, subject, rebuilt)
-                    # the game's own code raised (or exited): that breaks the law too
-                    except (Exception, SystemExit) as error:
-                        broken = f"{type(error).__name__}: {error}"
-                    if broken:
-                        tally.fail(tuple(path), broken)
-            if checker.crash is not None:
-                law_name, where, why = checker.crash
-                tallies[law_name].fail(where, why)
-                checker.crash = None
-            if "key" in tallies:
-                for where, why in checker.settle():
-                    tallies["key"].fail(where, why)
-    except KeyboardInterrupt as error:  # the findings so far are kept; the caller raises it once shown
-        interruption = error
-    findings = []
-    for law in LAWS:
-        kept = tallies.get(law.name)
-        if kept is None:
-            findings.append(Finding(law, "skipped", detail=f"the game keeps the default {law.needs}"))
-        else:
-            status: Status = "failed" if kept.moves is not None else "passed"
-            findings.append(Finding(law, status, kept.checked, kept.moves, kept.detail))
-    return Report(game.spec, playouts, seed, count, tuple(findings), interruption)
 
 
 class Checker:
@@ -203,6 +28,8 @@ class Checker:
         self.seen_moves: list[Any] = []
         self.keys: dict[Any, tuple[Any, tuple[str, ...]]] = {}
         self.positions_seen = 0
+        self.count = 0
+        """Positions the playouts reached."""
         self.crash: tuple[str, tuple[str, ...], str] | None = None
         self.mutates = False
         """Whether result() was caught changing its input: from then on every law and the
@@ -440,96 +267,3 @@ class Checker:
                     ),
                 )
         self.pending.clear()
-
-
-class Solver:
-    """Exact values of small positions by plain expectiminimax over the states themselves.
-
-    A score is the payoff times SCALE, moved one unit towards zero per ply, so it holds both
-    the value and the distance to the end; it is for the side to move (seat 0 at chance).
-    """
-
-    SCALE = 1 << 20
-
-    def __init__(self, game: AnyGame) -> None:
-        self.game = game
-        self.memo: dict[Any, float] = {}
-        self.copies = False
-        """Whether moves are made on copies (a game whose result() changes its input)."""
-
-    def value(self, state: Any) -> float | None:
-        """The state's score for its side to move, or None when it needs too many positions."""
-        if len(self.memo) > 20 * SOLVER_NODES:
-            self.memo.clear()
-        self.left = SOLVER_NODES
-        try:
-            return self.score(state, 0)
-        except _TooBig:
-            return None
-
-    def viewpoint(self, state: Any) -> int:
-        mover = self.game.to_move(state)
-        return 0 if mover == CHANCE else mover
-
-    def score(self, state: Any, plies: int) -> float:
-        known = self.memo.get(state)
-        if known is not None:
-            return known
-        self.left -= 1
-        if self.left < 0 or plies > MAX_PLIES:
-            raise _TooBig
-        game, me = self.game, self.viewpoint(state)
-        if game.is_terminal(state):
-            found = float(game.utility(state, me)) * self.SCALE
-        elif game.to_move(state) == CHANCE:
-            found = math.fsum(p * self.child(me, game.result(state, o), plies) for p, o in game.chance_outcomes(state))
-        else:
-            found = max(self.child(me, self.made(state, move), plies) for move in game.actions(state))
-        self.memo[state] = found
-        return found
-
-    def made(self, state: Any, move: Any) -> Any:
-        return self.game.result(copy.deepcopy(state) if self.copies else state, move)
-
-    def child(self, me: int, state: Any, plies: int) -> float:
-        """A child's score for the parent's side `me`, one ply further from the end."""
-        score = self.score(state, plies + 1)
-        score = score if self.viewpoint(state) == me else -score
-        return score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0
-
-    def describe(self, score: float) -> str:
-        """A score in words: the payoff, and the plies to the end where they matter."""
-        payoff = round(score / self.SCALE)
-        plies = abs(payoff * self.SCALE - score)
-        return f"{payoff:+g}" + (f" in {plies:g} plies" if payoff and plies == int(plies) else "")
-
-
-class _TooBig(Exception):
-    """The solver's budget ran out."""
-
-
-def position_reader(words: Sequence[str]) -> Callable[[str], Any] | None:
-    """How `--position` reads a position of the registered game these words build; None for a
-    game without `--position` (a plugin, or a game whose words are its position)."""
-    from nimmax import games
-
-    name = words[0].lower() if words else ""
-    try:
-        info = games.lookup(name)
-    except BadGameSpec:
-        return None
-    if not any(option.name == "--position" for option in info.signature.each_option()):
-        return None
-    rest = list(words[1:])
-    if "--position" in rest:  # the position given is where the game starts; others are read in its place
-        at = rest.index("--position")
-        del rest[at : at + 2]
-    return lambda text: games.create([name, *rest, "--position", text]).initial_state()
-
-
-def playout_moves(game: AnyGame, moves: Sequence[str]) -> Any:
-    """The state the moves of a counterexample lead to, from the start."""
-    state = game.initial_state()
-    for text in moves:
-        state = game.result(state, game.parse_move(text, state))
-    return state
