@@ -27,8 +27,12 @@ from nimmax.files import CannotWrite, check_writable, write_atomic
 from nimmax.game import BadInput
 from nimmax.guard import PluginFailed
 from nimmax.numbers import MAX_DELAY, MAX_GAMES, MAX_JOBS, MAX_OPENING, MAX_SEED, float_option, int_option
-from nimmax.players import RANGES, timed
+from nimmax.players import limited
 from nimmax.search import MOVE_SECONDS, engine_for
+from nimmax.search.limits import DEPTH as DEPTH_LIMIT
+from nimmax.search.limits import TIME as TIME_LIMIT
+from nimmax.search.limits import override
+from nimmax.search.stack import interpreter
 
 if TYPE_CHECKING:
     from nimmax.duel import Event
@@ -54,8 +58,8 @@ err = Console(stderr=True)
 GAME_WORDS = {"allow_extra_args": True, "ignore_unknown_options": True}
 # Every numeric option's text is read by nimmax.numbers within its range: typer hands over the
 # text (parser=str) and the reader is the option's callback.
-MAX_DEPTH = int(RANGES["depth"][1])
-LEAST_TIME, MOST_TIME = RANGES["time"]  # every command's --time: seconds of search
+MAX_DEPTH = int(DEPTH_LIMIT.high)
+LEAST_TIME, MOST_TIME = TIME_LIMIT.low, TIME_LIMIT.high  # every command's --time: seconds of search
 MAX_TREE_NODES = 10**6
 """The most nodes `tree --max-nodes` lets a tree have: more than any picture shows."""
 DELAY = float_option("--delay", 0, MAX_DELAY)
@@ -198,7 +202,7 @@ def solve_command(
     game = games.create(game_words)
     state = game.initial_state()
     live = LiveSearch(game, err, "Ctrl-C stops and shows the answer so far")
-    player = solver(algorithm, depth, time, live)
+    player = solver(algorithm, override(depth, time), live)
     with live.watching("solving"):
         result = solve(game, state, player=player)
     if as_json:
@@ -491,7 +495,7 @@ def _analyze(record: Any, algorithm: str | None, time: float | None, as_json: bo
 
     game = games.create(record.game)
     live = LiveSearch(game, err, "Ctrl-C stops and shows the moves analysed so far")
-    player = analyst(game, algorithm, time, live, choices(record))
+    player = analyst(game, algorithm, override(time=time), live, choices(record))
     done: list[Any] = []
     moves = judged(record, player)
     try:
@@ -678,7 +682,12 @@ def duel_command(
     from nimmax import duel
     from nimmax.ui import duel as duel_views
 
-    plan = duel.plan(game or duel.DEFAULT_GAME, [timed(first, time), timed(second, time)], count, seed)
+    plan = duel.plan(
+        game or duel.DEFAULT_GAME,
+        [limited(spec, override(time=time)) for spec in (first, second)],
+        count,
+        seed,
+    )
     event = duel_views.play(plan, jobs, err, backend, address)
     if as_json:
         emit_json(duel.pairing_record(event, event.pairings[0]))
@@ -711,7 +720,7 @@ def tournament_command(
     from nimmax import duel
     from nimmax.ui import duel as duel_views
 
-    plan = duel.plan(game or duel.DEFAULT_GAME, [timed(spec, time) for spec in specs], count, seed)
+    plan = duel.plan(game or duel.DEFAULT_GAME, [limited(spec, override(time=time)) for spec in specs], count, seed)
     event = duel_views.play(plan, jobs, err, backend, address)
     if as_json:
         emit_json(duel.tournament_record(event))
@@ -855,7 +864,7 @@ def _invoke(args: list[str]) -> int:
     group = typer.main.get_command(app)
     context: Any = None
     try:
-        with interrupt.raise_on_sigterm(), group.make_context("nimmax", list(args)) as context:
+        with interrupt.raise_on_sigterm(), interpreter(), group.make_context("nimmax", list(args)) as context:
             group.invoke(context)
     except typer.Exit as stop:
         return stop.exit_code

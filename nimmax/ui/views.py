@@ -11,8 +11,9 @@ from rich.text import Text
 
 from nimmax.game import AnyGame
 from nimmax.games import GAMES
+from nimmax.numbers import Option
 from nimmax.players import OPTIONS, SUMMARIES
-from nimmax.search import Option, SearchResult
+from nimmax.search import SearchResult
 from nimmax.ui.results import value_words
 
 
