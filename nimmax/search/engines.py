@@ -20,6 +20,7 @@ from nimmax.search.limits import ITERATIONS, LIMITS, PLAY, TIME, Limits, given
 from nimmax.search.mcts import EXPLORATION, ROLLOUTS, MonteCarlo, Tree
 from nimmax.search.minimax import Minimax, Negamax
 from nimmax.search.result import SearchResult
+from nimmax.search.stack import deep
 from nimmax.search.table import DEFAULT_CAPACITY, Table
 
 
@@ -288,10 +289,12 @@ def search(
     **options: Value,
 ) -> SearchResult:
     """`Engine.search` with the options a spec would give (`depth=`, `time=inf`, `cache=False`, ...),
-    for scripts and tests: a second a move unless they name a limit."""
+    for scripts and tests: a second a move unless they name a limit. A call is a command of its
+    own: it runs inside the interpreter policy, on a stack that holds a search to the end (`deep`)."""
     chosen = lookup(engine) if isinstance(engine, str) else engine
     unknown = set(options) - {option.name for option in chosen.options}
     if unknown:
         raise CannotSearch(f"{chosen.name} has no option {', '.join(sorted(unknown))}")
     limits = given(options) or PLAY
-    return chosen.search(game, state, limits, table=table, every_move=every_move, settings=Settings.of(options))
+    settings = Settings.of(options)
+    return deep(lambda: chosen.search(game, state, limits, table=table, every_move=every_move, settings=settings))
