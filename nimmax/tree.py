@@ -298,8 +298,8 @@ def format_count(count: int) -> str:
     return f"{count:,}" if count < 10**COUNT_DIGITS else f"about 10^{round(math.log10(count)):,}"
 
 
-def alphabeta_size(game: AnyGame, state: Any, seconds: float = INFINITY) -> int | None:
-    """Nodes the alpha-beta engine without a table visits from `state`; None past `seconds`,
+def alphabeta_size(game: AnyGame, state: Any, seconds: float | None = None) -> int | None:
+    """Nodes the alpha-beta engine without a table visits from `state`; None past `seconds` (None: no limit),
     or when it recurses deeper than this thread's stack allows."""
     limits = Limits(time=seconds)
     try:
