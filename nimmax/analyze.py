@@ -17,7 +17,7 @@ from nimmax import games
 from nimmax.game import CHANCE, AnyGame
 from nimmax.match import GameRecord
 from nimmax.players import BadPlayerSpec, SearchPlayer, Spec, parse_spec
-from nimmax.search import ENGINES, INFINITY, LIMITS, MOVE_SECONDS, SearchResult, Watcher, engine_for, search
+from nimmax.search import ENGINES, INFINITY, MOVE_SECONDS, Limits, SearchResult, Watcher, engine_for, search
 
 Verdict = Literal["best", "good", "inaccuracy", "mistake"]
 
@@ -153,8 +153,18 @@ class Paced(SearchPlayer):
         share = max(self.deadline - clock.perf_counter(), 0.0) / max(self.left, 1)
         if every_move:  # the next searches share what is left among the positions after this one
             self.left -= 1
-        options = {**self.options, "time": min(MOVE_SECONDS, max(share, LEAST_SECONDS))}
-        return self.engine.search(game, state, options, self.table_for(game), every_move, deepen, self.watcher)
+        limits = Limits(time=min(MOVE_SECONDS, max(share, LEAST_SECONDS)))
+        table = self.table_for(game)
+        return self.engine.search(
+            game,
+            state,
+            limits,
+            table=table,
+            watcher=self.watcher,
+            every_move=every_move,
+            deepen=deepen,
+            settings=self.settings,
+        )
 
 
 def choices(record: GameRecord) -> int:
@@ -166,21 +176,21 @@ def choices(record: GameRecord) -> int:
 def analyst(
     game: AnyGame,
     algorithm: str | None = None,
-    time: float | None = None,
+    limits: Limits | None = None,
     watcher: Watcher | None = None,
     positions: int = 1,
 ) -> SearchPlayer:
     """The player whose engine values the positions: `algorithm` (the game's default engine when
-    None), `time` seconds a position when given instead of the spec's own. With neither a time
+    None), under `limits` (--time) when given instead of the spec's own. With neither a limit
     nor a spec's limit, the `positions` of the game share GAME_SECONDS (`Paced`, a second each
     at most), so a 2048 game of thousands of moves is analysed in about a minute."""
     spec = parse_spec(algorithm or default_algorithm(game))
     if spec.engine is None:
         raise BadPlayerSpec(f"analyze needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
     spec.engine.game_for(game)
-    if time is not None:
-        return SearchPlayer(spec.with_options(time=time), watcher)
-    if {limit.name for limit in LIMITS} & set(spec.options):
+    if limits is not None:
+        return SearchPlayer(spec.limited(limits), watcher)
+    if spec.names_limits:
         return SearchPlayer(spec, watcher)
     return Paced(spec, watcher, positions, GAME_SECONDS)
 
@@ -194,11 +204,11 @@ def judged(record: GameRecord, player: SearchPlayer) -> Iterator[MoveAnalysis]:
 
 
 def analyze(
-    record: GameRecord, algorithm: str | None = None, time: float | None = None, watcher: Watcher | None = None
+    record: GameRecord, algorithm: str | None = None, limits: Limits | None = None, watcher: Watcher | None = None
 ) -> Analysis:
     """Value every player's move in `record`, each position exact where the engine proves it
     within its limits, else an estimate (see `analyst` for the engine and its time)."""
-    player = analyst(games.create(record.game), algorithm, time, watcher, choices(record))
+    player = analyst(games.create(record.game), algorithm, limits, watcher, choices(record))
     return Analysis.of(record, player.spec, judged(record, player))
 
 

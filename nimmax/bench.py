@@ -21,7 +21,7 @@ from nimmax.games import Family
 from nimmax.games.mnk import MAX_SIDE
 from nimmax.numbers import parse_int, quoted
 from nimmax.players import BadPlayerSpec, Spec, parse_spec
-from nimmax.search import ENGINES, Budget, SearchResult, TooDeep
+from nimmax.search import ENGINES, Limits, TooDeep, deep
 
 DONE, OVER, TOO_DEEP, SKIPPED = "done", "over the limit", "too deep", "skipped"
 """A run's status: finished; stopped at the time limit; refused, since the game is longer than
@@ -129,20 +129,17 @@ def algorithms(text: str) -> list[Spec]:
 def measure(board: Board, algorithm: Spec, limit: float) -> Row:
     """One exact search of `board` from its start, stopped at `limit` seconds."""
     assert algorithm.engine is not None
-    budget = Budget.of(limit)
-    searcher = algorithm.engine.searcher(board.game, algorithm.options, budget=budget)
+    engine, limits, state = algorithm.engine, Limits(time=limit), board.game.initial_state()
     start = time.perf_counter()
-    try:
-        result: SearchResult | None = algorithm.engine.run(
-            searcher, board.game.initial_state(), None, False, False, None
+    try:  # straight to the end, on a stack that holds it
+        result = deep(
+            lambda: engine.search(board.game, state, limits, deepen=False, settings=algorithm.engine_settings)
         )
     except TooDeep:  # a row of its own: the next board may well fit
-        result = None
+        return Row(board.words, board.size, board.k, str(algorithm), TOO_DEEP, None, 0, time.perf_counter() - start)
     seconds = time.perf_counter() - start
-    if result is None:
-        return Row(board.words, board.size, board.k, str(algorithm), TOO_DEEP, None, budget.nodes, seconds)
     if not result.exact:
-        return Row(board.words, board.size, board.k, str(algorithm), OVER, None, budget.nodes, seconds)
+        return Row(board.words, board.size, board.k, str(algorithm), OVER, None, result.nodes, seconds)
     return Row(board.words, board.size, board.k, str(algorithm), DONE, result.value, result.nodes, seconds)
 
 

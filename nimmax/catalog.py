@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nimmax.games import GAMES, GameInfo
+from nimmax.numbers import Option
 from nimmax.players import OPTIONS, SUMMARIES
 from nimmax.plugins import installed
-from nimmax.search import Option
 
 
 @dataclass(frozen=True)

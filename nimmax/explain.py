@@ -14,7 +14,7 @@ from typing import Any
 
 from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.players import SearchPlayer
-from nimmax.search import SearchResult, Table
+from nimmax.search import SearchResult, Table, deep
 from nimmax.search.table import exact_move
 
 LINE_PLIES = 40
@@ -39,16 +39,20 @@ class MoveLine:
 
 def lines(game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult | None = None) -> tuple[MoveLine, ...]:
     """Every move of `state` with its value and line, in the engine's order (its choice first); `result` is a search of
-    `state` with every move valued, when the caller has one."""
-    if result is None or not result.moves:
-        result = player.search(game, state, every_move=True)
-    exact = result.exact and result.moves_proven
-    table = player.table_for(game)
-    found = []
-    for move, value in result.moves:
-        line = follow(game, game.result(state, move), partial(player.search, game), table, exact)
-        found.append(MoveLine(move, value, exact, (move, *line), finishes(game, state, (move, *line))))
-    return tuple(found)
+    `state` with every move valued, when the caller has one. Its searches run on a stack that holds
+    searches to the end of the game (`deep`)."""
+
+    def found() -> tuple[MoveLine, ...]:
+        searched = result if result is not None and result.moves else player.search(game, state, every_move=True)
+        exact = searched.exact and searched.moves_proven
+        table = player.table_for(game)
+        each = []
+        for move, value in searched.moves:
+            line = follow(game, game.result(state, move), partial(player.search, game), table, exact)
+            each.append(MoveLine(move, value, exact, (move, *line), finishes(game, state, (move, *line))))
+        return tuple(each)
+
+    return deep(found)
 
 
 def follow(

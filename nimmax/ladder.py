@@ -19,7 +19,8 @@ from nimmax import duel
 from nimmax.duel import Event, Plan
 from nimmax.duel.stats import mean
 from nimmax.game import AnyGame
-from nimmax.players import BadPlayerSpec, timed
+from nimmax.players import BadPlayerSpec, limited
+from nimmax.search.limits import override
 
 DEFAULT_GAMES = 10
 """Games per pairing unless told: at a second a move a Connect Four game takes half a minute."""
@@ -61,7 +62,7 @@ def plan(
     """The round robin: `seconds` a move for every engine spec that sets no limit of its own
     (None: the engines' own default), `games` per pairing, each pair of colour-swapped games
     from an opening of `openings` random plies; BadInput for what cannot be played."""
-    return duel.plan(game, [timed(spec, seconds) for spec in specs], games, seed, openings)
+    return duel.plan(game, [limited(spec, override(time=seconds)) for spec in specs], games, seed, openings)
 
 
 def opening_lines(plan: Plan) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from nimmax.errors import BadInput
 
@@ -115,3 +116,54 @@ def int_option(field: str, low: int, high: int) -> Callable[[str | None], int | 
         return None if text is None else parse_int(text, field, low, high)
 
     return read
+
+
+Value = int | float | bool | str | None
+"""What an option holds once read: a number, a switch, a word, or None (not set)."""
+
+SWITCHES = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
+"""The words a switch takes."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option people set, a game's (`--size N`) or a player's (`depth=4`): its type (int, float,
+    str, or bool: a switch, a game's flag), its default (None: not set, or chosen by the code), the
+    metavar a usage line shows, and what it accepts: a number's range (`unlimited`: `inf` too),
+    a word's `choices`; `help` says what it means, `chosen` what a default of None chooses."""
+
+    name: str
+    kind: type = bool
+    default: Value = None
+    metavar: str = ""
+    low: float = 0
+    high: float = 0
+    help: str = ""
+    choices: tuple[str, ...] = ()
+    unlimited: bool = False
+    chosen: str = ""
+
+    @property
+    def field(self) -> str:
+        """The option's name in the parsed words: `--max-take` is `max_take`."""
+        return self.name.lstrip("-").replace("-", "_")
+
+    @property
+    def usage(self) -> str:
+        """The option as the usage line shows it: `--k K`, or `--normal` for a flag."""
+        return self.name if self.kind is bool else f"{self.name} {self.metavar}"
+
+    def read(self, text: str, field: str, error: type[BadInput] = BadInput) -> Value:
+        """The value `text` gives this option, within its range or choices; `error` names `field` and
+        what it takes (a word without choices is taken as typed)."""
+        if self.kind is bool:
+            if text.lower() not in SWITCHES:
+                raise error(f"{field} is on or off, not {quoted(text)}")
+            return SWITCHES[text.lower()]
+        if self.kind is int:
+            return parse_int(text, field, int(self.low), int(self.high), error)
+        if self.kind is float:
+            return parse_float(text, field, self.low, self.high, error, or_inf=self.unlimited)
+        if self.choices and text.lower() not in self.choices:
+            raise error(f"{field} is {' or '.join(self.choices)}, not {quoted(text)}")
+        return text.lower() if self.choices else text

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from nimmax.game import AnyGame, BadInput, Game
-from nimmax.numbers import MAX_SEED, parse_float, parse_int, quoted
-from nimmax.search import ENGINES, ITERATIONS, LIMITS, Engine, Option, SearchResult, Table, Watcher, defaults
-from nimmax.search.mcts import ROLLOUTS
+from nimmax.numbers import MAX_SEED, Option, Value, quoted
+from nimmax.search import ENGINES, PLAY, Engine, Limits, SearchResult, Settings, Table, Watcher
+from nimmax.search.limits import ITERATIONS, NAMES, as_options, given
 
 
 class BadPlayerSpec(BadInput):
@@ -50,7 +50,7 @@ def as_decision(answer: Any) -> Decision:
 
 OPTIONS: dict[str, tuple[Option, ...]] = {
     "human": (),
-    "random": (Option("seed", int, None, "seed of the player's own random moves"),),
+    "random": (Option("seed", int, None, low=0, high=MAX_SEED, help="seed of the player's own random moves"),),
     **{name: engine.options for name, engine in ENGINES.items()},
 }
 """Each player kind's options: human and random, then every engine of the registry."""
@@ -65,10 +65,11 @@ SUMMARIES: dict[str, str] = {
 
 @dataclass(frozen=True)
 class Spec:
-    """A parsed player spec: the kind of player and the options given (typed)."""
+    """A parsed player spec: the kind of player and the options given, typed as read (a limit as
+    typed, `time=inf`); its `limits` and `engine_settings` are the values a search takes."""
 
     kind: str
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Value] = field(default_factory=dict)
 
     def __str__(self) -> str:
         shown = ",".join(f"{name}={_show(value)}" for name, value in self.options.items())
@@ -80,49 +81,42 @@ class Spec:
         return ENGINES.get(self.kind)
 
     @property
-    def settings(self) -> dict[str, Any]:
-        """Every option of this kind of player: those given, and the defaults of the rest
-        (for an engine, with its limits read as `search.limits` reads them)."""
-        engine = self.engine
-        if engine is not None:
-            return engine.settings(self.options)
-        return {**defaults(OPTIONS[self.kind]), **self.options}
+    def limits(self) -> Limits:
+        """The limits this player searches under: those the spec names, else a second a move."""
+        return given(self.options) or PLAY
 
-    def with_options(self, **options: Any) -> Spec:
+    @property
+    def names_limits(self) -> bool:
+        """Whether the spec names limits of its own."""
+        return given(self.options) is not None
+
+    @property
+    def settings(self) -> dict[str, Value]:
+        """Every option of this kind of player but the limits: those given, and the defaults of the rest."""
+        chosen = {option.name: option.default for option in OPTIONS[self.kind] if option.name not in NAMES}
+        return {**chosen, **{name: value for name, value in self.options.items() if name not in NAMES}}
+
+    @property
+    def engine_settings(self) -> Settings:
+        """The engine's settings, typed."""
+        return Settings.of(self.options)
+
+    def with_options(self, **options: Value) -> Spec:
         """The same spec with some options set (None values are left out)."""
-        given = {name: value for name, value in options.items() if value is not None}
-        return Spec(self.kind, {**self.options, **given})
+        chosen = {name: value for name, value in options.items() if value is not None}
+        return Spec(self.kind, {**self.options, **chosen})
+
+    def limited(self, limits: Limits) -> Spec:
+        """The same spec searching under `limits` instead of the limits it names."""
+        nodes = ITERATIONS.name if ITERATIONS in OPTIONS[self.kind] else "nodes"
+        kept = {name: value for name, value in self.options.items() if name not in NAMES}
+        return Spec(self.kind, {**kept, **as_options(limits, nodes)})
 
 
-def _show(value: Any) -> str:
+def _show(value: Value) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
-
-
-RANGES: Mapping[str, tuple[float, float]] = {
-    "depth": (1, 10**6),
-    "time": (0.001, 10**6),
-    "nodes": (1, 10**12),
-    "table": (1, 10**8),
-    "cutoff": (0, 1),
-    "seed": (0, MAX_SEED),
-    "iterations": (1, 10**12),
-    "c": (0, 100),
-}
-"""The values each numeric option takes, lowest and highest: far beyond any real setting, and
-short of where a number stops meaning what it says (a depth past 2**30 plies outruns the mark a
-proven table entry carries, which silently turns the table off). 10**8 entries is about 20 GB
-of table; `cutoff=0` cuts nothing off; `c=0` is MCTS without exploration; `time=inf` lifts the
-time limit (UNLIMITED)."""
-
-CHOICES: Mapping[str, tuple[str, ...]] = {"rollout": ROLLOUTS}
-"""The words each option of words takes."""
-
-UNLIMITED = frozenset({"time"})
-"""Options that also take `inf`, for no limit at all."""
-
-_SWITCHES = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 
 
 def parse_spec(text: str) -> Spec:
@@ -132,7 +126,7 @@ def parse_spec(text: str) -> Spec:
     if kind not in OPTIONS:
         raise BadPlayerSpec(f"unknown player {quoted(kind)} in {quoted(text.strip())}; players: {', '.join(OPTIONS)}")
     allowed = {option.name: option for option in OPTIONS[kind]}
-    options: dict[str, Any] = {}
+    options: dict[str, Value] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         name, equals, value = item.partition("=")
         name = name.strip().lower()
@@ -143,26 +137,8 @@ def parse_spec(text: str) -> Spec:
             raise BadPlayerSpec(f"option {name} of {kind} needs a value, e.g. {name}=...")
         if name in options:
             raise BadPlayerSpec(f"option {name} of {kind} is given twice")
-        options[name] = _option_value(kind, allowed[name], value.strip())
+        options[name] = allowed[name].read(value.strip(), f"{kind}: {name}", BadPlayerSpec)
     return Spec(kind, options)
-
-
-def _option_value(kind: str, option: Option, text: str) -> Any:
-    """One option's value, read by `numbers` within the option's RANGES; a switch is on or off."""
-    field = f"{kind}: {option.name}"
-    if option.kind is str:
-        choices = CHOICES[option.name]
-        if text.lower() not in choices:
-            raise BadPlayerSpec(f"{field} is {' or '.join(choices)}, not {quoted(text)}")
-        return text.lower()
-    if option.kind is bool:
-        if text.lower() not in _SWITCHES:
-            raise BadPlayerSpec(f"{field} is on or off, not {quoted(text)}")
-        return _SWITCHES[text.lower()]
-    low, high = RANGES[option.name]
-    if option.kind is int:
-        return parse_int(text, field, int(low), int(high), BadPlayerSpec)
-    return parse_float(text, field, low, high, BadPlayerSpec, or_inf=option.name in UNLIMITED)
 
 
 class RandomPlayer:
@@ -189,15 +165,15 @@ class SearchPlayer:
         engine = spec.engine
         if engine is None:
             raise BadPlayerSpec(f"{spec.kind} is not a search engine; engines: {', '.join(ENGINES)}")
-        self.engine, self.spec = engine, str(spec)
-        self.options = spec.settings
+        self.engine, self.spec, self.parsed = engine, str(spec), spec
+        self.limits, self.settings = spec.limits, spec.engine_settings
         self.watcher = watcher
         self._table, self._table_game = self.new_table(), ""
         self._searching: AnyGame = Game()  # set with the table, for the game it is asked for
 
     def new_table(self) -> Table:
         """An empty table of this player's size (none when its cache is off; MCTS: an empty tree)."""
-        return self.engine.table(self.options)
+        return self.engine.new_table(self.settings)
 
     def table_for(self, game: AnyGame) -> Table:
         """The table for `game`: kept while the game is the same, since keys mean one game's positions;
@@ -207,9 +183,18 @@ class SearchPlayer:
         return self._table
 
     def search(self, game: AnyGame, state: Any, every_move: bool = False, deepen: bool | None = None) -> SearchResult:
-        """Run this player's engine on `state` with its options (`deepen`: see `Engine.search`)."""
+        """Run this player's engine on `state` under its limits (`deepen`: see `Engine.search`)."""
         table = self.table_for(game)
-        return self.engine.search(self._searching, state, self.options, table, every_move, deepen, self.watcher)
+        return self.engine.search(
+            self._searching,
+            state,
+            self.limits,
+            table=table,
+            watcher=self.watcher,
+            every_move=every_move,
+            deepen=deepen,
+            settings=self.settings,
+        )
 
     def choose(self, game: AnyGame, state: Any) -> Decision:
         result = self.search(game, state)
@@ -248,7 +233,7 @@ def check_fit(spec: str | Spec, game: AnyGame) -> None:
         return
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
     if parsed.engine is not None:
-        parsed.engine.game_for(game, parsed.settings)
+        parsed.engine.game_for(game, parsed.engine_settings)
 
 
 def create(
@@ -268,17 +253,17 @@ def create(
     if parsed.kind == "human":
         return HumanPlayer(ask, str(parsed))
     if parsed.kind == "random":
-        return RandomPlayer(parsed.options.get("seed", seed), str(parsed))
+        own = parsed.options.get("seed")
+        return RandomPlayer(own if isinstance(own, int) else seed, str(parsed))
     return SearchPlayer(parsed, watcher)
 
 
-def timed(spec: str | Spec, seconds: float | None) -> str:
-    """The spec with `time=seconds` when it is a search engine's that sets no limit of its own
-    (play --time); other specs, and any spec when `seconds` is None, are returned as they are."""
+def limited(spec: str | Spec, limits: Limits | None) -> str | Spec:
+    """The spec read, under `limits` when it is a search engine's that names no limit of its own
+    (play --time); a plugin's spec is returned as it is, and any spec read when `limits` is None."""
     if is_plugin(spec):
-        return str(spec)
+        return spec
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
-    limited = {limit.name for limit in LIMITS} | {ITERATIONS.name}
-    if seconds is None or parsed.engine is None or limited & set(parsed.options):
-        return str(parsed) if isinstance(spec, Spec) else spec
-    return str(parsed.with_options(time=seconds))
+    if limits is None or parsed.engine is None or parsed.names_limits:
+        return parsed
+    return parsed.limited(limits)

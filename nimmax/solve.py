@@ -8,22 +8,19 @@ from typing import Any
 from nimmax.explain import ANY_SPAWN, follow
 from nimmax.game import CHANCE, AnyGame
 from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
-from nimmax.search import ENGINES, INFINITY, LIMITS, SCALE, SearchResult, Table, Watcher, search
+from nimmax.search import ENGINES, SCALE, Limits, SearchResult, Table, Watcher, deep
 
 
-def solver(
-    algorithm: str = "alphabeta", depth: int | None = None, time: float | None = None, watcher: Watcher | None = None
-) -> SearchPlayer:
-    """The player that solves with the engine `algorithm` names; --depth/--time override its own.
+def solver(algorithm: str = "alphabeta", limits: Limits | None = None, watcher: Watcher | None = None) -> SearchPlayer:
+    """The player that solves with the engine `algorithm` names; `limits` (--depth/--time) replace its own.
 
     With no limit at all it searches to the end of the game (no play-time default): see `solve`.
     """
     spec = parse_spec(algorithm)
     if spec.engine is None:
         raise BadPlayerSpec(f"solve needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
-    spec = spec.with_options(depth=depth, time=time)
-    if not {limit.name for limit in LIMITS} & set(spec.options):
-        spec = spec.with_options(time=INFINITY)
+    if limits is not None or not spec.names_limits:
+        spec = spec.limited(limits if limits is not None else Limits())
     return SearchPlayer(spec, watcher)
 
 
@@ -31,20 +28,25 @@ def solve(
     game: AnyGame,
     state: Any,
     algorithm: str = "alphabeta",
-    depth: int | None = None,
-    time: float | None = None,
+    limits: Limits | None = None,
     watcher: Watcher | None = None,
     player: SearchPlayer | None = None,
 ) -> SearchResult:
     """Value every move of `state` with the engine `algorithm` names (or with `player`, made by
-    `solver`, whose table then holds the search for explaining it)."""
+    `solver`, whose table then holds the search for explaining it), on a stack that holds a
+    search to the end of the game (`deep`)."""
     if player is None:
-        player = solver(algorithm, depth, time, watcher)
+        player = solver(algorithm, limits, watcher)
     if game.to_move(state) == CHANCE:
         raise BadPlayerSpec("the position is a chance node: there is no move to solve")
-    result = player.search(game, state, every_move=True, deepen=deepens(player))
-    own = player.engine.name == "alphabeta" and player.options["cache"]  # its table already holds most of the line
-    return replace(result, pv=full_line(game, state, result, player.table_for(game) if own else Table()))
+    chosen = player
+
+    def solved() -> SearchResult:
+        result = chosen.search(game, state, every_move=True, deepen=deepens(chosen))
+        own = chosen.engine.name == "alphabeta" and chosen.settings.cache  # its table holds most of the line
+        return replace(result, pv=full_line(game, state, result, chosen.table_for(game) if own else Table()))
+
+    return deep(solved)
 
 
 def deepens(player: SearchPlayer) -> bool | None:
@@ -53,10 +55,9 @@ def deepens(player: SearchPlayer) -> bool | None:
     proof runs; deepening ply by ply to the end would repeat ever bigger searches (up to ten times
     a straight proof's nodes, Connect Four 4x5). Without a table (cache=off) the shallow searches
     would help nothing, and the textbook counts stay the whole tree's. None: the engine's own rule."""
-    options = player.options  # its limits read: time=inf is None
-    if options.get("time") is not None or options.get("nodes") is not None:
+    if player.limits.clocked:
         return None
-    return bool(options.get("cache", False))
+    return player.settings.cache
 
 
 def full_line(game: AnyGame, state: Any, result: SearchResult, table: Table) -> tuple[Any, ...]:
@@ -68,7 +69,7 @@ def full_line(game: AnyGame, state: Any, result: SearchResult, table: Table) -> 
         return line
     for move in line:
         state = game.result(state, move)
-    exact = lambda at: search(game, at, "alphabeta", time=INFINITY, table=table)  # noqa: E731
+    exact = lambda at: ENGINES["alphabeta"].search(game, at, Limits(), table=table)  # noqa: E731
     more = follow(game, state, exact, table, proven=True, plies=SCALE)
     return line + tuple(move for move in more if move != ANY_SPAWN)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from nimmax.game import AnyGame, BadInput
 from nimmax.numbers import quoted
-from nimmax.search import ENGINES, INFINITY, SCALE, Budget, Searcher, Table, TooDeep, deep, iterate, run, to_value
+from nimmax.search import ENGINES, INFINITY, SCALE, Budget, Limits, Searcher, Table, TooDeep, deep, iterate, to_value
 from nimmax.search.alphabeta import AlphaBeta
 from nimmax.search.minimax import Minimax
 
@@ -202,7 +202,7 @@ def trace(
         node = build(tracer, root, None, algorithm == ALPHABETA, result.value, [0])
         return node, tracer.budget.nodes
 
-    return deep(int(min(plies, limit, DEEPEST)), traced)
+    return deep(traced)
 
 
 def build(tracer: Tracing, frame: Frame, move: Any, prune: bool, root_value: float | None, drawn: list[int]) -> Node:
@@ -298,12 +298,12 @@ def format_count(count: int) -> str:
     return f"{count:,}" if count < 10**COUNT_DIGITS else f"about 10^{round(math.log10(count)):,}"
 
 
-def alphabeta_size(game: AnyGame, state: Any, seconds: float = INFINITY) -> int | None:
-    """Nodes the alpha-beta engine without a table visits from `state`; None past `seconds`,
+def alphabeta_size(game: AnyGame, state: Any, seconds: float | None = None) -> int | None:
+    """Nodes the alpha-beta engine without a table visits from `state`; None past `seconds` (None: no limit),
     or when it recurses deeper than this thread's stack allows."""
-    searcher = ENGINES[ALPHABETA].searcher(game, {"cache": False}, budget=Budget.of(seconds))
+    limits = Limits(time=seconds)
     try:
-        result = run(searcher, state)
+        result = ENGINES[ALPHABETA].search(game, state, limits, table=Table(0), deepen=False)
     except TooDeep:
         return None
     return result.nodes if result.exact else None
@@ -331,7 +331,7 @@ def explore(game: AnyGame, state: Any, algorithm: str = MINIMAX, max_nodes: int 
         return GameTree(root, algorithm, visited, whole.nodes if whole is not None else None, visited)
 
     try:
-        return deep(plies, explored)
+        return deep(explored)
     except TreeTooBig:
         raise TreeTooBig(too_big(game, state, algorithm, max_nodes, whole)) from None
     except TooDeep as error:

@@ -18,12 +18,13 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nimmax import games  # noqa: E402
-from nimmax.search import ENGINES, Budget, SearchResult, run, search  # noqa: E402
+from nimmax.search import ENGINES, Limits, SearchResult, deep, run, search  # noqa: E402
 
 SMALL = [(pits, seeds) for pits in (3, 4) for seeds in (1, 2, 3)]
 LARGE = [(5, 1), (6, 1), (5, 2), (3, 4), (3, 5), (6, 2), (3, 6), (4, 4), (5, 3), (6, 3), (4, 5)]
@@ -42,8 +43,8 @@ def solve(
         if deepening:
             result = search(game, game.initial_state(), "alphabeta", time=deadline)
         else:
-            searcher = ENGINES["alphabeta"].searcher(game, {}, budget=Budget.of(deadline))
-            result = run(searcher, game.initial_state(), deepen=False)
+            searcher = ENGINES["alphabeta"].searcher(game, limits=Limits(time=deadline))
+            result = deep(partial(run, searcher, game.initial_state(), Limits(time=deadline), deepen=False))
             result = (
                 result
                 if result.exact

@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 from bench_mnk import yardstick  # noqa: E402
 
 from nimmax import games  # noqa: E402
-from nimmax.search import ENGINES, Budget, SearchResult, run  # noqa: E402
+from nimmax.search import ENGINES, Limits, SearchResult, Settings, deep  # noqa: E402
 from nimmax.search.score import FULL_DEPTH, INFINITY  # noqa: E402
 
 PEER_PYTHON = os.environ.get("NIMMAX_PEER_PYTHON", "/work/peer/bin/python")
@@ -87,8 +87,8 @@ def solve(
 ) -> SearchResult:
     """One straight search from the start (no deepening), with a fresh table and no default limit."""
     game = games.create(words)
-    searcher = ENGINES[engine].searcher(game, options, budget=Budget.of(seconds))
-    return run(searcher, game.initial_state(), depth)
+    limits, settings = Limits(depth, seconds), Settings.of(options)
+    return deep(lambda: ENGINES[engine].search(game, game.initial_state(), limits, deepen=False, settings=settings))
 
 
 def peer(case: str, repeat: int) -> dict[str, Any] | None:

@@ -128,7 +128,7 @@ def test_node_limit_is_honoured() -> None:
 
 def test_iterative_deepening_yields_each_depth_then_the_proof() -> None:
     game = games.create("nim 2 3 5")
-    results = list(iterate(ENGINES_BY_NAME["alphabeta"].searcher(game, {}), game.initial_state()))
+    results = list(iterate(ENGINES_BY_NAME["alphabeta"].searcher(game), game.initial_state()))
     assert [result.depth for result in results[:-1]] == list(range(1, len(results)))
     assert results[-1].exact and results[-1].value == 1
     assert all(not result.exact for result in results[:-1])

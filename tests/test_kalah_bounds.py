@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from nimmax.game import Capability
 from nimmax.games.kalah import Kalah, Position
-from nimmax.search import ENGINES, SCALE, Budget, run, search
+from nimmax.search import ENGINES, SCALE, run, search
 from nimmax.search.alphabeta import boundary, payoffs
 from nimmax.search.score import HALF, score_range
 
@@ -97,7 +97,7 @@ def test_a_straight_proof_with_bounds_finds_the_solvers_value(pits: int, seeds: 
     """The search the benchmark runs: straight to the end, no deepening."""
     game = kalah(pits, seeds)
     state = game.initial_state()
-    result = run(ENGINES["alphabeta"].searcher(game, {}, budget=Budget.of(None)), state)
+    result = run(ENGINES["alphabeta"].searcher(game), state)
     assert result.exact and result.value == solved(state.board, 0)
     after = game.result(state, result.move)
     assert solved(after.board, after.player) * (1 if after.player == 0 else -1) == result.value

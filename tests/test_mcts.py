@@ -20,7 +20,7 @@ from nimmax import games
 from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.match import plies
 from nimmax.players import BadPlayerSpec, SearchPlayer, check_fit, create, parse_spec
-from nimmax.search import ENGINES, CannotSearch, SearchResult, search
+from nimmax.search import ENGINES, CannotSearch, Limits, SearchResult, Settings, search
 from nimmax.search.deepening import Searcher
 from nimmax.search.mcts import MonteCarlo, Tree
 from nimmax.ui.live import LiveSearch
@@ -337,14 +337,14 @@ def test_a_watcher_stops_it_and_it_answers_at_once() -> None:
     game = games.create("connect4")
     stopper = Stopper()
     start = time.perf_counter()
-    result = ENGINES["mcts"].search(game, game.initial_state(), {"time": inf_seconds()}, watcher=stopper)
+    result = ENGINES["mcts"].search(game, game.initial_state(), Limits(time=inf_seconds()), watcher=stopper)
     assert time.perf_counter() - start < 1.0 and stopper.ticks == 1
     assert result.move in game.actions(game.initial_state()) and result.nodes == 1
 
 
 def test_the_live_line_reads_the_best_move_so_far() -> None:
     game = games.create("connect4")
-    searcher = ENGINES["mcts"].searcher(game, {"iterations": 500, "seed": 1})
+    searcher = ENGINES["mcts"].searcher(game, Settings(seed=1), Limits(nodes=500))
     assert isinstance(searcher, MonteCarlo) and searcher.best_scored() is None
     result = searcher.run(game.initial_state())
     best = searcher.best_scored()
@@ -372,8 +372,8 @@ def test_specs_and_refusals() -> None:
     with pytest.raises(CannotSearch, match="nim has none"):
         check_fit("mcts:rollout=heuristic", games.create("nim 3 4 5"))
     check_fit("mcts", games.create("2048"))  # chance is sampled, not refused
-    settings_ = parse_spec("mcts:iterations=50").settings
-    assert settings_["time"] is None and settings_["nodes"] == 50  # iterations lift the default clock
+    limits = parse_spec("mcts:iterations=50").limits
+    assert limits.time is None and limits.nodes == 50  # iterations lift the default clock
 
 
 def test_cli_duel_against_random() -> None:

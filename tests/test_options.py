@@ -119,7 +119,7 @@ def test_help_still_shows_the_ranges_and_defaults(command: str, defaults: list[s
 
 def test_a_bench_run_too_deep_for_the_stack_is_a_row_and_the_larger_boards_are_skipped() -> None:
     grid = boards(family("simple-nim"), (5, 1_000_000, 2_000_000))
-    with mock.patch("nimmax.search.deepening.deep", side_effect=TooDeep(1000)) as searched:
+    with mock.patch("nimmax.bench.deep", side_effect=TooDeep(1000)) as searched:
         row = measure(grid[1], algorithms("alphabeta")[0], limit=1)
     assert searched.call_count == 1 and row.status == TOO_DEEP and row.value is None
     rows = list(run_all(grid, algorithms("alphabeta"), limit=5))

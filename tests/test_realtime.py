@@ -12,8 +12,8 @@ import pytest
 
 from nimmax import games
 from nimmax.game import AnyGame
-from nimmax.players import create, decide
-from nimmax.search import ENGINES, MOVE_SECONDS, Table, search
+from nimmax.players import create, decide, parse_spec
+from nimmax.search import MOVE_SECONDS, Table, search
 
 from .cli_helpers import nimmax
 from .test_play_pty import finish, shown, spawn
@@ -114,12 +114,11 @@ def test_kalah_3_3_is_proven_within_the_default_limit() -> None:
 
 
 def test_the_limits_read_from_the_options() -> None:
-    engine = ENGINES["alphabeta"]
-    assert engine.settings({})["time"] == MOVE_SECONDS
-    assert engine.settings({"depth": 4})["time"] is None  # a depth chosen: no default clock
-    assert engine.settings({"nodes": 10})["time"] is None
-    assert engine.settings({"time": inf})["time"] is None
-    assert engine.settings({"depth": 4, "time": 2.0})["time"] == 2.0
+    assert parse_spec("alphabeta").limits.time == MOVE_SECONDS
+    assert parse_spec("alphabeta:depth=4").limits.time is None  # a depth chosen: no default clock
+    assert parse_spec("alphabeta:nodes=10").limits.time is None
+    assert parse_spec("alphabeta:time=inf").limits.time is None
+    assert parse_spec("alphabeta:depth=4,time=2").limits.time == 2.0
 
 
 def test_plain_minimax_is_one_option_away() -> None:

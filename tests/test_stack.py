@@ -16,8 +16,8 @@ import time
 import pytest
 
 from nimmax import games
-from nimmax.search import SCALE, TooDeep, deep, interpreter_for
-from nimmax.search.stack import DeepThread, frames_room, stack_bytes
+from nimmax.search import Limits, TooDeep, deep, interpreter
+from nimmax.search.stack import DeepThread, frames_room, refusing, stack_bytes
 from nimmax.solve import solve
 from nimmax.tree import format_count, tree_size
 
@@ -61,14 +61,14 @@ def run_measured(args: list[str], limit_stack: int | None = None) -> tuple[int, 
 
 def test_the_limit_stays_within_this_threads_stack_and_is_put_back() -> None:
     before = (sys.getrecursionlimit(), gc.isenabled())
-    with interpreter_for(10**9) as plies:
+    with interpreter(), refusing() as plies:
         assert sys.getrecursionlimit() <= max(before[0], frames_room(stack_bytes()))
         assert 0 < plies < 10**9
     assert (sys.getrecursionlimit(), gc.isenabled()) == before
 
 
 def test_a_recursion_past_the_room_is_too_deep_and_names_the_room() -> None:
-    with pytest.raises(TooDeep, match="plies") as refused, interpreter_for(10**9) as plies:
+    with pytest.raises(TooDeep, match="plies") as refused, interpreter(), refusing() as plies:
         python_only(10**9)
     assert refused.value.plies == plies
     back = pickle.loads(pickle.dumps(refused.value))  # as a duel worker sends it home
@@ -82,12 +82,13 @@ def test_a_recursion_through_c_is_refused_before_the_stack_overflows(stack: int 
     in another, a recursion through C at every level."""
     code = (
         "import threading\n"
-        "from nimmax.search import TooDeep, interpreter_for\n"
+        "from nimmax.search import TooDeep, interpreter\n"
+        "from nimmax.search.stack import refusing\n"
         "def through_c(levels):\n"
         "    return 1 + sum(through_c(levels - 1) for _ in range(1)) if levels else 0\n"
         "def main():\n"
         "    try:\n"
-        "        with interpreter_for(10**9):\n"
+        "        with interpreter(), refusing():\n"
         "            through_c(10**7)\n"
         "    except TooDeep as error:\n"
         "        print('refused at', error.plies)\n"
@@ -99,8 +100,7 @@ def test_a_recursion_through_c_is_refused_before_the_stack_overflows(stack: int 
 
 def test_deep_runs_what_this_stack_cannot_hold_on_a_thread_of_its_own() -> None:
     levels = 30_000  # about 16 MB of C stack: past the 8 MB a main thread usually has
-    assert deep(levels, lambda: through_c(levels)) == levels
-    assert deep(10, lambda: threading.current_thread()) is threading.current_thread()  # small: right here
+    assert deep(lambda: through_c(levels)) == levels
 
 
 def test_deep_raises_what_the_search_raises() -> None:
@@ -108,9 +108,9 @@ def test_deep_raises_what_the_search_raises() -> None:
         raise ValueError("from the search")
 
     with pytest.raises(ValueError, match="from the search"):
-        deep(10**5, fails)
+        deep(fails)
     with pytest.raises(TooDeep):
-        deep(10**5, lambda: python_only(10**9))
+        deep(lambda: python_only(10**9))
 
 
 def interrupt_soon() -> None:
@@ -127,7 +127,7 @@ def test_ctrl_c_while_a_deep_search_runs_stops_it() -> None:
     interrupt_soon()
     started = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
-        deep(10**5, spin)
+        deep(spin)
     assert time.perf_counter() - started < 5
     time.sleep(0.1)
     assert not any(isinstance(thread, DeepThread) for thread in threading.enumerate())
@@ -143,7 +143,7 @@ def test_a_search_that_answers_ctrl_c_answers_through_deep() -> None:
             return "best so far"
 
     interrupt_soon()
-    assert deep(10**5, moves_now) == "best so far"
+    assert deep(moves_now) == "best so far"
 
 
 def nimmax_measured(*args: str) -> tuple[int, str, str, float, int]:
@@ -203,7 +203,7 @@ def test_solve_of_a_game_longer_than_any_stack_is_refused_in_one_line() -> None:
 
 def test_a_depth_limited_search_of_a_long_game_needs_only_its_depth() -> None:
     game = games.create(["simple-nim", "1000000000"])
-    result = solve(game, game.initial_state(), depth=8)
+    result = solve(game, game.initial_state(), limits=Limits(depth=8))
     assert result.move is not None and not result.exact
     code, _, err, _, _ = nimmax_measured("solve", "kalah", "--pits", "32", "--seeds", "1000", "--depth", "2")
     assert code == 0, err
@@ -212,12 +212,12 @@ def test_a_depth_limited_search_of_a_long_game_needs_only_its_depth() -> None:
 def test_solve_inside_deep_reaches_past_the_main_threads_room() -> None:
     """Searches that need more than the main thread's stack run under `deep`, and are proven."""
     game = games.create(["simple-nim", "60000"])  # some 20,000 plies deep
-    result = deep(SCALE // 2, lambda: solve(game, game.initial_state()))
+    result = deep(lambda: solve(game, game.initial_state()))
     assert result.exact and result.value == (1.0 if simple_nim_mover_wins(60_000, 3, misere=True) else -1.0)
 
 
 def test_the_search_package_leaves_the_interpreter_as_it_found_it() -> None:
     before = (sys.getrecursionlimit(), gc.isenabled(), threading.stack_size())
-    deep(10**5, lambda: through_c(100))
-    deep(10, lambda: None)
+    deep(lambda: through_c(100))
+    deep(lambda: None)
     assert (sys.getrecursionlimit(), gc.isenabled(), threading.stack_size()) == before

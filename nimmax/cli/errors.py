@@ -21,6 +21,7 @@ from nimmax.cli.root import app, say
 from nimmax.cli.streams import open_closed_streams, plain_streams
 from nimmax.game import BadInput
 from nimmax.guard import PluginFailed
+from nimmax.search.stack import interpreter
 
 if TYPE_CHECKING:
     from typer._click import Command, Context
@@ -52,7 +53,7 @@ def invoke(args: list[str]) -> int:
     group = typer.main.get_command(app)
     context: Context | None = None
     try:
-        with interrupt.raise_on_sigterm(), group.make_context("nimmax", list(args)) as context:
+        with interrupt.raise_on_sigterm(), interpreter(), group.make_context("nimmax", list(args)) as context:
             group.invoke(context)
     except typer.Exit as stop:
         return stop.exit_code

@@ -22,6 +22,7 @@ from nimmax.cli.options import (
 from nimmax.cli.root import app, emit_json, err, out, say
 from nimmax.numbers import MAX_OPENING
 from nimmax.search import MOVE_SECONDS
+from nimmax.search.limits import override
 
 if TYPE_CHECKING:
     from nimmax.duel import Event
@@ -96,10 +97,12 @@ def duel_command(
     [cyan]nimmax duel alphabeta:depth=2 random --games 2000 --backend ray --address auto[/cyan]
     """
     from nimmax import duel
-    from nimmax.players import timed
+    from nimmax.players import limited
     from nimmax.ui import duel as duel_views
 
-    plan = duel.plan(game or duel.DEFAULT_GAME, [timed(first, time), timed(second, time)], count, seed)
+    plan = duel.plan(
+        game or duel.DEFAULT_GAME, [limited(spec, override(time=time)) for spec in (first, second)], count, seed
+    )
     event = duel_views.play(plan, jobs, err, backend, address)
     if as_json:
         emit_json(duel.pairing_record(event, event.pairings[0]))
@@ -130,10 +133,10 @@ def tournament_command(
     [cyan]nimmax tournament alphabeta alphabeta:depth=1 random --backend ray --address auto[/cyan]
     """
     from nimmax import duel
-    from nimmax.players import timed
+    from nimmax.players import limited
     from nimmax.ui import duel as duel_views
 
-    plan = duel.plan(game or duel.DEFAULT_GAME, [timed(spec, time) for spec in specs], count, seed)
+    plan = duel.plan(game or duel.DEFAULT_GAME, [limited(spec, override(time=time)) for spec in specs], count, seed)
     event = duel_views.play(plan, jobs, err, backend, address)
     if as_json:
         emit_json(duel.tournament_record(event))

@@ -18,12 +18,12 @@ from nimmax.cli.options import (
     GameWords,
     count_option,
     json_option,
-    limits_from,
     output_file,
     seconds_option,
 )
 from nimmax.cli.root import app, emit_json, err, out
 from nimmax.files import CannotWrite, write_atomic
+from nimmax.search.limits import override
 
 if TYPE_CHECKING:
     from nimmax.game import AnyGame
@@ -86,7 +86,7 @@ def solve_command(
     game = games.create(game_words)
     state = game.initial_state()
     live = LiveSearch(game, err, "Ctrl-C stops and shows the answer so far")
-    player = solver(algorithm, *limits_from(depth, time), live)
+    player = solver(algorithm, override(depth, time), live)
     with live.watching("solving"):
         result = solve(game, state, player=player)
     if as_json:

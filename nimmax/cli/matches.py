@@ -21,6 +21,7 @@ from nimmax.cli.options import (
 )
 from nimmax.cli.root import app, emit_json, err, out
 from nimmax.search import MOVE_SECONDS
+from nimmax.search.limits import override
 
 if TYPE_CHECKING:
     from nimmax.analyze import MoveAnalysis
@@ -132,7 +133,7 @@ def analyse_record(record: GameRecord, algorithm: str | None, time: float | None
 
     game = games.create(record.game)
     live = LiveSearch(game, err, "Ctrl-C stops and shows the moves analysed so far")
-    player = analyst(game, algorithm, time, live, choices(record))
+    player = analyst(game, algorithm, override(time=time), live, choices(record))
     done: list[MoveAnalysis] = []
     moves = judged(record, player)
     try:

@@ -11,28 +11,23 @@ import typer
 
 from nimmax.files import check_writable
 from nimmax.numbers import MAX_DELAY, MAX_GAMES, MAX_JOBS, MAX_SEED, float_option, int_option
-from nimmax.players import RANGES
 from nimmax.search import MOVE_SECONDS
+from nimmax.search.limits import DEPTH as DEPTH_LIMIT
+from nimmax.search.limits import TIME as TIME_LIMIT
 
 GAME_WORDS = {"allow_extra_args": True, "ignore_unknown_options": True}
 """A command's context settings where game words follow it: options it does not know go to the game."""
 GameWords = Annotated[list[str], typer.Argument(metavar="GAME [ARGS]...", help="Game name and its options.")]
 
-MAX_DEPTH = int(RANGES["depth"][1])
-LEAST_TIME, MOST_TIME = RANGES["time"]  # every command's --time: seconds of search
+MAX_DEPTH = int(DEPTH_LIMIT.high)
+LEAST_TIME, MOST_TIME = TIME_LIMIT.low, TIME_LIMIT.high  # every command's --time: seconds of search
 SEED_RANGE = "0 to 2^64-1"
 TIME = float_option("--time", LEAST_TIME, MOST_TIME, or_inf=True)
 FINITE_TIME = float_option("--time", LEAST_TIME, MOST_TIME)
 
 
-def limits_from(depth: int | None = None, time: float | None = None) -> tuple[int | None, float | None]:
-    """The search limits --depth and --time give, built in this one place (a `Limits` value once
-    nimmax.search.limits exists)."""
-    return depth, time
-
-
 def seconds_option(what: str, *, unlimited: bool = True, show_default: str | bool = True) -> typer.models.OptionInfo:
-    """`--time`: seconds of search `what` ("a move for ..."), within RANGES["time"], `inf` where
+    """`--time`: seconds of search `what` ("a move for ..."), within the time limit's range, `inf` where
     `unlimited` (search to the end)."""
     limit = f"{LEAST_TIME:g} to {MOST_TIME:.0f}" + (", or inf (to the end)" if unlimited else "")
     option: typer.models.OptionInfo = typer.Option(

@@ -19,7 +19,7 @@ from typing import Any
 from nimmax import games as registry
 from nimmax.game import CHANCE, AnyGame, BadGameSpec, BadInput, Game
 from nimmax.numbers import MAX_GAMES, MAX_OPENING
-from nimmax.players import BadPlayerSpec, check_fit, create, is_plugin, parse_spec
+from nimmax.players import BadPlayerSpec, Spec, check_fit, create, is_plugin, parse_spec
 
 BLOCKS = 16
 """Blocks per pairing at most: a fresh search starts cold, so few long blocks play fastest,
@@ -116,7 +116,9 @@ def opening(game: AnyGame, seed: int, number: int, plies: int) -> tuple[Any, ...
     return tuple(moves)
 
 
-def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None = None, openings: int = 0) -> Plan:
+def plan(
+    game: str | AnyGame, specs: Sequence[str | Spec], games: int, seed: int | None = None, openings: int = 0
+) -> Plan:
     """Check the game (words or a Game), player specs and game count; a duel is a round robin of two.
 
     Raises BadInput (BadGameSpec, BadPlayerSpec) with a message for the user. Without a
@@ -131,7 +133,7 @@ def plan(game: str | AnyGame, specs: Sequence[str], games: int, seed: int | None
     game = registry.create(game) if isinstance(game, str) else game
     if game.players not in (1, 2):
         raise BadGameSpec(f"{game.name} has {game.players} players; duels take one- or two-player games")
-    parsed = [spec if is_plugin(spec) else parse_spec(spec) for spec in specs]
+    parsed = [spec if isinstance(spec, Spec) or is_plugin(spec) else parse_spec(spec) for spec in specs]
     for spec in parsed:
         if not isinstance(spec, str) and spec.kind == "human":
             raise BadPlayerSpec("a duel is played by machines: human is not a duel player")

@@ -90,11 +90,11 @@ def _reseed(player: Player, seed: int, pairing: int, index: int, stream: str) ->
     given this game's seed unless its spec sets one; others as they are."""
     if isinstance(player, RandomPlayer):
         own = parse_spec(player.spec).options.get("seed")
-        player.rng = _generator(own if own is not None else seed, pairing, index, stream)
+        player.rng = _generator(own if isinstance(own, int) else seed, pairing, index, stream)
     elif is_plugin(player.spec):
         return create(player.spec, _generator(seed, pairing, index, stream).getrandbits(63))
-    elif isinstance(player, SearchPlayer) and "seed" in player.engine.defaults():
-        spec = parse_spec(player.spec)
+    elif isinstance(player, SearchPlayer) and any(option.name == "seed" for option in player.engine.options):
+        spec = player.parsed
         if "seed" not in spec.options:
             drawn = _generator(seed, pairing, index, stream).getrandbits(63)
             reseeded = SearchPlayer(spec.with_options(seed=drawn))

@@ -36,6 +36,7 @@ from nimmax.duel.play import GameResult, block_games
 from nimmax.game import BadInput
 from nimmax.interrupt import SIGNALS, Held
 from nimmax.numbers import quoted
+from nimmax.search.stack import interpreter
 
 STOP_CHECK = 0.05
 """Seconds between a worker's sends of its finished games and looks for the parent's orders."""
@@ -100,10 +101,11 @@ def _work(blocks: Sequence[Block], link: Connection) -> None:
     sender.start()
     failure: Exception | None = None
     try:
-        while (number := orders.get()) != NO_MORE:
-            for result in block_games(blocks[number]):
-                finished.append((number, result))
-            finished.append((number, None))
+        with interpreter():  # the policy a command enters, for this worker's span
+            while (number := orders.get()) != NO_MORE:
+                for result in block_games(blocks[number]):
+                    finished.append((number, result))
+                finished.append((number, None))
     except Exception as error:  # sent to the parent, which raises it
         failure = error
     finally:

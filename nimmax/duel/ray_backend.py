@@ -37,6 +37,7 @@ from nimmax.duel.planning import Block
 from nimmax.duel.play import GameResult, block_games
 from nimmax.game import AnyGame, BadInput
 from nimmax.interrupt import Held, Terminated
+from nimmax.search.stack import interpreter
 
 INSTALL = "pip install 'nimmax[ray]'"
 """The command that brings Ray in."""
@@ -221,11 +222,12 @@ def play_block(
     built = registry.create(list(game)) if isinstance(game, tuple) else game
     batch: list[GameResult] = []
     sent = time.monotonic()
-    for result in block_games(Block(built, specs, pairing, start, count, seed, openings)):
-        batch.append(result)
-        if time.monotonic() - sent >= SEND_EVERY:
-            yield batch
-            batch, sent = [], time.monotonic()
+    with interpreter():  # the policy a command enters, for this task's span
+        for result in block_games(Block(built, specs, pairing, start, count, seed, openings)):
+            batch.append(result)
+            if time.monotonic() - sent >= SEND_EVERY:
+                yield batch
+                batch, sent = [], time.monotonic()
     if batch:
         yield batch
 

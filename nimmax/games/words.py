@@ -8,31 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from nimmax.game import BadGameSpec
-from nimmax.numbers import parse_int, quoted
+from nimmax.numbers import Option, quoted
 
-
-@dataclass(frozen=True)
-class Option:
-    """One `--name [VALUE]` a game takes: its kind (int, str, or bool for a flag, False unless
-    given), its default (None: the game decides), the metavar the usage shows, and for a number
-    its range."""
-
-    name: str
-    kind: type = bool
-    default: Any = None
-    metavar: str = ""
-    low: int = 0
-    high: int = 0
-
-    @property
-    def field(self) -> str:
-        """The option's name in the parsed words: `--max-take` is `max_take`."""
-        return self.name.lstrip("-").replace("-", "_")
-
-    @property
-    def usage(self) -> str:
-        """The option as the usage line shows it: `--k K`, or `--normal` for a flag."""
-        return self.name if self.kind is bool else f"{self.name} {self.metavar}"
+__all__ = ("OneOf", "Option", "Signature", "Words")
 
 
 @dataclass(frozen=True)
@@ -115,11 +93,7 @@ class Signature:
                 index += 1
             else:
                 raise BadGameSpec(f"{self.game}: {name} needs a value; usage: {self.usage}")
-            values[option.field] = (
-                parse_int(text, f"{self.game}: {name}", option.low, option.high, BadGameSpec)
-                if option.kind is int
-                else text
-            )
+            values[option.field] = option.read(text, f"{self.game}: {name}", BadGameSpec)
         self._check_exclusions(given)
         return Words(tuple(positional), values)
 

@@ -1,62 +1,52 @@
 """Game-agnostic search engines; no game rule lives here.
 
 The core is cut into rooms: `score` (scores and distance to the end), `table`, `budget`,
-`result`, `deepening` (the searcher, root search, iterative deepening), `stack` (how deep a
-search may recurse), the engines (`minimax`, `alphabeta`, `expectimax`, `mcts`), `adversary` (chance
-as an opponent) and `engines`, the one registry. This face only re-exports.
+`limits` (the one typed value of a search's limits), `result`, `deepening` (the searcher, root
+search, iterative deepening), `stack` (the interpreter policy a command enters), the engines
+(`minimax`, `alphabeta`, `expectimax`, `mcts`), `adversary` (chance as an opponent) and
+`engines`, the one registry. This face only re-exports.
 """
 
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.deepening import Searcher, Watcher, iterate, run, search_root
-from nimmax.search.engines import (
-    ENGINES,
-    ITERATIONS,
-    LIMITS,
-    MOVE_SECONDS,
-    CannotSearch,
-    Engine,
-    Option,
-    defaults,
-    engine_for,
-    limits,
-    lookup,
-    search,
-)
+from nimmax.search.engines import DEFAULTS, ENGINES, CannotSearch, Engine, Settings, engine_for, lookup, search
+from nimmax.search.limits import ITERATIONS, LIMITS, MOVE_SECONDS, PLAY, Limits
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, payoff, to_value, younger
-from nimmax.search.stack import FRAMES_PER_PLY, TooDeep, deep, interpreter_for
+from nimmax.search.stack import FRAMES_PER_PLY, TooDeep, deep, interpreter
 from nimmax.search.table import EXACT, LOWER, UPPER, Entry, Table, principal_variation
 
 __all__ = (
+    "DEFAULTS",
     "ENGINES",
     "EXACT",
-    "ITERATIONS",
     "FRAMES_PER_PLY",
     "FULL_DEPTH",
     "INFINITY",
+    "ITERATIONS",
     "LIMITS",
     "LOWER",
     "MOVE_SECONDS",
+    "PLAY",
     "SCALE",
     "UPPER",
     "Budget",
     "CannotSearch",
     "Engine",
     "Entry",
+    "Limits",
     "MoveValue",
-    "Option",
     "OutOfBudget",
     "SearchResult",
     "Searcher",
+    "Settings",
     "Table",
-    "Watcher",
     "TooDeep",
+    "Watcher",
     "deep",
-    "defaults",
     "engine_for",
-    "interpreter_for",
+    "interpreter",
     "iterate",
-    "limits",
     "lookup",
     "older",
     "payoff",

@@ -1,10 +1,9 @@
 """The searcher every engine extends, the root search, and iterative deepening.
 
 `iterate` is iterative deepening as a generator (one SearchResult per completed depth; the
-caller owns the clock); `run` takes its last answer inside `interpreter_for` (the recursion
-depth the stack allows, the cyclic garbage collector paused, both put back after), on a
-thread of its own with a bigger stack when a straight search needs one (`deep`). A `Watcher`
-sees a running search: every budget check and every depth done.
+caller owns the clock); `run` takes its last answer, as deep as the caller's interpreter policy
+lets it recurse (`stack`). A `Watcher` sees a running search: every budget check and every
+depth done.
 """
 
 from __future__ import annotations
@@ -17,9 +16,10 @@ from typing import Any, Protocol
 
 from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.search.budget import Budget, OutOfBudget
+from nimmax.search.limits import Limits
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, payoff, to_value
-from nimmax.search.stack import deep, interpreter_for
+from nimmax.search.stack import refusing
 from nimmax.search.table import EXACT, LOWER, UPPER, Table, principal_variation
 
 LEAP_NODES = 10_000
@@ -27,6 +27,10 @@ LEAP_NODES = 10_000
 iterations have cost this many nodes: the shallow ones give answers to show when Ctrl-C stops
 the search, and cost little beside the proof; deepening ply by ply to the end would repeat
 ever bigger searches (or, on a game thousands of plies long, thousands of small ones)."""
+
+
+UNLIMITED = Limits()
+"""No limit at all: a search to the end of the game."""
 
 
 class Searcher:
@@ -218,30 +222,26 @@ def ranked(scored: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
 
 
 def iterate(
-    searcher: Searcher, state: Any, depth: int | None = None, every_move: bool = False, deepen: bool = True
+    searcher: Searcher, state: Any, limits: Limits = UNLIMITED, every_move: bool = False, deepen: bool = True
 ) -> Iterator[SearchResult]:
-    """Iterative deepening: a SearchResult per completed depth, until proven or at `depth`.
+    """Iterative deepening: a SearchResult per completed depth, until proven or at the depth limit.
 
-    Callers own the clock: stop consuming whenever you like. The searcher's budget aborts
-    an iteration that overruns it, and the generator then ends. `deepen=False` searches
-    once, straight at `depth` (to the end of the game when depth is None); deepening without
-    a clock or node limit goes straight there once its iterations cost LEAP_NODES. Each
-    result's nodes and seconds are those of the search so far, every earlier depth included.
+    Callers own the clock: stop consuming whenever you like. The searcher's budget (made from
+    the same `limits`) aborts an iteration that overruns it, and the generator then ends.
+    `deepen=False` searches once, straight at the depth limit (to the end of the game without
+    one); deepening without a clock goes straight there once its iterations cost LEAP_NODES.
+    Each result's nodes and seconds are those of the search so far, every earlier depth included.
     """
-    game = searcher.game
-    start = time.perf_counter()
-    limit = depth if depth is not None else FULL_DEPTH
+    game, budget = searcher.game, searcher.budget
+    start, nodes_before = time.perf_counter(), budget.nodes
+    limit = limits.depth if limits.depth is not None else FULL_DEPTH
     current, first = (1 if deepen else limit), None
-    nodes_before = searcher.budget.nodes
-    budget = searcher.budget
-    clocked = budget.deadline < INFINITY or budget.node_limit < INFINITY
-    limited = depth is not None or clocked
-    searcher.narrowing = limited and searcher.near and Capability.NARROWING in game.capabilities
-    searcher.limited = limited
+    searcher.narrowing = limits.limited and searcher.near and Capability.NARROWING in game.capabilities
+    searcher.limited = limits.limited
     while True:
         horizon_before, narrowed_before = searcher.horizon, sum(searcher.narrowed)
         if game.is_terminal(state):
-            searcher.budget.count()
+            budget.count()
             score = payoff(game, state, searcher.viewpoint(state))
             yield SearchResult(to_value(score, True), None, (), 1, 0, time.perf_counter() - start, True)
             return
@@ -253,69 +253,78 @@ def iterate(
         # A win where no reply of the other side was left out: the most a narrowing game (won,
         # drawn or lost) gives. With every move valued, deepening goes on until each is proven.
         won = searcher.narrowing and searcher.forced and SCALE - HALF < best <= SCALE and not every_move
-        whole = (exact or won) and not (searcher.averages and game.has_chance)
-        pv = principal_variation(game, searcher.table, state, move)
-        yield SearchResult(
-            value=to_value(best, whole),
-            move=move,
-            pv=pv,
-            nodes=searcher.budget.nodes - nodes_before,
-            depth=int(SCALE - best) if won else current if current < FULL_DEPTH else len(pv),  # a win: its plies
-            seconds=time.perf_counter() - start,
-            exact=exact or won,
-            moves=tuple(MoveValue(m, to_value(s, whole and exact)) for m, s in ranked(scored)) if every_move else (),
-            moves_proven=exact and every_move,
-        )
+        plies = int(SCALE - best) if won else current  # a win: its plies
+        yield answer(searcher, state, (best, move, scored), plies, exact, won, every_move, start, nodes_before)
         # Narrowing does not depend on the depth: once no leaf was cut by the depth (every
         # horizon a narrowed node), a deeper search would search the same tree again.
         ended = searcher.horizon - horizon_before == sum(searcher.narrowed) - narrowed_before
         if exact or won or ended or current >= limit:
             return
-        leap = not clocked and searcher.budget.nodes - nodes_before >= LEAP_NODES
+        leap = not limits.clocked and budget.nodes - nodes_before >= LEAP_NODES
         if leap:  # estimates' moves order a proof worse than the game's own order: keep only proofs
             for key in [key for key, entry in searcher.table.items() if entry[0] < FULL_DEPTH]:
                 del searcher.table[key]
         current, first = (limit if leap else current + 1), move
 
 
+def answer(
+    searcher: Searcher,
+    state: Any,
+    root: tuple[float, Any, list[tuple[Any, float]]],
+    plies: int,
+    exact: bool,
+    won: bool,
+    every_move: bool,
+    start: float,
+    nodes_before: int,
+) -> SearchResult:
+    """One depth's SearchResult from `search_root`'s (best score, move, scored moves)."""
+    best, move, scored = root
+    whole = (exact or won) and not (searcher.averages and searcher.game.has_chance)
+    pv = principal_variation(searcher.game, searcher.table, state, move)
+    return SearchResult(
+        value=to_value(best, whole),
+        move=move,
+        pv=pv,
+        nodes=searcher.budget.nodes - nodes_before,
+        depth=plies if plies < FULL_DEPTH else len(pv),
+        seconds=time.perf_counter() - start,
+        exact=exact or won,
+        moves=tuple(MoveValue(m, to_value(s, whole and exact)) for m, s in ranked(scored)) if every_move else (),
+        moves_proven=exact and every_move,
+    )
+
+
 def run(
     searcher: Searcher,
     state: Any,
-    depth: int | None = None,
+    limits: Limits = UNLIMITED,
     every_move: bool = False,
-    deepen: bool = False,
+    deepen: bool | None = None,
     watcher: Watcher | None = None,
 ) -> SearchResult:
     """The deepest answer `iterate` completes, with the nodes and seconds of the whole search
-    (the iteration the budget cut short included).
+    (the iteration the budget cut short included); `deepen` by default under a clock.
 
-    Deepening under a clock or node limit stops where this thread's stack does (a timed move
-    answers from there); a search without one, straight or deepening until it leaps to the end
-    (solve), gets a thread with the stack it needs (`deep`), or TooDeep. When the
-    budget stops even the first depth, the answer is the best root move scored by then (an
-    estimate), or failing those the game's first move in search order, so a player under a
-    deadline always has an answer.
+    A search goes as deep as the recursion limit lets it from here (the caller's interpreter
+    policy, `stack.interpreter` and `stack.deep`): deepening under a clock stops there (a timed
+    move answers from there); a search without one is refused with TooDeep. When the budget
+    stops even the first depth, the answer is the best root move scored by then (an estimate),
+    or failing those the game's first move in search order, so a player under a deadline always
+    has an answer.
     """
     budget = searcher.budget
     start, nodes_before, last = time.perf_counter(), budget.nodes, None
-    plies = min(depth if depth is not None else SCALE // 2, SCALE // 2)
-
-    def deepest(limit: int | None) -> SearchResult | None:
-        found = None
-        for result in iterate(searcher, state, limit, every_move, deepen):
-            found = result
-            if watcher is not None:
-                watcher.reached(result)
-        return found
-
+    deepen = limits.clocked if deepen is None else deepen
     budget.watch = (lambda _: watcher.tick(searcher)) if watcher is not None else None
-    clocked = budget.deadline < INFINITY or budget.node_limit < INFINITY
     try:
-        if deepen and clocked:
-            with interpreter_for(plies) as room:
-                last = deepest(min(depth, room) if depth is not None else room)
-        else:
-            last = deep(plies, lambda: deepest(depth))
+        with refusing() as room:
+            if deepen and limits.clocked:
+                limits = replace(limits, depth=min(limits.depth if limits.depth is not None else room, room))
+            for result in iterate(searcher, state, limits, every_move, deepen):
+                last = result
+                if watcher is not None:
+                    watcher.reached(result)
     finally:
         budget.watch = None
     if last is None:

@@ -1,24 +1,26 @@
-"""The engine registry: every engine's name, options (typed, with defaults) and the game
-properties it can honour, and `search`, the one way to run any of them under a limit."""
+"""The engines: each a small class with its name, options (typed, with ranges and defaults), the
+game properties it can honour, and `search(game, state, limits, ...)`, the one way to run it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
-from nimmax.game import AnyGame, BadInput
+from nimmax.game import AnyGame, BadInput, Capability
+from nimmax.numbers import MAX_SEED, Option, Value
 from nimmax.search.adversary import ChanceAsAdversary
 from nimmax.search.alphabeta import AlphaBeta
 from nimmax.search.budget import Budget
-from nimmax.search.deepening import Searcher, Watcher, run
+from nimmax.search.deepening import UNLIMITED, Searcher, Watcher, run
 from nimmax.search.expectimax import DEFAULT_CUTOFF, Expectimax
-from nimmax.search.mcts import EXPLORATION, ROLLOUTS, MonteCarlo, Tree, refuses
-from nimmax.search.mcts import run as simulate
+from nimmax.search.limits import ITERATIONS, LIMITS, PLAY, TIME, Limits, given
+from nimmax.search.mcts import EXPLORATION, ROLLOUTS, MonteCarlo, Tree
 from nimmax.search.minimax import Minimax, Negamax
 from nimmax.search.result import SearchResult
-from nimmax.search.score import INFINITY
+from nimmax.search.stack import deep
 from nimmax.search.table import DEFAULT_CAPACITY, Table
 
 
@@ -27,124 +29,81 @@ class CannotSearch(BadInput):
 
 
 @dataclass(frozen=True)
-class Option:
-    """One option of a spec (`depth=4`): its type (int, float or bool), default and meaning.
+class Settings:
+    """An engine's options other than its limits, typed; each engine reads those it declares."""
 
-    Numbers must be positive; None as a default means "not set" (no limit, or chosen by the engine).
-    """
+    cache: bool = True
+    table: int = DEFAULT_CAPACITY
+    near: bool = True
+    book: bool = True
+    cutoff: float | None = None
+    c: float = EXPLORATION
+    rollout: str = ROLLOUTS[0]
+    seed: int | None = None
 
-    name: str
-    kind: type
-    default: Any
-    help: str
-    chosen: str = ""
-    """For a default of None that the engine chooses, what it chooses, in words (`nimmax games` shows it)."""
-
-
-def defaults(options: Sequence[Option]) -> dict[str, Any]:
-    """Each option's name with its default value."""
-    return {option.name: option.default for option in options}
-
-
-MOVE_SECONDS = 1.0
-"""A move's time when no limit is given: with the budget checked every few dozen nodes and
-the answer assembled after, a move is made within about 2 s on any board."""
-
-LIMITS = (
-    Option("depth", int, None, "plies deep; beyond them positions are estimated"),
-    Option(
-        "time",
-        float,
-        MOVE_SECONDS,
-        "seconds per move, deepening until they run out; inf for none (no default when depth or nodes is set)",
-    ),
-    Option("nodes", int, None, "nodes per move, deepening until they run out"),
-)
-"""The limits every engine takes: a second a move unless told otherwise; `time=inf` (or
-an explicit `depth=` or `nodes=` without `time=`) searches as deep as those allow."""
+    @classmethod
+    def of(cls, options: Mapping[str, Value]) -> Settings:
+        """The settings `options` give (typed by their Option), the defaults for the rest; limits are not settings."""
+        names = {field.name for field in dataclasses.fields(cls)}
+        chosen = {name: value for name, value in options.items() if name in names}
+        return dataclasses.replace(DEFAULTS, **cast("dict[str, Any]", chosen))  # each value typed by its Option
 
 
-ITERATIONS = Option("iterations", int, None, "simulations per move (each one counted as a node)")
-"""MCTS's node limit under its own name: a simulation is its node."""
+DEFAULTS = Settings()
+"""Every setting at its default."""
 
-
-def limits(given: Mapping[str, Any]) -> dict[str, Any]:
-    """The limits a search runs under, from the options given: `time` defaults to
-    MOVE_SECONDS unless `depth` or `nodes` (MCTS's `iterations`) is given instead, and
-    `time=inf` means no limit."""
-    chosen = {limit.name: given.get(limit.name, limit.default) for limit in LIMITS}
-    if given.get(ITERATIONS.name) is not None:
-        chosen["nodes"] = given[ITERATIONS.name]
-    if "time" not in given and (chosen["depth"] is not None or chosen["nodes"] is not None):
-        chosen["time"] = None
-    if chosen["time"] is not None and chosen["time"] == INFINITY:
-        chosen["time"] = None
-    return chosen
-
-
-TABLE_SIZE = Option("table", int, DEFAULT_CAPACITY, "most entries in the transposition table")
-
-
-def _table(options: Mapping[str, Any]) -> Table:
-    """A transposition table of the `table=` size, none when `cache=off`."""
-    return Table(options["table"] if options["cache"] else 0)
-
-
-Runner = Callable[[Searcher, Any, "int | None", bool, bool, "Watcher | None"], SearchResult]
-"""How an engine's searcher is run: (searcher, state, depth, every_move, deepen, watcher)."""
-
-
+CACHE = Option("cache", bool, DEFAULTS.cache, help="keep a table of positions already valued")
+TABLE_SIZE = Option("table", int, DEFAULTS.table, low=1, high=10**8, help="most entries in the transposition table")
+# 10**8 entries is about 20 GB of table.
 NEAR = Option(
     "near",
     bool,
-    True,
-    "under a limit, only the moves the game calls worth trying (big boards: cells near the stones); off: every move",
+    DEFAULTS.near,
+    help="under a limit, only the moves the game calls worth trying (big boards: cells near the stones);"
+    " off: every move",
 )
 """Narrowing on or off: off shows how a depth-first search copes with every move of a big board."""
-
-
-BOOK = Option("book", bool, True, "read the game's book of known values where it has one (Connect Four 7x6)")
+BOOK = Option(
+    "book", bool, DEFAULTS.book, help="read the game's book of known values where it has one (Connect Four 7x6)"
+)
 """The book on or off: off shows what the search finds by itself (and keeps the textbook counts)."""
+CUTOFF = Option(
+    "cutoff",
+    float,
+    DEFAULTS.cutoff,
+    low=0,
+    high=1,
+    help="least chance of reaching a node that is still searched",
+    chosen=f"{DEFAULT_CUTOFF:g} (0 when exact)",
+)
+"""`cutoff=0` cuts nothing off."""
+DEEPENING_OPTIONS = (*LIMITS, CACHE, TABLE_SIZE, NEAR, BOOK)
+"""The options of every engine that deepens."""
 
 
-def cache(default: bool) -> Option:
-    """The option that turns the transposition table (the memo) on or off."""
-    return Option("cache", bool, default, "keep a table of positions already valued")
-
-
-@dataclass(frozen=True)
 class Engine:
-    """A search engine: how to build its searcher, its options, and whether it averages chance.
+    """A search engine: its name, options and how it searches; the deepening engines' ways by default.
 
     An engine that does not average chance plays a one-player game with chance against chance
-    as an adversary (`ChanceAsAdversary`) and refuses two-player games with chance. `run`
-    runs its searcher (iterative deepening unless the engine has its own way), `table` makes
-    what a player keeps between the moves of one game (MCTS: its tree), and `refuses` says
-    why options cannot search a game (None when they can).
+    as an adversary (`ChanceAsAdversary`) and refuses two-player games with chance.
     """
 
-    name: str
-    summary: str
-    build: Callable[[AnyGame, Table, Budget, Mapping[str, Any]], Searcher]
-    options: tuple[Option, ...]
-    averages_chance: bool = False
-    run: Runner = run
-    table: Callable[[Mapping[str, Any]], Table] = _table
-    refuses: Callable[[AnyGame, Mapping[str, Any]], str | None] = lambda game, options: None
+    name = ""
+    summary = ""
+    options: tuple[Option, ...] = DEEPENING_OPTIONS
+    averages_chance = False
 
-    def defaults(self) -> dict[str, Any]:
-        """Every option with its default value."""
-        return defaults(self.options)
+    def refuses(self, game: AnyGame, settings: Settings) -> str | None:
+        """Why these settings cannot search `game`; None when they can."""
+        return None
 
-    def settings(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """Every option a search runs with: those given, the limits as `limits` reads them,
-        and the defaults of the rest."""
-        return {**self.defaults(), **given, **limits(given)}
+    def new_table(self, settings: Settings) -> Table:
+        """What a player keeps between the moves of one game: a table of the `table=` size, none when `cache=off`."""
+        return Table(settings.table if settings.cache else 0)
 
-    def game_for(self, game: AnyGame, options: Mapping[str, Any] | None = None) -> AnyGame:
-        """The game as this engine searches it; CannotSearch when it cannot honour its
-        properties (or, given the options, when they cannot search it)."""
-        refusal = self.refuses(game, options) if options is not None else None
+    def game_for(self, game: AnyGame, settings: Settings = DEFAULTS) -> AnyGame:
+        """The game as this engine searches it; CannotSearch when it cannot honour its properties."""
+        refusal = self.refuses(game, settings)
         if refusal is not None:
             raise CannotSearch(refusal)
         if game.players not in (1, 2):
@@ -156,125 +115,153 @@ class Engine:
         able = ", ".join(engine.name for engine in ENGINES.values() if engine.averages_chance)
         raise CannotSearch(f"{self.name} cannot value the chance nodes of {game.name}; use {able}")
 
+    def build(self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits) -> Searcher:
+        """This engine's searcher."""
+        raise NotImplementedError
+
     def searcher(
-        self, game: AnyGame, options: Mapping[str, Any], table: Table | None = None, budget: Budget | None = None
+        self, game: AnyGame, settings: Settings = DEFAULTS, limits: Limits = UNLIMITED, table: Table | None = None
     ) -> Searcher:
-        """A searcher for `game` with these options (defaults for those missing)."""
-        chosen = self.settings(options)
-        if table is None:
-            table = self.table(chosen)
-        if budget is None:
-            budget = Budget.of(chosen["time"], chosen["nodes"])
-        searcher = self.build(self.game_for(game, chosen), table, budget, chosen)
-        if "near" in chosen:  # the engines that take NEAR
-            searcher.near = chosen["near"]
-        if not chosen.get("book", True):
+        """A searcher of `game` with these settings, its budget made from `limits` now."""
+        table = self.new_table(settings) if table is None else table
+        searcher = self.build(self.game_for(game, settings), table, limits.budget(), settings, limits)
+        searcher.near = settings.near
+        if not settings.book:
             searcher.book = None
         return searcher
 
     def search(
         self,
         game: AnyGame,
-        state: Any,
-        options: Mapping[str, Any],
+        state: object,
+        limits: Limits,
+        *,
         table: Table | None = None,
+        watcher: Watcher | None = None,
         every_move: bool = False,
         deepen: bool | None = None,
-        watcher: Watcher | None = None,
+        settings: Settings = DEFAULTS,
     ) -> SearchResult:
-        """Search `state` under its limits; `every_move` values every root move exactly.
+        """Search `state` under `limits`; `every_move` values every root move exactly.
 
         It deepens one ply at a time when `deepen`, which by default it does under a time or
-        node limit; unlimited, it searches straight to the end of the game (or to `depth`).
+        node limit; otherwise it searches straight to the end of the game (or to the depth limit).
         """
-        chosen = self.settings(options)
-        searcher = self.searcher(game, chosen, table)
-        if deepen is None:
-            deepen = chosen["time"] is not None or chosen["nodes"] is not None
-        return self.run(searcher, state, chosen["depth"], every_move, deepen, watcher)
+        searcher = self.searcher(game, settings, limits, table)
+        return run(searcher, state, limits, every_move, deepen, watcher)
 
 
-def _cutoff(options: Mapping[str, Any]) -> float:
-    """Expectimax's cut-off: as given, else DEFAULT_CUTOFF for a limited search and 0 for an
-    exact one (`options` are a search's settings, its limits read)."""
-    if options["cutoff"] is not None:
-        return float(options["cutoff"])
-    limited = any(options[limit.name] is not None for limit in LIMITS)
-    return DEFAULT_CUTOFF if limited else 0.0
+class MinimaxEngine(Engine):
+    """Plain minimax, the oracle the others are tested against."""
+
+    name = "minimax"
+    summary = "plain minimax, Max and Min apart: no pruning; a memo of positions valued (cache=off: every node)"
+
+    def build(self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits) -> Searcher:
+        return Minimax(game, table, budget, cache=settings.cache)
+
+
+class NegamaxEngine(Engine):
+    """Minimax in its negamax form."""
+
+    name = "negamax"
+    summary = "minimax as one maximising recursion: no pruning; a memo (cache=off: every node)"
+
+    def build(self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits) -> Searcher:
+        return Negamax(game, table, budget, cache=settings.cache)
+
+
+class AlphaBetaEngine(Engine):
+    """Alpha-beta, the engine people play against."""
+
+    name = "alphabeta"
+    summary = "alpha-beta pruning with a transposition table and the game's move order"
+
+    def build(self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits) -> Searcher:
+        return AlphaBeta(game, table, budget)
+
+
+class ExpectimaxEngine(Engine):
+    """Expectimax: chance nodes averaged, a probability cut-off under a limit."""
+
+    name = "expectimax"
+    summary = "players maximise, chance nodes average their outcomes (2048)"
+    options = (*DEEPENING_OPTIONS, CUTOFF)
+    averages_chance = True
+
+    def build(self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits) -> Searcher:
+        cutoff = settings.cutoff
+        if cutoff is None:  # chosen: cut unlikely spawns in a limited search, nothing in an exact one
+            cutoff = DEFAULT_CUTOFF if limits.limited else 0.0
+        return Expectimax(game, table, budget, cutoff)
+
+
+class MonteCarloEngine(Engine):
+    """Monte Carlo tree search: simulations, not depths; what it keeps between moves is its tree."""
+
+    name = "mcts"
+    summary = "Monte Carlo tree search (UCT) proving what it can (MCTS-Solver); random playouts"
+    options = (
+        dataclasses.replace(TIME, help="seconds per move; inf for none (no default when iterations is set)"),
+        ITERATIONS,
+        Option("c", float, DEFAULTS.c, low=0, high=100, help="UCT's exploration constant (payoffs scaled to 0..1)"),
+        Option(
+            "rollout",
+            str,
+            DEFAULTS.rollout,
+            choices=ROLLOUTS,
+            help="random: playouts to the end; heuristic: a few plies, scored by the game's evaluate",
+        ),
+        Option(
+            "seed",
+            int,
+            DEFAULTS.seed,
+            low=0,
+            high=MAX_SEED,
+            help="seed of the playouts and chance draws (reproducible with iterations=)",
+        ),
+        BOOK,
+    )
+    averages_chance = True
+
+    def refuses(self, game: AnyGame, settings: Settings) -> str | None:
+        """A heuristic playout needs the game's `evaluate`."""
+        if settings.rollout == "heuristic" and Capability.EVALUATION not in game.capabilities:
+            return (
+                f"mcts: rollout=heuristic scores playouts with the game's evaluate, and {game.name} has none;"
+                " use rollout=random"
+            )
+        return None
+
+    def new_table(self, settings: Settings) -> Table:
+        """An empty tree."""
+        return Tree()
+
+    def build(self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits) -> Searcher:
+        return MonteCarlo(game, table, budget, settings.c, settings.rollout, settings.seed)
+
+    def search(
+        self,
+        game: AnyGame,
+        state: object,
+        limits: Limits,
+        *,
+        table: Table | None = None,
+        watcher: Watcher | None = None,
+        every_move: bool = False,
+        deepen: bool | None = None,
+        settings: Settings = DEFAULTS,
+    ) -> SearchResult:
+        """Simulate until the limits end or the root is proven (a depth limit does not apply)."""
+        searcher = self.searcher(game, settings, limits, table)
+        assert isinstance(searcher, MonteCarlo)
+        return searcher.run(state, every_move, watcher)
 
 
 ENGINES: Mapping[str, Engine] = MappingProxyType(
     {
         engine.name: engine
-        for engine in (
-            Engine(
-                "minimax",
-                "plain minimax, Max and Min apart: no pruning; a memo of positions valued (cache=off: every node)",
-                lambda game, table, budget, options: Minimax(game, table, budget, cache=options["cache"]),
-                (*LIMITS, cache(True), TABLE_SIZE, NEAR, BOOK),
-            ),
-            Engine(
-                "negamax",
-                "minimax as one maximising recursion: no pruning; a memo (cache=off: every node)",
-                lambda game, table, budget, options: Negamax(game, table, budget, cache=options["cache"]),
-                (*LIMITS, cache(True), TABLE_SIZE, NEAR, BOOK),
-            ),
-            Engine(
-                "alphabeta",
-                "alpha-beta pruning with a transposition table and the game's move order",
-                lambda game, table, budget, options: AlphaBeta(game, table, budget),
-                (*LIMITS, cache(True), TABLE_SIZE, NEAR, BOOK),
-            ),
-            Engine(
-                "expectimax",
-                "players maximise, chance nodes average their outcomes (2048)",
-                lambda game, table, budget, options: Expectimax(game, table, budget, _cutoff(options)),
-                (
-                    *LIMITS,
-                    cache(True),
-                    TABLE_SIZE,
-                    NEAR,
-                    BOOK,
-                    Option(
-                        "cutoff",
-                        float,
-                        None,
-                        "least chance of reaching a node that is still searched",
-                        f"{DEFAULT_CUTOFF:g} (0 when exact)",
-                    ),
-                ),
-                averages_chance=True,
-            ),
-            Engine(
-                "mcts",
-                "Monte Carlo tree search (UCT) proving what it can (MCTS-Solver); random playouts",
-                lambda game, table, budget, options: MonteCarlo(
-                    game, table, budget, options["c"], options["rollout"], options["seed"]
-                ),
-                (
-                    Option(
-                        "time",
-                        float,
-                        MOVE_SECONDS,
-                        "seconds per move; inf for none (no default when iterations is set)",
-                    ),
-                    ITERATIONS,
-                    Option("c", float, EXPLORATION, "UCT's exploration constant (payoffs scaled to 0..1)"),
-                    Option(
-                        "rollout",
-                        str,
-                        ROLLOUTS[0],
-                        "random: playouts to the end; heuristic: a few plies, scored by the game's evaluate",
-                    ),
-                    Option("seed", int, None, "seed of the playouts and chance draws (reproducible with iterations=)"),
-                    BOOK,
-                ),
-                averages_chance=True,
-                run=simulate,
-                table=lambda options: Tree(),
-                refuses=refuses,
-            ),
-        )
+        for engine in (MinimaxEngine(), NegamaxEngine(), AlphaBetaEngine(), ExpectimaxEngine(), MonteCarloEngine())
     }
 )
 """The engines by name, in the order they are listed to users."""
@@ -295,18 +282,19 @@ def lookup(name: str) -> Engine:
 
 def search(
     game: AnyGame,
-    state: Any,
+    state: object,
     engine: str | Engine = "alphabeta",
     table: Table | None = None,
     every_move: bool = False,
-    **options: Any,
+    **options: Value,
 ) -> SearchResult:
-    """Search `state` with an engine named by the registry and its options (`depth=`, `time=`, ...).
-
-    `table` is a table to search with and keep (a fresh one of the `table=` capacity by default).
-    """
+    """`Engine.search` with the options a spec would give (`depth=`, `time=inf`, `cache=False`, ...),
+    for scripts and tests: a second a move unless they name a limit. A call is a command of its
+    own: it runs inside the interpreter policy, on a stack that holds a search to the end (`deep`)."""
     chosen = lookup(engine) if isinstance(engine, str) else engine
-    unknown = set(options) - set(chosen.defaults())
+    unknown = set(options) - {option.name for option in chosen.options}
     if unknown:
         raise CannotSearch(f"{chosen.name} has no option {', '.join(sorted(unknown))}")
-    return chosen.search(game, state, options, table, every_move)
+    limits = given(options) or PLAY
+    settings = Settings.of(options)
+    return deep(lambda: chosen.search(game, state, limits, table=table, every_move=every_move, settings=settings))

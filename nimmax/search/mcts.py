@@ -39,7 +39,6 @@ from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.deepening import Searcher, Watcher
 from nimmax.search.result import MoveValue, SearchResult
 from nimmax.search.score import FULL_DEPTH, INFINITY
-from nimmax.search.stack import interpreter_for
 from nimmax.search.table import EXACT, Table
 
 EXPLORATION = math.sqrt(2)
@@ -203,11 +202,10 @@ class MonteCarlo(Searcher):
         self.root = root = self._root(state, every_move)
         budget.watch = (lambda _: watcher.tick(self)) if watcher is not None else None
         try:
-            with interpreter_for(1):  # the collector paused: a big tree holds no cycles to find
-                while not root.done:
-                    self.simulate(root)
-                    budget.nodes += 1  # a simulation is a node; the clock is read after each one
-                    budget.check()
+            while not root.done:  # the caller's policy pauses the collector: a big tree holds no cycles
+                self.simulate(root)
+                budget.nodes += 1  # a simulation is a node; the clock is read after each one
+                budget.check()
         except OutOfBudget:
             pass
         finally:

@@ -1,25 +1,21 @@
-"""How deep a search may recurse: the interpreter's recursion limit, kept within the C stack.
+"""The interpreter policy a command enters once: the recursion limit, kept within the C stack,
+the collector paused, and (`deep`) a thread with a big stack for a search to the end of a game.
 
 CPython 3.11 counts every frame against one recursion limit, yet only a call that passes
-through C (a generator driven by `sum()`, a key function called by `max()`, an `__eq__`
-called by a dict) takes room on the thread's C stack; a plain Python call takes none. A
-limit raised past what the stack holds turns the RecursionError meant to stop a runaway
-recursion into a segmentation fault. So `interpreter_for` raises the limit only as far as
-the calling thread's stack holds at BYTES_PER_FRAME a frame, and `deep` runs a search that
-needs more on a thread of its own, with a stack sized for it. A search that still meets the
-limit is refused with TooDeep, naming how deep it may go.
+through C (a generator driven by `sum()`) takes room on the C stack; a limit past what the
+stack holds turns the RecursionError meant to stop a recursion into a segmentation fault. A
+search that meets the limit is refused with TooDeep, naming how deep it may go (`refusing`).
 """
 
 from __future__ import annotations
 
 import ctypes
 import gc
-import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Generic, TypeVar
 
 from nimmax.game import BadInput
 
@@ -46,13 +42,12 @@ RESERVE = 8
 at its deepest node (the error raised at the limit, C functions with buffers of their own)."""
 
 MOST_STACK = 256 << 20
-"""The largest stack `deep` asks for, and the one assumed where the stack is unlimited: room for
-some 150,000 plies, whose frames and table entries take about as many kilobytes of memory.
-It is address space only: pages are used as a recursion reaches them."""
+"""The stack `deep` gives, and the one assumed where the stack is unlimited: room for some
+150,000 plies. It is address space only: pages are used as a recursion reaches them."""
 
 POLL_SECONDS = 0.05
-"""How often a thread waiting on a deep search looks for a signal: a signal may be delivered
-to the searching thread, and only the main thread runs Python's signal handlers."""
+"""How often a thread waiting on a deep search looks for a signal: only the main thread runs
+Python's signal handlers."""
 
 
 class TooDeep(BadInput):
@@ -69,13 +64,13 @@ class TooDeep(BadInput):
         )
 
 
-class DeepThread(threading.Thread):
+class DeepThread(threading.Thread, Generic[T]):
     """A thread with a stack of `stack_bytes`, running one call; its answer or error is kept."""
 
-    def __init__(self, function: Callable[[], Any], stack_bytes: int) -> None:
+    def __init__(self, function: Callable[[], T], stack_bytes: int) -> None:
         super().__init__(name="nimmax-deep-search", daemon=True)
         self.function, self.stack_bytes = function, stack_bytes
-        self.answer: Any = None
+        self.answers: list[T] = []
         self.error: BaseException | None = None
         self.lock = threading.Lock()
         self.finished = False
@@ -84,7 +79,7 @@ class DeepThread(threading.Thread):
     def run(self) -> None:
         try:
             try:
-                self.answer = self.function()
+                self.answers.append(self.function())
             finally:
                 with self.lock:  # an error forwarded from the waiting thread lands inside this try
                     self.finished = True
@@ -102,34 +97,18 @@ class DeepThread(threading.Thread):
             return True
 
 
-GLIBC_UNLIMITED_THREAD_STACK = 2 << 20
-"""The stack glibc gives a thread when the stack limit is unlimited (else the limit itself)."""
-
-
 def stack_bytes() -> int | None:
-    """The C stack of the calling thread; None for a thread whose stack nimmax cannot know."""
+    """The C stack of the calling thread: a DeepThread's, or the main thread's (the stack limit);
+    None for another thread, whose stack nimmax does not know (then the limit is left as it is)."""
     thread = threading.current_thread()
     if isinstance(thread, DeepThread):
         return thread.stack_bytes
-    if resource is None:  # Windows: the main thread has 1 MiB
-        return 1 << 20 if thread is threading.main_thread() else None
-    soft, _ = resource.getrlimit(resource.RLIMIT_STACK)
-    unlimited = soft == resource.RLIM_INFINITY
-    if thread is threading.main_thread():
-        return MOST_STACK if unlimited else min(soft, MOST_STACK)
-    if threading.stack_size():
-        return threading.stack_size()
-    if not glibc():
+    if thread is not threading.main_thread():
         return None
-    return GLIBC_UNLIMITED_THREAD_STACK if unlimited else min(soft, MOST_STACK)
-
-
-def glibc() -> bool:
-    """Whether the C library is glibc, whose threads get the stack limit's size by default."""
-    try:
-        return os.confstr("CS_GNU_LIBC_VERSION") is not None
-    except (ValueError, OSError, AttributeError):
-        return False
+    if resource is None:  # Windows: the main thread has 1 MiB
+        return 1 << 20
+    soft = resource.getrlimit(resource.RLIMIT_STACK)[0]
+    return MOST_STACK if soft == resource.RLIM_INFINITY else min(soft, MOST_STACK)
 
 
 def frames_room(stack: int | None) -> int:
@@ -147,74 +126,72 @@ def frames_below() -> int:
     return count + 1
 
 
-def frames_for(plies: int) -> int:
-    """The recursion limit a search `plies` deep needs, beyond the frames below it."""
-    return plies * FRAMES_PER_PLY + LEAF_FRAMES
-
-
-def stack_for(frames: int) -> int:
-    """A stack, in whole pages, that holds a recursion limit of `frames`."""
-    wanted = frames * BYTES_PER_FRAME * RESERVE // (RESERVE - 1)
-    return min(-(-wanted // 65536) * 65536, MOST_STACK)
+def room() -> int:
+    """The plies a search started here may recurse under the recursion limit as it stands."""
+    return max(0, (sys.getrecursionlimit() - frames_below() - LEAF_FRAMES) // FRAMES_PER_PLY)
 
 
 @contextmanager
-def interpreter_for(plies: int) -> Iterator[int]:
-    """Give a search up to `plies` of recursion and no cyclic garbage collection, then put the
-    recursion limit and the collector back as they were; yields how many plies it may go.
+def refusing() -> Iterator[int]:
+    """Yield `room()`; a RecursionError inside becomes TooDeep, naming it."""
+    plies = room()
+    try:
+        yield plies
+    except RecursionError:
+        raise TooDeep(plies) from None
 
-    The limit is raised only as far as this thread's stack holds (`deep` finds a bigger one);
-    a RecursionError inside becomes TooDeep. The collector is paused because a full
-    collection over a large table costs a sizeable share of a timed move; table entries hold
-    no reference cycles, so reference counting still frees every entry a table drops.
+
+@contextmanager
+def interpreter() -> Iterator[None]:
+    """For the span of a command: the recursion limit raised as far as this thread's stack holds
+    and the cyclic garbage collector paused, then both put back as they were.
+
+    The collector is paused because a full collection over a large table costs a sizeable share
+    of a timed move; table entries hold no reference cycles, so reference counting still frees
+    every entry a table drops.
     """
-    below = frames_below()
     limit, collecting = sys.getrecursionlimit(), gc.isenabled()
-    raised = max(limit, min(below + frames_for(plies), frames_room(stack_bytes())))
-    room = max(0, min(plies, (raised - below - LEAF_FRAMES) // FRAMES_PER_PLY))
-    sys.setrecursionlimit(raised)
+    sys.setrecursionlimit(max(limit, frames_room(stack_bytes())))
     gc.disable()
     try:
-        yield room
-    except RecursionError:
-        raise TooDeep(room) from None
+        yield
     finally:
         sys.setrecursionlimit(limit)
         if collecting:
             gc.enable()
 
 
-def deep(plies: int, function: Callable[[], T]) -> T:
-    """`function()` inside `interpreter_for(plies)`, on a thread with a stack big enough for it.
+def deep(function: Callable[[], T]) -> T:
+    """`function()` inside `interpreter()` on a thread with a stack of MOST_STACK, for a command
+    that searches to the end of a game; TooDeep when it recurses deeper than even that holds.
 
-    This thread serves when its own stack has the room; otherwise a DeepThread does, while
-    this one waits. A signal's exception raised here while it waits (Ctrl-C) is raised in the
-    search too, and the search's answer or error is this call's.
+    This thread serves when its own stack is as big; otherwise a DeepThread does, while this one
+    waits. A signal's exception raised here while it waits (Ctrl-C) is raised in the search too,
+    and the search's answer or error is this call's.
     """
 
     def call() -> T:
-        with interpreter_for(plies):
+        with interpreter(), refusing():
             return function()
 
-    frames, own = frames_below() + frames_for(plies), stack_bytes()
-    if frames <= frames_room(own) or (own is not None and stack_for(frames) <= own):
-        return call()  # room enough here, or no bigger stack to be had (a deep search inside another)
-    worker = DeepThread(call, stack_for(frames))
+    own = stack_bytes()
+    if own is not None and own >= MOST_STACK:
+        return call()
+    worker = DeepThread(call, MOST_STACK)
     try:
         previous = threading.stack_size(worker.stack_bytes)
     except (ValueError, RuntimeError):  # the platform sets no thread stack size: this thread's room
         return call()
     try:
         worker.start()
-        started = True
     except (RuntimeError, MemoryError):  # no address space for such a stack: this thread's room
-        started = False
+        return call()
     finally:
         threading.stack_size(previous)
-    return wait_for(worker) if started else call()
+    return wait_for(worker)
 
 
-def wait_for(worker: DeepThread) -> Any:
+def wait_for(worker: DeepThread[T]) -> T:
     """The worker's answer, or its error raised here; an exception raised here while waiting
     is forwarded to the worker, and a second one stops the wait.
 
@@ -233,4 +210,4 @@ def wait_for(worker: DeepThread) -> Any:
         if interrupted is not None and type(worker.error) is type(interrupted):
             raise interrupted
         raise worker.error
-    return worker.answer
+    return worker.answers[0]

@@ -28,8 +28,9 @@ from nimmax.files import read_text
 from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove
 from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, Command, GameRecord, Match, Ply, TakeBack, TakenBack
 from nimmax.numbers import MAX_DELAY, quoted
-from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, parse_spec, timed
+from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, limited
 from nimmax.search import engine_for
+from nimmax.search.limits import override
 from nimmax.ui.banner import banner, engine_status, facing, last_mover, seat_labels, worth_drawing
 from nimmax.ui.games import presentation
 from nimmax.ui.live import LiveSearch
@@ -72,15 +73,17 @@ class PlaySession:
         time_limit: float | None = None,
     ) -> None:
         self.game, self.console, self.delay = game, console, delay
-        specs = [timed(spec, time_limit) for spec in specs]
-        for spec in specs:
+        limits = override(time=time_limit)
+        chosen = [limited(spec, limits) for spec in specs]
+        for spec in chosen:
             check_fit(spec, game)
         self.live = LiveSearch(game, console)
         self.players: list[Player] = [
             create(spec, seed=None if seed is None else seed + seat, ask=self.ask, watcher=self.live)
-            for seat, spec in enumerate(specs)
+            for seat, spec in enumerate(chosen)
         ]
-        self.hint_spec = timed(Spec(engine_for(game).name), time_limit)
+        hint = Spec(engine_for(game).name)
+        self.hint_spec = hint.limited(limits) if limits is not None else hint
         self.labels = seat_labels(game, [player.spec for player in self.players])
         self.humans = {seat for seat, player in enumerate(self.players) if isinstance(player, HumanPlayer)}
         self.bottom = facing(self.humans)
@@ -217,7 +220,7 @@ class PlaySession:
         (2048: the slide's points now, the search's heuristic estimate apart)."""
         if self.hinter is None:
             engines = [player for player in self.players if isinstance(player, SearchPlayer)]
-            self.hinter = engines[0] if engines else SearchPlayer(parse_spec(self.hint_spec), self.live)
+            self.hinter = engines[0] if engines else SearchPlayer(self.hint_spec, self.live)
         with self.live.watching("hint"):
             search = self.hinter.search(self.game, state)
         move = escape(self.game.format_move(search.move))

@@ -10,7 +10,8 @@ from rich.table import Table
 from rich.text import Text
 
 from nimmax.game import AnyGame
-from nimmax.search import Option, SearchResult
+from nimmax.numbers import Option
+from nimmax.search import SearchResult
 from nimmax.ui.results import value_words
 
 if TYPE_CHECKING:
