@@ -148,13 +148,13 @@ def test_the_cli_package_is_thin() -> None:
 
 
 def test_every_time_option_reads_its_range_from_one_place() -> None:
-    """Each command's --time help names the same range, from RANGES["time"]; inf only where it means no limit."""
+    """Each command's --time help names the same range, from the time limit's Option; inf only where it means no limit."""
     import typer
 
     from nimmax.cli import app
-    from nimmax.players import RANGES
+    from nimmax.search.limits import TIME
 
-    low, high = RANGES["time"]
+    low, high = TIME.low, TIME.high
     commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
     helps = {
         name: param.help for name, command in commands.items() for param in command.params if "--time" in param.opts
