@@ -16,8 +16,8 @@ from typing import Any, Literal
 from nimmax import games
 from nimmax.game import CHANCE, AnyGame
 from nimmax.match import GameRecord
-from nimmax.players import BadPlayerSpec, SearchPlayer, Spec, parse_spec
-from nimmax.search import ENGINES, INFINITY, MOVE_SECONDS, Limits, SearchResult, Watcher, engine_for, search
+from nimmax.players import BadPlayerSpec, SearchPlayer, Spec, parse_spec, suggested
+from nimmax.search import ENGINES, INFINITY, MOVE_SECONDS, Limits, SearchResult, Watcher, search
 
 Verdict = Literal["best", "good", "inaccuracy", "mistake"]
 
@@ -127,7 +127,7 @@ def verdict(best: float, played: float, exact: bool, players: int) -> Verdict:
 
 def default_algorithm(game: AnyGame) -> str:
     """The engine that analyses a game by default: the one `play` suggests for it."""
-    return engine_for(game).name
+    return suggested(game).kind
 
 
 def positions(record: GameRecord) -> Iterator[tuple[int, Any, Any]]:

@@ -29,8 +29,9 @@ the stack lets a search recurse; not run, since a smaller board of the same seri
 over the limit or too deep."""
 
 
-FAMILIES: tuple[Family, ...] = tuple(info.family for info in games.GAMES if info.family is not None)
-"""The game families bench runs: each registry entry's that names one."""
+def families() -> tuple[Family, ...]:
+    """The game families bench runs: each registry entry's that names one."""
+    return tuple(info.family for info in games.GAMES if info.family is not None)
 
 
 @dataclass(frozen=True)
@@ -77,10 +78,10 @@ class Row:
 
 def family(name: str) -> Family:
     """The family of that name; BadInput lists them."""
-    for known in FAMILIES:
+    for known in families():
         if known.name == name.lower():
             return known
-    raise BadInput(f"unknown game family {quoted(name)}; families: {', '.join(known.name for known in FAMILIES)}")
+    raise BadInput(f"unknown game family {quoted(name)}; families: {', '.join(known.name for known in families())}")
 
 
 def parse_sizes(chosen: Family, option: str, text: str | None) -> tuple[int, ...]:

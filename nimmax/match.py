@@ -279,7 +279,7 @@ def trusted(words: str, folder: Path | None, plugin: str | None) -> str:
         parts = shlex.split(words)
     except ValueError as error:
         raise BadRecord(f"the record's game cannot be played: cannot read game words: {error}") from None
-    if not parts or not plugins.names_plugin(parts[0]):
+    if not parts or not games.names_plugin(parts[0]):
         if plugin is not None:
             raise BadRecord(f"the record's game is {quoted(words)}, not a plugin: --plugin is for a plugin's record")
         return words

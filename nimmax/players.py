@@ -14,7 +14,7 @@ from typing import Any, Protocol, cast
 
 from nimmax.game import AnyGame, BadInput, Game
 from nimmax.numbers import MAX_SEED, Option, Value, quoted
-from nimmax.search import ENGINES, PLAY, Engine, Limits, SearchResult, Settings, Table, Watcher
+from nimmax.search import ENGINES, PLAY, Engine, Limits, SearchResult, Settings, Table, Watcher, engine_for
 from nimmax.search.limits import ITERATIONS, NAMES, as_options, given
 
 
@@ -267,3 +267,9 @@ def limited(spec: str | Spec, limits: Limits | None) -> str | Spec:
     if limits is None or parsed.engine is None or parsed.names_limits:
         return parsed
     return parsed.limited(limits)
+
+
+def suggested(game: AnyGame) -> Spec:
+    """The player nimmax suggests for `game` (the default opponent, hints, analysis): its engine's
+    own spec, expectimax where chance is averaged, else alpha-beta."""
+    return Spec(engine_for(game).name)

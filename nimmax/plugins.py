@@ -52,16 +52,6 @@ def is_file(where: str) -> bool:
     return where.endswith(".py") or "/" in where or "\\" in where
 
 
-def names_plugin(name: str) -> bool:
-    """Whether the first of game words names a plugin (a reference, or a game an installed package
-    registers) rather than one of nimmax's games; read from the names alone, nothing loaded."""
-    from nimmax.games import _BY_NAME
-
-    if name.lower() in _BY_NAME:
-        return False
-    return is_reference(name) or any(point.name == name for point in entry_points(group=GAME_GROUP))
-
-
 def split_reference(text: str) -> tuple[str, str, str]:
     """`where:Class[:options]` as (where, class name, options text)."""
     where, _, rest = text.partition(":")

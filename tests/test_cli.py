@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from nimmax.ui.prompt import COMMANDS
+from nimmax.ui.presentation import COMMANDS
 
 from .cli_helpers import nimmax, nimmax_in_process
 from .theory import simple_nim_tree_size
@@ -148,7 +148,7 @@ def test_the_cli_package_is_thin() -> None:
 
 
 def test_every_time_option_reads_its_range_from_one_place() -> None:
-    """Each command's --time help names the same range, from the time limit's Option; inf only where it means no limit."""
+    """Each command's --time help names one range, the time limit Option's; inf only where it means no limit."""
     import typer
 
     from nimmax.cli import app

@@ -336,8 +336,8 @@ REGISTRIES = {
     "games": "nimmax.games.GAMES",
     "engines": "nimmax.search.engines.ENGINES",
     "players": "nimmax.players.PLAYERS",
-    "presentations": "nimmax.ui.presentation.PRESENTATIONS",
-    "session commands": "nimmax.ui.prompt.COMMANDS",
+    "presentations": "nimmax.ui.games.PRESENTATIONS",
+    "session commands": "nimmax.ui.presentation.COMMANDS",
 }
 """The one place each kind is registered (the CLI's commands are the Typer app's, checked apart).
 A module-level mapping or collection of a kind's names anywhere else is a second registry: a

@@ -18,11 +18,4 @@ from nimmax.cli.errors import main
 from nimmax.cli.root import app, err, out
 from nimmax.cli.streams import ASCII_MARKS
 
-__all__ = ["ASCII_MARKS", "app", "err", "main", "out", "run"]
-
-
-def run() -> None:
-    """The console-script entry of installs made before it moved to `nimmax.__main__.run`: the same run."""
-    from nimmax.__main__ import run
-
-    run()
+__all__ = ["ASCII_MARKS", "app", "err", "main", "out"]

@@ -59,13 +59,13 @@ def play_command(
     """
     from nimmax import games
     from nimmax.game import BadInput
-    from nimmax.search import engine_for
+    from nimmax.players import suggested
     from nimmax.ui import play  # prompt_toolkit loads only for the commands that play
 
     game = games.create(game_words)
     if game.players == 1 and second is not None:
         raise BadInput(f"{game.name} is a one-player game: give only --first")
-    specs = [first] if game.players == 1 else [first, second or engine_for(game).name]
+    specs = [first] if game.players == 1 else [first, second or suggested(game).kind]
     play.play(game, specs, out, seed=seed, delay=delay, record=record, time_limit=time)
 
 

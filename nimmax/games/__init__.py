@@ -152,6 +152,18 @@ def lookup(name: str) -> GameInfo:
     return info
 
 
+def names_plugin(name: str) -> bool:
+    """Whether the first of game words names a plugin (a reference, or a game an installed package
+    registers) rather than one of nimmax's games; read from the names alone, nothing loaded."""
+    if name.lower() in _BY_NAME:
+        return False
+    from importlib.metadata import entry_points
+
+    from nimmax.plugins import GAME_GROUP, is_reference
+
+    return is_reference(name) or any(point.name == name for point in entry_points(group=GAME_GROUP))
+
+
 def create(words: str | Sequence[str]) -> AnyGame:
     """Build a game from its words, e.g. create("tictactoe --size 4 --k 3")."""
     if isinstance(words, str):

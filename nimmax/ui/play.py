@@ -28,15 +28,13 @@ from nimmax.files import read_text
 from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove
 from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, Command, GameRecord, Match, Ply, TakeBack, TakenBack
 from nimmax.numbers import MAX_DELAY, quoted
-from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, limited
-from nimmax.search import engine_for
+from nimmax.players import HumanPlayer, Player, SearchPlayer, check_fit, create, limited, suggested
 from nimmax.search.limits import override
 from nimmax.ui.banner import banner, engine_status, facing, last_mover, seat_labels, worth_drawing
 from nimmax.ui.games import presentation
 from nimmax.ui.live import LiveSearch
-from nimmax.ui.presentation import MoveReader
+from nimmax.ui.presentation import COMMANDS, MoveReader
 from nimmax.ui.prompt import (
-    COMMANDS,
     KEYS,
     LineReader,
     LineTooLong,
@@ -82,7 +80,7 @@ class PlaySession:
             create(spec, seed=None if seed is None else seed + seat, ask=self.ask, watcher=self.live)
             for seat, spec in enumerate(chosen)
         ]
-        hint = Spec(engine_for(game).name)
+        hint = suggested(game)
         self.hint_spec = hint.limited(limits) if limits is not None else hint
         self.labels = seat_labels(game, [player.spec for player in self.players])
         self.humans = {seat for seat, player in enumerate(self.players) if isinstance(player, HumanPlayer)}

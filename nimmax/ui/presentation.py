@@ -18,6 +18,17 @@ if TYPE_CHECKING:
     from nimmax.search import SearchResult
 
 
+COMMANDS = {
+    "hint": "the engine's best move here and its value",
+    "why": "why the engine played its last move, and the line that refutes each other move",
+    "undo": "take back your last move and the replies to it",
+    "moves": "list the legal moves",
+    "help": "show this help",
+    "quit": "end the game (the record, if asked for, is still written)",
+}
+"""Words a person may type instead of a move, with what they do."""
+
+
 class Rules(NamedTuple):
     """How a game is played, how its moves are written, and its setup in a few words for the title
     (what its words may leave to a default: the k of a 15x15 board)."""

@@ -29,17 +29,7 @@ from prompt_toolkit.validation import ValidationError, Validator
 
 from nimmax.game import AnyGame, BadInput
 from nimmax.ui.games import presentation
-from nimmax.ui.presentation import MoveReader
-
-COMMANDS = {
-    "hint": "the engine's best move here and its value",
-    "why": "why the engine played its last move, and the line that refutes each other move",
-    "undo": "take back your last move and the replies to it",
-    "moves": "list the legal moves",
-    "help": "show this help",
-    "quit": "end the game (the record, if asked for, is still written)",
-}
-"""Words a person may type instead of a move, with what they do."""
+from nimmax.ui.presentation import COMMANDS, MoveReader
 
 KEYS = {"f1": "help", "f2": "hint", "f3": "undo", "f4": "why"}
 """Function keys that answer a command at the terminal prompt without typing it."""

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from nimmax.game import AnyGame, IllegalMove
 from nimmax.games.twenty48 import Position, Spawn, Twenty48
-from nimmax.ui.presentation import Outcome, Rules
+from nimmax.ui.presentation import COMMANDS, Outcome, Rules
 from nimmax.ui.text import signed
 
 if TYPE_CHECKING:
@@ -72,9 +72,6 @@ KEYS = {
     "c-d": "quit",
 }
 """Key (prompt_toolkit's name) to what it means: a slide, or a command (help, hint, undo, quit)."""
-
-COMMAND_KEYS = frozenset({"help", "hint", "undo", "quit"})
-"""The meanings of KEYS that are commands, answered whatever the board."""
 
 HINT = "arrows / wasd / hjkl slide · ? / F1 help · F2 hint · u / F3 undo · q quit"
 
@@ -222,7 +219,7 @@ def read_key(game: AnyGame, state: Any, input: Input | None = None, output: Outp
 
     def answer(meaning: str) -> Any:
         def handler(event: KeyPressEvent) -> None:
-            if meaning in COMMAND_KEYS or meaning in legal:
+            if meaning in COMMANDS or meaning in legal:
                 event.app.exit(result=meaning)
             else:
                 event.app.output.bell()
