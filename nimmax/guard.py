@@ -12,7 +12,9 @@ they pay nothing; a plugin's calls to itself stay unguarded (it gets its own obj
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable, Hashable
+from pathlib import Path
 from typing import Any
 
 from nimmax.game import AnyGame, BadInput, Capability, Game, defined
@@ -46,11 +48,25 @@ def place(cls: type, member: str | None = None) -> str:
         return f"{cls.__module__}.{cls.__qualname__}"
 
 
+LOADED: set[str] = set()
+"""The files of plugins loaded in this process, so an error raised in them can be blamed on them."""
+
+
+def blame(error: BaseException) -> str | None:
+    """For an error raised inside a loaded plugin's code: "file:line: Type: message" at the
+    plugin's deepest frame; None when no plugin's code is on the traceback."""
+    frames = [
+        frame for frame in traceback.extract_tb(error.__traceback__) if str(Path(frame.filename).resolve()) in LOADED
+    ]
+    if not frames:
+        return None
+    frame = frames[-1]
+    return one_line(f"{frame.filename}:{frame.lineno}: {type(error).__name__}: {error}")
+
+
 def failure(cls: type, member: str, error: BaseException) -> PluginFailed:
     """The one line for an error a plugin's code raised (or a `sys.exit` it called) in `member`:
     the plugin's deepest frame, else the member's own place."""
-    from nimmax.plugins import blame
-
     if isinstance(error, SystemExit):
         return PluginFailed(f"{place(cls, member)}: {cls.__name__}.{member} called sys.exit({error.code!r})")
     where = blame(error)

@@ -24,16 +24,13 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from nimmax.game import REQUIRED, AnyGame, BadGameSpec, BadInput, Game
-from nimmax.guard import PluginFailed, PluginPlayer, guard_game, offered, one_line
+from nimmax.guard import LOADED, PluginFailed, PluginPlayer, blame, guard_game, offered, one_line
 
 GAME_GROUP, PLAYER_GROUP = "nimmax.games", "nimmax.players"
 
 T = TypeVar("T")
 Number = int | float | str
 """A plugin option's value: a number where it reads as one, else the text."""
-
-_FILES: set[str] = set()
-"""The files of plugins loaded in this process, so an error raised in them can be blamed on them."""
 
 
 class BadPlugin(BadInput):
@@ -88,7 +85,7 @@ def _load_file(where: str) -> ModuleType:
     if spec is None or spec.loader is None:
         raise BadPlugin(f"plugin {where}: cannot be imported as Python")
     module = importlib.util.module_from_spec(spec)
-    _FILES.add(str(path))
+    LOADED.add(str(path))
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
@@ -109,7 +106,7 @@ def _load_module(where: str) -> ModuleType:
     except (Exception, SystemExit) as error:
         raise BadPlugin(_loading_error(where, error)) from None
     if module.__file__:
-        _FILES.add(str(Path(module.__file__).resolve()))
+        LOADED.add(str(Path(module.__file__).resolve()))
     return module
 
 
@@ -123,18 +120,6 @@ def _loading_error(where: str, error: BaseException) -> str:
     if isinstance(error, SystemExit):
         return f"plugin {place}: called sys.exit({error.code!r}) while it was imported"
     return one_line(f"plugin {place}: {type(error).__name__}: {error}")
-
-
-def blame(error: BaseException) -> str | None:
-    """For an error raised inside a loaded plugin's code: "file:line: Type: message" at the
-    plugin's deepest frame; None when no plugin's code is on the traceback."""
-    frames = [
-        frame for frame in traceback.extract_tb(error.__traceback__) if str(Path(frame.filename).resolve()) in _FILES
-    ]
-    if not frames:
-        return None
-    frame = frames[-1]
-    return one_line(f"{frame.filename}:{frame.lineno}: {type(error).__name__}: {error}")
 
 
 def game_class(reference: str) -> type[AnyGame]:

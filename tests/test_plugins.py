@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from nimmax import games, plugins
+from nimmax import games, guard, plugins
 from nimmax.game import BadGameSpec
 from nimmax.guard import PluginFailed
 from nimmax.plugins import BadPlugin
@@ -121,8 +121,8 @@ def test_blame_finds_the_plugins_frame(tmp_path: Path) -> None:
         search(game, game.initial_state(), "alphabeta", depth=2)
     assert str(caught.value) == f"{file}:14: KeyError: 1"
     assert isinstance(caught.value.__cause__, KeyError)
-    assert plugins.blame(caught.value.__cause__) == f"{file}:14: KeyError: 1"
-    assert plugins.blame(ValueError("not from a plugin")) is None
+    assert guard.blame(caught.value.__cause__) == f"{file}:14: KeyError: 1"
+    assert guard.blame(ValueError("not from a plugin")) is None
 
 
 def test_player_plugin_gets_its_options_as_keywords() -> None:

@@ -116,8 +116,8 @@ def asked_for_traceback(args: list[str]) -> bool:
 def plugin_failed(error: BaseException, args: list[str]) -> bool:
     """Say in one line where a plugin's own code failed (file, line, message), unless asked for the
     traceback; False when the error did not come from a plugin (nimmax's own bug: a traceback)."""
-    plugins = sys.modules.get("nimmax.plugins")
-    where = plugins.blame(error) if plugins is not None else None
+    guard = sys.modules.get("nimmax.guard")  # loaded with any plugin
+    where = guard.blame(error) if guard is not None else None
     if where is None or asked_for_traceback(args):
         return False
     say(f"nimmax: a plugin failed: {where}{TRACEBACK_HINT}")
