@@ -14,7 +14,8 @@ from typing import Any, Protocol, cast
 
 from nimmax.game import AnyGame, BadInput
 from nimmax.numbers import MAX_SEED, parse_float, parse_int, quoted
-from nimmax.search import ENGINES, ITERATIONS, LIMITS, Engine, Option, SearchResult, Table, Watcher, defaults
+from nimmax.search import ENGINES, ITERATIONS, LIMITS, Engine, Option, SearchResult, Watcher, defaults
+from nimmax.search.engines import Kept
 from nimmax.search.mcts import ROLLOUTS
 
 
@@ -190,11 +191,11 @@ class SearchPlayer:
         self.watcher = watcher
         self._table, self._table_game = self.new_table(), ""
 
-    def new_table(self) -> Table:
+    def new_table(self) -> Kept:
         """An empty table of this player's size (none when its cache is off; MCTS: an empty tree)."""
         return self.engine.table(self.options)
 
-    def table_for(self, game: AnyGame) -> Table:
+    def table_for(self, game: AnyGame) -> Kept:
         """The table for `game`: kept while the game is the same, since keys mean one game's positions."""
         if game.spec != self._table_game:
             self._table, self._table_game = self.new_table(), game.spec

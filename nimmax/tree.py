@@ -299,6 +299,7 @@ def alphabeta_size(game: AnyGame, state: Any, seconds: float = INFINITY) -> int 
     """Nodes the alpha-beta engine without a table visits from `state`; None past `seconds`,
     or when it recurses deeper than this thread's stack allows."""
     searcher = ENGINES[ALPHABETA].searcher(game, {"cache": False}, budget=Budget.of(seconds))
+    assert isinstance(searcher, Searcher)
     try:
         result = run(searcher, state)
     except TooDeep:

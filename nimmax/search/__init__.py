@@ -7,7 +7,7 @@ as an opponent) and `engines`, the one registry. This face only re-exports.
 """
 
 from nimmax.search.budget import Budget, OutOfBudget
-from nimmax.search.deepening import Searcher, Watcher, iterate, run, search_root
+from nimmax.search.deepening import Progress, Searcher, Watcher, iterate, run, search_root
 from nimmax.search.engines import (
     ENGINES,
     ITERATIONS,
@@ -46,6 +46,7 @@ __all__ = (
     "MoveValue",
     "Option",
     "OutOfBudget",
+    "Progress",
     "SearchResult",
     "Searcher",
     "Table",

@@ -15,7 +15,6 @@ from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher, Watcher, run
 from nimmax.search.expectimax import DEFAULT_CUTOFF, Expectimax
 from nimmax.search.mcts import EXPLORATION, ROLLOUTS, MonteCarlo, Tree, refuses
-from nimmax.search.mcts import run as simulate
 from nimmax.search.minimax import Minimax, Negamax
 from nimmax.search.result import SearchResult
 from nimmax.search.score import INFINITY
@@ -90,7 +89,32 @@ def _table(options: Mapping[str, Any]) -> Table:
     return Table(options["table"] if options["cache"] else 0)
 
 
-Runner = Callable[[Searcher, Any, "int | None", bool, bool, "Watcher | None"], SearchResult]
+Kept = Table | Tree
+"""What a player keeps between the moves of one game: a table, or (MCTS) the tree."""
+
+
+def _tabled(kept: Kept) -> Table:
+    """The table a deepening engine searches with (a tree, kept by MCTS, is none of its)."""
+    return kept if isinstance(kept, Table) else Table()
+
+
+def _deepened(
+    searcher: Searcher | MonteCarlo, state: Any, depth: int | None, every: bool, deepen: bool, watcher: Watcher | None
+) -> SearchResult:
+    """Run a deepening engine's searcher (`run`)."""
+    assert isinstance(searcher, Searcher)
+    return run(searcher, state, depth, every, deepen, watcher)
+
+
+def _simulated(
+    searcher: Searcher | MonteCarlo, state: Any, depth: int | None, every: bool, deepen: bool, watcher: Watcher | None
+) -> SearchResult:
+    """Run an MCTS searcher (depth and deepening do not apply)."""
+    assert isinstance(searcher, MonteCarlo)
+    return searcher.run(state, every, watcher)
+
+
+Runner = Callable[[Searcher | MonteCarlo, Any, "int | None", bool, bool, "Watcher | None"], SearchResult]
 """How an engine's searcher is run: (searcher, state, depth, every_move, deepen, watcher)."""
 
 
@@ -125,11 +149,11 @@ class Engine:
 
     name: str
     summary: str
-    build: Callable[[AnyGame, Table, Budget, Mapping[str, Any]], Searcher]
+    build: Callable[[AnyGame, Kept, Budget, Mapping[str, Any]], Searcher | MonteCarlo]
     options: tuple[Option, ...]
     averages_chance: bool = False
-    run: Runner = run
-    table: Callable[[Mapping[str, Any]], Table] = _table
+    run: Runner = _deepened
+    table: Callable[[Mapping[str, Any]], Kept] = _table
     refuses: Callable[[AnyGame, Mapping[str, Any]], str | None] = lambda game, options: None
 
     def defaults(self) -> dict[str, Any]:
@@ -157,8 +181,8 @@ class Engine:
         raise CannotSearch(f"{self.name} cannot value the chance nodes of {game.name}; use {able}")
 
     def searcher(
-        self, game: AnyGame, options: Mapping[str, Any], table: Table | None = None, budget: Budget | None = None
-    ) -> Searcher:
+        self, game: AnyGame, options: Mapping[str, Any], table: Kept | None = None, budget: Budget | None = None
+    ) -> Searcher | MonteCarlo:
         """A searcher for `game` with these options (defaults for those missing)."""
         chosen = self.settings(options)
         if table is None:
@@ -166,7 +190,7 @@ class Engine:
         if budget is None:
             budget = Budget.of(chosen["time"], chosen["nodes"])
         searcher = self.build(self.game_for(game, chosen), table, budget, chosen)
-        if "near" in chosen:  # the engines that take NEAR
+        if "near" in chosen and isinstance(searcher, Searcher):  # the engines that take NEAR
             searcher.near = chosen["near"]
         if not chosen.get("book", True):
             searcher.book = None
@@ -177,7 +201,7 @@ class Engine:
         game: AnyGame,
         state: Any,
         options: Mapping[str, Any],
-        table: Table | None = None,
+        table: Kept | None = None,
         every_move: bool = False,
         deepen: bool | None = None,
         watcher: Watcher | None = None,
@@ -210,25 +234,25 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
             Engine(
                 "minimax",
                 "plain minimax, Max and Min apart: no pruning; a memo of positions valued (cache=off: every node)",
-                lambda game, table, budget, options: Minimax(game, table, budget, cache=options["cache"]),
+                lambda game, table, budget, options: Minimax(game, _tabled(table), budget, cache=options["cache"]),
                 (*LIMITS, cache(True), TABLE_SIZE, NEAR, BOOK),
             ),
             Engine(
                 "negamax",
                 "minimax as one maximising recursion: no pruning; a memo (cache=off: every node)",
-                lambda game, table, budget, options: Negamax(game, table, budget, cache=options["cache"]),
+                lambda game, table, budget, options: Negamax(game, _tabled(table), budget, cache=options["cache"]),
                 (*LIMITS, cache(True), TABLE_SIZE, NEAR, BOOK),
             ),
             Engine(
                 "alphabeta",
                 "alpha-beta pruning with a transposition table and the game's move order",
-                lambda game, table, budget, options: AlphaBeta(game, table, budget),
+                lambda game, table, budget, options: AlphaBeta(game, _tabled(table), budget),
                 (*LIMITS, cache(True), TABLE_SIZE, NEAR, BOOK),
             ),
             Engine(
                 "expectimax",
                 "players maximise, chance nodes average their outcomes (2048)",
-                lambda game, table, budget, options: Expectimax(game, table, budget, _cutoff(options)),
+                lambda game, table, budget, options: Expectimax(game, _tabled(table), budget, _cutoff(options)),
                 (
                     *LIMITS,
                     cache(True),
@@ -249,7 +273,12 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
                 "mcts",
                 "Monte Carlo tree search (UCT) proving what it can (MCTS-Solver); random playouts",
                 lambda game, table, budget, options: MonteCarlo(
-                    game, table, budget, options["c"], options["rollout"], options["seed"]
+                    game,
+                    table if isinstance(table, Tree) else None,
+                    budget,
+                    options["c"],
+                    options["rollout"],
+                    options["seed"],
                 ),
                 (
                     Option(
@@ -270,7 +299,7 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
                     BOOK,
                 ),
                 averages_chance=True,
-                run=simulate,
+                run=_simulated,
                 table=lambda options: Tree(),
                 refuses=refuses,
             ),
@@ -297,7 +326,7 @@ def search(
     game: AnyGame,
     state: Any,
     engine: str | Engine = "alphabeta",
-    table: Table | None = None,
+    table: Kept | None = None,
     every_move: bool = False,
     **options: Any,
 ) -> SearchResult:
