@@ -92,12 +92,10 @@ class AlphaBeta(Searcher):
         return older(self.value(child, depth, low, high) if mine else -self.value(child, depth, -high, -low))
 
     def root_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
-        """A root move's score; where the game bounds its utility, by null windows (MTD(f) over whole payoffs).
-
-        A test of the payoff against a whole number lets the bounds cut nearly every line that
-        cannot change the answer; one last window finds the distance to the end. The tests
-        start from the best score so far, or else from the game's `evaluate`.
-        """
+        """A root move's score; where the game bounds its utility, by null windows over whole payoffs (MTD(f))."""
+        # A test of the payoff against a whole number lets the bounds cut nearly every line that
+        # cannot change the answer; one last window finds the distance to the end. The tests
+        # start from the best score so far, or else from the game's `evaluate`.
         if self.bounds is None:
             return self.windowed(me, child, depth, alpha, beta)
         guess = alpha if alpha > -INFINITY else self.game.evaluate(child, me) * SCALE
@@ -125,6 +123,7 @@ def payoffs(floor: float, ceiling: float) -> tuple[float, float]:
 
 
 def boundary(payoff: float) -> float:
-    """A score between payoff's scores and the next payoff's: the former lie in
-    (payoff * SCALE - HALF, payoff * SCALE] when payoff >= 0, in [payoff * SCALE, payoff * SCALE + HALF) below."""
+    """A score between `payoff`'s scores and the next payoff's: a null window there tests the payoff."""
+    # payoff's scores lie in (payoff * SCALE - HALF, payoff * SCALE] when payoff >= 0, in
+    # [payoff * SCALE, payoff * SCALE + HALF) below
     return payoff * SCALE + (SCALE // 4 if payoff >= 0 else 3 * SCALE // 4)

@@ -1,4 +1,4 @@
-"""The searcher every engine extends, the root search, and iterative deepening.
+"""The searcher the deepening engines extend, the root search, and iterative deepening.
 
 `iterate` is iterative deepening as a generator (one SearchResult per completed depth; the
 caller owns the clock); `run` takes its last answer inside `interpreter_for` (the recursion
@@ -30,15 +30,7 @@ ever bigger searches (or, on a game thousands of plies long, thousands of small 
 
 
 class Searcher:
-    """One search's context, shared by the engines that deepen: game, table, budget, horizon count.
-
-    Each engine writes its own recursion in one method (alpha-beta's `value`, minimax's
-    `minimax`, expectimax's `node`) and says how a root move is scored (`root_score`).
-    `horizon` counts the leaves cut short by the depth limit, so a search that reached no
-    horizon has proven its value. `scored` holds the root moves scored so far at the depth
-    being searched, so a search stopped before its first depth is done still answers with a
-    move it searched.
-    """
+    """A deepening search's context: game, table, budget, horizon count; each engine writes its node in one method."""
 
     averages = False
     """True for engines that average chance outcomes, whose values need not be whole payoffs."""
@@ -50,7 +42,9 @@ class Searcher:
         self.table = table if table is not None else Table()
         self.budget = budget if budget is not None else Budget()
         self.horizon = 0
+        """Leaves cut short by a horizon: a search that met none has proven its value."""
         self.scored: list[tuple[Any, float]] = []
+        """The root moves scored so far at this depth: a search stopped early answers with one of them."""
         self.narrowing = False
         """Whether the game's `heuristic_actions` apply: a limited search, set by `iterate`."""
         self.mover = CHANCE
@@ -90,8 +84,7 @@ class Searcher:
         return score, EXACT if exact or self.limited else LOWER if payoff > 0 else UPPER
 
     def near_moves(self, state: Any, me: int, every: bool = False) -> Sequence[Any]:
-        """A narrowing search's moves where `me` moves: `heuristic_actions` (a horizon: moves are left
-        out), else `search_actions` (`actions` if `every`)."""
+        """A narrowing search's moves: `heuristic_actions` (a horizon), else `search_actions` (`actions` if `every`)."""
         moves = self.game.heuristic_actions(state)
         if moves is None:
             return self.game.actions(state) if every else self.game.search_actions(state)
@@ -150,11 +143,9 @@ class Watcher(Protocol):
 def search_root(
     searcher: Searcher, state: Any, depth: int, every_move: bool, first: Any = None
 ) -> tuple[float, Any, list[tuple[Any, float]]]:
-    """Score every root move `depth` plies deep; the best score, its move, and the pairs (kept in `searcher.scored`).
-
-    Without `every_move` later moves are searched only for a better score, so their scores
-    are bounds; with it each gets the full window and an exact score.
-    """
+    """Score every root move `depth` plies deep; the best score, its move, and the pairs (kept in `searcher.scored`)."""
+    # Without `every_move` later moves are searched only for a better score, so their scores
+    # are bounds; with it each gets the full window and an exact score.
     game = searcher.game
     searcher.budget.count()
     if game.to_move(state) == CHANCE:

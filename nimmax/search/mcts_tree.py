@@ -84,8 +84,7 @@ class Chance(Node):
 
 
 class Tree(Mapping[Hashable, Entry]):
-    """What an MCTS player keeps between the moves of one game: the tree from its last root, and
-    (after a search valuing every move) the most visited line below each, read like a table's."""
+    """What an MCTS player keeps between moves: the tree, and a mapping of the lines it valued (read like a table)."""
 
     def __init__(self) -> None:
         self.root: Node | None = None
