@@ -7,14 +7,14 @@ table's line stops, so a proven line runs to the end of the game and ends where 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.players import SearchPlayer
-from nimmax.search import SearchResult, Table, deep
+from nimmax.search import Entry, SearchResult, deep
 from nimmax.search.table import exact_move
 
 LINE_PLIES = 40
@@ -59,7 +59,7 @@ def follow(
     game: AnyGame,
     state: Any,
     search: Callable[[Any], SearchResult],
-    table: Table,
+    table: Mapping[Hashable, Entry],
     proven: bool,
     plies: int = LINE_PLIES,
 ) -> tuple[Any, ...]:

@@ -14,7 +14,8 @@ from typing import Any, Protocol, cast
 
 from nimmax.game import AnyGame, BadInput, Game
 from nimmax.numbers import MAX_SEED, Option, Value, quoted
-from nimmax.search import ENGINES, PLAY, Engine, Limits, SearchResult, Settings, Table, Watcher, engine_for
+from nimmax.search import ENGINES, PLAY, Engine, Limits, SearchResult, Settings, Watcher, engine_for
+from nimmax.search.engines import Kept
 from nimmax.search.limits import ITERATIONS, NAMES, as_options, given
 
 
@@ -171,11 +172,11 @@ class SearchPlayer:
         self._table, self._table_game = self.new_table(), ""
         self._searching: AnyGame = Game()  # set with the table, for the game it is asked for
 
-    def new_table(self) -> Table:
+    def new_table(self) -> Kept:
         """An empty table of this player's size (none when its cache is off; MCTS: an empty tree)."""
         return self.engine.new_table(self.settings)
 
-    def table_for(self, game: AnyGame) -> Table:
+    def table_for(self, game: AnyGame) -> Kept:
         """The table for `game`: kept while the game is the same, since keys mean one game's positions;
         so is the game as its searches use it (`for_search`: m,n,k's memos)."""
         if game.spec != self._table_game:

@@ -9,6 +9,7 @@ from nimmax.explain import ANY_SPAWN, follow
 from nimmax.game import CHANCE, AnyGame
 from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
 from nimmax.search import ENGINES, SCALE, Limits, SearchResult, Table, Watcher, deep
+from nimmax.search.engines import Kept
 
 
 def solver(algorithm: str = "alphabeta", limits: Limits | None = None, watcher: Watcher | None = None) -> SearchPlayer:
@@ -60,7 +61,7 @@ def deepens(player: SearchPlayer) -> bool | None:
     return player.settings.cache
 
 
-def full_line(game: AnyGame, state: Any, result: SearchResult, table: Table) -> tuple[Any, ...]:
+def full_line(game: AnyGame, state: Any, result: SearchResult, table: Kept) -> tuple[Any, ...]:
     """The best line as far as the search knows it: a proven value's line is played on to the end of
     the game (or to a chance draw), each further move the best by an exact alpha-beta search, since
     an engine without a table (minimax:cache=off) keeps only its first move."""

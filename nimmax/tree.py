@@ -146,16 +146,13 @@ class TracedMinimax(Tracing, Minimax):
 class TracedAlphaBeta(Tracing, AlphaBeta):
     """Alpha-beta, traced; a fail-soft score outside the node's window is a bound."""
 
-    def leaf(self, state: Any, horizon: bool, seat: int) -> float | None:
-        score = super().leaf(state, horizon, seat)
-        if score is not None:  # the engine stops here: a node of its own, with no value() call
-            self.leave(self.enter(state), score if seat == self.max_side else -score, EXACT_VALUE)
-        return score
-
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         frame = self.enter(state)
         score = super().value(state, depth, alpha, beta)
-        bound = AT_LEAST if score >= beta else AT_MOST if score <= alpha else EXACT_VALUE
+        if self.game.is_terminal(state) or depth <= 0:  # a leaf's score is its value, whatever the window
+            bound = EXACT_VALUE
+        else:
+            bound = AT_LEAST if score >= beta else AT_MOST if score <= alpha else EXACT_VALUE
         if self.game.to_move(state) != self.max_side:
             self.leave(frame, -score, {AT_LEAST: AT_MOST, AT_MOST: AT_LEAST}.get(bound, bound))
         else:
@@ -216,8 +213,8 @@ def build(tracer: Tracing, frame: Frame, move: Any, prune: bool, root_value: flo
     if game.is_terminal(state):
         return Node(move, state, maximizing, True, SEARCHED, value, frame.bound)
     root = root_value is not None
-    order = list(tracer.moves(state, narrow=prune and not root))
-    every = list(tracer.moves(state, narrow=False))
+    every = list(game.actions(state))
+    order = list(game.search_actions(state)) if prune and not root else every
     children = [
         build(tracer, child, step, prune, None, drawn) for child, step in zip(frame.children, order, strict=False)
     ]

@@ -21,7 +21,7 @@ from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.match import plies
 from nimmax.players import BadPlayerSpec, SearchPlayer, check_fit, create, parse_spec
 from nimmax.search import ENGINES, CannotSearch, Limits, SearchResult, Settings, search
-from nimmax.search.deepening import Searcher
+from nimmax.search.deepening import Progress
 from nimmax.search.mcts import MonteCarlo, Tree
 from nimmax.ui.live import LiveSearch
 
@@ -324,7 +324,7 @@ class Stopper:
     def __init__(self) -> None:
         self.ticks = 0
 
-    def tick(self, searcher: Searcher) -> None:
+    def tick(self, searcher: Progress) -> None:
         self.ticks += 1
         assert isinstance(searcher, MonteCarlo)
         searcher.budget.stop()

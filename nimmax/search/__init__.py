@@ -8,7 +8,7 @@ search, iterative deepening), `stack` (the interpreter policy a command enters),
 """
 
 from nimmax.search.budget import Budget, OutOfBudget
-from nimmax.search.deepening import Searcher, Watcher, iterate, run, search_root
+from nimmax.search.deepening import Progress, Searcher, Watcher, iterate, run, search_root
 from nimmax.search.engines import DEFAULTS, ENGINES, CannotSearch, Engine, Settings, engine_for, lookup, search
 from nimmax.search.limits import ITERATIONS, LIMITS, MOVE_SECONDS, PLAY, Limits
 from nimmax.search.result import MoveValue, SearchResult
@@ -37,6 +37,7 @@ __all__ = (
     "Limits",
     "MoveValue",
     "OutOfBudget",
+    "Progress",
     "SearchResult",
     "Searcher",
     "Settings",

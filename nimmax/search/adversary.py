@@ -8,21 +8,20 @@ one-player chance game through this adapter, so no shared helper needs a special
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
 
-from nimmax.game import CHANCE, AnyGame, Game
+from nimmax.game import CHANCE, A, Game, S
 
 ADVERSARY = 1
 """The seat chance takes in the adapted game."""
 
 
-class ChanceAsAdversary(Game[Any, Any]):
+class ChanceAsAdversary(Game[S, A]):
     """`game` with its chance nodes turned into moves of an adversary who minimises seat 0's payoff."""
 
     players = 2
     has_chance = False
 
-    def __init__(self, game: AnyGame) -> None:
+    def __init__(self, game: Game[S, A]) -> None:
         if game.players != 1 or not game.has_chance:
             raise ValueError(f"{game.name} is not a one-player game with chance")
         self.game = game
@@ -33,42 +32,42 @@ class ChanceAsAdversary(Game[Any, Any]):
     def spec(self) -> str:
         return self.game.spec
 
-    def initial_state(self) -> Any:
+    def initial_state(self) -> S:
         return self.game.initial_state()
 
-    def to_move(self, state: Any) -> int:
+    def to_move(self, state: S) -> int:
         mover = self.game.to_move(state)
         return ADVERSARY if mover == CHANCE else mover
 
-    def actions(self, state: Any) -> Sequence[Any]:
+    def actions(self, state: S) -> Sequence[A]:
         if self.game.to_move(state) == CHANCE:
             return [outcome for _, outcome in self.game.chance_outcomes(state)]
         return self.game.actions(state)
 
-    def search_actions(self, state: Any) -> Sequence[Any]:
+    def search_actions(self, state: S) -> Sequence[A]:
         if self.game.to_move(state) == CHANCE:
             return self.actions(state)
         return self.game.search_actions(state)
 
-    def result(self, state: Any, action: Any) -> Any:
+    def result(self, state: S, action: A) -> S:
         return self.game.result(state, action)
 
-    def is_terminal(self, state: Any) -> bool:
+    def is_terminal(self, state: S) -> bool:
         return self.game.is_terminal(state)
 
-    def utility(self, state: Any, player: int) -> float:
+    def utility(self, state: S, player: int) -> float:
         payoff = self.game.utility(state, 0)
         return payoff if player == 0 else -payoff
 
-    def evaluate(self, state: Any, player: int) -> float:
+    def evaluate(self, state: S, player: int) -> float:
         estimate = self.game.evaluate(state, 0)
         return estimate if player == 0 else -estimate
 
-    def key(self, state: Any) -> Hashable:
+    def key(self, state: S) -> Hashable:
         return self.game.key(state)
 
-    def format_move(self, action: Any) -> str:
+    def format_move(self, action: A) -> str:
         return self.game.format_move(action)
 
-    def format_position(self, state: Any) -> str:
+    def format_position(self, state: S) -> str:
         return self.game.format_position(state)

@@ -20,8 +20,8 @@ from typing import Any, cast
 
 from nimmax.game import AnyGame, Capability
 from nimmax.search.budget import Budget
-from nimmax.search.deepening import Searcher
-from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, score_range
+from nimmax.search.deepening import Searcher, first_in
+from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, older, score_range, younger
 from nimmax.search.table import EXACT, LOWER, UPPER, Table
 
 
@@ -35,35 +35,42 @@ class AlphaBeta(Searcher):
         """The game's `utility_bounds`, or None where it keeps the default (a call saved a node)."""
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
-        game = self.game
-        if self.book is not None:
-            known = self.from_book(state)
-            if known is not None:
-                score, bound = known
-                if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
-                    return score
-        key = game.key(state)
-        entry = self.table.get(key)
-        hint = None
+        """The score of `state` for its side to move, `depth` plies deep, fail-soft in (alpha, beta)."""
+        game, budget, table, search, to_move = self.game, self.budget, self.table, self.value, self.game.to_move
+        budget.nodes += 1  # Budget.count, inlined (as are older and younger below): this runs at every node
+        if budget.nodes >= budget.next_check:
+            budget.check()
+        me = to_move(state)
+        if game.is_terminal(state):
+            return game.utility(state, me) * SCALE
+        known = self.from_book(state) if self.book is not None else None
+        if known is not None:  # a proven entry; a limited search reads every hit at its horizon as exact
+            score, bound = known
+            if depth <= 0 or bound == EXACT or (score >= beta if bound == LOWER else score <= alpha):
+                return score
+        if depth <= 0:
+            self.horizon += 1
+            return game.evaluate(state, me) * SCALE
+        entry, hint = table.get(key := game.key(state)), None
         if entry is not None:
-            searched, bound, stored, move, seen = entry
-            if searched >= depth and (
-                bound == EXACT or (bound == LOWER and stored >= beta) or (bound == UPPER and stored <= alpha)
-            ):
-                if searched < FULL_DEPTH:
-                    self.horizon += 1  # the stored score rests on a horizon of its own
-                return stored
-            if seen == hash(state):
-                hint = move
-        bounds = self.bounds
-        if bounds is not None:
-            low, high = score_range(*bounds(state))
+            searched, bound, score, move, seen = entry
+            if searched >= depth and (bound == EXACT or (score >= beta if bound == LOWER else score <= alpha)):
+                self.horizon += searched < FULL_DEPTH  # an estimate stored rests on a horizon of its own
+                return score
+            hint = move if seen == hash(state) else None
+        if self.bounds is not None:
+            low, high = score_range(*self.bounds(state))
             if high <= alpha or low >= beta:  # the value lies outside the window whatever is searched
                 return high if high <= alpha else low
-        me, alpha_in, horizon_in = game.to_move(state), alpha, self.horizon
-        best, best_move = -INFINITY, None
-        for move in self.moves(state, hint):
-            score = self.child_score(me, game.result(state, move), depth - 1, alpha, beta)
+        best, best_move, alpha_in, horizon_in = -INFINITY, None, alpha, self.horizon
+        moves = self.near_moves(state, me) if self.narrowing else game.search_actions(state)
+        for move in first_in(moves, hint) if hint is not None else moves:
+            child = game.result(state, move)
+            low, high = alpha + 1 if alpha >= 0 else alpha - 1, beta + 1 if beta > 0 else beta - 1
+            score = (
+                search(child, depth - 1, low, high) if to_move(child) == me else -search(child, depth - 1, -high, -low)
+            )
+            score = score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0
             if score > best:
                 best, best_move = score, move
                 if score > alpha:
@@ -71,23 +78,26 @@ class AlphaBeta(Searcher):
                     if alpha >= beta:
                         break
         bound = LOWER if best >= beta else UPPER if best <= alpha_in else EXACT
-        proven = self.horizon == horizon_in
-        entry = (FULL_DEPTH if proven else depth, bound, best, best_move, hash(state))
-        table = self.table
+        entry = (FULL_DEPTH if self.horizon == horizon_in else depth, bound, best, best_move, hash(state))
         if len(table) < table.capacity or key in table:  # Table.put, inlined while no entry need go
             table[key] = entry
         else:
             table.put(key, entry)
         return best
 
+    def windowed(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
+        """A root move's score for `me`, one ply older: `child` searched in (alpha, beta), as `value` does."""
+        low, high = younger(alpha, upper=False), younger(beta, upper=True)
+        mine = self.game.to_move(child) == me
+        return older(self.value(child, depth, low, high) if mine else -self.value(child, depth, -high, -low))
+
     def root_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
-        """A root move's score by null windows (MTD(f) over whole payoffs), where the game bounds
-        its utility: a test of the payoff against a whole number lets the bounds cut nearly
-        every line that cannot change the answer; one last window finds the distance to the end.
-        The tests start from the best score so far, or else from the game's `evaluate`.
-        """
+        """A root move's score; where the game bounds its utility, by null windows over whole payoffs (MTD(f))."""
+        # A test of the payoff against a whole number lets the bounds cut nearly every line that
+        # cannot change the answer; one last window finds the distance to the end. The tests
+        # start from the best score so far, or else from the game's `evaluate`.
         if self.bounds is None:
-            return self.child_score(me, child, depth, alpha, beta)
+            return self.windowed(me, child, depth, alpha, beta)
         guess = alpha if alpha > -INFINITY else self.game.evaluate(child, me) * SCALE
         floor, ceiling = -INFINITY, INFINITY  # floor <= score <= ceiling
         while ceiling > alpha and floor < beta:
@@ -96,8 +106,8 @@ class AlphaBeta(Searcher):
             hope = min(max(round(guess / SCALE), lowest, least), highest, most)
             test = boundary(hope - 1 if hope > lowest else hope)
             if lowest == highest or not floor <= test < ceiling:
-                return self.child_score(me, child, depth, max(alpha, floor - 1), min(beta, ceiling + 1))
-            score = self.child_score(me, child, depth, test, test + 1)
+                return self.windowed(me, child, depth, max(alpha, floor - 1), min(beta, ceiling + 1))
+            score = self.windowed(me, child, depth, test, test + 1)
             if score <= test:
                 ceiling = score
             else:
@@ -113,6 +123,7 @@ def payoffs(floor: float, ceiling: float) -> tuple[float, float]:
 
 
 def boundary(payoff: float) -> float:
-    """A score between payoff's scores and the next payoff's: the former lie in
-    (payoff * SCALE - HALF, payoff * SCALE] when payoff >= 0, in [payoff * SCALE, payoff * SCALE + HALF) below."""
+    """A score between `payoff`'s scores and the next payoff's: a null window there tests the payoff."""
+    # payoff's scores lie in (payoff * SCALE - HALF, payoff * SCALE] when payoff >= 0, in
+    # [payoff * SCALE, payoff * SCALE + HALF) below
     return payoff * SCALE + (SCALE // 4 if payoff >= 0 else 3 * SCALE // 4)

@@ -1,4 +1,4 @@
-"""The searcher every engine extends, the root search, and iterative deepening.
+"""The searcher the deepening engines extend, the root search, and iterative deepening.
 
 `iterate` is iterative deepening as a generator (one SearchResult per completed depth; the
 caller owns the clock); `run` takes its last answer, as deep as the caller's interpreter policy
@@ -9,7 +9,7 @@ depth done.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import chain
 from typing import Any, Protocol
@@ -34,17 +34,7 @@ UNLIMITED = Limits()
 
 
 class Searcher:
-    """One search's context: the game, its table, its budget and its horizon count.
-
-    `value(state, depth, alpha, beta)` is the engine: the score of `state` for the side to
-    move there, searched `depth` plies deep (fail-soft inside the window where it prunes).
-    An engine whose recursion takes another shape (minimax's Max and Min, expectimax's
-    probabilities) overrides `child_score` instead.
-    `horizon` counts the leaves cut short by the depth limit, so a search that reached no
-    horizon has proven its value. `scored` holds the root moves scored so far at the depth
-    being searched, so a search stopped before its first depth is done still answers with a
-    move it searched.
-    """
+    """A deepening search's context: game, table, budget, horizon count; each engine writes its node in one method."""
 
     averages = False
     """True for engines that average chance outcomes, whose values need not be whole payoffs."""
@@ -56,7 +46,9 @@ class Searcher:
         self.table = table if table is not None else Table()
         self.budget = budget if budget is not None else Budget()
         self.horizon = 0
+        """Leaves cut short by a horizon: a search that met none has proven its value."""
         self.scored: list[tuple[Any, float]] = []
+        """The root moves scored so far at this depth: a search stopped early answers with one of them."""
         self.narrowing = False
         """Whether the game's `heuristic_actions` apply: a limited search, set by `iterate`."""
         self.mover = CHANCE
@@ -73,36 +65,16 @@ class Searcher:
         self.book = game.book if Capability.BOOK in game.capabilities else None
         """The game's book, or None (no book, or the engine's `book=off`): a call saved a node."""
 
-    def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
-        """The engine: the score, for the side to move, of a node that is neither over nor at
-        the horizon (`child_score` has tested that), searched `depth` plies deep."""
+    def root_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
+        """A root move's score for the root's side `me`, one ply older: `child` searched in (alpha, beta)."""
         raise NotImplementedError
 
     def viewpoint(self, state: Any) -> int:
         """The seat a node's score is for: the side to move."""
         return self.game.to_move(state)
 
-    def leaf(self, state: Any, horizon: bool, seat: int) -> float | None:
-        """Count a node reached; score it for `seat` if the search stops here (the game is
-        over, or `horizon`: the depth limit, scored by `evaluate`); None to expand it."""
-        budget = self.budget  # Budget.count and payoff, inlined: this runs once per node
-        budget.nodes += 1
-        if budget.nodes >= budget.next_check:
-            budget.check()
-        if self.game.is_terminal(state):
-            return self.game.utility(state, seat) * SCALE
-        if horizon:
-            known = self.from_book(state) if self.book is not None else None
-            if known is not None:  # a limited search reads every book hit as exact
-                return known[0] if seat == self.game.to_move(state) else -known[0]
-            self.horizon += 1
-            return self.game.evaluate(state, seat) * SCALE
-        return None
-
     def from_book(self, state: Any) -> tuple[float, int] | None:
-        """The book's value of `state` as a table entry holds it, (score for the side to move,
-        bound), or None where it is silent: a payoff without its distance bounds the score by the
-        slowest end (exact in a limited search, which proves outcomes, not distances)."""
+        """The book's (score, bound) for `state` as a table entry holds it, or None where it is silent."""
         assert self.book is not None
         known = self.book(state)
         if known is None:
@@ -111,37 +83,21 @@ class Searcher:
         if payoff == 0:
             return 0.0, EXACT
         score = payoff * SCALE - plies if payoff > 0 else payoff * SCALE + plies
+        # A payoff without its distance bounds the score by the slowest end; a limited search
+        # proves outcomes, not distances, so there it is exact.
         return score, EXACT if exact or self.limited else LOWER if payoff > 0 else UPPER
 
-    def moves(self, state: Any, first: Any = None, narrow: bool = True, near: bool = True) -> Iterable[Any]:
-        """The moves of a player's node in search order (in a limited search, when `near`, the
-        game's `heuristic_actions` where it gives them; else its `search_actions` when `narrow`,
-        all `actions` otherwise) with `first` in front; chance nodes are the engine's.
-
-        A game may give its moves lazily (a pile of a million stones); then `first`, a table
-        move and so legal in its own position, is taken on trust rather than looked up.
-        """
-        game = self.game
-        moves = game.heuristic_actions(state) if near and self.narrowing else None
-        if moves is not None:
-            self.horizon += 1  # the moves left out are a horizon: no value here is proven
-            self.narrowed[game.to_move(state) != self.mover] += 1
-        else:
-            moves = game.search_actions(state) if narrow else game.actions(state)
-        if first is None:
-            return moves
-        if isinstance(moves, (list, tuple)):
-            if not moves or moves[0] == first or first not in moves:
-                return moves
-            ordered = list(moves)
-            ordered.remove(first)
-            ordered.insert(0, first)
-            return ordered
-        return chain((first,), (move for move in moves if move != first))
+    def near_moves(self, state: Any, me: int, every: bool = False) -> Sequence[Any]:
+        """A narrowing search's moves: `heuristic_actions` (a horizon), else `search_actions` (`actions` if `every`)."""
+        moves = self.game.heuristic_actions(state)
+        if moves is None:
+            return self.game.actions(state) if every else self.game.search_actions(state)
+        self.horizon += 1
+        self.narrowed[me != self.mover] += 1
+        return moves
 
     def best_scored(self) -> tuple[Any, float, int] | None:
-        """The best root move scored so far at the depth being searched, its value (proven when
-        no horizon was met) and how many root moves are scored; None before the first."""
+        """The best root move scored so far at this depth, its value and how many are scored; None before the first."""
         if not self.scored:
             return None
         move, score = max(self.scored, key=lambda pair: pair[1])
@@ -151,36 +107,38 @@ class Searcher:
         """Whether every score so far is a proven whole payoff: no horizon met, no chance averaged."""
         return self.horizon == 0 and not (self.averages and self.game.has_chance)
 
-    def child_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
-        """A child's score for the parent's side `me`, one ply older, searched in (alpha, beta).
 
-        The leaf test is made here, before the call, so a finished or horizon node costs no
-        call of the engine's `value`. Scores here are for the side to move (`viewpoint` read
-        straight from the game, a call saved at every node): an engine that values a node for
-        another seat (expectimax's chance nodes) overrides this method.
-        """
-        mover = self.game.to_move(child)
-        score = self.leaf(child, depth <= 0, mover)
-        if score is None:
-            # younger(alpha, upper=False) and younger(beta, upper=True), inlined: this runs at every node
-            low = alpha + 1 if alpha >= 0 else alpha - 1
-            high = beta + 1 if beta > 0 else beta - 1
-            score = self.value(child, depth, low, high) if mover == me else -self.value(child, depth, -high, -low)
-        elif mover != me:
-            score = -score
-        return score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0  # older(score), inlined
+def first_in(moves: Iterable[Any], first: Any) -> Iterable[Any]:
+    """`moves` with `first` (a table move, legal in its own position) tried first; a lazy sequence stays lazy."""
+    if isinstance(moves, (list, tuple)):
+        if not moves or moves[0] == first or first not in moves:
+            return moves
+        ordered = list(moves)
+        ordered.remove(first)
+        ordered.insert(0, first)
+        return ordered
+    return chain((first,), (move for move in moves if move != first))
 
-    def root_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
-        """A root move's score, as `child_score` gives it; an engine may drive the root by windows of its own."""
-        return self.child_score(me, child, depth, alpha, beta)
+
+class Progress(Protocol):
+    """What a watcher reads of a running search, of any engine: its budget and its best root move so far."""
+
+    @property
+    def budget(self) -> Budget:
+        """The search's budget: nodes, elapsed, and `stop()`."""
+
+    def best_scored(self) -> tuple[Any, float, int] | None:
+        """The move the search would play now, its value, and how many root moves it has tried."""
+
+    def unhorizoned(self) -> bool:
+        """Whether that value is proven."""
 
 
 class Watcher(Protocol):
     """Sees a search as it runs (a live display): every budget check, and every depth completed."""
 
-    def tick(self, searcher: Searcher) -> None:
-        """Called every few dozen nodes: read the searcher's budget (nodes, elapsed) and
-        `best_scored()`; `searcher.budget.stop()` makes it answer now."""
+    def tick(self, searcher: Progress) -> None:
+        """Called every few dozen nodes: read the search's progress; `searcher.budget.stop()` makes it answer now."""
 
     def reached(self, result: SearchResult) -> None:
         """Called with each completed depth's answer; its nodes and seconds are the search's so far."""
@@ -189,22 +147,21 @@ class Watcher(Protocol):
 def search_root(
     searcher: Searcher, state: Any, depth: int, every_move: bool, first: Any = None
 ) -> tuple[float, Any, list[tuple[Any, float]]]:
-    """Score every root move `depth` plies deep; the best score, its move, and the pairs.
-
-    Without `every_move` later moves are searched only for a better score, so their
-    scores are bounds; with it each gets the full window and an exact score. The pairs
-    grow in `searcher.scored` as they are found, so a stopped search keeps them.
-    """
+    """Score every root move `depth` plies deep; the best score, its move, and the pairs (kept in `searcher.scored`)."""
+    # Without `every_move` later moves are searched only for a better score, so their scores
+    # are bounds; with it each gets the full window and an exact score.
     game = searcher.game
     searcher.budget.count()
     if game.to_move(state) == CHANCE:
         raise ValueError("a chance node has no move to choose")
     me = searcher.mover = searcher.viewpoint(state)
+    # A narrowing search treats its root as any node; valuing every move takes every move.
+    narrowing = searcher.narrowing and not every_move
+    moves = searcher.near_moves(state, me) if narrowing else game.actions(state)
     best, best_move = -INFINITY, None
     scored: list[tuple[Any, float]] = []
     searcher.scored = scored
-    narrowed = searcher.narrowing and not every_move  # a narrowing search treats its root as any node
-    for move in searcher.moves(state, first, narrow=narrowed, near=not every_move):
+    for move in first_in(moves, first) if first is not None else moves:
         child = game.result(state, move)
         horizon, own = searcher.horizon, searcher.narrowed[0]
         score = searcher.root_score(me, child, depth - 1, -INFINITY if every_move else best, INFINITY)
@@ -216,8 +173,7 @@ def search_root(
 
 
 def ranked(scored: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
-    """Root moves in the order the search prefers them: by score (the quickest win and the slowest
-    loss first among equal payoffs), the move it chose first among equal scores."""
+    """Root moves as the search prefers them: by score (the quickest win, slowest loss first), ties as chosen."""
     return sorted(scored, key=lambda pair: -pair[1])
 
 

@@ -23,6 +23,14 @@ from nimmax.search.result import SearchResult
 from nimmax.search.stack import deep
 from nimmax.search.table import DEFAULT_CAPACITY, Table
 
+Kept = Table | Tree
+"""What a player keeps between the moves of one game: a table, or (MCTS) the tree."""
+
+
+def table_for(settings: Settings) -> Table:
+    """A deepening engine's table: of the `table=` size, none when `cache=off`."""
+    return Table(settings.table if settings.cache else 0)
+
 
 class CannotSearch(BadInput):
     """An engine asked to search a game whose declared properties it cannot honour."""
@@ -97,9 +105,9 @@ class Engine:
         """Why these settings cannot search `game`; None when they can."""
         return None
 
-    def new_table(self, settings: Settings) -> Table:
+    def new_table(self, settings: Settings) -> Kept:
         """What a player keeps between the moves of one game: a table of the `table=` size, none when `cache=off`."""
-        return Table(settings.table if settings.cache else 0)
+        return table_for(settings)
 
     def game_for(self, game: AnyGame, settings: Settings = DEFAULTS) -> AnyGame:
         """The game as this engine searches it; CannotSearch when it cannot honour its properties."""
@@ -120,10 +128,10 @@ class Engine:
         raise NotImplementedError
 
     def searcher(
-        self, game: AnyGame, settings: Settings = DEFAULTS, limits: Limits = UNLIMITED, table: Table | None = None
+        self, game: AnyGame, settings: Settings = DEFAULTS, limits: Limits = UNLIMITED, table: Kept | None = None
     ) -> Searcher:
         """A searcher of `game` with these settings, its budget made from `limits` now."""
-        table = self.new_table(settings) if table is None else table
+        table = table if isinstance(table, Table) else table_for(settings)
         searcher = self.build(self.game_for(game, settings), table, limits.budget(), settings, limits)
         searcher.near = settings.near
         if not settings.book:
@@ -136,7 +144,7 @@ class Engine:
         state: object,
         limits: Limits,
         *,
-        table: Table | None = None,
+        table: Kept | None = None,
         watcher: Watcher | None = None,
         every_move: bool = False,
         deepen: bool | None = None,
@@ -233,12 +241,9 @@ class MonteCarloEngine(Engine):
             )
         return None
 
-    def new_table(self, settings: Settings) -> Table:
+    def new_table(self, settings: Settings) -> Kept:
         """An empty tree."""
         return Tree()
-
-    def build(self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits) -> Searcher:
-        return MonteCarlo(game, table, budget, settings.c, settings.rollout, settings.seed)
 
     def search(
         self,
@@ -246,16 +251,20 @@ class MonteCarloEngine(Engine):
         state: object,
         limits: Limits,
         *,
-        table: Table | None = None,
+        table: Kept | None = None,
         watcher: Watcher | None = None,
         every_move: bool = False,
         deepen: bool | None = None,
         settings: Settings = DEFAULTS,
     ) -> SearchResult:
         """Simulate until the limits end or the root is proven (a depth limit does not apply)."""
-        searcher = self.searcher(game, settings, limits, table)
-        assert isinstance(searcher, MonteCarlo)
-        return searcher.run(state, every_move, watcher)
+        tree = table if isinstance(table, Tree) else Tree()
+        simulator = MonteCarlo(
+            self.game_for(game, settings), tree, limits.budget(), settings.c, settings.rollout, settings.seed
+        )
+        if not settings.book:
+            simulator.book = None
+        return simulator.run(state, every_move, watcher)
 
 
 ENGINES: Mapping[str, Engine] = MappingProxyType(
@@ -284,7 +293,7 @@ def search(
     game: AnyGame,
     state: object,
     engine: str | Engine = "alphabeta",
-    table: Table | None = None,
+    table: Kept | None = None,
     every_move: bool = False,
     **options: Value,
 ) -> SearchResult:

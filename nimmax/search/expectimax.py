@@ -14,8 +14,8 @@ from typing import Any
 
 from nimmax.game import CHANCE, AnyGame
 from nimmax.search.budget import Budget
-from nimmax.search.deepening import Searcher
-from nimmax.search.score import FULL_DEPTH, INFINITY, older
+from nimmax.search.deepening import Searcher, first_in
+from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older
 from nimmax.search.table import EXACT, Table
 
 DEFAULT_CUTOFF = 1e-4
@@ -38,45 +38,51 @@ class Expectimax(Searcher):
         mover = self.game.to_move(state)
         return 0 if mover == CHANCE else mover
 
-    def child_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
-        return self.expected(me, child, depth, 1.0)
-
-    def expected(self, me: int, child: Any, depth: int, probability: float) -> float:
-        """A child's score for the parent's side `me`, one ply older; `probability` of reaching it."""
-        score = self.node(child, depth, probability)
+    def root_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
+        """A root move's score for `me`, one ply older: `child` searched `depth` plies (no window)."""
+        score = self.node(child, depth, 1.0)
         return older(score if self.viewpoint(child) == me else -score)
 
     def node(self, state: Any, depth: int, probability: float) -> float:
-        """The score of `state` for its viewpoint seat, `depth` plies deep."""
-        game = self.game
-        me = self.viewpoint(state)
-        leaf = self.leaf(state, depth <= 0 or probability < self.cutoff, me)
-        if leaf is not None:
-            return leaf
-        key = game.key(state)
+        """The score of `state` for its viewpoint seat, `depth` plies deep, reached with `probability`."""
+        game, budget, node = self.game, self.budget, self.node
+        budget.nodes += 1  # Budget.count, inlined: this runs at every node
+        if budget.nodes >= budget.next_check:
+            budget.check()
+        mover = game.to_move(state)
+        me = 0 if mover == CHANCE else mover
+        if game.is_terminal(state):
+            return game.utility(state, me) * SCALE
+        if depth <= 0 or probability < self.cutoff:
+            known = self.from_book(state) if self.book is not None else None
+            if known is not None:  # a limited search reads every book hit as exact
+                return known[0] if me == mover else -known[0]
+            self.horizon += 1
+            return game.evaluate(state, me) * SCALE
+        key, hint = game.key(state), None
         entry = self.table.get(key)
-        hint = None
         if entry is not None:
             searched, _, score, move, seen = entry
             if searched >= depth:
-                if searched < FULL_DEPTH:
-                    self.horizon += 1
+                self.horizon += searched < FULL_DEPTH  # an estimate stored rests on a horizon of its own
                 return score
-            if seen == hash(state):
-                hint = move
-        horizon_in = self.horizon
-        best_move = None
-        if game.to_move(state) == CHANCE:
-            best = sum(
-                chance * self.expected(me, game.result(state, outcome), depth - 1, probability * chance)
-                for chance, outcome in game.chance_outcomes(state)
-            )
+            hint = move if seen == hash(state) else None
+        horizon_in, best_move = self.horizon, None
+        if mover == CHANCE:
+            scores = []
+            for chance, outcome in game.chance_outcomes(state):
+                child = game.result(state, outcome)
+                score = node(child, depth - 1, probability * chance)
+                scores.append(chance * older(score if self.viewpoint(child) == me else -score))
+            best = sum(scores)
         else:
             best = -INFINITY
-            for move in self.moves(state, hint, narrow=False):
-                score = self.expected(me, game.result(state, move), depth - 1, probability)
+            moves = self.near_moves(state, me, every=True) if self.narrowing else game.actions(state)
+            for move in first_in(moves, hint) if hint is not None else moves:
+                child = game.result(state, move)
+                score = node(child, depth - 1, probability)
+                score = older(score if self.viewpoint(child) == me else -score)
                 if score > best:
                     best, best_move = score, move
-        proven = self.horizon == horizon_in
-        self.table.put(key, (FULL_DEPTH if proven else depth, EXACT, best, best_move, hash(state)))
+        self.table.put(key, (FULL_DEPTH if self.horizon == horizon_in else depth, EXACT, best, best_move, hash(state)))
         return best

@@ -30,16 +30,17 @@ import math
 import random
 import time
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping, Sequence
-from itertools import accumulate
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.search.budget import Budget, OutOfBudget
-from nimmax.search.deepening import Searcher, Watcher
+from nimmax.search.deepening import Watcher
+from nimmax.search.mcts_tree import NO_MORE, PV_LENGTH, UNLISTED, Chance, Node, Tree
 from nimmax.search.result import MoveValue, SearchResult
-from nimmax.search.score import FULL_DEPTH, INFINITY
-from nimmax.search.table import EXACT, Table
+from nimmax.search.score import INFINITY
+
+__all__ = ("EXPLORATION", "HEURISTIC_PLIES", "ROLLOUTS", "MonteCarlo", "Tree")
 
 EXPLORATION = math.sqrt(2)
 """UCT's exploration constant for payoffs scaled to [0, 1] (Kocsis and Szepesvari's UCB1)."""
@@ -54,132 +55,24 @@ is taken a little past the new node rather than at it."""
 CLOCK_PLIES = 256
 """Plies of a playout between looks at the clock (a 26x26 playout is some 700 plies)."""
 
-REUSE_PLIES = 4
-"""How far below the last root a kept tree is searched for the position now to be played."""
 
-PV_LENGTH = 64
-"""The most moves of the principal variation (the most visited line)."""
-
-_UNLISTED: Any = object()
-"""A node's next move before its moves are asked for."""
-_NO_MORE: Any = object()
-"""A node's next move once every move has a child."""
-
-
-class Node:
-    """A position in the tree: visits, the sum of seat 0's payoffs, and proven bounds on its value."""
-
-    __slots__ = (
-        "state",
-        "move",
-        "mover",
-        "children",
-        "moves",
-        "upcoming",
-        "narrowed",
-        "visits",
-        "total",
-        "low",
-        "high",
-        "done",
-    )
-
-    def __init__(self, state: Any, move: Any, mover: int) -> None:
-        self.state, self.move, self.mover = state, move, mover
-        self.children: list[Node] = []
-        self.moves: Iterator[Any] | None = None
-        self.upcoming: Any = _UNLISTED
-        self.narrowed = False
-        """Its moves are the game's `heuristic_actions`: some are left out, so it proves no loss."""
-        self.visits = 0
-        self.total = 0.0
-        self.low, self.high = -INFINITY, INFINITY
-        self.done = False
-        """Settled: the bounds met, or (two players) they decide who wins."""
-
-
-class Chance(Node):
-    """A chance node: its outcomes, their running probabilities, and a child per outcome drawn so far."""
-
-    __slots__ = ("outcomes", "thresholds", "drawn")
-
-    def __init__(self, state: Any, move: Any, outcomes: Sequence[tuple[float, Any]]) -> None:
-        super().__init__(state, move, CHANCE)
-        self.outcomes = list(outcomes)
-        self.thresholds = list(accumulate(probability for probability, _ in self.outcomes))
-        self.drawn: list[Node | None] = [None] * len(self.outcomes)
-
-
-class Tree(Table):
-    """What an MCTS player keeps between the moves of one game: the tree (a table that stores
-    no search entries; after a search valuing every move, the lines below them, see `index`).
-
-    The next search starts from the node of the position then on the board, found within
-    REUSE_PLIES of the last root, with all the visits below it.
-    """
-
-    def __init__(self) -> None:
-        super().__init__(0)
-        self.root: Node | None = None
-        self.lowest, self.highest = INFINITY, -INFINITY
-
-    def index(self, game: AnyGame, root: Node) -> None:
-        """Keep, as table entries, the most visited line below each root move, so a reader of
-        lines through the table (`explain`) follows them; the move is EXACT only as a line.
-        Keys fold symmetries, so of two mirror-image lines the more visited is kept."""
-        self.clear()
-        for child in sorted(_children(root), key=lambda node: node.visits):
-            node, plies = child, 0
-            while node.children and node.mover != CHANCE and plies < PV_LENGTH:
-                best = max(node.children, key=lambda below: below.visits)
-                if not best.visits:
-                    break
-                proven = FULL_DEPTH if node.low == node.high else 0
-                self[game.key(node.state)] = (proven, EXACT, 0.0, best.move, hash(node.state))
-                node, plies = best, plies + 1
-
-    def find(self, state: Any) -> Node | None:
-        """The node of `state` within REUSE_PLIES below the last root (the root itself included)."""
-        level = [self.root] if self.root is not None else []
-        for _ in range(REUSE_PLIES + 1):
-            for node in level:
-                if node.state == state:
-                    return node
-            level = [child for node in level for child in _children(node)]
-        return None
-
-
-def _children(node: Node) -> list[Node]:
-    """A node's children made so far (a chance node's drawn outcomes)."""
-    if isinstance(node, Chance):
-        return [child for child in node.drawn if child is not None]
-    return node.children
-
-
-def refuses(game: AnyGame, options: Mapping[str, Any]) -> str | None:
-    """Why these options cannot search `game` (a heuristic playout needs the game's `evaluate`); None if they can."""
-    if options.get("rollout") == "heuristic" and Capability.EVALUATION not in game.capabilities:
-        return (
-            f"mcts: rollout=heuristic scores playouts with the game's evaluate, and {game.name} has none;"
-            " use rollout=random"
-        )
-    return None
-
-
-class MonteCarlo(Searcher):
+class MonteCarlo:
     """One MCTS search: UCT down the tree, a playout, the payoff backed up, proofs propagated."""
 
     def __init__(
         self,
         game: AnyGame,
-        tree: Table | None = None,
+        tree: Tree | None = None,
         budget: Budget | None = None,
         c: float = EXPLORATION,
         rollout: str = "random",
         seed: int | None = None,
     ) -> None:
-        self.tree = tree if isinstance(tree, Tree) else Tree()
-        super().__init__(game, self.tree, budget)
+        self.game = game
+        self.tree = tree if tree is not None else Tree()
+        self.budget = budget if budget is not None else Budget()
+        self.book = game.book if Capability.BOOK in game.capabilities else None
+        """The game's book, or None (no book, or the engine's `book=off`): a hit settles a node."""
         self.c, self.heuristic = c, rollout == "heuristic"
         self.rng = random.Random(seed)
         self.two = game.players == 2
@@ -213,15 +106,14 @@ class MonteCarlo(Searcher):
         return self.answer(every_move, budget.nodes - nodes_before, time.perf_counter() - start)
 
     def _root(self, state: Any, every_move: bool) -> Node:
-        """The root: the kept tree's node of `state` when playing on, else a new one (every
-        move of `actions` when each is to be valued)."""
+        """The root: the kept tree's node of `state` when playing on, else a new one (of every move, to value each)."""
         tree = self.tree
         found = tree.find(state) if not every_move else None
         if found is None:
             found = self.node(state, None)
             if every_move:
                 found.moves = iter(self.game.actions(state))
-                found.upcoming = next(found.moves, _NO_MORE)
+                found.upcoming = next(found.moves, NO_MORE)
         if found.done and not self.game.is_terminal(state):  # settled by the book: the root needs its moves
             found.low, found.high, found.done = -INFINITY, INFINITY, False
         tree.root = found
@@ -231,9 +123,9 @@ class MonteCarlo(Searcher):
         """One simulation: down by UCT to a new node (or a settled one), a playout, the payoff backed up."""
         node, path = root, [root]
         while not node.done and (node.visits or node is root):
-            if node.mover == CHANCE:
-                node = self.draw(node)  # type: ignore[arg-type]
-            elif node.upcoming is not _NO_MORE:
+            if isinstance(node, Chance):
+                node = self.draw(node)
+            elif node.upcoming is not NO_MORE:
                 node = self.expand(node)
             else:
                 node = self.select(node)
@@ -268,21 +160,20 @@ class MonteCarlo(Searcher):
 
     def expand(self, node: Node) -> Node:
         """The child of `node`'s next untried move (its moves asked for on the first call)."""
-        if node.upcoming is _UNLISTED:
+        if node.upcoming is UNLISTED:
             node.moves = iter(self.moves_of(node.state, node))
-            node.upcoming = next(node.moves, _NO_MORE)
-            if node.upcoming is _NO_MORE:
+            node.upcoming = next(node.moves, NO_MORE)
+            if node.upcoming is NO_MORE:
                 raise ValueError(f"{self.game.name}: a position that is not over has no moves")
         move = node.upcoming
         assert node.moves is not None
-        node.upcoming = next(node.moves, _NO_MORE)
+        node.upcoming = next(node.moves, NO_MORE)
         child = self.node(self.game.result(node.state, move), move)
         node.children.append(child)
         return child
 
     def moves_of(self, state: Any, node: Node | None = None) -> Sequence[Any] | Iterator[Any]:
-        """The moves a node or a playout tries: the game's `heuristic_actions` where it narrows
-        (marking `node` narrowed), else its `search_actions`."""
+        """The moves a node or playout tries: `heuristic_actions` (`node` marked narrowed), else `search_actions`."""
         game = self.game
         moves = game.heuristic_actions(state) if self.narrows else None
         if moves is None:
@@ -301,8 +192,7 @@ class MonteCarlo(Searcher):
         return child
 
     def select(self, node: Node) -> Node:
-        """The child with the best UCT score for the side to move, leaving out children proven
-        lost for it unless every child is."""
+        """The child with the best UCT score for the side to move, of those not proven lost for it if any."""
         tree = self.tree
         span = tree.highest - tree.lowest
         span = span if span > 0 else 1.0
@@ -327,9 +217,7 @@ class MonteCarlo(Searcher):
         return node.children[0]
 
     def playout(self, state: Any) -> float:
-        """Seat 0's payoff at the end of a random game from `state` (drawn among the game's
-        `search_actions`, or its `heuristic_actions` where it narrows), or `evaluate` after
-        HEURISTIC_PLIES plies for a heuristic playout."""
+        """Seat 0's payoff at the end of a random game from `state` (or, heuristic, `evaluate` a few plies on)."""
         game, rng, budget = self.game, self.rng, self.budget
         cut = HEURISTIC_PLIES if self.heuristic else -1
         plies = 0
@@ -363,20 +251,15 @@ class MonteCarlo(Searcher):
             return False
         elif node.mover == 0:
             low = max(child.low for child in children)
-            high = max(child.high for child in children) if self.tried_all(node) else INFINITY
+            high = max(child.high for child in children) if node.tried_all() else INFINITY
         else:
             high = min(child.high for child in children)
-            low = min(child.low for child in children) if self.tried_all(node) else -INFINITY
+            low = min(child.low for child in children) if node.tried_all() else -INFINITY
         if low == node.low and high == node.high:
             return False
         node.low, node.high = low, high
         node.done = low == high or (self.two and (low > 0 or high < 0))
         return True
-
-    @staticmethod
-    def tried_all(node: Node) -> bool:
-        """Whether every legal move of a player's node has a child (none left out by narrowing)."""
-        return node.upcoming is _NO_MORE and not node.narrowed
 
     def settled_value(self, node: Node) -> float:
         """A settled node's payoff for seat 0: its value, or the proven bound that decides it."""
@@ -391,8 +274,7 @@ class MonteCarlo(Searcher):
         return -value if self.root is not None and self.root.mover == 1 else value
 
     def choice(self) -> Node | None:
-        """The root's move: a proven win (the greatest, a game over at once first), else the
-        most visited child that is not proven worse than another."""
+        """The root's move: the greatest proven win (an end at once first), else the most visited not proven worse."""
         root = self.root
         if root is None or not root.children:
             return None
@@ -406,7 +288,7 @@ class MonteCarlo(Searcher):
         hopeful = [child for child in children if self.bounds(child)[1] >= max(floor, 0 if self.two else -INFINITY)]
         if not hopeful:  # every move is proven to lose: the least loss, then the most visited
             return max(children, key=lambda child: (self.bounds(child)[1], child.visits))
-        return max(hopeful, key=lambda child: (child.visits, self.for_mover(_mean(child))))
+        return max(hopeful, key=lambda child: (child.visits, self.for_mover(child.mean())))
 
     def bounds(self, child: Node) -> tuple[float, float]:
         """A root child's proven bounds for the side to move at the root."""
@@ -420,7 +302,7 @@ class MonteCarlo(Searcher):
             return self.for_mover(child.low), True
         if child.done:
             return self.for_mover(self.settled_value(child)), False
-        return self.for_mover(_mean(child)), False
+        return self.for_mover(child.mean()), False
 
     def answer(self, every_move: bool, nodes: int, seconds: float) -> SearchResult:
         """The search's SearchResult: the chosen move, its value, the most visited line."""
@@ -446,7 +328,7 @@ class MonteCarlo(Searcher):
         values = tuple(MoveValue(child.move, self.value_of(child)[0]) for child in preferred) if every_move else ()
         if every_move:
             self.tree.index(self.game, root)
-        proven = every_move and self.tried_all(root) and all(self.value_of(child)[1] for child in root.children)
+        proven = every_move and root.tried_all() and all(self.value_of(child)[1] for child in root.children)
         return SearchResult(value, chosen.move, tuple(line), nodes, len(line), seconds, exact, values, proven)
 
     # -- what a live display reads ----------------------------------------------------------
@@ -470,22 +352,3 @@ def _drawn(outcomes: Sequence[tuple[float, Any]], pick: float) -> Any:
         if pick < 0:
             return outcome
     return outcomes[-1][1]
-
-
-def _mean(node: Node) -> float:
-    """A node's mean payoff for seat 0 (0 before its first visit)."""
-    return node.total / node.visits if node.visits else 0.0
-
-
-def run(
-    searcher: Searcher,
-    state: Any,
-    depth: int | None = None,
-    every_move: bool = False,
-    deepen: bool = False,
-    watcher: Watcher | None = None,
-) -> SearchResult:
-    """The engine registry's way to run an MCTS searcher (depth and deepening do not apply)."""
-    if not isinstance(searcher, MonteCarlo):
-        raise TypeError("mcts.run runs a MonteCarlo searcher")
-    return searcher.run(state, every_move, watcher)

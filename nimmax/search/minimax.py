@@ -25,7 +25,7 @@ class Memo(Searcher):
         super().__init__(game, table, budget)
         self.cache = cache
 
-    def recall(self, key: Any, depth: int) -> float | None:
+    def recall(self, key: object, depth: int) -> float | None:
         """A stored score for the side to move, when it was searched at least this deep."""
         entry = self.table.get(key) if self.cache else None
         if entry is None:
@@ -37,7 +37,7 @@ class Memo(Searcher):
             self.horizon += 1
         return score
 
-    def store(self, key: Any, state: Any, depth: int, horizon_in: int, score: float, move: Any) -> None:
+    def store(self, key: object, state: Any, depth: int, horizon_in: int, score: float, move: Any) -> None:
         """Remember a node's score for the side to move, proven when no horizon was met below it."""
         if self.cache:
             proven = self.horizon == horizon_in
@@ -47,13 +47,14 @@ class Memo(Searcher):
 class Minimax(Memo):
     """Textbook minimax: Max picks the highest score, Min the lowest, both seen from Max."""
 
-    def child_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
+    def root_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
+        """A root move's score for Max, `me`: every node below it searched."""
         return older(self.minimax(child, depth, me))
 
     def minimax(self, state: Any, depth: int, maximizer: int) -> float:
-        """The score of `state` for `maximizer`."""
+        """The score of `state` for `maximizer`, `depth` plies deep."""
         game, budget = self.game, self.budget
-        budget.nodes += 1  # leaf(), inlined: this runs once per node of the whole tree
+        budget.nodes += 1  # Budget.count, inlined (as is older below): this runs once per node of the whole tree
         if budget.nodes >= budget.next_check:
             budget.check()
         if game.is_terminal(state):
@@ -77,7 +78,7 @@ class Minimax(Memo):
         # The game's own moves: an engine that cannot average chance sees no chance node.
         for move in game.actions(state):
             score = self.minimax(game.result(state, move), depth - 1, maximizer)
-            score = score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0  # older(score), inlined
+            score = score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0
             if score > best if maximizing else score < best:
                 best, best_move = score, move
         if self.cache:
@@ -88,21 +89,36 @@ class Minimax(Memo):
 class Negamax(Memo):
     """Negamax: one maximising recursion; scores are for the side to move at each node."""
 
-    def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
-        game = self.game
-        if self.book is not None:
-            known = self.from_book(state)
-            if known is not None and known[1] == EXACT:
-                return known[0]
+    def root_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
+        """A root move's score for `me`: every node below it searched (no window)."""
+        score = self.value(child, depth)
+        return older(score if self.game.to_move(child) == me else -score)
+
+    def value(self, state: Any, depth: int) -> float:
+        """The score of `state` for its side to move, `depth` plies deep."""
+        game, budget = self.game, self.budget
+        budget.nodes += 1  # Budget.count, inlined: this runs once per node of the whole tree
+        if budget.nodes >= budget.next_check:
+            budget.check()
         me = game.to_move(state)
+        if game.is_terminal(state):
+            return game.utility(state, me) * SCALE
+        known = self.from_book(state) if self.book is not None else None
+        if known is not None and (depth <= 0 or known[1] == EXACT):  # at the horizon any hit is read as exact
+            return known[0]
+        if depth <= 0:
+            self.horizon += 1
+            return game.evaluate(state, me) * SCALE
         key = game.key(state) if self.cache else None
         stored = self.recall(key, depth)
         if stored is not None:
             return stored
         horizon_in = self.horizon
         best, best_move = -INFINITY, None
-        for move in self.moves(state, narrow=False):
-            score = self.child_score(me, game.result(state, move), depth - 1, -INFINITY, INFINITY)
+        for move in self.near_moves(state, me, every=True) if self.narrowing else game.actions(state):
+            child = game.result(state, move)
+            score = self.value(child, depth - 1) if game.to_move(child) == me else -self.value(child, depth - 1)
+            score = older(score)
             if score > best:
                 best, best_move = score, move
         self.store(key, state, depth, horizon_in, best, best_move)

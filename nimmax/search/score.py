@@ -29,19 +29,16 @@ def older(score: float) -> float:
 
 
 def younger(bound: float, upper: bool) -> float:
-    """The child score that `older` maps onto `bound`, so windows survive the shift.
-
-    For a lower bound: the largest score s with older(s) <= bound; for an upper bound, the
-    smallest s with older(s) >= bound. They differ only at 0, where older is flat.
-    """
+    """The child score that `older` maps onto `bound`, so windows survive the shift."""
+    # A lower bound: the largest s with older(s) <= bound; an upper bound: the smallest s with
+    # older(s) >= bound. They differ only at 0, where older is flat.
     if upper:
         return bound + 1 if bound > 0 else bound - 1
     return bound + 1 if bound >= 0 else bound - 1
 
 
 def to_value(score: float, whole: bool) -> float:
-    """A reported value in payoff units: rounded to the payoff when it is a proven whole payoff
-    (the distance to the end is internal), else the plain estimate."""
+    """A reported value in payoff units: the payoff when proven whole (the distance is internal), else the estimate."""
     if whole and abs(score) != INFINITY:
         return float(round(score / SCALE))
     return score / SCALE
@@ -54,8 +51,7 @@ def payoff(game: AnyGame, state: Any, seat: int, estimate: bool = False) -> floa
 
 
 def score_range(low: float, high: float) -> tuple[float, float]:
-    """The scores a node can have whose payoff lies in [low, high]: a payoff's score lies
-    within HALF of the payoff times SCALE, never across zero (`older` stops there)."""
+    """The scores of a node whose payoff lies in [low, high]: within HALF of payoff * SCALE, never across zero."""
     return (
         low * SCALE if low <= 0 else max(0.0, low * SCALE - HALF),
         high * SCALE if high >= 0 else min(0.0, high * SCALE + HALF),

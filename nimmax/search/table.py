@@ -30,10 +30,7 @@ every full collection walks all that is tracked: a million of them between two m
 
 
 class Table(dict[Hashable, Entry]):
-    """A transposition table with a size cap: when full, the oldest sixteenth is dropped.
-
-    A sixteenth at a time keeps each eviction short enough to happen inside a timed move.
-    """
+    """A transposition table with a size cap: when full, the oldest sixteenth goes (short enough for a timed move)."""
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
         super().__init__()
@@ -63,8 +60,7 @@ def principal_variation(game: AnyGame, table: Table, state: Any, first: Any, len
 
 
 def exact_move(entry: Entry | None, state: Any, proven: bool = False) -> Any:
-    """The best move an exact entry holds for this very `state` (a proven entry's only, when
-    `proven`), else None."""
+    """The best move an exact entry (a proven one, when `proven`) holds for this very `state`, else None."""
     if entry is None:
         return None
     searched, bound, _, move, seen = entry

@@ -21,7 +21,7 @@ from rich.text import Text
 
 from nimmax import interrupt
 from nimmax.game import AnyGame
-from nimmax.search import Budget, Searcher, SearchResult
+from nimmax.search import Budget, Progress, SearchResult
 from nimmax.search.mcts import MonteCarlo
 from nimmax.ui.views import outcome_word
 
@@ -94,7 +94,7 @@ class LiveSearch:
     def _answer_now(self) -> None:
         self.interrupted = True
 
-    def tick(self, searcher: Searcher) -> None:
+    def tick(self, searcher: Progress) -> None:
         """Stop the search if Ctrl-C asked to; redraw the line every REFRESH seconds."""
         budget = searcher.budget
         if self.interrupted:
@@ -107,7 +107,7 @@ class LiveSearch:
         """Keep the deepest answer so far."""
         self.last = result
 
-    def line(self, searcher: Searcher, budget: Budget) -> Text:
+    def line(self, searcher: Progress, budget: Budget) -> Text:
         """The live line: what the search knows so far, then its speed (MCTS: in simulations)."""
         game, last = self.game, self.last
         simulating = isinstance(searcher, MonteCarlo)
