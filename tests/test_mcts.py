@@ -20,7 +20,7 @@ from nimmax import games
 from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.match import plies
 from nimmax.players import BadPlayerSpec, SearchPlayer, check_fit, create, parse_spec
-from nimmax.search import ENGINES, CannotSearch, Limits, SearchResult, Settings, search
+from nimmax.search import ENGINES, CannotSearch, Limits, SearchResult, search
 from nimmax.search.deepening import Progress
 from nimmax.search.mcts import MonteCarlo, Tree
 from nimmax.ui.live import LiveSearch
@@ -344,8 +344,8 @@ def test_a_watcher_stops_it_and_it_answers_at_once() -> None:
 
 def test_the_live_line_reads_the_best_move_so_far() -> None:
     game = games.create("connect4")
-    searcher = ENGINES["mcts"].searcher(game, Settings(seed=1), Limits(nodes=500))
-    assert isinstance(searcher, MonteCarlo) and searcher.best_scored() is None
+    searcher = MonteCarlo(game, Tree(), Limits(nodes=500).budget(), seed=1)
+    assert searcher.best_scored() is None
     result = searcher.run(game.initial_state())
     best = searcher.best_scored()
     assert best is not None and best[0] == result.move and best[2] == 7

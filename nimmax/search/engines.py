@@ -124,8 +124,8 @@ class Engine:
         raise CannotSearch(f"{self.name} cannot value the chance nodes of {game.name}; use {able}")
 
     def build(self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits) -> Searcher:
-        """This engine's searcher."""
-        raise NotImplementedError
+        """This engine's searcher, for the deepening engines (MCTS simulates in its own `search`)."""
+        raise NotImplementedError(f"{self.name} has no deepening searcher")
 
     def searcher(
         self, game: AnyGame, settings: Settings = DEFAULTS, limits: Limits = UNLIMITED, table: Kept | None = None
