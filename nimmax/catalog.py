@@ -6,29 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nimmax.games import GAMES, GameInfo
-from nimmax.numbers import Option
-from nimmax.players import OPTIONS, SUMMARIES
+from nimmax.players import PLAYERS, PlayerKind
 from nimmax.plugins import installed
-
-
-@dataclass(frozen=True)
-class PlayerKind:
-    """A kind of player a spec names (`alphabeta`), what it is, and the options it takes."""
-
-    name: str
-    summary: str
-    options: tuple[Option, ...]
-
-    def as_json(self) -> dict[str, object]:
-        """The kind as `games --json` prints it."""
-        return {
-            "name": self.name,
-            "summary": self.summary,
-            "options": [
-                {"name": option.name, "type": option.kind.__name__, "default": option.default, "help": option.help}
-                for option in self.options
-            ],
-        }
 
 
 @dataclass(frozen=True)
@@ -59,5 +38,5 @@ class Catalog:
 
 def catalog() -> Catalog:
     """The catalog as installed now (loading each plugin once, to say which fail)."""
-    players = tuple(PlayerKind(kind, SUMMARIES[kind], options) for kind, options in OPTIONS.items())
+    players = tuple(PLAYERS.values())
     return Catalog(GAMES, players, tuple(installed()))

@@ -19,6 +19,7 @@ from typing import Any
 
 from nimmax.game import AnyGame, BadInput, Capability, Game, defined
 from nimmax.returns import CHECKS, MAX_PAYOFF, Broken, Check, one_line, shown
+from nimmax.search.result import Decision
 
 __all__ = ["MAX_PAYOFF", "PluginFailed", "PluginGame", "PluginPlayer", "guard_game", "offered", "one_line", "unguarded"]
 
@@ -265,8 +266,6 @@ class PluginPlayer:
             raise
         except BaseException as error:  # SystemExit too
             raise failure(cls, "choose", error) from error
-        from nimmax.players import Decision
-
         move = chosen.move if isinstance(chosen, Decision) else chosen
         legal = game.actions(state)
         try:

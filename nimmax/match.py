@@ -20,8 +20,9 @@ from typing import Any
 from nimmax import games
 from nimmax.game import CHANCE, AnyGame, BadInput
 from nimmax.numbers import parse_float, parse_int, quoted
-from nimmax.players import Decision, Player, as_decision
+from nimmax.players import Player, as_decision
 from nimmax.search import SearchResult
+from nimmax.search.result import Decision
 
 
 class BadRecord(BadInput):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Protocol, cast
 
 from nimmax.game import AnyGame, BadInput, Game
@@ -17,18 +18,11 @@ from nimmax.numbers import MAX_SEED, Option, Value, quoted
 from nimmax.search import ENGINES, PLAY, Engine, Limits, SearchResult, Settings, Watcher, engine_for
 from nimmax.search.engines import Kept
 from nimmax.search.limits import ITERATIONS, NAMES, as_options, given
+from nimmax.search.result import Decision
 
 
 class BadPlayerSpec(BadInput):
     """A player spec that names no player or gives it a bad option."""
-
-
-@dataclass(frozen=True)
-class Decision:
-    """A player's move, with the search that chose it when there was one."""
-
-    move: Any
-    search: SearchResult | None = None
 
 
 class Player(Protocol):
@@ -49,19 +43,41 @@ def as_decision(answer: Any) -> Decision:
     return answer if isinstance(answer, Decision) else Decision(answer)
 
 
-OPTIONS: dict[str, tuple[Option, ...]] = {
-    "human": (),
-    "random": (Option("seed", int, None, low=0, high=MAX_SEED, help="seed of the player's own random moves"),),
-    **{name: engine.options for name, engine in ENGINES.items()},
-}
-"""Each player kind's options: human and random, then every engine of the registry."""
+@dataclass(frozen=True)
+class PlayerKind:
+    """A kind of player a spec names (`alphabeta`), what it is, and the options it takes."""
 
-SUMMARIES: dict[str, str] = {
-    "human": "you, typing moves at the prompt",
-    "random": "a uniformly random legal move",
-    **{name: engine.summary for name, engine in ENGINES.items()},
-}
-"""What each player kind is, in one line."""
+    name: str
+    summary: str
+    options: tuple[Option, ...]
+
+    def as_json(self) -> dict[str, object]:
+        """The kind as `games --json` prints it."""
+        return {
+            "name": self.name,
+            "summary": self.summary,
+            "options": [
+                {"name": option.name, "type": option.kind.__name__, "default": option.default, "help": option.help}
+                for option in self.options
+            ],
+        }
+
+
+PLAYERS: Mapping[str, PlayerKind] = MappingProxyType(
+    {
+        kind.name: kind
+        for kind in (
+            PlayerKind("human", "you, typing moves at the prompt", ()),
+            PlayerKind(
+                "random",
+                "a uniformly random legal move",
+                (Option("seed", int, None, low=0, high=MAX_SEED, help="seed of the player's own random moves"),),
+            ),
+            *(PlayerKind(name, engine.summary, engine.options) for name, engine in ENGINES.items()),
+        )
+    }
+)
+"""Every kind of player a spec names: human and random, then every engine of the registry."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +110,7 @@ class Spec:
     @property
     def settings(self) -> dict[str, Value]:
         """Every option of this kind of player but the limits: those given, and the defaults of the rest."""
-        chosen = {option.name: option.default for option in OPTIONS[self.kind] if option.name not in NAMES}
+        chosen = {option.name: option.default for option in PLAYERS[self.kind].options if option.name not in NAMES}
         return {**chosen, **{name: value for name, value in self.options.items() if name not in NAMES}}
 
     @property
@@ -109,7 +125,7 @@ class Spec:
 
     def limited(self, limits: Limits) -> Spec:
         """The same spec searching under `limits` instead of the limits it names."""
-        nodes = ITERATIONS.name if ITERATIONS in OPTIONS[self.kind] else "nodes"
+        nodes = ITERATIONS.name if ITERATIONS in PLAYERS[self.kind].options else "nodes"
         kept = {name: value for name, value in self.options.items() if name not in NAMES}
         return Spec(self.kind, {**kept, **as_options(limits, nodes)})
 
@@ -124,9 +140,9 @@ def parse_spec(text: str) -> Spec:
     """Read `kind[:name=value,...]`; BadPlayerSpec says what is wrong and what is allowed."""
     kind, _, rest = text.strip().partition(":")
     kind = kind.strip().lower()
-    if kind not in OPTIONS:
-        raise BadPlayerSpec(f"unknown player {quoted(kind)} in {quoted(text.strip())}; players: {', '.join(OPTIONS)}")
-    allowed = {option.name: option for option in OPTIONS[kind]}
+    if kind not in PLAYERS:
+        raise BadPlayerSpec(f"unknown player {quoted(kind)} in {quoted(text.strip())}; players: {', '.join(PLAYERS)}")
+    allowed = {option.name: option for option in PLAYERS[kind].options}
     options: dict[str, Value] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         name, equals, value = item.partition("=")
@@ -221,7 +237,7 @@ def is_plugin(spec: str | Spec) -> bool:
     if not isinstance(spec, str):
         return False
     name = spec.strip().partition(":")[0].lower()
-    if name in OPTIONS:
+    if name in PLAYERS:
         return False
     from nimmax import plugins  # plugin code is loaded only when a spec names it
 

@@ -160,14 +160,14 @@ class TracedAlphaBeta(Tracing, AlphaBeta):
         return score
 
 
-TRACED: dict[str, type[Tracing]] = {MINIMAX: TracedMinimax, ALPHABETA: TracedAlphaBeta}
-
-
 def traced_engine(algorithm: str) -> type[Tracing]:
-    """The traced engine `algorithm` names; BadInput names the ones there are."""
-    if algorithm not in TRACED:
-        raise BadInput(f"the tree is drawn for {' or '.join(TRACED)}, not {quoted(algorithm)}")
-    return TRACED[algorithm]
+    """The traced engine `algorithm` names (the tree is drawn for the two textbook engines); BadInput
+    names them."""
+    if algorithm == MINIMAX:
+        return TracedMinimax
+    if algorithm == ALPHABETA:
+        return TracedAlphaBeta
+    raise BadInput(f"the tree is drawn for {MINIMAX} or {ALPHABETA}, not {quoted(algorithm)}")
 
 
 def trace(

@@ -21,8 +21,8 @@ from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.match import plies
 from nimmax.players import BadPlayerSpec, SearchPlayer, check_fit, create, parse_spec
 from nimmax.search import ENGINES, CannotSearch, Limits, SearchResult, search
-from nimmax.search.deepening import Progress
 from nimmax.search.mcts import MonteCarlo, Tree
+from nimmax.search.result import Progress
 from nimmax.ui.live import LiveSearch
 
 from .cli_helpers import nimmax
@@ -350,7 +350,7 @@ def test_the_live_line_reads_the_best_move_so_far() -> None:
     best = searcher.best_scored()
     assert best is not None and best[0] == result.move and best[2] == 7
     assert not searcher.unhorizoned()
-    line = LiveSearch(game, Console(width=200)).line(searcher, searcher.budget).plain
+    line = LiveSearch(game, Console(width=200)).line(searcher).plain
     assert f"best so far {game.format_move(result.move)}" in line and "500 simulations" in line
 
 

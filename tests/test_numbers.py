@@ -11,7 +11,7 @@ import pytest
 from nimmax import games
 from nimmax.game import BadGameSpec, BadInput, IllegalMove
 from nimmax.numbers import MAX_DELAY, MAX_SEED, QUOTE_LIMIT, float_option, parse_float, parse_int, quoted
-from nimmax.players import OPTIONS, BadPlayerSpec, SearchPlayer, parse_spec
+from nimmax.players import PLAYERS, BadPlayerSpec, SearchPlayer, parse_spec
 
 from .cli_helpers import nimmax_in_process
 
@@ -277,9 +277,11 @@ def test_spec_options_at_their_bounds_are_read(spec: str, options: dict[str, obj
 
 
 def test_every_numeric_option_of_every_player_has_a_range() -> None:
-    numeric = {option.name for options in OPTIONS.values() for option in options if option.kind in (int, float)}
-    assert all(option.low < option.high for options in OPTIONS.values() for option in options if option.name in numeric)
-    assert {option.name for options in OPTIONS.values() for option in options if option.unlimited} == {"time"}
+    numeric = {option.name for kind in PLAYERS.values() for option in kind.options if option.kind in (int, float)}
+    assert all(
+        option.low < option.high for kind in PLAYERS.values() for option in kind.options if option.name in numeric
+    )
+    assert {option.name for kind in PLAYERS.values() for option in kind.options if option.unlimited} == {"time"}
 
 
 def test_the_deepest_depth_taken_keeps_the_table() -> None:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from nimmax import games
 from nimmax.game import CHANCE, AnyGame, BadGameSpec, BadInput, IllegalMove
 from nimmax.match import BadRecord, GameRecord
-from nimmax.players import OPTIONS, BadPlayerSpec, create, parse_spec
+from nimmax.players import PLAYERS, BadPlayerSpec, create, parse_spec
 
 from .cli_helpers import nimmax_in_process
 
@@ -157,7 +157,7 @@ NUMBER_TEXT = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True).map(str),
     st.sampled_from(["inf", "-inf", "nan", "1e999", "0", "1", "0.0005", "1000000", "1000001", "18446744073709551616"]),
 )
-OPTION_WORDS = sorted({option.name for options in OPTIONS.values() for option in options})
+OPTION_WORDS = sorted({option.name for kind in PLAYERS.values() for option in kind.options})
 SPEC_ITEM = st.one_of(
     TEXT,
     st.sampled_from(OPTION_WORDS),
@@ -165,7 +165,7 @@ SPEC_ITEM = st.one_of(
         "=".join
     ),
 )
-KINDS = st.sampled_from(list(OPTIONS))
+KINDS = st.sampled_from(list(PLAYERS))
 SPEC = st.one_of(
     st.tuples(KINDS, st.lists(SPEC_ITEM, max_size=3)),
     st.tuples(KINDS, st.lists(st.tuples(st.sampled_from(OPTION_WORDS), NUMBER_TEXT).map("=".join), max_size=3)),

@@ -8,10 +8,10 @@ search, iterative deepening), `stack` (the interpreter policy a command enters),
 """
 
 from nimmax.search.budget import Budget, OutOfBudget
-from nimmax.search.deepening import Progress, Searcher, Watcher, iterate, run, search_root
+from nimmax.search.deepening import Searcher, iterate, run, search_root
 from nimmax.search.engines import DEFAULTS, ENGINES, CannotSearch, Engine, Settings, engine_for, lookup, search
 from nimmax.search.limits import ITERATIONS, LIMITS, MOVE_SECONDS, PLAY, Limits
-from nimmax.search.result import MoveValue, SearchResult
+from nimmax.search.result import MoveValue, Progress, SearchResult, Watcher
 from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, payoff, to_value, younger
 from nimmax.search.stack import FRAMES_PER_PLY, TooDeep, deep, interpreter
 from nimmax.search.table import EXACT, LOWER, UPPER, Entry, Table, principal_variation

@@ -12,12 +12,12 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import chain
-from typing import Any, Protocol
+from typing import Any
 
 from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.limits import Limits
-from nimmax.search.result import MoveValue, SearchResult
+from nimmax.search.result import MoveValue, SearchResult, Watcher
 from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, payoff, to_value
 from nimmax.search.stack import refusing
 from nimmax.search.table import EXACT, LOWER, UPPER, Table, principal_variation
@@ -36,6 +36,8 @@ UNLIMITED = Limits()
 class Searcher:
     """A deepening search's context: game, table, budget, horizon count; each engine writes its node in one method."""
 
+    simulates = False
+    """Whether its nodes are simulations (MCTS's), which the live line counts as such."""
     averages = False
     """True for engines that average chance outcomes, whose values need not be whole payoffs."""
     near = True
@@ -118,30 +120,6 @@ def first_in(moves: Iterable[Any], first: Any) -> Iterable[Any]:
         ordered.insert(0, first)
         return ordered
     return chain((first,), (move for move in moves if move != first))
-
-
-class Progress(Protocol):
-    """What a watcher reads of a running search, of any engine: its budget and its best root move so far."""
-
-    @property
-    def budget(self) -> Budget:
-        """The search's budget: nodes, elapsed, and `stop()`."""
-
-    def best_scored(self) -> tuple[Any, float, int] | None:
-        """The move the search would play now, its value, and how many root moves it has tried."""
-
-    def unhorizoned(self) -> bool:
-        """Whether that value is proven."""
-
-
-class Watcher(Protocol):
-    """Sees a search as it runs (a live display): every budget check, and every depth completed."""
-
-    def tick(self, searcher: Progress) -> None:
-        """Called every few dozen nodes: read the search's progress; `searcher.budget.stop()` makes it answer now."""
-
-    def reached(self, result: SearchResult) -> None:
-        """Called with each completed depth's answer; its nodes and seconds are the search's so far."""
 
 
 def search_root(

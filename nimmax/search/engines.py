@@ -14,12 +14,12 @@ from nimmax.numbers import MAX_SEED, Option, Value
 from nimmax.search.adversary import ChanceAsAdversary
 from nimmax.search.alphabeta import AlphaBeta
 from nimmax.search.budget import Budget
-from nimmax.search.deepening import UNLIMITED, Searcher, Watcher, run
+from nimmax.search.deepening import UNLIMITED, Searcher, run
 from nimmax.search.expectimax import DEFAULT_CUTOFF, Expectimax
 from nimmax.search.limits import ITERATIONS, LIMITS, PLAY, TIME, Limits, given
 from nimmax.search.mcts import EXPLORATION, ROLLOUTS, MonteCarlo, Tree
 from nimmax.search.minimax import Minimax, Negamax
-from nimmax.search.result import SearchResult
+from nimmax.search.result import SearchResult, Watcher
 from nimmax.search.stack import deep
 from nimmax.search.table import DEFAULT_CAPACITY, Table
 

@@ -35,9 +35,8 @@ from typing import Any
 
 from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.search.budget import Budget, OutOfBudget
-from nimmax.search.deepening import Watcher
 from nimmax.search.mcts_tree import NO_MORE, PV_LENGTH, UNLISTED, Chance, Node, Tree
-from nimmax.search.result import MoveValue, SearchResult
+from nimmax.search.result import MoveValue, SearchResult, Watcher
 from nimmax.search.score import INFINITY
 
 __all__ = ("EXPLORATION", "HEURISTIC_PLIES", "ROLLOUTS", "MonteCarlo", "Tree")
@@ -58,6 +57,9 @@ CLOCK_PLIES = 256
 
 class MonteCarlo:
     """One MCTS search: UCT down the tree, a playout, the payoff backed up, proofs propagated."""
+
+    simulates = True
+    """Its nodes are simulations."""
 
     def __init__(
         self,

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    from nimmax.search.budget import Budget
 
 
 class MoveValue(NamedTuple):
@@ -32,3 +35,38 @@ class SearchResult:
     moves_proven: bool = False
     """Whether each value in `moves` is proven: so in an exact search, and in one stopped
     early that had met no horizon (a search to the end of the game)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A player's move, with the search that chose it when there was one."""
+
+    move: Any
+    search: SearchResult | None = None
+
+
+class Progress(Protocol):
+    """What a watcher reads of a running search, of any engine: its budget and its best root move so far."""
+
+    simulates: bool
+    """Whether its nodes are simulations (MCTS) rather than positions searched."""
+
+    @property
+    def budget(self) -> Budget:
+        """The search's budget: nodes, elapsed, and `stop()`."""
+
+    def best_scored(self) -> tuple[Any, float, int] | None:
+        """The move the search would play now, its value, and how many root moves it has tried."""
+
+    def unhorizoned(self) -> bool:
+        """Whether that value is proven."""
+
+
+class Watcher(Protocol):
+    """Sees a search as it runs (a live display): every budget check, and every depth completed."""
+
+    def tick(self, searcher: Progress) -> None:
+        """Called every few dozen nodes: read the search's progress; `searcher.budget.stop()` makes it answer now."""
+
+    def reached(self, result: SearchResult) -> None:
+        """Called with each completed depth's answer; its nodes and seconds are the search's so far."""

@@ -21,8 +21,7 @@ from rich.text import Text
 
 from nimmax import interrupt
 from nimmax.game import AnyGame
-from nimmax.search import Budget, Progress, SearchResult
-from nimmax.search.mcts import MonteCarlo
+from nimmax.search.result import Progress, SearchResult
 from nimmax.ui.views import outcome_word
 
 REFRESH = 0.1
@@ -101,16 +100,16 @@ class LiveSearch:
             budget.stop()
         if self._live is not None and time.perf_counter() >= self._next_draw:
             self._next_draw = time.perf_counter() + REFRESH
-            self._live.update(self.line(searcher, budget))
+            self._live.update(self.line(searcher))
 
     def reached(self, result: SearchResult) -> None:
         """Keep the deepest answer so far."""
         self.last = result
 
-    def line(self, searcher: Progress, budget: Budget) -> Text:
+    def line(self, searcher: Progress) -> Text:
         """The live line: what the search knows so far, then its speed (MCTS: in simulations)."""
-        game, last = self.game, self.last
-        simulating = isinstance(searcher, MonteCarlo)
+        game, last, budget = self.game, self.last, searcher.budget
+        simulating = searcher.simulates
         if last is not None and last.move is not None:
             known = f"depth {last.depth} · best {game.format_move(last.move)} · "
             known += value_text(game, last.value, last.exact, last.depth)

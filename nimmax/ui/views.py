@@ -15,8 +15,8 @@ from nimmax.search import SearchResult
 from nimmax.ui.results import value_words
 
 if TYPE_CHECKING:
-    from nimmax.catalog import PlayerKind
     from nimmax.games import GameInfo
+    from nimmax.players import PlayerKind
 
 from nimmax.ui.text import counted as counted  # re-exported: the CLI imports it from here
 from nimmax.ui.text import signed
