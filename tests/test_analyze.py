@@ -67,7 +67,7 @@ def test_misere_nim_mistake_at_ply_three_decides_the_game() -> None:
 @given(st.data())
 def test_nim_verdicts_follow_bouton(data: st.DataObject) -> None:
     piles = tuple(data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=3), label="piles"))
-    takes, state = [], list(piles)
+    takes, state = list[tuple[int, int]](), list(piles)
     while any(state) and len(takes) < data.draw(st.integers(1, 8), label="plies"):
         pile = data.draw(st.sampled_from([index for index, size in enumerate(state) if size]), label="pile")
         take = data.draw(st.integers(1, state[pile]), label="take")

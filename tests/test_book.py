@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 import pexpect
 from hypothesis import given, settings
@@ -30,7 +30,15 @@ from nimmax.search.score import FULL_DEPTH
 from .cli_helpers import ROOT, nimmax_in_process
 from .test_play_pty import shown, spawn
 
-CONNECT4 = create(["connect4"])
+
+def create_mnk(words: list[str]) -> MNK:
+    """An m,n,k game from its words, typed as one."""
+    game = create(words)
+    assert isinstance(game, MNK)
+    return game
+
+
+CONNECT4 = create_mnk(["connect4"])
 ROWS, COLUMNS = 6, 7
 
 
@@ -48,7 +56,7 @@ def played(moves: str, game: MNK = CONNECT4) -> Board:
 def decode(code: int, bits: int) -> list[str]:
     """The columns (bottom first, 'x' and 'o') a book code names: 10 is x, 11 is o, 0 ends a column."""
     text = format(code & (1 << bits) - 1, f"0{bits}b")
-    columns, column, at = [], "", 0
+    columns, column, at = list[str](), "", 0
     while len(columns) < COLUMNS:
         if text[at] == "0":
             columns.append(column)
@@ -192,7 +200,7 @@ def test_the_books_are_asked_only_at_8_and_12_stones() -> None:
     assert CONNECT4.book(played("")) is None
     assert CONNECT4.book(played("dddc")) is None
     assert CONNECT4.book(played("ddddcccc")) is not None
-    assert create(["connect4", "--rows", "5"]).book(played("ddddcccc", create(["connect4", "--rows", "5"]))) is None
+    assert create(["connect4", "--rows", "5"]).book(played("ddddcccc", create_mnk(["connect4", "--rows", "5"]))) is None
 
 
 def test_the_12_stone_book_loads_in_under_a_second_into_compact_arrays() -> None:
@@ -288,6 +296,12 @@ def scored(searcher_type: Callable[..., Any], game: MNK, state: Board) -> float:
 
 
 @settings(max_examples=25, deadline=None)
+class Cached(TypedDict, total=False):
+    """The cache option `search` takes by keyword."""
+
+    cache: bool
+
+
 @given(st.lists(st.integers(0, 11), min_size=4, max_size=7), st.integers(5, 9), st.booleans())
 def test_engines_with_a_book_equal_engines_without_it(moves: list[int], stones: int, exact: bool) -> None:
     plain, booked = MNK(3, 4, 3), Booked(stones, exact)
@@ -303,7 +317,8 @@ def test_engines_with_a_book_equal_engines_without_it(moves: list[int], stones: 
     truth = payoff * SCALE - plies if payoff > 0 else payoff * SCALE + plies if payoff < 0 else 0.0
     for engine in (AlphaBeta, Negamax):
         assert scored(engine, plain, state) == scored(engine, booked, state) == truth
-    for spec, options in (("alphabeta", {}), ("negamax", {}), ("minimax", {"cache": False})):
+    runs: tuple[tuple[str, Cached], ...] = (("alphabeta", {}), ("negamax", {}), ("minimax", {"cache": False}))
+    for spec, options in runs:
         without = search(plain, state, spec, every_move=True, time=float("inf"), **options)
         with_book = search(booked, state, spec, every_move=True, time=float("inf"), **options)
         assert with_book.exact and with_book.value == without.value == payoff

@@ -51,7 +51,7 @@ class Pile:
         return hash((self.counters, self.mover))
 
 
-class Mutating(Subtraction):  # type: ignore[misc,valid-type]
+class Mutating(Subtraction):  # type: ignore[misc]
     def initial_state(self) -> Pile:
         return Pile(self.counters, 0)
 
@@ -77,12 +77,13 @@ class Mutating(Subtraction):  # type: ignore[misc,valid-type]
         return state.counters
 
 
-class NotZeroSum(TicTacToe):  # type: ignore[misc,valid-type]
+class NotZeroSum(TicTacToe):  # type: ignore[misc]
     def utility(self, state: str, player: int) -> float:
-        return max(super().utility(state, player), 0.0)  # the loser gets 0, not -1
+        payoff: float = max(super().utility(state, player), 0.0)  # the loser gets 0, not -1
+        return payoff
 
 
-class MergingKey(Subtraction):  # type: ignore[misc,valid-type]
+class MergingKey(Subtraction):  # type: ignore[misc]
     def key(self, state: tuple[int, int]) -> Any:
         return state[0] % 2  # 20 and 18 counters are not worth the same
 

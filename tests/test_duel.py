@@ -66,8 +66,8 @@ def test_elo_of_two_players_is_the_logistic_difference() -> None:
 
 def test_elo_is_the_maximum_likelihood_fit() -> None:
     # At the maximum of the likelihood each player's expected score equals the actual score.
-    scores = [[0, 7, 9.5], [5, 0, 6], [2.5, 6, 0]]
-    played = [[0, 12, 12], [12, 0, 12], [12, 12, 0]]
+    scores: list[list[float]] = [[0, 7, 9.5], [5, 0, 6], [2.5, 6, 0]]
+    played: list[list[int]] = [[0, 12, 12], [12, 0, 12], [12, 12, 0]]
     ratings = duel.elo_ratings(scores, played, prior=0)
     for i in range(3):
         expected = sum(played[i][j] / (1 + 10 ** ((ratings[j] - ratings[i]) / 400)) for j in range(3) if j != i)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from math import inf
+from typing import TypedDict
 
 import pytest
 from hypothesis import given
@@ -189,9 +190,16 @@ def test_players_choose_legal_moves(piles: list[int], spec: str) -> None:
         assert players.decide(players.create(spec), game, state).move in game.actions(state)
 
 
+class Limited(TypedDict, total=False):
+    """The limit options `search` takes by keyword."""
+
+    time: float
+    depth: int
+
+
 @pytest.mark.parametrize("engine", ["minimax", "negamax", "alphabeta", "expectimax"])
 @pytest.mark.parametrize("limits", [{}, {"time": 0.05}, {"depth": 3}])
-def test_a_search_leaves_the_interpreter_as_it_found_it(engine: str, limits: dict[str, float]) -> None:
+def test_a_search_leaves_the_interpreter_as_it_found_it(engine: str, limits: Limited) -> None:
     """The collector's state, its freeze count and the recursion limit are put back after every search."""
     import gc
     import sys

@@ -27,7 +27,7 @@ from .test_signals import group, running_commands, until, workers
 KILL_WORKER = -signal.SIGKILL
 """The case's "signal" that SIGKILLs one duel worker rather than signalling nimmax."""
 
-CODES = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
+CODES: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 RECORD = "record.json"

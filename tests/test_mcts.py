@@ -191,9 +191,9 @@ def test_on_a_big_board_the_tree_and_the_playouts_stay_near_the_stones() -> None
     moves_made: list[tuple[Any, Any]] = []
     result_of = game.result
 
-    def recording(position: Any, move: Any) -> Any:
-        moves_made.append((position, move))
-        return result_of(position, move)
+    def recording(state: Any, action: Any) -> Any:
+        moves_made.append((state, action))
+        return result_of(state, action)
 
     game.result = recording  # type: ignore[method-assign]
     result = mcts(game, state, iterations=300, seed=2)

@@ -8,8 +8,10 @@ import itertools
 import json
 import pickle
 import time
+from collections.abc import Sequence
 from functools import cache
 from math import inf
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -102,11 +104,16 @@ def oracle_positions(rows: int, cols: int, k: int, gravity: bool) -> set[tuple[s
     return seen
 
 
-def game_for(rows: int, cols: int, k: int, gravity: bool) -> MNK:
-    words = f"tictactoe --rows {rows} --cols {cols} --k {k}" + (" --gravity" if gravity else "")
+def create_mnk(words: str) -> MNK:
+    """An m,n,k game from its words, typed as one."""
     game = games.create(words)
     assert isinstance(game, MNK)
     return game
+
+
+def game_for(rows: int, cols: int, k: int, gravity: bool) -> MNK:
+    words = f"tictactoe --rows {rows} --cols {cols} --k {k}" + (" --gravity" if gravity else "")
+    return create_mnk(words)
 
 
 def cell_name(game: MNK, cell: tuple[int, int]) -> str:
@@ -119,14 +126,14 @@ def cell_name(game: MNK, cell: tuple[int, int]) -> str:
 
 
 def test_plain_minimax_visits_the_whole_3x3_tree_and_finds_a_draw() -> None:
-    game = games.create("tictactoe")
+    game = create_mnk("tictactoe")
     result = search(game, game.initial_state(), "minimax", cache=False, time=inf)
     assert result.nodes == 549_946
     assert result.value == 0 and result.exact
 
 
 def test_every_engine_agrees_on_every_opening_move_of_3x3() -> None:
-    game = games.create("tictactoe")
+    game = create_mnk("tictactoe")
     state = game.initial_state()
     truth = {
         cell_name(game, cell): -oracle_value(oracle_play(("...",) * 3, cell), 3, False)
@@ -151,13 +158,13 @@ def test_every_engine_agrees_on_every_opening_move_of_3x3() -> None:
     ],
 )
 def test_published_results(words: str, value: int) -> None:
-    game = games.create(words)
+    game = create_mnk(words)
     result = search(game, game.initial_state(), "alphabeta", time=inf)
     assert result.exact and result.value == value
 
 
 def test_4x3_transposed_is_the_same_game() -> None:
-    game = games.create("tictactoe --rows 4 --cols 3 --k 3")
+    game = create_mnk("tictactoe --rows 4 --cols 3 --k 3")
     assert search(game, game.initial_state(), "alphabeta", time=inf).value == 1
 
 
@@ -191,7 +198,7 @@ def midgame(draw: st.DrawFn) -> Case:
         )
     )
     rows, cols, k, gravity = shape
-    board, played = tuple("." * cols for _ in range(rows)), []
+    board, played = tuple("." * cols for _ in range(rows)), list[tuple[int, int]]()
     # At most 8 empty cells left, so that the plain-recursion oracle stays quick.
     for _ in range(draw(st.integers(rows * cols - 8, rows * cols - 1))):
         if oracle_over(board, k):
@@ -298,7 +305,7 @@ def test_remembered_children_are_the_positions_the_rules_make(case: Case) -> Non
 
 def test_remembered_children_stay_within_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(mnk.rules, "REMEMBERED_CHILDREN", 10)
-    game, seen = games.create("tictactoe").for_search(), 0
+    game, seen = create_mnk("tictactoe").for_search(), 0
     state = game.initial_state()
     for move in game.actions(state):
         game.result(game.result(state, move), next(iter(game.actions(game.result(state, move)))))
@@ -316,7 +323,7 @@ def test_different_positions_get_different_keys() -> None:
 
 @given(st.sampled_from(["tictactoe --size 7 --k 5", "tictactoe --size 15 --k 5", "connect4"]), st.data())
 def test_heuristic_stays_inside_the_payoffs(words: str, data: st.DataObject) -> None:
-    game = games.create(words)
+    game = create_mnk(words)
     state = game.initial_state()
     for _ in range(data.draw(st.integers(0, 30))):
         if game.is_terminal(state):
@@ -331,7 +338,7 @@ def test_heuristic_stays_inside_the_payoffs(words: str, data: st.DataObject) -> 
 
 
 def test_gravity_stacks_stones_and_a_full_column_is_not_a_move() -> None:
-    game = games.create("connect4 --rows 3 --cols 4 --k 3")
+    game = create_mnk("connect4 --rows 3 --cols 4 --k 3")
     state = game.initial_state()
     for _ in range(3):
         state = game.result(state, 2)
@@ -345,7 +352,7 @@ def test_gravity_stacks_stones_and_a_full_column_is_not_a_move() -> None:
 
 
 def test_connect_four_is_six_by_seven_with_gravity() -> None:
-    game = games.create("connect4")
+    game = create_mnk("connect4")
     assert isinstance(game, MNK) and (game.rows, game.cols, game.k, game.gravity) == (6, 7, 4, True)
     assert [game.format_move(move) for move in game.actions(game.initial_state())] == list("dcebfag")
     assert games.create("c4").spec == "connect4"
@@ -356,7 +363,7 @@ def test_connect_four_is_six_by_seven_with_gravity() -> None:
 
 
 def test_vertical_four_wins_under_gravity() -> None:
-    game = games.create("connect4")
+    game = create_mnk("connect4")
     state = game.initial_state()
     for move in "dedede":
         state = game.result(state, game.parse_move(move, state))
@@ -366,7 +373,7 @@ def test_vertical_four_wins_under_gravity() -> None:
 
 
 def test_move_notation() -> None:
-    game = games.create("tictactoe --rows 3 --cols 4 --k 3")
+    game = create_mnk("tictactoe --rows 3 --cols 4 --k 3")
     state = game.initial_state()
     move = game.parse_move("b3", state)
     assert game.format_move(move) == "b3"
@@ -379,7 +386,7 @@ def test_move_notation() -> None:
 
 
 def test_positions_round_trip_and_set_the_side_to_move() -> None:
-    game = games.create("tictactoe --position xo./.x./...")
+    game = create_mnk("tictactoe --position xo./.x./...")
     state = game.initial_state()
     assert game.format_position(state) == "xo./.x./..." and game.to_move(state) == 1
     assert game.spec == "tictactoe --position xo./.x./..."
@@ -414,7 +421,7 @@ def test_impossible_games_and_positions_are_refused(words: str) -> None:
 
 
 def test_k_may_exceed_one_side() -> None:
-    game = games.create("tictactoe --rows 3 --cols 8 --k 4")
+    game = create_mnk("tictactoe --rows 3 --cols 8 --k 4")
     state = game.initial_state()
     for move in ("a1", "a2", "b1", "b2", "c1", "c2"):
         state = game.result(state, game.parse_move(move, state))
@@ -425,11 +432,11 @@ def test_k_may_exceed_one_side() -> None:
 
 
 def test_search_narrows_to_the_win_or_the_block() -> None:
-    game = games.create("tictactoe --position xx./oo./...")
+    game = create_mnk("tictactoe --position xx./oo./...")
     assert [game.format_move(move) for move in game.search_actions(game.initial_state())] == ["c1"]
-    game = games.create("tictactoe --position xx./o../o..")
+    game = create_mnk("tictactoe --position xx./o../o..")
     assert [game.format_move(move) for move in game.search_actions(game.initial_state())] == ["c1"]
-    game = games.create("tictactoe --position xx./.../o..")
+    game = create_mnk("tictactoe --position xx./.../o..")
     assert [game.format_move(move) for move in game.search_actions(game.initial_state())] == ["c1"]
 
 
@@ -437,7 +444,7 @@ def test_search_narrows_to_the_win_or_the_block() -> None:
 
 
 def test_time_limited_move_on_a_big_board_keeps_its_budget() -> None:
-    game = games.create("tictactoe --size 15 --k 5")
+    game = create_mnk("tictactoe --size 15 --k 5")
     state = game.initial_state()
     for move in ("h8", "h9", "i8"):
         state = game.result(state, game.parse_move(move, state))
@@ -448,10 +455,10 @@ def test_time_limited_move_on_a_big_board_keeps_its_budget() -> None:
 
 
 def test_time_limited_connect_four_blocks_and_wins() -> None:
-    game = games.create("connect4 --position ......./......./......./......./o....../oxxx..o")
+    game = create_mnk("connect4 --position ......./......./......./......./o....../oxxx..o")
     state = game.initial_state()
     assert game.format_move(search(game, state, "alphabeta", time=0.2).move) == "e"  # x wins at once
-    game = games.create("connect4 --position ......./......./......./......./x....../xooo.xx")
+    game = create_mnk("connect4 --position ......./......./......./......./x....../xooo.xx")
     state = game.initial_state()
     assert game.format_move(search(game, state, "alphabeta", time=0.2).move) == "e"  # x must block
 
@@ -470,7 +477,7 @@ def styles_of_cells(game: MNK, text: Text) -> dict[str, str]:
 
 
 def test_renderer_names_rows_and_columns_and_marks_the_line_and_the_last_move() -> None:
-    game = games.create("tictactoe --position xo./ox./..x")
+    game = create_mnk("tictactoe --position xo./ox./..x")
     drawn = render(game, game.initial_state(), game.bit(2, 2))  # the last move was c3
     assert isinstance(drawn, Text)
     lines = drawn.plain.splitlines()
@@ -479,8 +486,10 @@ def test_renderer_names_rows_and_columns_and_marks_the_line_and_the_last_move() 
     assert lines[2].split()[1:] == ["o", "x", "."] and "X wins" in drawn.plain
     styles = styles_of_cells(game, drawn)
     assert [cell for cell, style in styles.items() if "on green" in style] == ["a1", "b2", "c3"]
-    game = games.create("tictactoe --position x../.o./...")
-    styles = styles_of_cells(game, render(game, game.initial_state(), game.bit(1, 1)))  # after b2
+    game = create_mnk("tictactoe --position x../.o./...")
+    drawn = render(game, game.initial_state(), game.bit(1, 1))  # after b2
+    assert isinstance(drawn, Text)
+    styles = styles_of_cells(game, drawn)
     assert [cell for cell, style in styles.items() if "reverse" in style] == ["b2"]
 
 
@@ -516,7 +525,7 @@ def test_cli_refuses_bad_games_with_exit_2(words: list[str]) -> None:
 # -- big boards: a limited search tries the cells near the stones; Connect Four's parity ------
 
 
-def chebyshev_near(game: MNK, state: object, reach: int) -> set[str]:
+def chebyshev_near(game: MNK, state: Board, reach: int) -> set[str]:
     """Empty cells within `reach` king steps of a stone, by row and column arithmetic."""
     stones = [
         (row, col) for row in range(game.rows) for col in range(game.cols) if game.stone_at(state, row, col) != "."
@@ -540,7 +549,7 @@ def test_a_limited_search_on_a_big_board_tries_near_cells_and_the_double_threats
     those cells; where it wins by continuous fours, one cell that starts such a win; else at
     most BEAM cells, unless the opponent can make two threats at once (then every answer and
     every four of the mover is tried)."""
-    game = games.create(words)
+    game = create_mnk(words)
     state = game.initial_state()
     for _ in range(data.draw(st.integers(1, 30))):
         moves = [move for move in game.actions(state) if not game.is_terminal(game.result(state, move))]
@@ -566,17 +575,17 @@ def test_a_limited_search_on_a_big_board_tries_near_cells_and_the_double_threats
 
 
 def test_small_boards_gravity_and_the_empty_board() -> None:
-    assert games.create("tictactoe --size 7 --k 5").heuristic_actions(games.create("tictactoe --size 7").start) is None
-    connect4 = games.create("connect4")
+    assert games.create("tictactoe --size 7 --k 5").heuristic_actions(create_mnk("tictactoe --size 7").start) is None
+    connect4 = create_mnk("connect4")
     assert connect4.heuristic_actions(connect4.initial_state()) is None
-    big = games.create("tictactoe --size 15 --k 5")
+    big = create_mnk("tictactoe --size 15 --k 5")
     assert [big.format_move(move) for move in big.heuristic_actions(big.initial_state()) or ()] == ["h8"]
 
 
 class Counted(MNK):
     """An m,n,k game that counts the calls of `heuristic_actions` (a search's copy counts with it)."""
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.counted = [0]
 
@@ -588,7 +597,7 @@ class Counted(MNK):
     def calls(self, calls: int) -> None:
         self.counted[0] = calls
 
-    def heuristic_actions(self, state):  # type: ignore[no-untyped-def]
+    def heuristic_actions(self, state: Board) -> Sequence[int] | None:
         self.counted[0] += 1
         return super().heuristic_actions(state)
 
@@ -596,8 +605,11 @@ class Counted(MNK):
 def wins_within_three(game: MNK, state: Board, move: int) -> bool:
     """Whether `move` wins by force within three plies: every reply leaves the mover a cell that
     completes a line (read from the stones alone, with game.lines as the only nimmax help)."""
-    mine = lambda board: board.x if move_seat else board.o  # noqa: E731
     move_seat = state.player == 0
+
+    def mine(board: Board) -> int:
+        return board.x if move_seat else board.o
+
     after = game.result(state, move)
     if any(mine(after) & line == line for line in game.lines):
         return True
@@ -634,7 +646,7 @@ def test_a_narrowed_search_stops_at_the_win_it_finds() -> None:
     """Once a narrowed search finds a forced win it stops deepening: a time-limited search
     answered "estimate at depth 4738" on a board of 225 cells (issue 28), deepening on table
     answers of the same few lines. The depth shown never passes the cells left."""
-    game = games.create("tictactoe --size 15 --k 5")
+    game = create_mnk("tictactoe --size 15 --k 5")
     state = game.initial_state()
     for text in VCF_15X15.split():
         state = game.result(state, game.parse_move(text, state))
@@ -688,13 +700,13 @@ def test_a_limited_search_proves_what_leaves_no_move_out() -> None:
     """Where every empty cell is near a stone and worth trying, the game leaves none out, so a
     search under a deadline proves the draw at once (six plies from the end) instead of deepening
     until its time runs out; a forced move leaves nothing out either."""
-    game = games.create(f"tictactoe --size 9 --k 5 --position {ENDGAME_9X9}")
+    game = create_mnk(f"tictactoe --size 9 --k 5 --position {ENDGAME_9X9}")
     state = game.initial_state()
     assert game.heuristic_actions(state) is None
     assert search(game, state, "minimax", time=inf, cache=False).value == 0
     result = search(game, state, "alphabeta", time=5)
     assert result.exact and result.value == 0 and result.depth <= 6 and result.seconds < 2
-    forced = games.create(f"tictactoe --size 9 --k 5 --position {position(9, 'c3 d4 e5 f6', 'a1 a2 a3 i9')}")
+    forced = create_mnk(f"tictactoe --size 9 --k 5 --position {position(9, 'c3 d4 e5 f6', 'a1 a2 a3 i9')}")
     assert forced.initial_state().x_threats and forced.heuristic_actions(forced.initial_state()) is None
 
 
@@ -721,7 +733,7 @@ BIG_OPENINGS = ["h8 h9 i8", "h8 i9 g7 j10 h7 h6", "h8 h9 i8 g8 i9 i7 j10 k11 g7 
 def test_alphabeta_reaches_depth_four_on_15x15_within_a_modest_node_budget(opening: str) -> None:
     """Depth 4 within 60,000 nodes, about half a second's search on a laptop (a node budget,
     so the test holds on any machine); every empty cell searched, it takes millions."""
-    game = games.create("tictactoe --size 15 --k 5")
+    game = create_mnk("tictactoe --size 15 --k 5")
     state = game.initial_state()
     for move in opening.split():
         state = game.result(state, game.parse_move(move, state))
@@ -746,7 +758,7 @@ def oracle_window_score(board: tuple[str, ...], k: int) -> float:
     st.data(),
 )
 def test_window_scores_kept_stone_by_stone_equal_a_count_of_every_window(words: str, data: st.DataObject) -> None:
-    game = games.create(words)
+    game = create_mnk(words)
     state = game.initial_state()
     for _ in range(data.draw(st.integers(1, 25))):
         if game.is_terminal(state):
@@ -758,7 +770,7 @@ def test_window_scores_kept_stone_by_stone_equal_a_count_of_every_window(words: 
 
 def test_threats_count_by_row_parity() -> None:
     """X's threat on row 3 from the bottom (odd) outweighs one on row 2, and O's the other way."""
-    game = games.create("connect4")
+    game = create_mnk("connect4")
     odd, even = 1 << game.bit(3, 0), 1 << game.bit(4, 0)  # rows 3 and 2 from the bottom
     assert game.parity_score(odd, 0) > game.parity_score(even, 0) > 0
     assert game.parity_score(0, even) < game.parity_score(0, odd) < 0
@@ -767,7 +779,7 @@ def test_threats_count_by_row_parity() -> None:
 def test_depth_8_alphabeta_opens_connect_four_in_the_centre() -> None:
     """d is the only winning opening (Allis 1988; the exact solvers agree): a depth-8 search
     with the parity of threats finds it, from the CLI as from Python."""
-    game = games.create("connect4")
+    game = create_mnk("connect4")
     assert game.format_move(search(game, game.initial_state(), "alphabeta", depth=8).move) == "d"
     done = nimmax("solve", "connect4", "--algorithm", "alphabeta:depth=8", "--json")
     assert done.returncode == 0 and json.loads(done.stdout)["best_move"] == "d"
@@ -799,12 +811,15 @@ def position(size: int, xs: str, os: str) -> str:
 def test_time_limited_alphabeta_wins_in_one_and_blocks_a_loss_in_one_on_big_boards(
     size: int, xs: str, os: str, best: list[str]
 ) -> None:
-    game = games.create(f"tictactoe --size {size} --k 5 --position {position(size, xs, os)}")
+    game = create_mnk(f"tictactoe --size {size} --k 5 --position {position(size, xs, os)}")
     state = game.initial_state()
     for engine in ("alphabeta:time=0.3", "alphabeta:depth=2"):
         kind, limit = engine.split(":")
         name, value = limit.split("=")
-        result = search(game, state, kind, **{name: float(value) if name == "time" else int(value)})
+        if name == "time":
+            result = search(game, state, kind, time=float(value))
+        else:
+            result = search(game, state, kind, depth=int(value))
         assert game.format_move(result.move) in best, engine
 
 
@@ -831,7 +846,7 @@ def test_a_four_and_an_open_three_found_past_depth_two() -> None:
     an open four. The search finds it within 60,000 nodes (and since `evaluate` values a
     victory by continuous fours, at depth 2 too: h8 forces i8, then x wins by fours from h6)."""
     words = f"tictactoe --size 15 --k 5 --position {position(15, 'e8 f8 g8 h7 i5 j4 k3', 'd8 l2 a1 o1 a15 o15 a8')}"
-    game = games.create(words)
+    game = create_mnk(words)
     state = game.initial_state()
     assert search(game, state, "alphabeta", depth=2).value > 0.85
     strong = search(game, state, "alphabeta", nodes=60_000)
@@ -875,7 +890,7 @@ def plain_wins_with(game: MNK, mine: int, theirs: int, stone: int, fours: int) -
 
 @given(st.sampled_from(["tictactoe --size 7 --k 4", "tictactoe --size 9 --k 5"]), st.data())
 def test_victory_by_continuous_fours_agrees_with_a_plain_search(words: str, data: st.DataObject) -> None:
-    game = games.create(words)
+    game = create_mnk(words)
     state = game.initial_state()
     for _ in range(data.draw(st.integers(4, 24))):
         moves = [move for move in game.actions(state) if not game.result(state, move).outcome]
@@ -895,7 +910,7 @@ def test_a_victory_by_continuous_fours_is_played_at_once() -> None:
     e1) and a three on row 5, which b5 or f5 then turns into an open four: the limited search
     opens with e5."""
     words = f"tictactoe --size 9 --k 5 --position {position(9, 'e2 e3 e4 c5 d5 a9', 'e6 i1 i9 a1 b9 c9')}"
-    game = games.create(words)
+    game = create_mnk(words)
     state = game.initial_state()
     assert not game.shapes(state.x, state.o)[1]
     stone = game.vcf(state.x, state.o)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from math import inf
 
 import pytest
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from nimmax import games
 from nimmax.game import BadGameSpec, IllegalMove
-from nimmax.games.nim import Piles, Split, Take
+from nimmax.games.nim import Nim, Piles, Split, Take
 from nimmax.search import Table, search
 
 from .theory import grundy, nim_mover_wins, nim_sum, simple_nim_mover_wins
@@ -168,7 +168,8 @@ def test_keys_fold_pile_order_and_positions_print() -> None:
 )
 def test_bad_game_words_are_refused(words: str) -> None:
     if words == "nim":
-        assert games.create(words).piles == (3, 4, 5)  # a default game, not an error
+        game = games.create(words)
+        assert isinstance(game, Nim) and game.piles == (3, 4, 5)  # a default game, not an error
         return
     with pytest.raises(BadGameSpec):
         games.create(words)
@@ -192,7 +193,7 @@ def every_split(piles: list[int]) -> set[Split]:
     }
 
 
-def check_sequence(moves: Sequence[object], legal: set[object], illegal: list[object]) -> None:
+def check_sequence(moves: Sequence[object], legal: Set[object], illegal: Sequence[object]) -> None:
     """`moves` is a sequence of exactly `legal`, each once, with len, indexing, slices and `in` agreeing."""
     listed = list(moves)
     assert len(listed) == len(moves) == len(legal) and set(listed) == legal
@@ -235,12 +236,12 @@ def test_split_nim_moves_are_every_split_once(piles: list[int]) -> None:
     check_sequence(moves, every_split(piles), illegal)
 
 
-@pytest.mark.parametrize("move", [Take(0, 0), Take(3, 1), Take(0, 3), (0,), (0, 1, 2), "1:1", None, Take(0, 1.5)])
+@pytest.mark.parametrize("move", [Take(0, 0), Take(3, 1), Take(0, 3), (0,), (0, 1, 2), "1:1", None, Take(0, 1.5)])  # type: ignore[arg-type]
 def test_result_refuses_what_actions_does_not_offer(move: object) -> None:
     game = games.create("nim 2 3 5")
     assert move not in game.actions(game.initial_state())
     with pytest.raises(IllegalMove):
-        game.result(game.initial_state(), move)  # type: ignore[arg-type]
+        game.result(game.initial_state(), move)
 
 
 def test_huge_piles_cost_constant_time_to_start() -> None:

@@ -205,9 +205,9 @@ def test_a_megabyte_of_junk_is_quoted_in_forty_characters() -> None:
         with pytest.raises(IllegalMove) as refused:
             game.parse_move(junk, game.initial_state())
         assert "j" * 41 not in str(refused.value) and len(str(refused.value)) < 200
-    with pytest.raises(BadGameSpec) as refused:
+    with pytest.raises(BadGameSpec) as unknown:
         games.create(["chess" + junk])
-    assert str(refused.value).startswith("unknown game '" + "chess" + "j" * 35 + "…'")
+    assert str(unknown.value).startswith("unknown game '" + "chess" + "j" * 35 + "…'")
 
 
 # ---------------------------------------------------------------- player specs

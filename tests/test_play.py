@@ -10,7 +10,8 @@ import io
 import json
 import random
 import shlex
-from collections.abc import Iterator, Sequence
+import subprocess
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from rich.console import Console
 from nimmax import games
 from nimmax.game import CHANCE, AnyGame, BadInput
 from nimmax.games import GAMES
-from nimmax.match import GameRecord, Match
+from nimmax.match import GameRecord, Match, Ply
 from nimmax.players import RandomPlayer
 from nimmax.ui.play import PlaySession, play
 from nimmax.ui.render import render
@@ -67,11 +68,20 @@ def output(screen: Console) -> str:
     return file.getvalue()
 
 
+def plies_of(match: Match) -> list[Ply]:
+    """The plies of a match in which no one takes a move back."""
+    plies = []
+    for event in match.run():
+        assert isinstance(event, Ply)
+        plies.append(event)
+    return plies
+
+
 def scripted_moves(game: AnyGame, seed: int) -> tuple[list[str], list[str]]:
     """A random legal game made in-process: the moves people type, and every move (chance too)."""
     people = [RandomPlayer(seed + seat) for seat in range(game.players)]
     match = Match(game, people, random.Random(game.seed if game.seed is not None else seed))
-    plies = list(match.run())
+    plies = plies_of(match)
     typed = [game.format_move(ply.move) for ply in plies if ply.seat != CHANCE]
     return typed, [game.format_move(ply.move) for ply in plies]
 
@@ -133,7 +143,8 @@ def test_misere_nim_the_one_who_takes_the_last_counter_loses(tmp_path: Path) -> 
 
 def test_engines_play_each_other_reproducibly(tmp_path: Path) -> None:
     records = []
-    for attempt, runner in enumerate([nimmax, nimmax_in_process]):  # once in a subprocess, once in this process
+    runners: list[Callable[..., subprocess.CompletedProcess[str]]] = [nimmax, nimmax_in_process]
+    for attempt, runner in enumerate(runners):  # once in a subprocess, once in this process
         record_file = tmp_path / f"game{attempt}.json"
         run = runner(
             "play",
@@ -388,7 +399,7 @@ def seats_along(game: TreeGame, moves: Sequence[int]) -> list[int]:
 def test_the_loop_reads_the_seat_from_the_state_with_extra_turns_and_chance(seed: int) -> None:
     game = TreeGame(EXTRA_TURNS)
     match = Match(game, [RandomPlayer(seed), RandomPlayer(seed + 1)], random.Random(seed))
-    plies = list(match.run())
+    plies = plies_of(match)
     assert [ply.seat for ply in plies] == seats_along(game, [ply.move for ply in plies])
     assert game.is_terminal(plies[-1].after)
 

@@ -16,6 +16,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -399,7 +400,7 @@ def test_a_signal_while_the_cli_is_imported_is_one_line(signum: int, code: int, 
     imports that follow (0.2 s and more) is its one line and exit code, never a traceback through them."""
     for delay in (0.0, 0.02, 0.05):
         process = nimmax_started("solve", "nim", "2", "3", "5")
-        until(lambda pid=process.pid: blocked(pid, signal.SIGHUP), 10, "nimmax's imports")
+        until(partial(blocked, process.pid, signal.SIGHUP), 10, "nimmax's imports")
         time.sleep(delay)
         process.send_signal(signum)
         out, err = finish(process)

@@ -316,4 +316,5 @@ def test_records_on_the_command_line(workdir: Path, text: str) -> None:
 
 
 def test_the_spec_numbers_cover_the_awkward_ones() -> None:
-    assert math.isinf(parse_spec("alphabeta:time=inf").options["time"])
+    time = parse_spec("alphabeta:time=inf").options["time"]
+    assert isinstance(time, float) and math.isinf(time)
