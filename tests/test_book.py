@@ -295,13 +295,13 @@ def scored(searcher_type: Callable[..., Any], game: MNK, state: Board) -> float:
     return best
 
 
-@settings(max_examples=25, deadline=None)
 class Cached(TypedDict, total=False):
     """The cache option `search` takes by keyword."""
 
     cache: bool
 
 
+@settings(max_examples=25, deadline=None)
 @given(st.lists(st.integers(0, 11), min_size=4, max_size=7), st.integers(5, 9), st.booleans())
 def test_engines_with_a_book_equal_engines_without_it(moves: list[int], stones: int, exact: bool) -> None:
     plain, booked = MNK(3, 4, 3), Booked(stones, exact)
