@@ -359,7 +359,14 @@ def kind_of(value: object) -> str | None:
         keys = [item if isinstance(item, str) else getattr(item, "name", None) for item in value]
     else:
         return None
-    if sum(isinstance(key, type) and issubclass(key, Game) for key in keys) >= 2:
+    # nimmax's own game classes: a cache keyed by the plugin classes a process loaded is no registry
+    if (
+        sum(
+            isinstance(key, type) and issubclass(key, Game) and key.__module__.startswith("nimmax.games")
+            for key in keys
+        )
+        >= 2
+    ):
         return "presentations"
     names = {key for key in keys if isinstance(key, str)}
     if names & PLAYER_NAMES and names & ENGINE_NAMES:
