@@ -44,16 +44,6 @@ def seconds_option(what: str, *, unlimited: bool = True, show_default: str | boo
 MOVE = "a move for every engine whose spec sets no limit"
 """What play's, duel's, tournament's and ladder's --time is: a default, a spec's own limit wins."""
 MoveTime = Annotated[float | None, seconds_option(MOVE, show_default=f"{MOVE_SECONDS:g}")]
-Depth = Annotated[
-    int | None,
-    typer.Option(
-        "--depth",
-        parser=str,
-        callback=int_option("--depth", 1, MAX_DEPTH),
-        metavar="N",
-        help=f"Search depth limit in plies, 1 to {MAX_DEPTH}.",
-    ),
-]
 
 
 def seed_option(what: str, note: str = "") -> typer.models.OptionInfo:
@@ -102,6 +92,7 @@ def count_option(name: str, most: int, help: str, least: int = 1) -> typer.model
 
 
 Json = Annotated[bool, json_option("the result")]
+Depth = Annotated[int | None, count_option("--depth", MAX_DEPTH, "Search depth limit in plies")]
 Games = Annotated[int, count_option("--games", MAX_GAMES, "Games to play (per pairing in a tournament)")]
 Jobs = Annotated[
     int,
