@@ -3,6 +3,7 @@ CLI's consoles are made as if piped."""
 
 import contextlib
 import io
+import os
 
 from hypothesis import settings
 
@@ -12,5 +13,8 @@ settings.load_profile("nimmax")
 # nimmax.cli's consoles choose colour once, when made at import, from the stream they will write
 # to. Made here, before any test, with stdout and stderr not a terminal, they write plain text to
 # whatever streams cli_helpers.nimmax_in_process redirects them to, even under `pytest -s`.
+# Their width is the harness's (tests/cli_helpers.py), whatever runs the tests (a terminal, a pipe, a
+# pytest-xdist worker), so output wraps alike everywhere.
+os.environ["COLUMNS"] = "120"
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
     import nimmax.cli  # noqa: F401
