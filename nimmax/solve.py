@@ -1,4 +1,6 @@
-"""Solving a position: every root move valued, the answer `nimmax solve` prints."""
+"""Solving a position, the answer `nimmax solve` prints: the value and the best move with its line
+at the engine's own speed, the other root moves with the bounds that prove them no better, then
+(when asked) each of those valued exactly, one root move at a time, on the table the answer left."""
 
 from __future__ import annotations
 
@@ -32,22 +34,67 @@ def solve(
     limits: Limits | None = None,
     watcher: Watcher | None = None,
     player: SearchPlayer | None = None,
+    every_move: bool = False,
 ) -> SearchResult:
-    """Value every move of `state` with the engine `algorithm` names (or with `player`, made by
-    `solver`, whose table then holds the search for explaining it), on a stack that holds a
-    search to the end of the game (`deep`)."""
+    """The value and best move of `state` with its line, by the engine `algorithm` names (or by
+    `player`, made by `solver`, whose table then holds the search for refining or explaining it),
+    on a stack that holds a search to the end of the game (`deep`).
+
+    Searching to the end, alpha-beta values the other root moves by the bounds that prove them
+    no better (`upper_bounds`), at the speed of its own search; `every_move` asks for each move's
+    own value too, searched after the answer (`refine`). An engine that prunes nothing values
+    every move at no extra cost, and so does a limited search (estimates, at one depth)."""
     if player is None:
         player = solver(algorithm, limits, watcher)
     if game.to_move(state) == CHANCE:
         raise BadPlayerSpec("the position is a chance node: there is no move to solve")
     chosen = player
+    # A limited search estimates every root move at one depth, as its table compares them: a
+    # bound on an estimate says little, and a narrowing search would leave most moves out.
+    whole = not prunes(chosen) or chosen.limits.limited
 
     def solved() -> SearchResult:
-        result = chosen.search(game, state, every_move=True, deepen=deepens(chosen))
-        own = chosen.engine.name == "alphabeta" and chosen.settings.cache  # its table holds most of the line
+        result = chosen.search(game, state, every_move=whole, deepen=deepens(chosen))
+        own = prunes(chosen) and chosen.settings.cache  # its table holds most of the line
         return replace(result, pv=full_line(game, state, result, chosen.table_for(game) if own else Table()))
 
-    return deep(solved)
+    answer = deep(solved)
+    return refine(game, state, chosen, answer) if every_move else answer
+
+
+def prunes(player: SearchPlayer) -> bool:
+    """Whether the player's engine searches the moves after the best so far only for a better
+    score (alpha-beta), so that valuing each of them exactly costs a search of its own."""
+    return player.engine.name == "alphabeta"
+
+
+def refine(game: AnyGame, state: Any, player: SearchPlayer, answer: SearchResult) -> SearchResult:
+    """`answer` with each root move's own value in place of its bound: one search valuing every
+    move, root move by root move, on the table the answer left (its best move's proof a table hit).
+
+    Stopped early (the player's watcher: Ctrl-C), the moves valued by then replace their bounds
+    and the rest keep them."""
+    if not answer.upper_bounds:
+        return answer
+    every = deep(lambda: player.search(game, state, every_move=True, deepen=False))
+    return merged(answer, every)
+
+
+def merged(answer: SearchResult, every: SearchResult) -> SearchResult:
+    """The answer, its moves valued by `every` where it valued them: the best move first, then
+    those valued in the engine's order, then those still bounded."""
+    own = {move: value for move, value in every.moves if move != answer.move}
+    first = [value for value in answer.moves if value.move == answer.move]
+    rest = [value for value in answer.moves if value.move != answer.move and value.move not in own]
+    refined = [value for value in every.moves if value.move in own]
+    return replace(
+        answer,
+        moves=tuple(first + refined + rest),
+        moves_proven=answer.moves_proven and (every.moves_proven or not own),
+        upper_bounds=answer.upper_bounds - set(own),
+        nodes=answer.nodes + every.nodes,
+        seconds=answer.seconds + every.seconds,
+    )
 
 
 def deepens(player: SearchPlayer) -> bool | None:
@@ -87,7 +134,7 @@ def solution_record(
         "to_move_name": game.player_names[mover] if mover >= 0 else "chance",
         "value": result.value,
         "best_move": game.format_move(result.move) if result.move is not None else None,
-        "moves": [{"move": game.format_move(move), "value": value} for move, value in result.moves],
+        "moves": [move_record(game, result, move, value) for move, value in result.moves],
         "pv": [game.format_move(move) for move in result.pv],
         "algorithm": algorithm,
         "depth": result.depth,
@@ -96,4 +143,16 @@ def solution_record(
         "exact": result.exact,
         "moves_proven": result.moves_proven,
         "interrupted": interrupted,
+    }
+
+
+def move_record(game: AnyGame, result: SearchResult, move: Any, value: float) -> dict[str, Any]:
+    """A root move as `solve --json` lists it: `exact` when `value` is its own proven value,
+    `bound` "upper" when the move is worth at most `value` (else null)."""
+    bounded = move in result.upper_bounds
+    return {
+        "move": game.format_move(move),
+        "value": value,
+        "exact": result.moves_proven and not bounded,
+        "bound": "upper" if bounded else None,
     }
