@@ -10,7 +10,7 @@ from typing import Any
 from nimmax.explain import ANY_SPAWN, follow
 from nimmax.game import CHANCE, AnyGame
 from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
-from nimmax.search import ENGINES, SCALE, Limits, SearchResult, Table, Watcher, deep
+from nimmax.search import ENGINES, INFINITY, SCALE, Limits, Progress, SearchResult, Table, Watcher, deep
 from nimmax.search.engines import Kept
 
 
@@ -54,12 +54,56 @@ def solve(
     whole = not prunes(chosen) or chosen.limits.limited
 
     def solved() -> SearchResult:
-        result = chosen.search(game, state, every_move=whole, deepen=deepens(chosen))
+        result = searched(game, state, chosen, whole)
         own = prunes(chosen) and chosen.settings.cache  # its table holds most of the line
         return replace(result, pv=full_line(game, state, result, chosen.table_for(game) if own else Table()))
 
     answer = deep(solved)
     return refine(game, state, chosen, answer) if every_move else answer
+
+
+STRAIGHT_SECONDS = 1.0
+"""How long a solve to the end searches straight, as the engine alone does, before it deepens
+(`deepens`): a proof this quick is answered at the engine's own speed, and a longer one keeps
+what the straight search proved (its table entries are proofs) and deepens from there."""
+
+
+class Stopwatch:
+    """A watcher that passes everything on to the player's own, and stops the search after `seconds`."""
+
+    def __init__(self, watcher: Watcher | None, seconds: float) -> None:
+        self.watcher, self.seconds, self.overran = watcher, seconds, False
+
+    def tick(self, searcher: Progress) -> None:
+        """The player's watcher's tick; then the stop, once the search has run its seconds."""
+        budget = searcher.budget
+        if self.watcher is not None:
+            self.watcher.tick(searcher)
+        if budget.elapsed >= self.seconds and budget.deadline > -INFINITY:  # not stopped by the player's watcher
+            self.overran = True
+            budget.stop()
+
+    def reached(self, result: SearchResult) -> None:
+        """The player's watcher's."""
+        if self.watcher is not None:
+            self.watcher.reached(result)
+
+
+def searched(game: AnyGame, state: Any, player: SearchPlayer, every_move: bool) -> SearchResult:
+    """The player's search of `state`; a solve to the end by alpha-beta first searches straight for
+    STRAIGHT_SECONDS, then, if unproven by then (and not stopped by its watcher), deepens."""
+    if not (deepens(player) and prunes(player) and not player.limits.limited):
+        return player.search(game, state, every_move=every_move, deepen=deepens(player))
+    watcher = player.watcher
+    player.watcher = stopwatch = Stopwatch(watcher, STRAIGHT_SECONDS)
+    try:
+        straight = player.search(game, state, every_move=every_move, deepen=False)
+    finally:
+        player.watcher = watcher
+    if not stopwatch.overran:
+        return straight
+    result = player.search(game, state, every_move=every_move, deepen=True)
+    return replace(result, nodes=straight.nodes + result.nodes, seconds=straight.seconds + result.seconds)
 
 
 def prunes(player: SearchPlayer) -> bool:
