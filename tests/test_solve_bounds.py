@@ -15,7 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimmax import games
+from nimmax.analyze import judge, verdict
 from nimmax.game import AnyGame
+from nimmax.players import SearchPlayer, parse_spec
 from nimmax.search import SearchResult, search
 from nimmax.solve import merged, refine, solve, solver
 
@@ -161,3 +163,19 @@ def test_ctrl_c_while_valuing_every_move_keeps_the_answer() -> None:
     assert "value +6 (win by 6 seeds, proven)" in "".join(lines)
     rows = [line for line in out.splitlines() if line.startswith("│")]
     assert "← best" in rows[0] and len(rows) == 4
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(SMALL), st.lists(st.integers(0, 50), max_size=6), st.integers(0, 50))
+def test_an_exact_analysis_values_the_played_move_exactly(words: str, choices: list[int], pick: int) -> None:
+    """analyze searches as solve does; a move the answer only bounded is searched on its own, so
+    "before" and "after" are the exact values minimax gives, and the verdict follows from them."""
+    game = games.create(words.split())
+    state = position(game, choices)
+    moves = list(game.actions(state))
+    move = moves[pick % len(moves)]
+    oracle = search(game, state, "minimax", every_move=True, time=inf)
+    judged = judge(game, SearchPlayer(parse_spec("alphabeta:time=inf")), 1, state, move)
+    assert judged.exact and judged.value_before == judged.best_value == oracle.value
+    assert judged.value_after == dict(oracle.moves)[move]
+    assert judged.verdict == verdict(oracle.value, dict(oracle.moves)[move], True, game.players)
