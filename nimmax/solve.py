@@ -8,9 +8,9 @@ from dataclasses import replace
 from typing import Any
 
 from nimmax.explain import ANY_SPAWN, follow
-from nimmax.game import CHANCE, AnyGame
+from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
-from nimmax.search import ENGINES, INFINITY, SCALE, Limits, Progress, SearchResult, Table, Watcher, deep
+from nimmax.search import ENGINES, SCALE, Limits, SearchResult, Table, Watcher, deep
 from nimmax.search.engines import Kept
 
 
@@ -43,15 +43,16 @@ def solve(
     Searching to the end, alpha-beta values the other root moves by the bounds that prove them
     no better (`upper_bounds`), at the speed of its own search; `every_move` asks for each move's
     own value too, searched after the answer (`refine`). An engine that prunes nothing values
-    every move at no extra cost, and so does a limited search (estimates, at one depth)."""
+    every move at no extra cost, and so does a limited search of a game that narrows its moves
+    (estimates, all at one depth)."""
     if player is None:
         player = solver(algorithm, limits, watcher)
     if game.to_move(state) == CHANCE:
         raise BadPlayerSpec("the position is a chance node: there is no move to solve")
     chosen = player
-    # A limited search estimates every root move at one depth, as its table compares them: a
-    # bound on an estimate says little, and a narrowing search would leave most moves out.
-    whole = not prunes(chosen) or chosen.limits.limited
+    # Where a limited search would narrow the root to the few moves worth trying (big boards),
+    # every move is estimated at one depth instead, as the table lists them all.
+    whole = not prunes(chosen) or chosen.limits.limited and Capability.NARROWING in game.capabilities
 
     def solved() -> SearchResult:
         result = searched(game, state, chosen, whole)
@@ -62,48 +63,24 @@ def solve(
     return refine(game, state, chosen, answer) if every_move else answer
 
 
-STRAIGHT_SECONDS = 1.0
-"""How long a solve to the end searches straight, as the engine alone does, before it deepens
-(`deepens`): a proof this quick is answered at the engine's own speed, and a longer one keeps
-what the straight search proved (its table entries are proofs) and deepens from there."""
-
-
-class Stopwatch:
-    """A watcher that passes everything on to the player's own, and stops the search after `seconds`."""
-
-    def __init__(self, watcher: Watcher | None, seconds: float) -> None:
-        self.watcher, self.seconds, self.overran = watcher, seconds, False
-
-    def tick(self, searcher: Progress) -> None:
-        """The player's watcher's tick; then the stop, once the search has run its seconds."""
-        budget = searcher.budget
-        if self.watcher is not None:
-            self.watcher.tick(searcher)
-        if budget.elapsed >= self.seconds and budget.deadline > -INFINITY:  # not stopped by the player's watcher
-            self.overran = True
-            budget.stop()
-
-    def reached(self, result: SearchResult) -> None:
-        """The player's watcher's."""
-        if self.watcher is not None:
-            self.watcher.reached(result)
+GLANCE = Limits(time=0.3)
+"""What a solve stopped before its proof spends on an estimate to show (`searched`)."""
 
 
 def searched(game: AnyGame, state: Any, player: SearchPlayer, every_move: bool) -> SearchResult:
-    """The player's search of `state`; a solve to the end by alpha-beta first searches straight for
-    STRAIGHT_SECONDS, then, if unproven by then (and not stopped by its watcher), deepens."""
-    if not (deepens(player) and prunes(player) and not player.limits.limited):
-        return player.search(game, state, every_move=every_move, deepen=deepens(player))
-    watcher = player.watcher
-    player.watcher = stopwatch = Stopwatch(watcher, STRAIGHT_SECONDS)
-    try:
-        straight = player.search(game, state, every_move=every_move, deepen=False)
-    finally:
-        player.watcher = watcher
-    if not stopwatch.overran:
+    """The player's search of `state`; without a clock, alpha-beta searches straight to the end
+    (or to its depth limit) as the engine alone does. Stopped before that (Ctrl-C), it answers
+    with a glance: every move estimated by a search deepened for GLANCE on the table the proof
+    left (the deepest depth completed), so the stop shows a move and a value."""
+    deepen = deepens(player)
+    if not (deepen and prunes(player)):
+        return player.search(game, state, every_move=every_move, deepen=deepen)
+    straight = player.search(game, state, every_move=every_move, deepen=False)
+    if straight.exact or straight.depth or player.watcher is None:  # done, or not stopped by its watcher
         return straight
-    result = player.search(game, state, every_move=every_move, deepen=True)
-    return replace(result, nodes=straight.nodes + result.nodes, seconds=straight.seconds + result.seconds)
+    table, settings = player.table_for(game), player.settings
+    glance = player.engine.search(game, state, GLANCE, table=table, every_move=True, deepen=True, settings=settings)
+    return replace(glance, nodes=straight.nodes + glance.nodes, seconds=straight.seconds + glance.seconds)
 
 
 def prunes(player: SearchPlayer) -> bool:
@@ -142,10 +119,11 @@ def merged(answer: SearchResult, every: SearchResult) -> SearchResult:
 
 
 def deepens(player: SearchPlayer) -> bool | None:
-    """Whether a solve without a clock deepens: with a table it does, a few cheap plies before it
-    leaps to the end (`deepening.LEAP_NODES`), so Ctrl-C has the deepest of them to show while the
-    proof runs; deepening ply by ply to the end would repeat ever bigger searches (up to ten times
-    a straight proof's nodes, Connect Four 4x5). Without a table (cache=off) the shallow searches
+    """Whether a solve without a clock deepens: with a table, an engine other than alpha-beta does,
+    a few cheap plies before it leaps to the end (`deepening.LEAP_NODES`), so Ctrl-C has the
+    deepest of them to show while the proof runs (alpha-beta searches straight, and glances on
+    a stop: `searched`); deepening ply by ply to the end would repeat ever bigger searches (up to
+    ten times a straight proof's nodes, Connect Four 4x5). Without a table (cache=off) the shallow searches
     would help nothing, and the textbook counts stay the whole tree's. None: the engine's own rule."""
     if player.limits.clocked:
         return None

@@ -133,11 +133,11 @@ def test_json_says_which_values_are_bounds() -> None:
 
 
 def test_the_table_words_each_bound_in_the_games_terms() -> None:
-    """Win/draw/loss games: "loss or draw" (≤ 0), "loss" (≤ -1); a scoring game: "no better than ..."."""
+    """Win/draw/loss games: "loss or draw" (≤ 0); a scoring game: "no better than win by 2 seeds" (≤ +2)."""
     board = nimmax_in_process("solve", "tictactoe").stdout
     assert "≤ 0 │ loss or draw" in board and "≤: a bound proving the move no better than the best" in board
     kalah = nimmax_in_process("solve", "kalah", "--pits", "3", "--seeds", "2").stdout
-    assert "no better than loss by 6 seeds" in kalah and "≤ -6" in kalah
+    assert "≤ +2 │ no better than win by 2 seeds" in kalah
     every = nimmax_in_process("solve", "kalah", "--pits", "3", "--seeds", "2", "--all").stdout
     assert "≤" not in every and "every move valued exactly: 3 moves" in every
     assert every.index("value +4 (win by 4 seeds, proven)") < every.index("┏")  # the answer comes first
