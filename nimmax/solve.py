@@ -123,8 +123,9 @@ def deepens(player: SearchPlayer) -> bool | None:
     a few cheap plies before it leaps to the end (`deepening.LEAP_NODES`), so Ctrl-C has the
     deepest of them to show while the proof runs (alpha-beta searches straight, and glances on
     a stop: `searched`); deepening ply by ply to the end would repeat ever bigger searches (up to
-    ten times a straight proof's nodes, Connect Four 4x5). Without a table (cache=off) the shallow searches
-    would help nothing, and the textbook counts stay the whole tree's. None: the engine's own rule."""
+    ten times a straight proof's nodes, Connect Four 4x5). Without a table (cache=off) the shallow
+    searches would help nothing, and the textbook counts stay the whole tree's. None: the engine's
+    own rule."""
     if player.limits.clocked:
         return None
     return player.settings.cache
