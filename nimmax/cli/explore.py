@@ -118,9 +118,9 @@ def refined(
     """solve --all: the answer shown first (unless `quiet`: --json), then every other move valued exactly, live."""
     from nimmax.solve import refine
 
-    if not quiet:
-        show_answer(game, state, algorithm, result)
-    with live.watching("valuing every move"):
+    with live.watching("valuing every move"):  # from the answer on, Ctrl-C keeps it
+        if not quiet:
+            show_answer(game, state, algorithm, result)
         return refine(game, state, player, result)
 
 
