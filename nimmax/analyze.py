@@ -1,9 +1,9 @@
 """Analysing a recorded game: every move valued against the best, and the mistake that decided it.
 
-One search per position values every root move, so a move's value is read from the same
-search as the best move's: "before" is the best value, "after" the value of the move played,
-both for the side that moved. Exact values give verdicts on the outcome (win, draw, loss);
-estimates only say how much a move gave up.
+Each position is searched as `solve` searches it: "before" is the best value, "after" the
+value of the move played (searched on its own where the answer only bounded it), both for the
+side that moved; a limited search estimates every move of the position at one depth. Exact
+values give verdicts on the outcome (win, draw, loss); estimates only say how much a move gave up.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from nimmax.game import CHANCE, AnyGame
 from nimmax.match import GameRecord
 from nimmax.players import BadPlayerSpec, SearchPlayer, Spec, parse_spec, suggested
 from nimmax.search import ENGINES, INFINITY, MOVE_SECONDS, Limits, SearchResult, Watcher, search
+from nimmax.solve import prunes
 
 Verdict = Literal["best", "good", "inaccuracy", "mistake"]
 
@@ -213,13 +214,15 @@ def analyze(
 
 
 def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) -> MoveAnalysis:
-    """The analysis of `move` in `state`, from one search valuing every move of the position
-    (and one of the move alone when that search did not reach it: stopped, or narrowed)."""
+    """The analysis of `move` in `state`: the best value and move from the search `solve` answers
+    with (to the end: alpha-beta's own, the other moves bounded; under a limit: every move
+    estimated at one depth), and the move alone searched on where that search gave only a bound
+    for it or did not reach it (stopped, or narrowed)."""
     seat = game.to_move(state)
-    result = player.search(game, state, every_move=True)
+    result = player.search(game, state, every_move=player.limits.limited or not prunes(player))
     exact = result.exact and result.moves_proven
     played = dict(result.moves).get(move)
-    if played is None:
+    if played is None or move in result.upper_bounds:
         played, proven = value_of(game, player, state, move, seat)
         exact = exact and proven
     return MoveAnalysis(

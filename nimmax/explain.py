@@ -39,11 +39,12 @@ class MoveLine:
 
 def lines(game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult | None = None) -> tuple[MoveLine, ...]:
     """Every move of `state` with its value and line, in the engine's order (its choice first); `result` is a search of
-    `state` with every move valued, when the caller has one. Its searches run on a stack that holds
+    `state` with every move valued (none only bounded), when the caller has one. Its searches run on a stack that holds
     searches to the end of the game (`deep`)."""
 
     def found() -> tuple[MoveLine, ...]:
-        searched = result if result is not None and result.moves else player.search(game, state, every_move=True)
+        whole = result is not None and result.moves and not result.upper_bounds  # each move's own value
+        searched = result if result is not None and whole else player.search(game, state, every_move=True)
         exact = searched.exact and searched.moves_proven
         table = player.table_for(game)
         each = []

@@ -1,4 +1,6 @@
-"""Solving a position: every root move valued, the answer `nimmax solve` prints."""
+"""Solving a position, the answer `nimmax solve` prints: the value and the best move with its line
+at the engine's own speed, the other root moves with the bounds that prove them no better, then
+(when asked) each of those valued exactly, one root move at a time, on the table the answer left."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from nimmax.explain import ANY_SPAWN, follow
-from nimmax.game import CHANCE, AnyGame
+from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
 from nimmax.search import ENGINES, SCALE, Limits, SearchResult, Table, Watcher, deep
 from nimmax.search.engines import Kept
@@ -32,30 +34,98 @@ def solve(
     limits: Limits | None = None,
     watcher: Watcher | None = None,
     player: SearchPlayer | None = None,
+    every_move: bool = False,
 ) -> SearchResult:
-    """Value every move of `state` with the engine `algorithm` names (or with `player`, made by
-    `solver`, whose table then holds the search for explaining it), on a stack that holds a
-    search to the end of the game (`deep`)."""
+    """The value and best move of `state` with its line, by the engine `algorithm` names (or by
+    `player`, made by `solver`, whose table then holds the search for refining or explaining it),
+    on a stack that holds a search to the end of the game (`deep`).
+
+    Searching to the end, alpha-beta values the other root moves by the bounds that prove them
+    no better (`upper_bounds`), at the speed of its own search; `every_move` asks for each move's
+    own value too, searched after the answer (`refine`). An engine that prunes nothing values
+    every move at no extra cost, and so does a limited search of a game that narrows its moves
+    (estimates, all at one depth)."""
     if player is None:
         player = solver(algorithm, limits, watcher)
     if game.to_move(state) == CHANCE:
         raise BadPlayerSpec("the position is a chance node: there is no move to solve")
     chosen = player
+    # Where a limited search would narrow the root to the few moves worth trying (big boards),
+    # every move is estimated at one depth instead, as the table lists them all.
+    whole = not prunes(chosen) or chosen.limits.limited and Capability.NARROWING in game.capabilities
 
     def solved() -> SearchResult:
-        result = chosen.search(game, state, every_move=True, deepen=deepens(chosen))
-        own = chosen.engine.name == "alphabeta" and chosen.settings.cache  # its table holds most of the line
+        result = searched(game, state, chosen, whole)
+        own = prunes(chosen) and chosen.settings.cache  # its table holds most of the line
         return replace(result, pv=full_line(game, state, result, chosen.table_for(game) if own else Table()))
 
-    return deep(solved)
+    answer = deep(solved)
+    return refine(game, state, chosen, answer) if every_move else answer
+
+
+GLANCE = Limits(time=0.3)
+"""What a solve stopped before its proof spends on an estimate to show (`searched`)."""
+
+
+def searched(game: AnyGame, state: Any, player: SearchPlayer, every_move: bool) -> SearchResult:
+    """The player's search of `state`; without a clock, alpha-beta searches straight to the end
+    (or to its depth limit) as the engine alone does. Stopped before that (Ctrl-C), it answers
+    with a glance: every move estimated by a search deepened for GLANCE on the table the proof
+    left (the deepest depth completed), so the stop shows a move and a value."""
+    deepen = deepens(player)
+    if not (deepen and prunes(player)):
+        return player.search(game, state, every_move=every_move, deepen=deepen)
+    straight = player.search(game, state, every_move=every_move, deepen=False)
+    if straight.exact or straight.depth or player.watcher is None:  # done, or not stopped by its watcher
+        return straight
+    table, settings = player.table_for(game), player.settings
+    glance = player.engine.search(game, state, GLANCE, table=table, every_move=True, deepen=True, settings=settings)
+    return replace(glance, nodes=straight.nodes + glance.nodes, seconds=straight.seconds + glance.seconds)
+
+
+def prunes(player: SearchPlayer) -> bool:
+    """Whether the player's engine searches the moves after the best so far only for a better
+    score (alpha-beta), so that valuing each of them exactly costs a search of its own."""
+    return player.engine.name == "alphabeta"
+
+
+def refine(game: AnyGame, state: Any, player: SearchPlayer, answer: SearchResult) -> SearchResult:
+    """`answer` with each root move's own value in place of its bound: one search valuing every
+    move, root move by root move, on the table the answer left (its best move's proof a table hit).
+
+    Stopped early (the player's watcher: Ctrl-C), the moves valued by then replace their bounds
+    and the rest keep them."""
+    if not answer.upper_bounds:
+        return answer
+    every = deep(lambda: player.search(game, state, every_move=True, deepen=False))
+    return merged(answer, every)
+
+
+def merged(answer: SearchResult, every: SearchResult) -> SearchResult:
+    """The answer, its moves valued by `every` where it valued them: the best move first, then
+    those valued in the engine's order, then those still bounded."""
+    own = {move: value for move, value in every.moves if move != answer.move}
+    first = [value for value in answer.moves if value.move == answer.move]
+    rest = [value for value in answer.moves if value.move != answer.move and value.move not in own]
+    refined = [value for value in every.moves if value.move in own]
+    return replace(
+        answer,
+        moves=tuple(first + refined + rest),
+        moves_proven=answer.moves_proven and (every.moves_proven or not own),
+        upper_bounds=answer.upper_bounds - set(own),
+        nodes=answer.nodes + every.nodes,
+        seconds=answer.seconds + every.seconds,
+    )
 
 
 def deepens(player: SearchPlayer) -> bool | None:
-    """Whether a solve without a clock deepens: with a table it does, a few cheap plies before it
-    leaps to the end (`deepening.LEAP_NODES`), so Ctrl-C has the deepest of them to show while the
-    proof runs; deepening ply by ply to the end would repeat ever bigger searches (up to ten times
-    a straight proof's nodes, Connect Four 4x5). Without a table (cache=off) the shallow searches
-    would help nothing, and the textbook counts stay the whole tree's. None: the engine's own rule."""
+    """Whether a solve without a clock deepens: with a table, an engine other than alpha-beta does,
+    a few cheap plies before it leaps to the end (`deepening.LEAP_NODES`), so Ctrl-C has the
+    deepest of them to show while the proof runs (alpha-beta searches straight, and glances on
+    a stop: `searched`); deepening ply by ply to the end would repeat ever bigger searches (up to
+    ten times a straight proof's nodes, Connect Four 4x5). Without a table (cache=off) the shallow
+    searches would help nothing, and the textbook counts stay the whole tree's. None: the engine's
+    own rule."""
     if player.limits.clocked:
         return None
     return player.settings.cache
@@ -87,7 +157,7 @@ def solution_record(
         "to_move_name": game.player_names[mover] if mover >= 0 else "chance",
         "value": result.value,
         "best_move": game.format_move(result.move) if result.move is not None else None,
-        "moves": [{"move": game.format_move(move), "value": value} for move, value in result.moves],
+        "moves": [move_record(game, result, move, value) for move, value in result.moves],
         "pv": [game.format_move(move) for move in result.pv],
         "algorithm": algorithm,
         "depth": result.depth,
@@ -96,4 +166,16 @@ def solution_record(
         "exact": result.exact,
         "moves_proven": result.moves_proven,
         "interrupted": interrupted,
+    }
+
+
+def move_record(game: AnyGame, result: SearchResult, move: Any, value: float) -> dict[str, Any]:
+    """A root move as `solve --json` lists it: `exact` when `value` is its own proven value,
+    `bound` "upper" when the move is worth at most `value` (else null)."""
+    bounded = move in result.upper_bounds
+    return {
+        "move": game.format_move(move),
+        "value": value,
+        "exact": result.moves_proven and not bounded,
+        "bound": "upper" if bounded else None,
     }

@@ -131,7 +131,9 @@ def test_solve_reads_a_plates_value_as_the_note_kept() -> None:
     run = nimmax_in_process("solve", "plates")
     lines = [line.strip() for line in run.stdout.splitlines()]
     assert "value +20 (A keeps 20, proven)" in lines and "best line 1 1+20 20" in lines
-    assert any(re.fullmatch(r"│ 3 +│ +\+5 │ A keeps 5 +│", line) for line in lines)
+    assert any(re.fullmatch(r"│ 3 +│ +≤ \+5 │ no better than A keeps 5 +│", line) for line in lines)  # a bound
+    every = [line.strip() for line in nimmax_in_process("solve", "plates", "--all").stdout.splitlines()]
+    assert any(re.fullmatch(r"│ 3 +│ +\+5 │ A keeps 5 +│", line) for line in every)
 
 
 def test_a_duel_of_a_scoring_game_says_the_margin_in_its_terms() -> None:

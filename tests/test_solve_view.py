@@ -82,7 +82,7 @@ def test_every_view_puts_the_best_move_first_and_orders_by_the_engines_key() -> 
     loss. The tree of --explain marked 3:3 best while the table and --json chose 3:1 (issue 28):
     now the table, --json `moves` and the tree all start with best_move, then go by the same
     key, the payoff and then the plies to the end (the slowest loss first)."""
-    record = json.loads(nimmax_in_process("solve", "nim", "1", "2", "3", "--normal", "--json").stdout)
+    record = json.loads(nimmax_in_process("solve", "nim", "1", "2", "3", "--normal", "--all", "--json").stdout)
     moves = [entry["move"] for entry in record["moves"]]
     assert moves[0] == record["best_move"] == record["pv"][0]
 

@@ -61,17 +61,18 @@ def solve_command(
     depth: Depth = None,
     time: Annotated[float | None, seconds_option("to search, deepening ply by ply", show_default="to the end")] = None,
     every_move: Annotated[
-        bool, typer.Option("--all", help="Show every move in the table, not only the best ten (--json lists all).")
+        bool, typer.Option("--all", help="Value every move exactly after the answer; show every move in the table.")
     ] = False,
     explain: Annotated[
         bool, typer.Option("--explain", help="Show the best line and each other move's refutation as a tree.")
     ] = False,
     as_json: Annotated[bool, json_option("the answer")] = False,
 ) -> None:
-    """Value every move of a position exactly and name the best.
+    """Find the value and best move of a position; the other moves with the bound that proves them no better.
 
     With no limit it searches to the end of the game, showing its progress; Ctrl-C stops it
-    and prints what it has (not proven), exit 130.
+    and prints what it has (not proven), exit 130. --all (or --explain) then values every
+    other move exactly, one at a time; Ctrl-C there keeps the answer and the values so far.
     [bold]Examples[/bold]:
     [cyan]nimmax solve nim 2 3 5[/cyan] ·
     [cyan]nimmax solve connect4 --time 10[/cyan] ·
@@ -89,30 +90,66 @@ def solve_command(
     player = solver(algorithm, override(depth, time), live)
     with live.watching("solving"):
         result = solve(game, state, player=player)
+    refining = (every_move or explain) and bool(result.upper_bounds) and not live.interrupted
+    if refining:
+        result = refined(game, state, algorithm, player, result, live, as_json)
     if as_json:
         emit_json(solution_record(game, state, algorithm, result, live.interrupted))
     else:
-        show_solution(game, state, algorithm, result, every_move)
+        show_solution(game, state, algorithm, result, every_move or explain, refining)
         if explain and result.moves and not live.interrupted:
             show_lines(game, state, player, result, live)
-    if live.interrupted:  # main() prints "interrupted" and this note, and exits 130
-        from nimmax.ui.views import partial_answer
-
-        stopped = KeyboardInterrupt()
-        stopped.add_note(partial_answer(result))
-        raise stopped
+    if live.interrupted:
+        stop(result, refining)
 
 
-def show_solution(game: AnyGame, state: Any, algorithm: str, result: SearchResult, every_move: bool) -> None:
-    """Solve's answer: the moves valued, best first, and a summary; or how a finished game ended."""
+def stop(result: SearchResult, refining: bool) -> None:
+    """An interrupted solve ends here: main() prints "interrupted" and what was kept, and exits 130."""
+    from nimmax.ui.views import interrupted_refinement, partial_answer
+
+    stopped = KeyboardInterrupt()
+    stopped.add_note(interrupted_refinement(result) if refining else partial_answer(result))
+    raise stopped
+
+
+def refined(
+    game: AnyGame, state: Any, algorithm: str, player: SearchPlayer, result: SearchResult, live: LiveSearch, quiet: bool
+) -> SearchResult:
+    """solve --all: the answer shown first (unless `quiet`: --json), then every other move valued exactly, live."""
+    from nimmax.solve import refine
+
+    with live.watching("valuing every move"):  # from the answer on, Ctrl-C keeps it
+        if not quiet:
+            show_answer(game, state, algorithm, result)
+        return refine(game, state, player, result)
+
+
+def show_answer(game: AnyGame, state: Any, algorithm: str, result: SearchResult) -> None:
+    """Solve's answer before every move is valued: the position, the value, the best line, its cost."""
+    from nimmax.ui import views
+
+    out.print(views.solution_header(game, state))
+    out.print(views.solution_summary(game, algorithm, result, game.to_move(state)))
+
+
+def show_solution(
+    game: AnyGame, state: Any, algorithm: str, result: SearchResult, every_move: bool, refined: bool = False
+) -> None:
+    """Solve's answer: the moves valued, best first, and a summary (or, after `show_answer`, what
+    valuing every move found); or how a finished game ended."""
     from nimmax.ui import views
     from nimmax.ui.results import outcome
 
     if game.is_terminal(state):
         out.print(f"The game is already over: {outcome(game, state, game.player_names)[0]}.")
     elif result.moves:
-        out.print(views.solution_table(game, state, result, None if every_move else views.BEST_ROWS))
-        out.print(views.solution_summary(game, algorithm, result, game.to_move(state)))
+        table = views.solution_table(game, state, result, None if every_move else views.BEST_ROWS)
+        if refined:  # the header and the answer are shown above
+            out.print(*table.renderables[1:])
+            out.print(views.refinement_note(result))
+        else:
+            out.print(table)
+            out.print(views.solution_summary(game, algorithm, result, game.to_move(state)))
 
 
 def show_lines(game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult, live: LiveSearch) -> None:

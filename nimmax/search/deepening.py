@@ -126,8 +126,9 @@ def search_root(
     searcher: Searcher, state: Any, depth: int, every_move: bool, first: Any = None
 ) -> tuple[float, Any, list[tuple[Any, float]]]:
     """Score every root move `depth` plies deep; the best score, its move, and the pairs (kept in `searcher.scored`)."""
-    # Without `every_move` later moves are searched only for a better score, so their scores
-    # are bounds; with it each gets the full window and an exact score.
+    # Without `every_move` later moves are searched only for a better score, so a score no
+    # better than the best before it is an upper bound (`upper_bounds`); with it each gets the
+    # full window and its own score.
     game = searcher.game
     searcher.budget.count()
     if game.to_move(state) == CHANCE:
@@ -148,6 +149,24 @@ def search_root(
             best, best_move = score, move
             searcher.forced = searcher.horizon - horizon == searcher.narrowed[0] - own
     return best, best_move, scored
+
+
+def upper_bounds(scored: list[tuple[Any, float]], every_move: bool) -> frozenset[Any]:
+    """The root moves `search_root` scored only as upper bounds: each searched after the first,
+    without `every_move`, whose (fail-soft) score is no better than the best before it."""
+    if every_move:
+        return frozenset()
+    bounded, best = [], -INFINITY
+    for move, score in scored:
+        if score <= best:
+            bounded.append(move)
+        best = max(best, score)
+    return frozenset(bounded)
+
+
+def valued(scored: list[tuple[Any, float]], whole: bool) -> tuple[MoveValue, ...]:
+    """A SearchResult's `moves` from `search_root`'s pairs, ranked; payoffs where `whole` (proven, not averaged)."""
+    return tuple(MoveValue(move, to_value(score, whole)) for move, score in ranked(scored))
 
 
 def ranked(scored: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
@@ -224,8 +243,9 @@ def answer(
         depth=plies if plies < FULL_DEPTH else len(pv),
         seconds=time.perf_counter() - start,
         exact=exact or won,
-        moves=tuple(MoveValue(m, to_value(s, whole and exact)) for m, s in ranked(scored)) if every_move else (),
-        moves_proven=exact and every_move,
+        moves=valued(scored, whole and exact),
+        moves_proven=exact,
+        upper_bounds=upper_bounds(scored, every_move),
     )
 
 
@@ -274,6 +294,6 @@ def unfinished(searcher: Searcher, state: Any, every_move: bool) -> SearchResult
         move = next(iter(searcher.game.search_actions(state)), None)
         return SearchResult(0.0, move, (move,) if move is not None else (), 0, 0, 0.0, False)
     move, value, _ = best
-    proven = searcher.unhorizoned()
-    values = tuple(MoveValue(m, to_value(s, proven)) for m, s in ranked(searcher.scored)) if every_move else ()
-    return SearchResult(value, move, (move,), 0, 0, 0.0, False, values, proven and every_move)
+    scored, proven = searcher.scored, searcher.unhorizoned()
+    bounds = upper_bounds(scored, every_move)
+    return SearchResult(value, move, (move,), 0, 0, 0.0, False, valued(scored, proven), proven, bounds)

@@ -28,13 +28,22 @@ class SearchResult:
     seconds: float
     exact: bool
     moves: tuple[MoveValue, ...] = ()
-    """Every root move with its value, when the search was asked to value them all (only those
-    searched, when it was stopped before its first depth was done): `move` first, then the others
-    in the order the engine prefers them (its own key: a score with the distance to the end,
-    visits), which every view keeps."""
+    """The root moves searched, each with its value (only those searched, when it was stopped
+    before its first depth was done): `move` first, then the others in the order the engine
+    prefers them (its own key: a score with the distance to the end, visits), which every view
+    keeps. A move in `upper_bounds` has an upper bound for its value; the others, their own value."""
     moves_proven: bool = False
-    """Whether each value in `moves` is proven: so in an exact search, and in one stopped
-    early that had met no horizon (a search to the end of the game)."""
+    """Whether each value in `moves` is proven (a bound, proven as a bound): so in an exact
+    search, and in one stopped early that had met no horizon (a search to the end of the game)."""
+    upper_bounds: frozenset[Any] = frozenset()
+    """The moves of `moves` valued only by an upper bound: a pruning search tried them only for a
+    better score than the best so far and found none, so each is worth at most its value (an
+    engine asked to value every move, `every_move`, leaves this empty)."""
+
+    @property
+    def every_value(self) -> bool:
+        """Whether `moves` holds each root move's own value (none only bounded), proven."""
+        return self.moves_proven and not self.upper_bounds
 
 
 @dataclass(frozen=True)

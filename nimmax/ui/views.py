@@ -32,6 +32,25 @@ def outcome_word(game: AnyGame, value: float, exact: bool, mover: int | None = N
     return value_words(game, value, mover)
 
 
+def bound_word(game: AnyGame, value: float, exact: bool, mover: int | None = None) -> str:
+    """What an upper bound on a move's value means for the side to move, in the game's terms:
+    "loss or draw" where it is won, drawn or lost, "no better than win by 2 seeds" where it
+    scores; a bound on an estimate is still an estimate."""
+    if not exact:
+        return "heuristic estimate, at most"
+    if game.has_chance and game.players == 2:
+        return "expected, at most"
+    words = value_words(game, value, mover)
+    if words in ("loss", "draw", "win"):
+        return {"loss": "loss", "draw": "loss or draw", "win": "no quicker win"}[words]
+    return f"no better than {words}" if words != "proven" else "at most"
+
+
+def move_value(value: float, bounded: bool) -> str:
+    """A root move's value as the table shows it: "+2", or "≤ +2" for an upper bound."""
+    return f"≤ {signed(value)}" if bounded else signed(value)
+
+
 def games_table(games: Sequence[GameInfo]) -> Table:
     """Every game with its usage and what it is."""
     table = Table(title="Games", title_justify="left")
@@ -118,10 +137,11 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
     ranked = result.moves  # in the engine's order, its choice first
     shown = ranked if rows is None else ranked[:rows]
     for move, value in shown:
-        best = move == result.move
+        best, bounded = move == result.move, move in result.upper_bounds
         style = "bold green" if best else ("red" if value < 0 else "")
         label = game.format_move(move) + ("  ← best" if best else "")
-        table.add_row(Text(label, style=style), signed(value), outcome_word(game, value, result.moves_proven, mover))
+        word = (bound_word if bounded else outcome_word)(game, value, result.moves_proven, mover)
+        table.add_row(Text(label, style=style), move_value(value, bounded), word)
     parts: list[Text | Table] = [solution_header(game, state), table]
     if len(shown) < len(ranked):
         more = len(ranked) - len(shown)
@@ -129,7 +149,13 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
         higher = any(value > lowest for _, value in ranked[len(shown) :])  # MCTS ranks by visits
         note = "" if higher else ", none valued higher"
         parts.append(Text(f"and {counted(more, 'more move')}{note} (--all shows them)"))
+    if result.upper_bounds:
+        parts.append(Text(BOUNDS_NOTE, style="dim"))
     return Group(*parts)
+
+
+BOUNDS_NOTE = "≤: a bound proving the move no better than the best (--all: each exact value)"
+"""Under a solution table with bounds: what ≤ means, and how to have every value."""
 
 
 LINE_MOVES = 20
@@ -169,7 +195,22 @@ def partial_answer(result: SearchResult) -> str:
         deepest = result.depth
         return f"past depth {deepest}; the deepest completed answer, depth {deepest}, is shown above, not proven"
     if result.moves:
-        proof = " (each value proven)" if result.moves_proven else ""
+        proof = " (each value proven)" if result.every_value else ""
         valued = counted(len(result.moves), "move") + (" was" if len(result.moves) == 1 else " were")
         return f"after {valued} valued{proof}; they are shown above, the best of them not proven"
     return "before any move was searched"
+
+
+def refinement_note(result: SearchResult) -> Text:
+    """Under the table of every value: how many moves were valued exactly after the answer, and what it cost."""
+    own = len(result.moves) - len(result.upper_bounds)
+    return Text(f"every move valued exactly: {counted(own, 'move')}, {result.nodes:,} nodes in all", style="dim")
+
+
+def interrupted_refinement(result: SearchResult) -> str:
+    """What an interrupted `solve --all` kept, in words that follow "interrupted"."""
+    own = len(result.moves) - len(result.upper_bounds)
+    return (
+        f"while valuing every move: the answer and {counted(own, 'move')} valued exactly"
+        " are shown above, the others with their bounds"
+    )
