@@ -11,6 +11,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from nimmax.cli.group import Commands
+
 app = typer.Typer(
     name="nimmax",
     help=(
@@ -22,6 +24,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
+    cls=Commands,
 )
 out = Console()
 err = Console(stderr=True)
