@@ -4,7 +4,9 @@ The wall time of `python -m nimmax --help` and `python -m nimmax solve tictactoe
 0.15 s each on a quiet machine), beside the interpreter alone (`python -c pass`, the floor no
 command goes below). The cases run alternately, round after round, and each figure is the
 median of its rounds, so a drifting machine load falls on every case alike; the load average is
-printed before and after. With `--against CHECKOUT` (another nimmax checkout, main's say) the
+printed before and after. The CPU seconds of the same runs are printed too: a busy machine
+stretches wall time far more than CPU time, which stays near what a quiet machine's wall time
+would be. With `--against CHECKOUT` (another nimmax checkout, main's say) the
 same commands of both checkouts alternate too, and the ratios are printed.
 Run from the checkout: `python scripts/bench_startup.py [--rounds 21] [--against /work/main]`.
 """
@@ -13,9 +15,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -26,16 +31,23 @@ CASES = {
     "solve tictactoe": ["-m", "nimmax", "solve", "tictactoe"],
 }
 FLOOR = ("python -c pass", ["-c", "pass"])
+BYTECODE = Path(tempfile.mkdtemp(prefix="nimmax-bytecode-"))
 
 
-def wall(arguments: list[str], checkout: Path) -> float:
-    """Seconds one run of the interpreter with `arguments` takes, `checkout`'s nimmax first on the path."""
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
+def run(arguments: list[str], checkout: Path) -> tuple[float, float]:
+    """Wall and CPU seconds (user and system) of one run of the interpreter with `arguments`,
+    `checkout`'s nimmax first on the path, its bytecode cached (as an installed nimmax's is) in a
+    folder of this run's, so no checkout is written to."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env |= {"PYTHONPATH": str(checkout), "PYTHONPYCACHEPREFIX": str(BYTECODE)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(
         [sys.executable, *arguments], cwd=checkout, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    return time.perf_counter() - started
+    elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return elapsed, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 def load() -> str:
@@ -51,28 +63,38 @@ def main() -> None:
     checkouts = [ROOT] + ([options.against.resolve()] if options.against else [])
     runs = [(name, arguments, checkout) for name, arguments in CASES.items() for checkout in checkouts]
     runs.append((FLOOR[0], FLOOR[1], ROOT))
-    for _, arguments, checkout in runs:  # warm the file cache and the bytecode caches first
-        wall(arguments, checkout)
+    for _, arguments, checkout in runs:  # warm the file cache and compile the bytecode first
+        run(arguments, checkout)
     print(f"load before: {load()}")
-    times: dict[tuple[str, Path], list[float]] = {(name, checkout): [] for name, _, checkout in runs}
+    times: dict[tuple[str, Path], list[tuple[float, float]]] = {(name, checkout): [] for name, _, checkout in runs}
     for _ in range(options.rounds):
         for name, arguments, checkout in runs:
-            times[name, checkout].append(wall(arguments, checkout))
-    print(f"load after:  {load()}  ({options.rounds} rounds, medians)")
-    medians = {case: statistics.median(seconds) for case, seconds in times.items()}
+            times[name, checkout].append(run(arguments, checkout))
+    print(f"load after:  {load()}  ({options.rounds} rounds, medians; wall s / CPU s)")
+    medians = {
+        case: tuple(statistics.median(figures) for figures in zip(*seconds, strict=True))
+        for case, seconds in times.items()
+    }
     floor = medians[FLOOR[0], ROOT]
-    print(f"{FLOOR[0]}: {floor:.3f} s (the interpreter alone)")
+    print(f"{FLOOR[0]}: {floor[0]:.3f} / {floor[1]:.3f} (the interpreter alone)")
     for name in CASES:
         mine = medians[name, ROOT]
-        line = f"nimmax {name} ({ROOT}): {mine:.3f} s, {mine - floor:.3f} s over the floor"
-        print(f"{line} (target < {TARGET} s: {'met' if mine < TARGET else 'NOT met'})")
+        verdict = "met" if mine[0] < TARGET else "NOT met"
+        print(f"nimmax {name} ({ROOT}): {shown(mine, floor)} (target < {TARGET} s wall: {verdict})")
         if options.against:
             theirs = medians[name, checkouts[1]]
-            print(
-                f"nimmax {name} ({checkouts[1]}): {theirs:.3f} s, {theirs - floor:.3f} s over the floor; "
-                f"ratio {mine / theirs:.2f} (over the floor {(mine - floor) / (theirs - floor):.2f})"
-            )
+            ratios = " / ".join(f"{ours / them:.2f}" for ours, them in zip(mine, theirs, strict=True))
+            print(f"nimmax {name} ({checkouts[1]}): {shown(theirs, floor)}; ratio {ratios}")
+
+
+def shown(figures: tuple[float, ...], floor: tuple[float, ...]) -> str:
+    """Wall and CPU seconds, and how far above the floor's each is."""
+    over = " / ".join(f"{figure - least:.3f}" for figure, least in zip(figures, floor, strict=True))
+    return f"{figures[0]:.3f} / {figures[1]:.3f}, {over} over the floor"
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        shutil.rmtree(BYTECODE, ignore_errors=True)
