@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
-from nimmax.duel.backend import ATTEMPTS, Count, FailedBlock, Lost
+from nimmax.duel.backend import ATTEMPTS, Count, FailedBlock, Lost, check_jobs
 from nimmax.duel.planning import Block
 from nimmax.duel.play import GameResult, block_games
 from nimmax.game import BadInput
@@ -59,12 +59,6 @@ SOCKET_NAME = len("/pymp-12345678/listener-12345678")
 
 SHORT_TEMP = ("/tmp", "/var/tmp", "/dev/shm")
 """Folders tried for the pool's sockets when TMPDIR's path is too long for one."""
-
-
-def check_jobs(jobs: int) -> None:
-    """BadInput unless `jobs` is a usable number of processes."""
-    if jobs < 1:
-        raise BadInput(f"--jobs must be at least 1, not {jobs}")
 
 
 @dataclass(frozen=True, slots=True)
