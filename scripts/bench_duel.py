@@ -153,36 +153,41 @@ def bare_loop(game_words: str, specs: tuple[str, str], games: int, seed: int) ->
     return wins[0], wins[1], draws
 
 
-def cli_duel(game: str, games: int, jobs: int, seed: int) -> tuple[float, float, dict[str, Any]]:
-    """Wall and CPU seconds (every process's) and the JSON record of one `nimmax duel alphabeta random`."""
+def cli_duel(game: str, games: int, jobs: int, seed: int, checkout: Path = ROOT) -> tuple[float, float, dict[str, Any]]:
+    """Wall and CPU seconds (every process's) and the JSON record of one `nimmax duel alphabeta random`
+    of `checkout`'s nimmax."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    env |= {"PYTHONPATH": str(ROOT), "PYTHONPYCACHEPREFIX": str(BYTECODE)}
+    env |= {"PYTHONPATH": str(checkout), "PYTHONPYCACHEPREFIX": str(BYTECODE)}
     command = [sys.executable, "-m", "nimmax", "duel", *SPECS, "--game", game, "--games", str(games)]
     command += ["--jobs", str(jobs), "--seed", str(seed), "--json"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, env=env, check=True)
+    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, env=env, cwd=checkout, check=True)
     elapsed = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     return elapsed, cpu, json.loads(done.stdout)
 
 
-def compare(game: str, games: int, rounds: int, seed: int = 1) -> None:
-    """The CLI duel (--jobs 1, --jobs 2) beside the bare loop, alternating, medians; the ratios."""
-    cases = ("bare loop", "CLI --jobs 1", "CLI --jobs 2")
+def compare(game: str, games: int, rounds: int, against: Path | None = None, seed: int = 1) -> None:
+    """The CLI duel (--jobs 1, --jobs 2; also `against`'s, another checkout) beside the bare loop,
+    alternating, medians; the ratios."""
+    checkouts = {"": ROOT} | ({f" ({against})": against} if against is not None else {})
+    runs = [(f"CLI --jobs {jobs}{name}", jobs, checkout) for name, checkout in checkouts.items() for jobs in (1, 2)]
+    cases = ("bare loop", *(case for case, _, _ in runs))
     times: dict[str, list[tuple[float, float]]] = {case: [] for case in cases}
     outcomes: dict[str, tuple[int, int, int]] = {}
-    cli_duel(game, MIN_GAMES, 1, seed)  # compile the bytecode first
+    for checkout in checkouts.values():
+        cli_duel(game, MIN_GAMES, 1, seed, checkout)  # compile the bytecode first
     load = " ".join(f"{figure:.2f}" for figure in os.getloadavg())
     for _ in range(rounds):
         started, cpu = time.perf_counter(), time.process_time()
         outcomes["bare loop"] = bare_loop(game, SPECS, games, seed)
         times["bare loop"].append((time.perf_counter() - started, time.process_time() - cpu))
-        for jobs in (1, 2):
-            elapsed, used, record = cli_duel(game, games, jobs, seed)
-            times[f"CLI --jobs {jobs}"].append((elapsed, used))
-            outcomes[f"CLI --jobs {jobs}"] = (*(record["wins"][spec] for spec in SPECS), record["draws"])
+        for case, jobs, checkout in runs:
+            elapsed, used, record = cli_duel(game, games, jobs, seed, checkout)
+            times[case].append((elapsed, used))
+            outcomes[case] = (*(record["wins"][spec] for spec in SPECS), record["draws"])
     after = " ".join(f"{figure:.2f}" for figure in os.getloadavg())
     print(f"duel {' '.join(SPECS)} --games {games} --game {game!r}, {rounds} rounds; load {load} before, {after} after")
     loop = [statistics.median(figures) for figures in zip(*times["bare loop"], strict=True)]
@@ -190,11 +195,12 @@ def compare(game: str, games: int, rounds: int, seed: int = 1) -> None:
         wall, cpu = (statistics.median(figures) for figures in zip(*times[case], strict=True))
         wins = outcomes[case]
         line = f"  {case}: {wall:.2f} s wall"
-        if case != "CLI --jobs 2":  # a pool's workers are the forkserver's children, not counted here
+        pooled = case.startswith("CLI --jobs 2")
+        if not pooled:  # a pool's workers are the forkserver's children, not counted here
             line += f", {cpu:.2f} s CPU"
         if case != "bare loop":
             line += f" (ratio {wall / loop[0]:.2f} wall"
-            line += ")" if case == "CLI --jobs 2" else f", {cpu / loop[1]:.2f} CPU; target <= 1.5)"
+            line += ")" if pooled else f", {cpu / loop[1]:.2f} CPU; target <= 1.5)"
         print(f"{line}; wins {wins[0]}, {wins[1]}, draws {wins[2]}")
     print(f"  the same games everywhere: {len(set(outcomes.values())) == 1}")
 
@@ -214,9 +220,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=22.0, help="length of the one-process duel")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the loop-and-CLI comparison")
     parser.add_argument("--loop-only", action="store_true", help="only the comparison with the bare loop")
+    parser.add_argument("--against", type=Path, help="another checkout whose CLI duel joins the comparison")
     options = parser.parse_args()
     print(f"cores available: {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()}")
-    compare(options.game, 1000, options.rounds)
+    compare(options.game, 1000, options.rounds, options.against.resolve() if options.against else None)
     if options.loop_only:
         return
 
