@@ -191,6 +191,8 @@ class _Workers:
         # forkserver/spawn: forking a process whose progress display runs a thread can deadlock
         forkserver = "forkserver" in multiprocessing.get_all_start_methods()
         self.context = multiprocessing.get_context("forkserver") if forkserver else multiprocessing.get_context("spawn")
+        if forkserver:  # the server imports what a worker runs once, and every worker forked from it has it
+            self.context.set_forkserver_preload([__name__])
         self.blocks, self.jobs, self.lost = blocks, min(jobs, len(blocks)), lost
         self.waiting = deque(range(len(blocks)))  # blocks not handed out yet, a lost one first
         self.attempts = [0] * len(blocks)
