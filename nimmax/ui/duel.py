@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.console import Console, Group, RenderableType
 from rich.markup import escape
-from rich.table import Table
 from rich.text import Text
 
 from nimmax import duel
 from nimmax.duel import Backend, Event, Pairing, Plan, Side
 from nimmax.ui.games import presentation
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 SHOW_EVERY = 0.05
 """Seconds between the tallies handed to the progress bar, which redraws ten times a second."""
@@ -82,6 +85,8 @@ def summary_table(event: Event, pairing: Pairing) -> Table:
     time and nodes per move (for one-player games: mean score, goal reached)."""
     names = [event.plan.names[entrant] for entrant in pairing.entrants]
     games = pairing.games
+    from rich.table import Table  # loaded when a table is drawn: `--json` draws none
+
     table = Table(caption="(95% Wilson intervals)", caption_justify="left")
     table.add_column("", style="bold")
     for name in names:
@@ -145,6 +150,8 @@ def crosstable(event: Event) -> Table:
     """Each player's wins-draws-losses against each other player, points and Elo rating, best first."""
     standings = duel.standings(event)
     order = standings.order
+    from rich.table import Table
+
     table = Table(
         caption="cells: the row player's wins-draws-losses\nElo: maximum likelihood, mean 1500", caption_justify="left"
     )
