@@ -7,7 +7,6 @@ answering a command instead of a move (`TakeBack`, `Abandon`): values the match 
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import shlex
@@ -196,6 +195,8 @@ class GameRecord:
         return replace(self, game=shlex.join([f"{Path(path).as_posix()}:{name}", *words[1:]]))
 
     def to_json(self) -> str:
+        import json  # loaded where a record is written or read: the play loop needs none
+
         return json.dumps(
             {
                 "game": self.game,
@@ -214,6 +215,8 @@ class GameRecord:
         (`trusted`); `folder` is the record's own, which its plugin's path is relative to."""
         if len(text) > MAX_RECORD_BYTES:
             raise BadRecord(f"a record is at most {MAX_RECORD_BYTES:,} characters, not {len(text):,}")
+        import json
+
         try:
             data = json.loads(text, parse_int=_whole, parse_float=_decimal, parse_constant=_constant)
         except RecursionError:  # the decoder's own guard: a record nests three deep

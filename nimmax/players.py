@@ -187,6 +187,7 @@ class SearchPlayer:
         self.watcher = watcher
         self._table, self._table_game = self.new_table(), ""
         self._searching: AnyGame = Game()  # set with the table, for the game it is asked for
+        self._asked: AnyGame | None = None
 
     def new_table(self) -> Kept:
         """An empty table of this player's size (none when its cache is off; MCTS: an empty tree)."""
@@ -195,8 +196,9 @@ class SearchPlayer:
     def table_for(self, game: AnyGame) -> Kept:
         """The table for `game`: kept while the game is the same, since keys mean one game's positions;
         so is the game as its searches use it (`for_search`: m,n,k's memos)."""
-        if game.spec != self._table_game:
+        if game is not self._asked and game.spec != self._table_game:
             self._table, self._table_game, self._searching = self.new_table(), game.spec, game.for_search()
+        self._asked = game  # asked again for the very same game, its spec need not be worked out again
         return self._table
 
     def search(self, game: AnyGame, state: Any, every_move: bool = False, deepen: bool | None = None) -> SearchResult:

@@ -267,6 +267,17 @@ class Booked(MNK):
         return Known(payoff, plies if self.exact else self.cells - taken, self.exact or payoff == 0)
 
 
+class Ranged(Booked):
+    """Booked, declaring its payoff range: every end is a win, a draw or a loss (+1, 0, -1)."""
+
+    def __init__(self, stones: int, exact: bool) -> None:
+        super().__init__(stones, exact)
+        self.capabilities = self.capabilities | {Capability.BOUNDS}
+
+    def utility_bounds(self, state: Board) -> tuple[float, float]:
+        return -1.0, 1.0
+
+
 def solved(game: MNK, state: Board) -> tuple[float, int]:
     """The payoff for the side to move and the plies to the end with best play (the quickest win,
     the slowest loss), by plain negamax over the rules."""
@@ -327,9 +338,11 @@ def test_engines_with_a_book_equal_engines_without_it(moves: list[int], stones: 
         if limited.exact:
             assert limited.value == payoff
     monte = search(booked, state, "mcts", iterations=20_000, seed=1)
-    # A root settled as won or lost stops at once, its value the bound that decides it: MCTS knows no
-    # payoff range, so it calls that bound exact only where the bounds met.
+    # A root settled as won or lost stops at once, its value the bound that decides it: without the
+    # game's payoff range that bound is exact only where the bounds met; with it (-1 to +1), always.
     assert monte.value == payoff and (monte.exact or (payoff != 0 and monte.nodes < 20_000))
+    ranged = search(Ranged(stones, exact), state, "mcts", iterations=20_000, seed=1)
+    assert ranged.value == payoff and ranged.exact
 
 
 def test_mcts_marks_a_book_position_proven_at_once() -> None:

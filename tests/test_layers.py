@@ -478,3 +478,27 @@ def test_the_views_of_solve_analyze_and_duel_load_no_prompt_toolkit() -> None:
     )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert loaded.stdout.strip() == "[]"
+
+
+LEFT_FOR_LATER = (
+    (["--help"], ("prompt_toolkit", "markdown_it", "pygments", "rich.markdown", "rich.traceback", "nimmax.games")),
+    (["solve", "tictactoe"], ("prompt_toolkit", "markdown_it", "pygments", "rich.progress", "json", "nimmax.duel")),
+    (["duel", "alphabeta", "random", "--games=10", "--json"], ("prompt_toolkit", "multiprocessing", "rich.progress")),
+)
+"""Commands, in the order one process runs them, and the modules none of them up to there loads: a
+command imports what it draws when it draws it (`--help` draws no markdown, `solve` no prompt, a duel
+of one process starts no pool), since every module costs start-up time."""
+
+
+def test_help_solve_and_a_one_process_duel_load_only_what_they_draw() -> None:
+    code = (
+        "import contextlib, io, sys\nfrom nimmax.cli import main\n"
+        f"for args, unwanted in {LEFT_FOR_LATER!r}:\n"
+        "    with contextlib.redirect_stdout(io.StringIO()):\n"
+        "        main(args)\n"
+        "    print([m for m in unwanted if m in sys.modules])\n"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    found = [ast.literal_eval(line) for line in loaded.stdout.splitlines()]
+    commands = [" ".join(args) for args, _ in LEFT_FOR_LATER]
+    assert found == [[]] * len(LEFT_FOR_LATER), dict(zip(commands, found, strict=False))

@@ -17,10 +17,10 @@ import typer
 from typer.core import TyperGroup
 
 from nimmax import interrupt
+from nimmax.cli.group import command_group
 from nimmax.cli.root import app, say
 from nimmax.cli.streams import open_closed_streams, plain_streams
-from nimmax.game import BadInput
-from nimmax.guard import PluginFailed
+from nimmax.errors import BadInput
 from nimmax.search.stack import interpreter
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def invoke(args: list[str]) -> int:
     """Run one command; its exit code, with the line that explains a failure said on stderr."""
     # Invoked directly rather than through app(): typer's standalone handling would turn
     # Ctrl-C into a bare exit 130 before anything could say what was kept.
-    group = typer.main.get_command(app)
+    group = command_group(app)
     context: Context | None = None
     try:
         with interrupt.raise_on_sigterm(), interpreter(), group.make_context("nimmax", list(args)) as context:
@@ -64,7 +64,7 @@ def invoke(args: list[str]) -> int:
     except BadInput as error:
         say(f"nimmax: {error}")
         return 2
-    except PluginFailed as error:
+    except plugin_failures() as error:
         if asked_for_traceback(args):
             raise
         say(f"nimmax: a plugin failed: {error}{TRACEBACK_HINT}")
@@ -82,6 +82,12 @@ def invoke(args: list[str]) -> int:
             return 2
         raise
     return 0
+
+
+def plugin_failures() -> tuple[type[Exception], ...]:
+    """`guard.PluginFailed` where a plugin was loaded (the guard loads with it), else nothing to catch."""
+    guard = sys.modules.get("nimmax.guard")
+    return () if guard is None else (guard.PluginFailed,)
 
 
 def usage_error(error: typer.TyperException) -> int:

@@ -21,8 +21,7 @@ from nimmax.cli.options import (
 )
 from nimmax.cli.root import app, emit_json, err, out, say
 from nimmax.numbers import MAX_OPENING
-from nimmax.search import MOVE_SECONDS
-from nimmax.search.limits import override
+from nimmax.search.limits import MOVE_SECONDS, override
 
 if TYPE_CHECKING:
     from nimmax.duel import Event

@@ -22,7 +22,6 @@ from nimmax.cli.options import (
     seconds_option,
 )
 from nimmax.cli.root import app, emit_json, err, out
-from nimmax.files import CannotWrite, write_atomic
 from nimmax.search.limits import override
 
 if TYPE_CHECKING:
@@ -187,6 +186,7 @@ def tree_command(
     [cyan]nimmax tree nim 2 2 --algorithm alphabeta --svg nim.svg[/cyan]
     """
     from nimmax import games
+    from nimmax.files import CannotWrite, write_atomic
     from nimmax.tree import explore
     from nimmax.ui.tree import tree_picture
 

@@ -20,8 +20,7 @@ from nimmax.cli.options import (
     seed_option,
 )
 from nimmax.cli.root import app, emit_json, err, out
-from nimmax.search import MOVE_SECONDS
-from nimmax.search.limits import override
+from nimmax.search.limits import MOVE_SECONDS, override
 
 if TYPE_CHECKING:
     from nimmax.analyze import MoveAnalysis

@@ -9,10 +9,9 @@ from typing import Annotated
 
 import typer
 
-from nimmax.files import check_writable
 from nimmax.numbers import MAX_DELAY, MAX_GAMES, MAX_JOBS, MAX_SEED, float_option, int_option
-from nimmax.search import MOVE_SECONDS
 from nimmax.search.limits import DEPTH as DEPTH_LIMIT
+from nimmax.search.limits import MOVE_SECONDS
 from nimmax.search.limits import TIME as TIME_LIMIT
 
 GAME_WORDS = {"allow_extra_args": True, "ignore_unknown_options": True}
@@ -79,7 +78,15 @@ def json_option(what: str) -> typer.models.OptionInfo:
 
 def output_file(what: str, help: str) -> typer.models.OptionInfo:
     """A file the command writes, checked writable before the work (`what`: "the record")."""
-    option: typer.models.OptionInfo = typer.Option(callback=lambda path: check_writable(path, what), help=help)
+
+    def check(path: Path | None) -> Path | None:
+        if path is None:
+            return None
+        from nimmax.files import check_writable  # loaded only when a file is named
+
+        return check_writable(path, what)
+
+    option: typer.models.OptionInfo = typer.Option(callback=check, help=help)
     return option
 
 

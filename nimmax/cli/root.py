@@ -4,12 +4,13 @@ every command module draws on."""
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 from typing import Annotated
 
 import typer
 from rich.console import Console
+
+from nimmax.cli.group import Commands
 
 app = typer.Typer(
     name="nimmax",
@@ -22,9 +23,12 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
+    cls=Commands,
 )
-out = Console()
-err = Console(stderr=True)
+# No emoji codes: nimmax never writes one, and a `:dog:` in what people or plugins name stays as typed
+# (the table of codes is also the largest module a first print would load).
+out = Console(emoji=False)
+err = Console(stderr=True, emoji=False)
 
 
 def show_version(wanted: bool) -> None:
@@ -51,6 +55,8 @@ def options(
 
 def emit_json(record: object) -> None:
     """Machine output: one JSON document on stdout, nothing else; flushed, so a write error is raised here."""
+    import json  # loaded by the commands that print JSON, when they do
+
     sys.stdout.write(json.dumps(record, indent=2) + "\n")
     sys.stdout.flush()
 

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from nimmax.duel.planning import Block
 from nimmax.duel.play import GameResult, block_games
+from nimmax.game import BadInput
 
 ATTEMPTS = 2
 """Times a block is played before it is given up: once, and once more if its worker was lost."""
@@ -54,6 +55,12 @@ class Backend(Protocol):
 
     def __call__(self, blocks: Sequence[Block], count: Count, /) -> None:
         """Play `blocks`, calling `count(block.pairing, result)` for each finished game."""
+
+
+def check_jobs(jobs: int) -> None:
+    """BadInput unless `jobs` is a usable number of processes."""
+    if jobs < 1:
+        raise BadInput(f"--jobs must be at least 1, not {jobs}")
 
 
 def serial(blocks: Sequence[Block], count: Count) -> None:

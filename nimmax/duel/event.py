@@ -6,10 +6,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from nimmax.duel.backend import Backend, FailedBlock, serial
+from nimmax.duel.backend import Backend, FailedBlock, check_jobs, serial
 from nimmax.duel.planning import Plan
 from nimmax.duel.play import GameResult, Moves
-from nimmax.duel.pool import ProcessPool, check_jobs
 from nimmax.duel.stats import mean
 from nimmax.game import BadInput
 
@@ -173,7 +172,11 @@ def _backend(
     if backend == "local":
         if address is not None:
             raise BadInput("--address names a Ray cluster: it goes with --backend ray")
-        return serial if jobs in (None, 1) else ProcessPool(jobs, stopping, event.failed.append)
+        if jobs in (None, 1):
+            return serial
+        from nimmax.duel.pool import ProcessPool  # multiprocessing loads only for a pool
+
+        return ProcessPool(jobs, stopping, event.failed.append)
     if jobs not in (None, 1):
         raise BadInput("--jobs sizes the local pool; with --backend ray the cluster's CPUs play the blocks")
     from nimmax.duel.ray_backend import RayBackend  # Ray is an optional extra, imported only when asked for

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
-from nimmax.duel.backend import ATTEMPTS, Count, FailedBlock, Lost
+from nimmax.duel.backend import ATTEMPTS, Count, FailedBlock, Lost, check_jobs
 from nimmax.duel.planning import Block
 from nimmax.duel.play import GameResult, block_games
 from nimmax.game import BadInput
@@ -59,12 +59,6 @@ SOCKET_NAME = len("/pymp-12345678/listener-12345678")
 
 SHORT_TEMP = ("/tmp", "/var/tmp", "/dev/shm")
 """Folders tried for the pool's sockets when TMPDIR's path is too long for one."""
-
-
-def check_jobs(jobs: int) -> None:
-    """BadInput unless `jobs` is a usable number of processes."""
-    if jobs < 1:
-        raise BadInput(f"--jobs must be at least 1, not {jobs}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +191,8 @@ class _Workers:
         # forkserver/spawn: forking a process whose progress display runs a thread can deadlock
         forkserver = "forkserver" in multiprocessing.get_all_start_methods()
         self.context = multiprocessing.get_context("forkserver") if forkserver else multiprocessing.get_context("spawn")
+        if forkserver:  # the server imports what a worker runs once, and every worker forked from it has it
+            self.context.set_forkserver_preload([__name__])
         self.blocks, self.jobs, self.lost = blocks, min(jobs, len(blocks)), lost
         self.waiting = deque(range(len(blocks)))  # blocks not handed out yet, a lost one first
         self.attempts = [0] * len(blocks)

@@ -17,7 +17,9 @@ A node tries the game's `search_actions`: the game narrows them only where the v
 unchanged, so the bounds stay proofs. A game with `heuristic_actions` (the cells near the
 stones of a big board) narrows the tree and the playouts further, as it does a limited
 alpha-beta: a node so narrowed proves wins, never that every move loses, since the moves
-left out are untried. `exact` is reported only for a root whose bounds met.
+left out are untried. A game declaring its payoff range (`utility_bounds` of the root) closes
+the bounds a node leaves open at that range, so a proven win at the top of the range (or a loss
+at its bottom) meets the other bound: exact. `exact` is reported only for a root whose bounds met.
 
 Simulations are the search's nodes: the budget counts one per simulation, and looks at the
 clock after every simulation and every few hundred plies of a playout, so a slow playout
@@ -81,6 +83,8 @@ class MonteCarlo:
         self.root: Node | None = None
         self.narrows = Capability.NARROWING in game.capabilities
         """Whether the game narrows a limited search (MCTS always is one) to its `heuristic_actions`."""
+        self.bottom, self.top = -INFINITY, INFINITY
+        """The least and the most seat 0's payoff can be below the root: the game's range, where it declares one."""
 
     # -- the search -----------------------------------------------------------------------
 
@@ -94,6 +98,7 @@ class MonteCarlo:
             return SearchResult(value, None, (), 1, 0, time.perf_counter() - start, True)
         if game.to_move(state) == CHANCE:
             raise ValueError("a chance node has no move to choose")
+        self.bottom, self.top = self.payoff_range(state)
         self.root = root = self._root(state, every_move)
         budget.watch = (lambda _: watcher.tick(self)) if watcher is not None else None
         try:
@@ -106,6 +111,16 @@ class MonteCarlo:
         finally:
             budget.watch = None
         return self.answer(every_move, budget.nodes - nodes_before, time.perf_counter() - start)
+
+    def payoff_range(self, state: Any) -> tuple[float, float]:
+        """Seat 0's payoffs at any end below `state`: the game's `utility_bounds` for the side to move
+        there (zero-sum: seat 1's bounds negated), or unbounded where the game declares none."""
+        game = self.game
+        bounds = game.utility_bounds(state) if Capability.BOUNDS in game.capabilities else None
+        if bounds is None:
+            return -INFINITY, INFINITY
+        low, high = bounds
+        return (low, high) if game.to_move(state) == 0 else (-high, -low)
 
     def _root(self, state: Any, every_move: bool) -> Node:
         """The root: the kept tree's node of `state` when playing on, else a new one (of every move, to value each)."""
@@ -252,11 +267,11 @@ class MonteCarlo:
         elif not children:
             return False
         elif node.mover == 0:
-            low = max(child.low for child in children)
-            high = max(child.high for child in children) if node.tried_all() else INFINITY
+            low = max(self.bottom, *(child.low for child in children))
+            high = min(self.top, max(child.high for child in children)) if node.tried_all() else self.top
         else:
-            high = min(child.high for child in children)
-            low = min(child.low for child in children) if node.tried_all() else -INFINITY
+            high = min(self.top, *(child.high for child in children))
+            low = max(self.bottom, min(child.low for child in children)) if node.tried_all() else self.bottom
         if low == node.low and high == node.high:
             return False
         node.low, node.high = low, high

@@ -9,7 +9,6 @@ search that meets the limit is refused with TooDeep, naming how deep it may go (
 
 from __future__ import annotations
 
-import ctypes
 import gc
 import sys
 import threading
@@ -90,6 +89,8 @@ class DeepThread(threading.Thread, Generic[T]):
     def forward(self, error: BaseException) -> bool:
         """Raise `error`'s type in this thread, as a signal would have in the thread that waits
         for it; False when the call is already over."""
+        import ctypes  # only a stopped deep search needs it, and it costs start-up time
+
         with self.lock:
             if self.finished or self.ident is None:
                 return False

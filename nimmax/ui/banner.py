@@ -16,7 +16,7 @@ from nimmax.ui.text import counted, signed
 from nimmax.ui.views import outcome_word
 
 if TYPE_CHECKING:
-    from nimmax.search import SearchResult
+    from nimmax.search.result import SearchResult
 
 
 def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:

@@ -2,33 +2,23 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.console import Console, Group, RenderableType
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
 from rich.text import Text
 
 from nimmax import duel
 from nimmax.duel import Backend, Event, Pairing, Plan, Side
 from nimmax.ui.games import presentation
 
+if TYPE_CHECKING:
+    from rich.table import Table
 
-class RateColumn(ProgressColumn):
-    """Games per second, averaged over the recent past."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.1f} games/s" if speed else "-- games/s", style="progress.data.speed")
+SHOW_EVERY = 0.05
+"""Seconds between the tallies handed to the progress bar, which redraws ten times a second."""
 
 
 def score_line(event: Event) -> str:
@@ -61,22 +51,19 @@ def play(
 
     if not console.is_terminal:
         return duel.run(plan, jobs, backend=backend, on_stop=stopping, address=address)
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[score]}"),
-        RateColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    )
+    from nimmax.ui.progress import events_bar  # rich's progress loads only for a terminal
+
+    progress = events_bar(console)
     with progress:
         task = progress.add_task(escape(plan.game.spec), total=plan.total, score="")
+        shown = 0.0
 
         def show(event: Event) -> None:
-            progress.update(task, completed=event.done, score=score_line(event))
+            nonlocal shown
+            now = time.monotonic()
+            if now - shown >= SHOW_EVERY or event.done == plan.total:  # the bar redraws 10 times a second
+                shown = now
+                progress.update(task, completed=event.done, score=score_line(event))
 
         return duel.run(plan, jobs, show, backend, stopping, address)
 
@@ -98,6 +85,8 @@ def summary_table(event: Event, pairing: Pairing) -> Table:
     time and nodes per move (for one-player games: mean score, goal reached)."""
     names = [event.plan.names[entrant] for entrant in pairing.entrants]
     games = pairing.games
+    from rich.table import Table  # loaded when a table is drawn: `--json` draws none
+
     table = Table(caption="(95% Wilson intervals)", caption_justify="left")
     table.add_column("", style="bold")
     for name in names:
@@ -161,6 +150,8 @@ def crosstable(event: Event) -> Table:
     """Each player's wins-draws-losses against each other player, points and Elo rating, best first."""
     standings = duel.standings(event)
     order = standings.order
+    from rich.table import Table
+
     table = Table(
         caption="cells: the row player's wins-draws-losses\nElo: maximum likelihood, mean 1500", caption_justify="left"
     )

@@ -15,7 +15,7 @@ from rich.console import RenderableType
 from nimmax.game import AnyGame
 
 if TYPE_CHECKING:
-    from nimmax.search import SearchResult
+    from nimmax.search.result import SearchResult
 
 
 COMMANDS = {

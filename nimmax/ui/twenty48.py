@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.key_binding import KeyPressEvent
     from prompt_toolkit.output import Output
 
-    from nimmax.search import SearchResult
+    from nimmax.search.result import SearchResult
 
 TILE_COLOURS = {
     0: ("#cdc1b4", "#cdc1b4"),

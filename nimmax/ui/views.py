@@ -11,7 +11,7 @@ from rich.text import Text
 
 from nimmax.game import AnyGame
 from nimmax.numbers import Option
-from nimmax.search import SearchResult
+from nimmax.search.result import SearchResult
 from nimmax.ui.results import value_words
 
 if TYPE_CHECKING:
