@@ -35,6 +35,10 @@ class SearchResult:
     moves_proven: bool = False
     """Whether each value in `moves` is proven: so in an exact search, and in one stopped
     early that had met no horizon (a search to the end of the game)."""
+    distance_exact: bool = True
+    """Whether the distances behind the values are proven too (which of equal payoffs wins
+    quickest or loses slowest, and so `move` among equals): `exact` proves the payoffs, and a
+    book that bounds its plies leaves the distances bounded."""
 
 
 @dataclass(frozen=True)
