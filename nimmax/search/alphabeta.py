@@ -30,7 +30,7 @@ from nimmax.search.score import (
     older,
     payoff_only,
     payoff_range,
-    reread,
+    rebase,
     score_range,
     younger,
 )
@@ -98,17 +98,13 @@ class AlphaBeta(Searcher):
         return best
 
     def rebased(self, bound: int, stored: float, shift: float, beta: float) -> tuple[int, float]:
-        """An entry's bound and score at this node: shifted by its key's offset where the game
-        keys on part of the state (keeping what stays true, `reread`), and a payoff alone read
-        as the bound on the side the window asks about."""
-        score = stored + shift
+        """An entry's bound and score at this node: shifted by its key's offset where the game keys
+        on part of the state (`rebase`), and a payoff alone read as the bound the window asks about."""
         if self.keyed is not None:
-            residue = stored % SCALE  # above HALF: proven as a win, below: as a loss, 0: as a draw
-            if bound == PAYOFF or not (score > 0 if residue > HALF else score < 0 if residue else score == 0):
-                bound, score = reread(bound, score, residue)
+            bound, stored = rebase(bound, stored, shift)
         if bound != PAYOFF:
-            return bound, score
-        low, high = payoff_range(round(score / SCALE))
+            return bound, stored
+        low, high = payoff_range(round(stored / SCALE))
         return (LOWER, low) if low >= beta else (UPPER, high)
 
     def booked(self, low: float, high: float, alpha: float, beta: float) -> float:

@@ -15,7 +15,7 @@ from typing import Any
 from nimmax.game import CHANCE, AnyGame
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher, first_in
-from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, reread
+from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, rebase
 from nimmax.search.table import EXACT, Table
 
 DEFAULT_CUTOFF = 1e-4
@@ -65,7 +65,7 @@ class Expectimax(Searcher):
         if entry is not None:
             searched, bound, score, move, seen = entry
             if self.keyed is not None:  # read back shifted: a draw stored at another offset keeps no distance
-                bound, score = reread(bound, score + shift, score % SCALE)
+                bound, score = rebase(bound, score, shift)
             if searched >= depth and bound == EXACT:
                 self.horizon += searched < FULL_DEPTH  # an estimate stored rests on a horizon of its own
                 return score

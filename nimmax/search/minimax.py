@@ -12,7 +12,7 @@ from typing import Any
 from nimmax.game import AnyGame
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher
-from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, reread
+from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, rebase
 from nimmax.search.table import EXACT, Table
 
 
@@ -37,7 +37,7 @@ class Memo(Searcher):
         if searched < depth:
             return None
         if self.keyed is not None:  # read back shifted, keeping what stays true
-            bound, score = reread(bound, score + shift, score % SCALE)
+            bound, score = rebase(bound, score, shift)
         if bound != EXACT:  # a draw stored at another offset: the payoff holds, not the distance
             return None
         if searched < FULL_DEPTH:

@@ -6,8 +6,8 @@ equal whatever their length). So the quickest win and the slowest loss score bes
 between a node and the end moves a score one unit towards zero (`older`), and `split` takes
 the payoff and the distance apart again. A table stores a score relative to its key's offset
 (a payoff already banked, `Game.keyed`): shifting it by whole payoffs keeps both parts, and
-where the shifted payoff changes sign, which turns the order of distances around, `reread`
-keeps only what stays true (the distance of an exact value, the payoff of a bound).
+where the shifted payoff changes sign, which turns the order of distances around, `rebase`
+keeps only what stays true: the payoff.
 """
 
 from __future__ import annotations
@@ -66,20 +66,22 @@ def payoff_range(payoff: float) -> tuple[float, float]:
     return 0.0, 0.0
 
 
-def reread(bound: int, score: float, residue: float) -> tuple[int, float]:
-    """A stored entry read at an offset where its payoff's sign differs from the one it was proven at.
+def rebase(bound: int, stored: float, shift: float) -> tuple[int, float]:
+    """A stored entry's bound and score read back at a node `shift` (its key's offset times SCALE) away.
 
-    `score` is the shifted score, `residue` the stored score modulo SCALE (above HALF: proven as
-    a win, below: as a loss, 0: as a draw or by its payoff alone). The order of distances has
-    turned: an exact value keeps its distance, a bound keeps only its payoff.
+    Within an entry's subtree every payoff moves by the same shift, so the distances stay true
+    while the node's payoff keeps its sign; where the sign changes (quickest win against slowest
+    loss) the distance was chosen by the other order, and only the payoff stays true.
     """
+    score = stored + shift
+    residue = stored % SCALE  # above HALF: proven as a win, below: as a loss, 0: as a draw or by its payoff alone
+    if bound != PAYOFF and (score > 0 if residue > HALF else score < 0 if residue else score == 0):
+        return bound, score
     payoff = round(score / SCALE)
     low, high = payoff_range(payoff)
-    if bound in (LOWER, UPPER) or payoff == 0:
-        return (LOWER, low) if bound == LOWER else (UPPER, high) if bound == UPPER else (EXACT, 0.0)
-    if bound == EXACT and residue:
-        return EXACT, score_of(payoff, residue if residue < HALF else SCALE - residue)
-    return PAYOFF, payoff * SCALE
+    if bound in (LOWER, UPPER):
+        return (LOWER, low) if bound == LOWER else (UPPER, high)
+    return (PAYOFF, payoff * SCALE) if payoff else (EXACT, 0.0)
 
 
 def payoff_only(bound: int, score: float) -> tuple[int, float]:
