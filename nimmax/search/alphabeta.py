@@ -48,11 +48,10 @@ class AlphaBeta(Searcher):
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         """The score of `state` for its side to move, `depth` plies deep, fail-soft in (alpha, beta)."""
-        game, budget, table, search, to_move = self.game, self.budget, self.table, self.value, self.game.to_move
-        budget.nodes += 1  # Budget.count, inlined (as are older and younger below): this runs at every node
+        game, budget = self.game, self.budget  # the leaves (most nodes) need no more
+        me, budget.nodes = game.to_move(state), budget.nodes + 1  # Budget.count inlined, as are older and younger
         if budget.nodes >= budget.next_check:
             budget.check()
-        me = to_move(state)
         if game.is_terminal(state):
             return game.utility(state, me) * SCALE
         if self.book is not None and (known := self.from_book(state)) is not None:
@@ -60,6 +59,7 @@ class AlphaBeta(Searcher):
         if depth <= 0:
             self.horizon += 1
             return game.evaluate(state, me) * SCALE
+        table, search, to_move = self.table, self.value, game.to_move
         key, shift = (game.key(state), 0) if self.keyed is None else self.keyed(state)  # stored less the offset
         entry, hint = table.get(key), None
         if entry is not None:

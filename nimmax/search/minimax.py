@@ -75,18 +75,19 @@ class Minimax(Memo):
             self.horizon += 1
             return game.evaluate(state, maximizer) * SCALE
         maximizing = game.to_move(state) == maximizer
-        stored = self.recall(state, depth)
+        stored = self.recall(state, depth) if self.cache else None  # a call saved at every node without one
         if stored is not None:
             return stored if maximizing else -stored
-        horizon_in = self.horizon
+        horizon_in, search, result = self.horizon, self.minimax, game.result
         best, best_move = (-INFINITY if maximizing else INFINITY), None
         # The game's own moves: an engine that cannot average chance sees no chance node.
         for move in game.actions(state):
-            score = self.minimax(game.result(state, move), depth - 1, maximizer)
+            score = search(result(state, move), depth - 1, maximizer)
             score = score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0
             if score > best if maximizing else score < best:
                 best, best_move = score, move
-        self.store(state, depth, horizon_in, best if maximizing else -best, best_move)
+        if self.cache:
+            self.store(state, depth, horizon_in, best if maximizing else -best, best_move)
         return best
 
 
@@ -113,7 +114,7 @@ class Negamax(Memo):
         if depth <= 0:
             self.horizon += 1
             return game.evaluate(state, me) * SCALE
-        stored = self.recall(state, depth)
+        stored = self.recall(state, depth) if self.cache else None
         if stored is not None:
             return stored
         horizon_in = self.horizon
