@@ -15,7 +15,7 @@ from typing import Any
 from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.players import SearchPlayer
 from nimmax.search import Entry, SearchResult, deep
-from nimmax.search.table import exact_move
+from nimmax.search.table import exact_move, key_of
 
 LINE_PLIES = 40
 """The most plies a line shows: enough for any small game, a glance on a big one."""
@@ -70,11 +70,12 @@ def follow(
     searched again (`search`) wherever the table's proven entries stop, so it runs to the end.
     """
     line: list[Any] = []
+    key = key_of(game)  # the key the search filed its entries by
     while len(line) < plies and not game.is_terminal(state):
         if game.to_move(state) == CHANCE:
             line.append(ANY_SPAWN)
             break
-        move = exact_move(table.get(game.key(state)), state, proven)
+        move = exact_move(table.get(key(state)), state, proven)
         if move is None and proven and Capability.BOOK in game.capabilities and game.book(state) is not None:
             break  # the book holds this value, not its line: a search on from here would start afresh
         if move is None and proven and (pv := search(state).pv):

@@ -48,6 +48,7 @@ class Capability(enum.Enum):
     EVALUATION = "evaluate"
     BOUNDS = "utility_bounds"
     BOOK = "book"
+    OFFSET_KEY = "keyed"
     CHANCE = "chance_outcomes"
 
     @property
@@ -172,6 +173,14 @@ class Game(Generic[S, A]):
     def key(self, state: S) -> Hashable:
         """Canonical table key: positions with the same key have the same value for the mover."""
         return state
+
+    def keyed(self, state: S) -> tuple[Hashable, float]:
+        """A table key on part of the state and the payoff the rest banks for the side to move (Kalah:
+        the pits, and the mover's store lead): states with equal keys have values equal but for
+        their offsets, at the same distance to the end. Engines ask only a game declaring OFFSET_KEY,
+        and store a value under the key less the offset, to share it among states that differ only
+        in what is banked."""
+        return self.key(state), 0.0
 
     def parse_move(self, text: str, state: S) -> A:
         """Read a move typed by a person; IllegalMove names the legal moves."""

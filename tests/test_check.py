@@ -11,6 +11,7 @@ import pytest
 from nimmax import games, plugins
 from nimmax.check import LAWS, check, playout_moves, position_reader
 from nimmax.game import AnyGame, Capability
+from nimmax.games.kalah import Kalah, Position
 
 EXAMPLES = [info.example for info in games.GAMES] + ["tictactoe --size 15 --k 5", "kalah --pits 6 --seeds 6"]
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,6 +113,18 @@ def test_a_key_that_merges_positions_of_different_value_fails_only_key() -> None
     # and the counterexample is a position whose parity-mate is on the other side of that rule
     counters, _ = playout_moves(game, finding.moves)
     assert ("+1" in finding.detail.split("this one")[1]) == (counters % 3 != 0)
+
+
+class LeadlessKalah(Kalah):
+    """Kalah keyed on its pits with no offset added back: positions of different leads share a value."""
+
+    def keyed(self, state: Position) -> tuple[Any, float]:
+        return super().keyed(state)[0], 0.0
+
+
+def test_an_offset_key_is_checked_with_its_offsets_added_back() -> None:
+    assert "key" not in failed(Kalah(3, 2), playouts=20)
+    assert "key" in failed(LeadlessKalah(3, 2), playouts=20)
 
 
 def test_every_law_is_reported_once() -> None:

@@ -59,6 +59,14 @@ class Coin(Game[int, int]):
         return float(state)
 
 
+def test_an_offset_key_is_a_capability_kalah_declares_and_the_default_adds_nothing() -> None:
+    assert Capability.OFFSET_KEY in games.create("kalah").capabilities
+    assert Capability.OFFSET_KEY not in games.create("tictactoe").capabilities
+    game = games.create("nim 1 2 3")
+    state = game.initial_state()
+    assert game.keyed(state) == (game.key(state), 0)
+
+
 def test_has_chance_is_the_chance_capability_declared_or_set() -> None:
     assert Coin.capabilities == {Capability.CHANCE} and Coin().has_chance
     coin = Coin()

@@ -15,8 +15,10 @@ from hypothesis import strategies as st
 from nimmax.game import Capability
 from nimmax.games.kalah import Kalah, Position
 from nimmax.search import ENGINES, SCALE, run, search
-from nimmax.search.alphabeta import boundary, payoffs
-from nimmax.search.score import HALF, score_range
+from nimmax.search.alphabeta import AlphaBeta, boundary, payoffs
+from nimmax.search.deepening import search_root
+from nimmax.search.minimax import Minimax
+from nimmax.search.score import FULL_DEPTH, HALF, score_range
 
 from .test_kalah import SMALL, boards, kalah, positions, solved
 
@@ -101,3 +103,64 @@ def test_a_straight_proof_with_bounds_finds_the_solvers_value(pits: int, seeds: 
     assert result.exact and result.value == solved(state.board, 0)
     after = game.result(state, result.move)
     assert solved(after.board, after.player) * (1 if after.player == 0 else -1) == result.value
+
+
+# -- keys on the pits alone, the store lead as the offset ------------------------------------
+
+
+class Unkeyed(Kalah):
+    """Kalah that keys its table on the whole position (pits and lead), as before offset keys."""
+
+    capabilities = Kalah.capabilities - {Capability.OFFSET_KEY}
+
+
+def restocked(state: Position, lead: int) -> Position:
+    """The same pits and mover with the stores moved so that South leads by `lead` (as seeds allow)."""
+    board, pits = list(state.board), state.pits
+    total = board[pits] + board[-1]
+    south = max(0, min(total, (total + lead) // 2))
+    board[pits], board[-1] = south, total - south
+    return Position(tuple(board), state.player)
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(3, 3), st.integers(-6, 6))
+def test_offset_keys_equal_whole_keys_and_minimax_over_a_shared_table(
+    position: tuple[list[int], int, int], lead: int
+) -> None:
+    """One table serves two positions of the same pits and different leads, so entries are read back
+    at another offset (a payoff changing sign among them): every score, distance included, is the
+    one a search keyed on the whole position finds, and minimax's."""
+    cells, player, pits = position
+    state = Position(tuple(cells), player)
+    keyed, whole = Kalah(pits, 1), Unkeyed(pits, 1)
+    other = restocked(state, lead)
+    if keyed.is_terminal(state):
+        return
+    shared = AlphaBeta(keyed)
+    for at in (state, other, state):
+        best, _, scored = search_root(shared, at, FULL_DEPTH, every_move=True)
+        plain, _, plain_scored = search_root(AlphaBeta(whole), at, FULL_DEPTH, every_move=True)
+        oracle, _, _ = search_root(Minimax(whole, cache=True), at, FULL_DEPTH, every_move=False)
+        assert best == plain == oracle
+        assert sorted(scored) == sorted(plain_scored)
+    for options in ({"time": inf}, {"depth": 3}):
+        with_offsets = search(keyed, other, "alphabeta", every_move=True, **options)
+        without = search(whole, other, "alphabeta", every_move=True, **options)
+        assert (with_offsets.value, with_offsets.moves, with_offsets.exact) == (
+            without.value,
+            without.moves,
+            without.exact,
+        )
+    cached = search(keyed, other, "minimax", cache=True, time=inf)
+    assert cached.value == search(whole, other, "minimax", cache=True, time=inf).value
+
+
+def test_kalah_keys_its_table_on_the_pits_with_the_movers_lead_as_offset() -> None:
+    game = Kalah(3, 2)
+    state = Position((2, 0, 1, 5, 1, 2, 0, 1), 0)
+    other = Position((2, 0, 1, 1, 1, 2, 0, 5), 0)
+    (key, offset), (other_key, other_offset) = game.keyed(state), game.keyed(other)
+    assert key == other_key and (offset, other_offset) == (4, -4)
+    mirrored = Position((1, 2, 0, 1, 2, 0, 1, 5), 1)  # North to move with South's pits: the same view
+    assert game.keyed(mirrored) == (key, 4)

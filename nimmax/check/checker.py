@@ -10,7 +10,7 @@ from itertools import islice
 from typing import Any
 
 from nimmax.check.solver import MAX_PLIES, Solver
-from nimmax.game import CHANCE, AnyGame, IllegalMove
+from nimmax.game import CHANCE, AnyGame, Capability, IllegalMove
 
 SAMPLE = 4
 """Moves tried at each position beside the one played: bounded work on a 26x26 board."""
@@ -240,10 +240,24 @@ class Checker:
 
     def key(self, path: list[str], state: Any, rebuilt: Any) -> str | None:
         """Remember a position whose key an earlier, different state has: `settle` values the pair."""
-        first = self.keys.setdefault(self.game.key(state), (state, tuple(path)))
+        first = self.keys.setdefault(self.keyed(state)[0], (state, tuple(path)))
         if first[0] != state:
             self.pending.append((tuple(path), state, *first))
         return None
+
+    def keyed(self, state: Any) -> tuple[Any, float]:
+        """The key the law groups states by and the offset it adds back (OFFSET_KEY's `keyed`), else `key` and 0."""
+        if Capability.OFFSET_KEY in self.game.capabilities:
+            return self.game.keyed(state)
+        return self.game.key(state), 0.0
+
+    def alike(self, state: Any, mine: float, other: Any, theirs: float) -> bool:
+        """Whether two states of one key have equal values less their offsets, at equal distances (where not drawn)."""
+        (payoff, plies), (their_payoff, their_plies) = self.solver.split(mine), self.solver.split(theirs)
+        offset, their_offset = self.keyed(state)[1], self.keyed(other)[1]
+        if payoff - offset != their_payoff - their_offset:
+            return False
+        return plies == their_plies or not payoff or not their_payoff
 
     def settle(self) -> Iterator[tuple[tuple[str, ...], str]]:
         """The pairs of one playout that share a key but differ in value, valued from the end of
@@ -257,7 +271,7 @@ class Checker:
                 break
             if mine is None:
                 break
-            if theirs is not None and mine != theirs:
+            if theirs is not None and not self.alike(state, mine, other, theirs):
                 where = " ".join(other_path) or "no moves"
                 yield (
                     path,

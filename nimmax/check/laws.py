@@ -18,7 +18,8 @@ class Law:
     says: str
     needs: str | None = None
     """The optional member the law is about: the law is skipped when the game does not declare its
-    capability (or, for `key`, keeps the default; for `position`, has no `--position`)."""
+    capability (or, for `key`, keeps the default and declares no OFFSET_KEY; for `position`, has no
+    `--position`)."""
 
 
 LAWS = (
@@ -37,7 +38,11 @@ LAWS = (
     ),
     Law("search-actions", "search_actions() are legal actions", "search_actions"),
     Law("evaluate", "evaluate() is a finite number for every seat", "evaluate"),
-    Law("key", "equal keys give equal values (and distance to the end) on small exhaustive searches", "key"),
+    Law(
+        "key",
+        "equal keys give equal values less their offsets (and distance to the end) on small exhaustive searches",
+        "key",
+    ),
     Law("capabilities", "each capability declared has its member, and each capability's member defined is declared"),
 )
 
@@ -113,6 +118,8 @@ def runs(law: Law, game: AnyGame, reads_positions: bool) -> bool:
         return True
     if law.needs == "position":
         return reads_positions
+    if law.needs == "key" and Capability.OFFSET_KEY in game.capabilities:
+        return True
     capability = next((each for each in Capability if each.member == law.needs), None)
     if capability is not None:
         return capability in game.capabilities

@@ -71,10 +71,14 @@ class Solver:
         score = score if self.viewpoint(state) == me else -score
         return score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0
 
+    def split(self, score: float) -> tuple[float, float]:
+        """A score's payoff and its plies to the end (0 for a draw), taken apart."""
+        payoff = round(score / self.SCALE)
+        return payoff, abs(payoff * self.SCALE - score)
+
     def describe(self, score: float) -> str:
         """A score in words: the payoff, and the plies to the end where they matter."""
-        payoff = round(score / self.SCALE)
-        plies = abs(payoff * self.SCALE - score)
+        payoff, plies = self.split(score)
         return f"{payoff:+g}" + (f" in {plies:g} plies" if payoff and plies == int(plies) else "")
 
 

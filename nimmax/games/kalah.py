@@ -89,7 +89,7 @@ class Kalah(Game[Position, int]):
 
     name = "kalah"
     player_names = ("South", "North")
-    capabilities = frozenset({Capability.SEARCH_ORDER, Capability.EVALUATION, Capability.BOUNDS})
+    capabilities = frozenset({Capability.SEARCH_ORDER, Capability.EVALUATION, Capability.BOUNDS, Capability.OFFSET_KEY})
 
     def __init__(self, pits: int = DEFAULT_PITS, seeds: int = DEFAULT_SEEDS, start: Position | None = None) -> None:
         self.pits, self.seeds, self.start = pits, seeds, start
@@ -252,6 +252,13 @@ class Kalah(Game[Position, int]):
         mine, theirs = self._stores[player], self._stores[1 - player]
         pits: tuple[int, ...] = self._views[player](board)
         return pits + (board[mine] - board[theirs],)
+
+    def keyed(self, state: Position) -> tuple[Hashable, float]:
+        """The pits seen by the mover, and the mover's store lead as the offset: the seeds banked
+        take no part in future play, so positions whose pits agree share a table entry however
+        their stores stand."""
+        board, player = state.board, state.player
+        return self._views[player](board), board[self._stores[player]] - board[self._stores[1 - player]]
 
     def parse_move(self, text: str, state: Position) -> int:
         try:

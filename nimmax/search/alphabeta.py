@@ -21,7 +21,19 @@ from typing import Any, cast
 from nimmax.game import AnyGame, Capability
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher, first_in
-from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, older, score_range, younger
+from nimmax.search.score import (
+    FULL_DEPTH,
+    HALF,
+    INFINITY,
+    PAYOFF,
+    SCALE,
+    older,
+    payoff_only,
+    payoff_range,
+    rebase,
+    score_range,
+    younger,
+)
 from nimmax.search.table import EXACT, LOWER, UPPER, Table
 
 
@@ -36,33 +48,34 @@ class AlphaBeta(Searcher):
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         """The score of `state` for its side to move, `depth` plies deep, fail-soft in (alpha, beta)."""
-        game, budget, table, search, to_move = self.game, self.budget, self.table, self.value, self.game.to_move
-        budget.nodes += 1  # Budget.count, inlined (as are older and younger below): this runs at every node
+        game, budget = self.game, self.budget  # the leaves (most nodes) need no more
+        me, budget.nodes = game.to_move(state), budget.nodes + 1  # Budget.count inlined, as are older and younger
         if budget.nodes >= budget.next_check:
             budget.check()
-        me = to_move(state)
         if game.is_terminal(state):
             return game.utility(state, me) * SCALE
-        known = self.from_book(state) if self.book is not None else None
-        if known is not None:  # a proven entry; a limited search reads every hit at its horizon as exact
-            score, bound = known
-            if depth <= 0 or bound == EXACT or (score >= beta if bound == LOWER else score <= alpha):
-                return score
+        if self.book is not None and (known := self.from_book(state)) is not None:
+            return self.booked(*known, alpha, beta)
         if depth <= 0:
             self.horizon += 1
             return game.evaluate(state, me) * SCALE
-        entry, hint = table.get(key := game.key(state)), None
+        table, search, to_move = self.table, self.value, game.to_move
+        key, shift = (game.key(state), 0) if self.keyed is None else self.keyed(state)  # stored less the offset
+        entry, hint = table.get(key), None
         if entry is not None:
             searched, bound, score, move, seen = entry
-            if searched >= depth and (bound == EXACT or (score >= beta if bound == LOWER else score <= alpha)):
-                self.horizon += searched < FULL_DEPTH  # an estimate stored rests on a horizon of its own
-                return score
+            if searched >= depth:
+                if self.keyed is not None or bound == PAYOFF:
+                    bound, score = self.rebased(bound, score, shift * SCALE, beta)
+                if bound == EXACT or (score >= beta if bound == LOWER else score <= alpha):
+                    self.horizon += searched < FULL_DEPTH  # an estimate stored rests on a horizon of its own
+                    return score
             hint = move if seen == hash(state) else None
         if self.bounds is not None:
             low, high = score_range(*self.bounds(state))
             if high <= alpha or low >= beta:  # the value lies outside the window whatever is searched
                 return high if high <= alpha else low
-        best, best_move, alpha_in, horizon_in = -INFINITY, None, alpha, self.horizon
+        best, choice, alpha_in, horizon_in, rough_in = -INFINITY, None, alpha, self.horizon, self.rough
         moves = self.near_moves(state, me) if self.narrowing else game.search_actions(state)
         for move in first_in(moves, hint) if hint is not None else moves:
             child = game.result(state, move)
@@ -72,18 +85,37 @@ class AlphaBeta(Searcher):
             )
             score = score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0
             if score > best:
-                best, best_move = score, move
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
+                best, choice, alpha = score, move, score if score > alpha else alpha
+                if alpha >= beta:
+                    break
         bound = LOWER if best >= beta else UPPER if best <= alpha_in else EXACT
-        entry = (FULL_DEPTH if self.horizon == horizon_in else depth, bound, best, best_move, hash(state))
+        bound, score = payoff_only(bound, best) if self.rough != rough_in else (bound, best)  # plies a book bounded
+        entry = (FULL_DEPTH if self.horizon == horizon_in else depth, bound, score - shift * SCALE, choice, hash(state))
         if len(table) < table.capacity or key in table:  # Table.put, inlined while no entry need go
             table[key] = entry
         else:
             table.put(key, entry)
         return best
+
+    def rebased(self, bound: int, stored: float, shift: float, beta: float) -> tuple[int, float]:
+        """An entry's bound and score at this node: shifted by its key's offset where the game keys
+        on part of the state (`rebase`), and a payoff alone read as the bound the window asks about."""
+        if self.keyed is not None:
+            bound, stored = rebase(bound, stored, shift)
+        if bound != PAYOFF:
+            return bound, stored
+        low, high = payoff_range(round(stored / SCALE))
+        return (LOWER, low) if low >= beta else (UPPER, high)
+
+    def booked(self, low: float, high: float, alpha: float, beta: float) -> float:
+        """A book hit's score: exact where the book knows the plies or the window asks about the
+        payoff alone; else the score at the most plies the book allows, counted in `rough`."""
+        if low >= beta or low == high:
+            return low
+        if high <= alpha:
+            return high
+        self.rough += 1
+        return low if low > 0 else high
 
     def windowed(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
         """A root move's score for `me`, one ply older: `child` searched in (alpha, beta), as `value` does."""

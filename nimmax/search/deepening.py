@@ -9,7 +9,7 @@ depth done.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import chain
 from typing import Any
@@ -18,9 +18,9 @@ from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.limits import Limits
 from nimmax.search.result import MoveValue, SearchResult, Watcher
-from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, payoff, to_value
+from nimmax.search.score import FULL_DEPTH, HALF, INFINITY, SCALE, payoff, score_of, to_value
 from nimmax.search.stack import refusing
-from nimmax.search.table import EXACT, LOWER, UPPER, Table, principal_variation
+from nimmax.search.table import Table, offsets, principal_variation
 
 LEAP_NODES = 10_000
 """Deepening with no clock or node limit (solve) searches straight to its depth limit once its
@@ -66,6 +66,11 @@ class Searcher:
         taken as proven without its distance, since only the move and its outcome matter."""
         self.book = game.book if Capability.BOOK in game.capabilities else None
         """The game's book, or None (no book, or the engine's `book=off`): a call saved a node."""
+        self.keyed = self.game.keyed if offsets(game) else None
+        """The game's `keyed` where it declares OFFSET_KEY (the table stores values less the offset), else None."""
+        self.rough = 0
+        """Book hits read at the most plies they bound (a payoff proven, its distance not): a
+        search that met none has proven its distances too."""
 
     def root_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
         """A root move's score for the root's side `me`, one ply older: `child` searched in (alpha, beta)."""
@@ -75,19 +80,26 @@ class Searcher:
         """The seat a node's score is for: the side to move."""
         return self.game.to_move(state)
 
-    def from_book(self, state: Any) -> tuple[float, int] | None:
-        """The book's (score, bound) for `state` as a table entry holds it, or None where it is silent."""
+    def from_book(self, state: Any) -> tuple[float, float] | None:
+        """The least and the most score the book gives `state`, or None where it is silent: one
+        score where it knows the plies, the payoff's scores within them where it bounds them."""
         assert self.book is not None
         known = self.book(state)
         if known is None:
             return None
         payoff, plies, exact = known
-        if payoff == 0:
-            return 0.0, EXACT
-        score = payoff * SCALE - plies if payoff > 0 else payoff * SCALE + plies
-        # A payoff without its distance bounds the score by the slowest end; a limited search
-        # proves outcomes, not distances, so there it is exact.
-        return score, EXACT if exact or self.limited else LOWER if payoff > 0 else UPPER
+        score = score_of(payoff, plies)
+        # A limited search proves outcomes, not distances: the most plies serve as the distance.
+        if exact or self.limited or not payoff:
+            return score, score
+        return (score, payoff * SCALE - 1) if payoff > 0 else (payoff * SCALE + 1, score)
+
+    def filed(self, state: Any) -> tuple[Hashable, float]:
+        """The table key of `state` and the shift its entry is stored less (its key's offset in score units)."""
+        if self.keyed is None:
+            return self.game.key(state), 0.0
+        key, offset = self.keyed(state)
+        return key, offset * SCALE
 
     def near_moves(self, state: Any, me: int, every: bool = False) -> Sequence[Any]:
         """A narrowing search's moves: `heuristic_actions` (a horizon), else `search_actions` (`actions` if `every`)."""
@@ -192,7 +204,7 @@ def iterate(
     searcher.narrowing = limits.limited and searcher.near and Capability.NARROWING in game.capabilities
     searcher.limited = limits.limited
     while True:
-        horizon_before, narrowed_before = searcher.horizon, sum(searcher.narrowed)
+        horizon_before, narrowed_before, rough_before = searcher.horizon, sum(searcher.narrowed), searcher.rough
         if game.is_terminal(state):
             budget.count()
             score = payoff(game, state, searcher.viewpoint(state))
@@ -207,7 +219,8 @@ def iterate(
         # drawn or lost) gives. With every move valued, deepening goes on until each is proven.
         won = searcher.narrowing and searcher.forced and SCALE - HALF < best <= SCALE and not every_move
         plies = int(SCALE - best) if won else current  # a win: its plies
-        yield answer(searcher, state, (best, move, scored), plies, exact, won, every_move, start, nodes_before)
+        result = answer(searcher, state, (best, move, scored), plies, exact, won, every_move, start, nodes_before)
+        yield replace(result, distance_exact=False) if searcher.rough != rough_before else result
         # Narrowing does not depend on the depth: once no leaf was cut by the depth (every
         # horizon a narrowed node), a deeper search would search the same tree again.
         ended = searcher.horizon - horizon_before == sum(searcher.narrowed) - narrowed_before

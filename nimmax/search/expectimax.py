@@ -15,7 +15,7 @@ from typing import Any
 from nimmax.game import CHANCE, AnyGame
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher, first_in
-from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older
+from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, rebase
 from nimmax.search.table import EXACT, Table
 
 DEFAULT_CUTOFF = 1e-4
@@ -55,15 +55,18 @@ class Expectimax(Searcher):
             return game.utility(state, me) * SCALE
         if depth <= 0 or probability < self.cutoff:
             known = self.from_book(state) if self.book is not None else None
-            if known is not None:  # a limited search reads every book hit as exact
-                return known[0] if me == mover else -known[0]
+            if known is not None:  # a horizon reads every book hit as exact, at the most plies it allows
+                score = known[0] if known[0] > 0 else known[1]
+                return score if me == mover else -score
             self.horizon += 1
             return game.evaluate(state, me) * SCALE
-        key, hint = game.key(state), None
+        (key, shift), hint = self.filed(state), None
         entry = self.table.get(key)
         if entry is not None:
-            searched, _, score, move, seen = entry
-            if searched >= depth:
+            searched, bound, score, move, seen = entry
+            if self.keyed is not None:  # read back shifted: a draw stored at another offset keeps no distance
+                bound, score = rebase(bound, score, shift)
+            if searched >= depth and bound == EXACT:
                 self.horizon += searched < FULL_DEPTH  # an estimate stored rests on a horizon of its own
                 return score
             hint = move if seen == hash(state) else None
@@ -84,5 +87,6 @@ class Expectimax(Searcher):
                 score = older(score if self.viewpoint(child) == me else -score)
                 if score > best:
                     best, best_move = score, move
-        self.table.put(key, (FULL_DEPTH if self.horizon == horizon_in else depth, EXACT, best, best_move, hash(state)))
+        proven = FULL_DEPTH if self.horizon == horizon_in else depth
+        self.table.put(key, (proven, EXACT, best - shift, best_move, hash(state)))
         return best

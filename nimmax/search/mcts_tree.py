@@ -9,7 +9,7 @@ from typing import Any
 
 from nimmax.game import CHANCE, AnyGame
 from nimmax.search.score import FULL_DEPTH, INFINITY
-from nimmax.search.table import EXACT, Entry
+from nimmax.search.table import EXACT, Entry, key_of
 
 REUSE_PLIES = 4
 """How far below the last root a kept tree is searched for the position now to be played."""
@@ -104,6 +104,7 @@ class Tree(Mapping[Hashable, Entry]):
     def index(self, game: AnyGame, root: Node) -> None:
         """Keep the most visited line below each root move as exact entries (moves, not values), for `explain`."""
         self.lines.clear()
+        key = key_of(game)  # the key explain reads a table by
         for child in sorted(root.made(), key=lambda node: node.visits):  # of two mirror images, the more visited
             node, plies = child, 0
             while node.children and node.mover != CHANCE and plies < PV_LENGTH:
@@ -111,7 +112,7 @@ class Tree(Mapping[Hashable, Entry]):
                 if not best.visits:
                     break
                 proven = FULL_DEPTH if node.low == node.high else 0
-                self.lines[game.key(node.state)] = (proven, EXACT, 0.0, best.move, hash(node.state))
+                self.lines[key(node.state)] = (proven, EXACT, 0.0, best.move, hash(node.state))
                 node, plies = best, plies + 1
 
     def find(self, state: Any) -> Node | None:

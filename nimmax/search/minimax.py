@@ -12,7 +12,7 @@ from typing import Any
 from nimmax.game import AnyGame
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher
-from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older
+from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, rebase
 from nimmax.search.table import EXACT, Table
 
 
@@ -25,23 +25,31 @@ class Memo(Searcher):
         super().__init__(game, table, budget)
         self.cache = cache
 
-    def recall(self, key: object, depth: int) -> float | None:
-        """A stored score for the side to move, when it was searched at least this deep."""
-        entry = self.table.get(key) if self.cache else None
+    def recall(self, state: Any, depth: int) -> float | None:
+        """A stored score for the side to move, when it was searched at least this deep (and holds its distance)."""
+        if not self.cache:
+            return None
+        key, shift = self.filed(state)
+        entry = self.table.get(key)
         if entry is None:
             return None
-        searched, _, score, _, _ = entry
+        searched, bound, score, _, _ = entry
         if searched < depth:
+            return None
+        if self.keyed is not None:  # read back shifted, keeping what stays true
+            bound, score = rebase(bound, score, shift)
+        if bound != EXACT:  # a draw stored at another offset: the payoff holds, not the distance
             return None
         if searched < FULL_DEPTH:
             self.horizon += 1
         return score
 
-    def store(self, key: object, state: Any, depth: int, horizon_in: int, score: float, move: Any) -> None:
+    def store(self, state: Any, depth: int, horizon_in: int, score: float, move: Any) -> None:
         """Remember a node's score for the side to move, proven when no horizon was met below it."""
         if self.cache:
+            key, shift = self.filed(state)
             proven = self.horizon == horizon_in
-            self.table.put(key, (FULL_DEPTH if proven else depth, EXACT, score, move, hash(state)))
+            self.table.put(key, (FULL_DEPTH if proven else depth, EXACT, score - shift, move, hash(state)))
 
 
 class Minimax(Memo):
@@ -61,28 +69,25 @@ class Minimax(Memo):
             return game.utility(state, maximizer) * SCALE
         if self.book is not None:
             known = self.from_book(state)
-            if known is not None and known[1] == EXACT:
+            if known is not None and known[0] == known[1]:  # a bounded distance is searched on
                 return known[0] if game.to_move(state) == maximizer else -known[0]
         if depth <= 0:
             self.horizon += 1
             return game.evaluate(state, maximizer) * SCALE
         maximizing = game.to_move(state) == maximizer
-        key = None
-        if self.cache:
-            key = game.key(state)
-            stored = self.recall(key, depth)
-            if stored is not None:
-                return stored if maximizing else -stored
-        horizon_in = self.horizon
+        stored = self.recall(state, depth) if self.cache else None  # a call saved at every node without one
+        if stored is not None:
+            return stored if maximizing else -stored
+        horizon_in, search, result = self.horizon, self.minimax, game.result
         best, best_move = (-INFINITY if maximizing else INFINITY), None
         # The game's own moves: an engine that cannot average chance sees no chance node.
         for move in game.actions(state):
-            score = self.minimax(game.result(state, move), depth - 1, maximizer)
+            score = search(result(state, move), depth - 1, maximizer)
             score = score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0
             if score > best if maximizing else score < best:
                 best, best_move = score, move
         if self.cache:
-            self.store(key, state, depth, horizon_in, best if maximizing else -best, best_move)
+            self.store(state, depth, horizon_in, best if maximizing else -best, best_move)
         return best
 
 
@@ -104,13 +109,12 @@ class Negamax(Memo):
         if game.is_terminal(state):
             return game.utility(state, me) * SCALE
         known = self.from_book(state) if self.book is not None else None
-        if known is not None and (depth <= 0 or known[1] == EXACT):  # at the horizon any hit is read as exact
+        if known is not None and (depth <= 0 or known[0] == known[1]):  # a bounded distance is searched on
             return known[0]
         if depth <= 0:
             self.horizon += 1
             return game.evaluate(state, me) * SCALE
-        key = game.key(state) if self.cache else None
-        stored = self.recall(key, depth)
+        stored = self.recall(state, depth) if self.cache else None
         if stored is not None:
             return stored
         horizon_in = self.horizon
@@ -121,5 +125,5 @@ class Negamax(Memo):
             score = older(score)
             if score > best:
                 best, best_move = score, move
-        self.store(key, state, depth, horizon_in, best, best_move)
+        self.store(state, depth, horizon_in, best, best_move)
         return best

@@ -39,6 +39,10 @@ class SearchResult:
     """The moves of `moves` valued only by an upper bound: a pruning search tried them only for a
     better score than the best so far and found none, so each is worth at most its value (an
     engine asked to value every move, `every_move`, leaves this empty)."""
+    distance_exact: bool = True
+    """Whether the distances behind the values are proven too (which of equal payoffs wins
+    quickest or loses slowest, and so `move` among equals): `exact` proves the payoffs, and a
+    book that bounds its plies leaves the distances bounded."""
 
     @property
     def every_value(self) -> bool:

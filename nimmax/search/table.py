@@ -2,23 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from itertools import islice
 from typing import Any
 
-from nimmax.game import AnyGame
-from nimmax.search.score import FULL_DEPTH
+from nimmax.game import AnyGame, Capability
+from nimmax.search.score import EXACT, FULL_DEPTH, LOWER, PAYOFF, UPPER
 
-EXACT, LOWER, UPPER = 0, 1, 2
-"""Table bounds: the stored score is the value, at least the value, or at most the value."""
+__all__ = (
+    "DEFAULT_CAPACITY",
+    "EXACT",
+    "LOWER",
+    "PAYOFF",
+    "UPPER",
+    "Entry",
+    "Table",
+    "exact_move",
+    "key_of",
+    "offsets",
+    "principal_variation",
+)
 
 DEFAULT_CAPACITY = 1_000_000
 """Entries a table holds unless told otherwise (about 200 MB of entries at the most)."""
 
 
 Entry = tuple[int, int, float, Any, int]
-"""A table entry: (depth searched, bound, score relative to its node, best move, the hash of
-the state the move belongs to).
+"""A table entry: (depth searched, bound, score relative to its node and to its key's offset,
+best move, the hash of the state the move belongs to).
 
 Keys fold symmetries, so a move is only reused as a hint, or followed for the principal
 variation, at the very position it was found in: the state's hash tells it, as a Zobrist key
@@ -46,12 +57,26 @@ class Table(dict[Hashable, Entry]):
         self[key] = entry
 
 
+def offsets(game: AnyGame) -> bool:
+    """Whether a search keys its table by `keyed`: the game declares OFFSET_KEY, and has no chance
+    (averaged scores hold no distance to shift)."""
+    return Capability.OFFSET_KEY in game.capabilities and not game.has_chance
+
+
+def key_of(game: AnyGame) -> Callable[[Any], Hashable]:
+    """How a search files states in its table: by the offset key's part where `offsets`, else by `key`."""
+    if offsets(game):
+        keyed = game.keyed
+        return lambda state: keyed(state)[0]
+    return game.key
+
+
 def principal_variation(game: AnyGame, table: Table, state: Any, first: Any, length: int = 64) -> tuple[Any, ...]:
     """The best line from `state` starting with `first`, followed through the table's exact entries."""
-    line = [first]
+    line, key = [first], key_of(game)
     position = game.result(state, first)
     while len(line) < length and not game.is_terminal(position):
-        move = exact_move(table.get(game.key(position)), position)
+        move = exact_move(table.get(key(position)), position)
         if move is None:
             break
         line.append(move)
