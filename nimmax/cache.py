@@ -127,5 +127,6 @@ def kept(name: str, version: int, what: str, make: Callable[[Advance], bytes], s
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, header(name, version, data) + data)
     except OSError as error:
-        say(f"cannot keep {what} in {quoted(str(path.parent))} ({error.strerror or error}): made in memory for this run")
+        reason = error.strerror or str(error)
+        say(f"cannot keep {what} in {quoted(str(path.parent))} ({reason}): made in memory for this run")
     return data

@@ -76,10 +76,11 @@ def check_writable(path: Path | None, what: str) -> Path | None:
 
 
 def write_atomic(path: Path, text: str | bytes) -> None:
-    """Write `text` (UTF-8 text, or bytes as they are) to `path` whole or not at all: into a new file in the same folder, then
-    renamed over the path, so a failure (a full disk) leaves what the path held as it was. A link
-    is followed (its target is replaced); a path that is not a regular file (a terminal, a pipe,
-    /dev/null) is written in place, since it cannot be renamed over. OSError when it fails."""
+    """Write `text` (UTF-8 text, or bytes as they are) to `path` whole or not at all: into a new file
+    in the same folder, then renamed over the path, so a failure (a full disk) leaves what the path
+    held as it was. A link is followed (its target is replaced); a path that is not a regular file
+    (a terminal, a pipe, /dev/null) is written in place, since it cannot be renamed over. OSError
+    when it fails."""
     target = Path(os.path.realpath(path))
     try:
         regular = stat.S_ISREG(target.stat().st_mode)

@@ -18,7 +18,8 @@ from nimmax.search import ENGINES, SCALE, run, search
 from nimmax.search.alphabeta import boundary, payoffs
 from nimmax.search.score import HALF, score_range
 
-from .test_kalah import SMALL, boards, kalah, positions, solved
+from .test_kalah import SMALL, boards, kalah, positions
+from .theory import kalah_solved as solved
 
 
 class Unbounded(Kalah):

@@ -162,10 +162,10 @@ def build(pits: int, seeds: int, advance: cache.Advance = cache.nothing) -> Book
         raise ValueError(f"a Kalah book of {pits} pits holds distances of a byte: {seeds} seeds is too many")
     sowings = Sowings(pits, seeds)
     rows, sums, moves, fills, emptied = sowings.rows, sowings.sums, sowings.moves, sowings.fills, sowings.emptied
-    terms = ranking(pits, seeds)[pits:]
+    terms = [[0] * (seeds + 1), *ranking(pits, seeds)[pits:]]  # a first term for the first row's seeds
     counts = [comb(left + pits, pits) for left in range(seeds + 1)]  # rows of at most `left` seeds
     offsets = [
-        [sum(map(getitem, terms, list(accumulate(rows[theirs], initial=mine))[1:])) for theirs in range(counts[seeds - mine])]
+        [sum(map(getitem, terms, accumulate(rows[theirs], initial=mine))) for theirs in range(counts[seeds - mine])]
         for mine in range(seeds + 1)
     ]
     """The rank of a view less the rank of its first row: by that row's seeds and the second row."""
@@ -211,3 +211,14 @@ def build(pits: int, seeds: int, advance: cache.Advance = cache.nothing) -> Book
         done += len(shift)
         advance(done)
     return Book(pits, seeds, values, bytes(wins), bytes(losses))
+
+
+@functools.cache
+def shelved(pits: int, seeds: int) -> Book:
+    """The book of `pits` pits and `seeds` seeds, read once per process from the user's cache, or
+    built (and kept there) the first time it is needed."""
+    name = f"kalah-{pits}-{seeds}.book"
+    what = f"the Kalah endgame book ({pits} pits, {seeds} seeds)"
+    steps = comb(seeds + 2 * pits, 2 * pits)
+    data = cache.kept(name, FORMAT, what, lambda advance: build(pits, seeds, advance).encode(), steps)
+    return Book.decode(pits, seeds, data)
