@@ -20,7 +20,6 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
-from contextvars import ContextVar
 from pathlib import Path
 
 from nimmax.files import write_atomic
@@ -37,7 +36,10 @@ Advance = Callable[[int], None]
 Progress = Callable[[str, int], AbstractContextManager[Advance]]
 """Given what is being made and its steps, a context that shows the work going on (a bar)."""
 
-_progress: ContextVar[Progress | None] = ContextVar("nimmax_cache_progress", default=None)
+_shown: list[Progress] = []
+"""The displays installed by `reporting`, the innermost last: one process-wide stack, not a context
+variable, since a search runs on a thread of its own (`search.stack.deep`), which starts with an
+empty context."""
 
 
 def folder(environ: Mapping[str, str] = os.environ, platform: str = sys.platform, home: Path | None = None) -> Path:
@@ -58,17 +60,16 @@ def folder(environ: Mapping[str, str] = os.environ, platform: str = sys.platform
 @contextlib.contextmanager
 def reporting(progress: Progress) -> Iterator[None]:
     """Within this block, long work made for the cache shows its progress through `progress`."""
-    token = _progress.set(progress)
+    _shown.append(progress)
     try:
         yield
     finally:
-        _progress.reset(token)
+        _shown.remove(progress)
 
 
 def _steps(what: str, total: int) -> AbstractContextManager[Advance]:
     """The progress display the caller installed, or one that shows nothing."""
-    progress = _progress.get()
-    return progress(what, total) if progress is not None else nullcontext(nothing)
+    return _shown[-1](what, total) if _shown else nullcontext(nothing)
 
 
 def nothing(done: int) -> None:

@@ -112,6 +112,18 @@ class Sowings:
         in its first `rest` pits; -1 past `seeds`. Made as the moves need them."""
         self.moves = [self._moves(row) for row in rows]
 
+    def offsets(self) -> list[list[int]]:
+        """A view's rank less its first row's rank, by that row's seeds, then the second row's rank."""
+        terms = [[0] * (self.seeds + 1), *ranking(self.pits, self.seeds)[self.pits :]]  # a term for the first row
+        counts = [comb(left + self.pits, self.pits) for left in range(self.seeds + 1)]  # rows of at most `left` seeds
+        return [
+            [
+                sum(map(getitem, terms, accumulate(self.rows[second], initial=seeds)))
+                for second in range(counts[-1 - seeds])
+            ]
+            for seeds in range(self.seeds + 1)
+        ]
+
     def _moves(self, row: Row) -> list[tuple[int, int, int, tuple[int, int], int]]:
         """Each move of `row`: the row after it, its seeds, the seeds banked in the store, how the
         opponent's row fills (laps, rest), and where the last seed falls: a pit of the row where it
@@ -162,13 +174,7 @@ def build(pits: int, seeds: int, advance: cache.Advance = cache.nothing) -> Book
         raise ValueError(f"a Kalah book of {pits} pits holds distances of a byte: {seeds} seeds is too many")
     sowings = Sowings(pits, seeds)
     rows, sums, moves, fills, emptied = sowings.rows, sowings.sums, sowings.moves, sowings.fills, sowings.emptied
-    terms = [[0] * (seeds + 1), *ranking(pits, seeds)[pits:]]  # a first term for the first row's seeds
-    counts = [comb(left + pits, pits) for left in range(seeds + 1)]  # rows of at most `left` seeds
-    offsets = [
-        [sum(map(getitem, terms, accumulate(rows[theirs], initial=mine))) for theirs in range(counts[seeds - mine])]
-        for mine in range(seeds + 1)
-    ]
-    """The rank of a view less the rank of its first row: by that row's seeds and the second row."""
+    offsets = sowings.offsets()
     size = comb(seeds + 2 * pits, 2 * pits)
     values = array("b", [UNKNOWN]) * size
     wins, losses = bytearray(size), bytearray(size)
