@@ -112,7 +112,7 @@ def kept(name: str, version: int, what: str, make: Callable[[Advance], bytes], s
     path = folder() / name
     try:
         raw = path.read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         raw = None
     except OSError as error:
         say(f"cannot read {what} from {quoted(str(path))} ({error.strerror}): made again")

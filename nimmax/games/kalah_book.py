@@ -207,7 +207,7 @@ def build(pits: int, seeds: int, advance: cache.Advance = cache.nothing) -> Book
                 hurry, delay = min(hurry, win), max(delay, loss)
         values[rank], wins[rank], losses[rank] = best, hurry + 1, delay + 1
 
-    done = 0
+    done = len(offsets[0])  # the views whose first row is empty: the game is over
     for mine in range(1, len(rows)):
         shift = offsets[sums[mine]]
         for theirs in range(1, len(shift)):
