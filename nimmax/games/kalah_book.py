@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate, combinations
 from math import comb
 from operator import getitem
@@ -36,9 +36,10 @@ from nimmax.game import Known
 FORMAT = 1
 """The version of the book's layout and rules: a cached book of another version is made again."""
 
-SEEDS = {4: 13, 5: 10, 6: 9}
-"""Seeds in the pits the book covers, by pits a side: each builds in about a second or two on one
-core (the bench measures it); a smaller board is searched to the end at once without a book."""
+SEEDS = {4: 14, 5: 11, 6: 11}
+"""Seeds in the pits the book covers, by pits a side: each builds in at most a few seconds, once
+(`scripts/bench_kalah.py --book` measures it), and each seed more cuts some 30% of the nodes of a
+proof from the start; a board of fewer pits is searched to the end at once without a book."""
 
 UNKNOWN = -128
 """The value of a rank no position asks for: one whose pits leave a side without seeds (the end)."""
@@ -111,8 +112,12 @@ class Sowings:
         """Per (laps, rest): each row's rank after a seed more in every pit per lap and one more
         in its first `rest` pits; -1 past `seeds`. Made as the moves need them."""
         self.moves = [self._moves(row) for row in rows]
+        self.emptied = [[self.index[(*row[:pit], 0, *row[pit + 1 :])] for pit in range(pits)] for row in rows]
+        """Per row, its rank with each pit emptied (by a capture)."""
+        self.offsets = self._offsets()
+        """A view's rank less its first row's rank, by that row's seeds, then the second row's rank."""
 
-    def offsets(self) -> list[list[int]]:
+    def _offsets(self) -> list[list[int]]:
         """A view's rank less its first row's rank, by that row's seeds, then the second row's rank."""
         terms = [[0] * (self.seeds + 1), *ranking(self.pits, self.seeds)[self.pits :]]  # a term for the first row
         counts = [comb(left + self.pits, self.pits) for left in range(self.seeds + 1)]  # rows of at most `left` seeds
@@ -124,9 +129,9 @@ class Sowings:
             for seeds in range(self.seeds + 1)
         ]
 
-    def _moves(self, row: Row) -> list[tuple[int, int, int, tuple[int, int], int]]:
-        """Each move of `row`: the row after it, its seeds, the seeds banked in the store, how the
-        opponent's row fills (laps, rest), and where the last seed falls: a pit of the row where it
+    def _moves(self, row: Row) -> list[tuple[int, int, int, list[int], int]]:
+        """Each move of `row`: the row after it, its seeds, the seeds banked in the store, what the
+        opponent's row becomes (`fills`), and where the last seed falls: a pit of the row where it
         may capture, -1 the store (another turn), -2 elsewhere."""
         pits, lap = self.pits, self.lap
         moves = []
@@ -151,7 +156,7 @@ class Sowings:
             fill = (laps, theirs)
             if fill not in self.fills:
                 self.fills[fill] = [self._filled(other, laps, theirs) for other in self.rows]
-            moves.append((self.index[tuple(after)], sum(after), banked, fill, last))
+            moves.append((self.index[tuple(after)], sum(after), banked, self.fills[fill], last))
         return moves
 
     def _filled(self, row: Row, laps: int, rest: int) -> int:
@@ -160,12 +165,6 @@ class Sowings:
             return -1
         return self.index[tuple(count + laps + (cell < rest) for cell, count in enumerate(row))]
 
-    def emptied(self, rank: int, pit: int) -> int:
-        """The rank of the row with `pit` emptied (a capture)."""
-        row = list(self.rows[rank])
-        row[pit] = 0
-        return self.index[tuple(row)]
-
 
 def build(pits: int, seeds: int, advance: cache.Advance = cache.nothing) -> Book:
     """The book of `pits` pits a side and at most `seeds` seeds, valued by a memoized search over
@@ -173,43 +172,14 @@ def build(pits: int, seeds: int, advance: cache.Advance = cache.nothing) -> Book
     if seeds * (pits + 1) > 255:
         raise ValueError(f"a Kalah book of {pits} pits holds distances of a byte: {seeds} seeds is too many")
     sowings = Sowings(pits, seeds)
-    rows, sums, moves, fills, emptied = sowings.rows, sowings.sums, sowings.moves, sowings.fills, sowings.emptied
-    offsets = sowings.offsets()
     size = comb(seeds + 2 * pits, 2 * pits)
     values = array("b", [UNKNOWN]) * size
     wins, losses = bytearray(size), bytearray(size)
-    facing = pits - 1  # the opponent's pit across from the mover's pit p is facing - p
-
-    def solve(mine: int, theirs: int, rank: int) -> None:
-        best, hurry, delay = -256, 255, 0
-        for after, left, banked, fill, last in moves[mine]:
-            filled = fills[fill][theirs]
-            other = sums[filled]
-            if last >= 0 and (captured := rows[filled][facing - last]):
-                banked += captured + 1
-                after, left = emptied(after, last), left - 1
-                filled, other = emptied(filled, facing - last), other - captured
-            if not left or not other:  # the game ends: each side keeps the seeds on its row
-                score, win, loss = banked + left - other, 0, 0
-            elif last == -1:  # another turn: the view stays the mover's
-                child = after + offsets[left][filled]
-                if values[child] == UNKNOWN:
-                    solve(after, filled, child)
-                score, win, loss = banked + values[child], wins[child], losses[child]
-            else:
-                child = filled + offsets[other][after]
-                if values[child] == UNKNOWN:
-                    solve(filled, after, child)
-                score, win, loss = banked - values[child], losses[child], wins[child]
-            if score > best:
-                best, hurry, delay = score, win, loss
-            elif score == best:
-                hurry, delay = min(hurry, win), max(delay, loss)
-        values[rank], wins[rank], losses[rank] = best, hurry + 1, delay + 1
-
+    solve = _solver(sowings, values, wins, losses)
+    offsets = sowings.offsets
     done = len(offsets[0])  # the views whose first row is empty: the game is over
-    for mine in range(1, len(rows)):
-        shift = offsets[sums[mine]]
+    for mine in range(1, len(sowings.rows)):
+        shift = offsets[sowings.sums[mine]]
         for theirs in range(1, len(shift)):
             rank = mine + shift[theirs]
             if values[rank] == UNKNOWN:
@@ -217,6 +187,50 @@ def build(pits: int, seeds: int, advance: cache.Advance = cache.nothing) -> Book
         done += len(shift)
         advance(done)
     return Book(pits, seeds, values, bytes(wins), bytes(losses))
+
+
+def _solver(
+    sowings: Sowings, values: array[int], wins: bytearray, losses: bytearray
+) -> Callable[[int, int, int], None]:
+    """What values one position, given its rows' ranks and its own, once its children are valued
+    (valuing those not yet valued first): its value and its two distances (see the module docstring)."""
+    rows, sums, moves, emptied, offsets = sowings.rows, sowings.sums, sowings.moves, sowings.emptied, sowings.offsets
+    facing = sowings.pits - 1  # the opponent's pit across from the mover's pit p is facing - p
+
+    def solve(mine: int, theirs: int, rank: int) -> None:
+        best, hurry, delay = -256, 255, 0
+        for after, left, banked, fills, last in moves[mine]:
+            filled = fills[theirs]
+            other = sums[filled]
+            if last >= 0 and (captured := rows[filled][facing - last]):
+                banked += captured + 1
+                after, left = emptied[after][last], left - 1
+                filled, other = emptied[filled][facing - last], other - captured
+            if not left or not other:  # the game ends: each side keeps the seeds on its row
+                score, win, loss = banked + left - other, 0, 0
+            elif last == -1:  # another turn: the view stays the mover's
+                child = after + offsets[left][filled]
+                if values[child] == UNKNOWN:
+                    solve(after, filled, child)
+                score = banked + values[child]
+                if score < best:
+                    continue
+                win, loss = wins[child], losses[child]
+            else:
+                child = filled + offsets[other][after]
+                if values[child] == UNKNOWN:
+                    solve(filled, after, child)
+                score = banked - values[child]
+                if score < best:
+                    continue
+                win, loss = losses[child], wins[child]
+            if score > best:
+                best, hurry, delay = score, win, loss
+            elif score == best:
+                hurry, delay = min(hurry, win), max(delay, loss)
+        values[rank], wins[rank], losses[rank] = best, hurry + 1, delay + 1
+
+    return solve
 
 
 @functools.cache
