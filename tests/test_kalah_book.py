@@ -20,10 +20,7 @@ from nimmax.games import kalah_book
 from nimmax.games.kalah import Kalah, Position
 
 from .cli_helpers import nimmax
-from .theory import kalah_solved, kalah_solved_within
-
-KALAH_4_3 = 6
-"""South's margin in Kalah(4, 3), by the literal solver of tests/theory.py (5 M positions, minutes)."""
+from .theory import KALAH_4_3, kalah_solved, kalah_solved_within
 
 
 @st.composite

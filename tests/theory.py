@@ -127,6 +127,10 @@ def kalah_solved(board: tuple[int, ...], player: int) -> int:
     return best if player == 0 else -best
 
 
+KALAH_4_3 = 6
+"""South's margin in Kalah(4, 3) by `kalah_solved` (5.2 M positions, some minutes: not run by the tests)."""
+
+
 @cache
 def kalah_solved_within(board: tuple[int, ...], player: int) -> tuple[int, int]:
     """The perfect-play final margin for `player`, the side to move, and the plies to the end when
