@@ -15,7 +15,8 @@ Times are wall-clock on whatever else the machine runs: treat them as rough.
 The endgame book (issue 32), side by side in one run:
 
     python scripts/bench_kalah.py --book                  # Kalah(4,3), (4,4), (5,3), (6,3)
-    python scripts/bench_kalah.py --book --stretch        # (5,4) and (6,4), 30 minutes each, book on only
+    python scripts/bench_kalah.py --book --stretch [5,4]  # (5,4) and (6,4) (or one), 30 minutes each, book on,
+                                                          # deepening: the depth reached if not proven
 
 First each book is built cold into a new cache folder (seconds, then read back), then each board
 is proven with the book (`alphabeta`) and without it (`alphabeta:book=off`), the two runs
@@ -118,14 +119,17 @@ def build_books(folder: Path) -> None:
         )
 
 
-def with_and_without(boards: list[tuple[int, int]], deadline: float, rounds: int, both: bool) -> None:
-    """Each board proven with the book and without, alternating, medians of `rounds` runs."""
+def with_and_without(
+    boards: list[tuple[int, int]], deadline: float, rounds: int, both: bool, deepening: bool = False
+) -> None:
+    """Each board proven with the book and without, alternating, medians of `rounds` runs; with
+    `deepening`, a board out of time shows the deepest depth done and its estimate."""
     print(f"\n{'board':10} {'book':5} {'value':>6} {'seconds':>9} {'nodes':>12}   ratio (off / on)")
     for pits, seeds in boards:
         figures: dict[bool, list[tuple[SearchResult, float]]] = {True: [], False: []}
         for _ in range(rounds):
             for book in (True, False) if both else (True,):
-                figures[book].append(solve(pits, seeds, deadline=deadline, book=book))
+                figures[book].append(solve(pits, seeds, deadline=deadline, deepening=deepening, book=book))
             if not all(runs[-1][0].exact for runs in figures.values() if runs):
                 break  # a run out of time: more rounds would only repeat the deadline
         seconds = {book: statistics.median(run[1] for run in runs) for book, runs in figures.items() if runs}
@@ -135,6 +139,8 @@ def with_and_without(boards: list[tuple[int, int]], deadline: float, rounds: int
             result = runs[-1][0]
             expected = KALAH_VALUES.get((pits, seeds))
             value = f"{result.value:+.0f}" if result.exact else "open"
+            if not result.exact and deepening:
+                value += f" (depth {result.depth} done: {result.value:+.2f})"
             check = "" if not result.exact or expected is None else " ok" if result.value == expected else " WRONG"
             ratio = f"{seconds[False] / seconds[True]:6.2f}x" if book and False in seconds else ""
             print(
@@ -153,7 +159,8 @@ def main() -> None:
             for pits, seeds in kalah_book.SEEDS.items():  # read before any clock starts
                 kalah_book.shelved(pits, seeds)
         if "--stretch" in sys.argv:
-            with_and_without(STRETCH, 1800.0, 1, both=False)
+            chosen = [board for board in STRETCH if f"{board[0]},{board[1]}" in sys.argv] or STRETCH
+            with_and_without(chosen, 1800.0, 1, both=False, deepening=True)
         else:
             with_and_without(BOOKED, DEADLINE, 3, both=True)
         return
