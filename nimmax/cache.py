@@ -64,7 +64,7 @@ def reporting(progress: Progress) -> Iterator[None]:
     try:
         yield
     finally:
-        _shown.remove(progress)
+        del _shown[len(_shown) - 1 - _shown[::-1].index(progress)]  # this block's own, the innermost
 
 
 def _steps(what: str, total: int) -> AbstractContextManager[Advance]:
