@@ -238,3 +238,16 @@ def test_cli_solve_proves_kalah_4_3_with_the_book_built_in_a_new_cache(
     record = json.loads(run.stdout)
     assert record["value"] == KALAH_4_3 and record["exact"]
     assert (tmp_path / f"kalah-4-{kalah_book.SEEDS[4]}.book").is_file()
+
+
+def test_on_a_terminal_the_first_build_shows_a_bar_under_the_live_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from .test_play_pty import finish, shown, spawn
+
+    monkeypatch.setenv(cache.ENVIRONMENT, str(tmp_path))
+    child = spawn("solve", "kalah", "--pits", "4", "--seeds", "3")
+    child.expect(shown(f"building the Kalah endgame book (4 pits, {kalah_book.SEEDS[4]} seeds)"))
+    child.expect(shown("win by 6 seeds"))
+    code, _ = finish(child)
+    assert code == 0
