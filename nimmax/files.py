@@ -75,24 +75,26 @@ def check_writable(path: Path | None, what: str) -> Path | None:
     return path
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write `text` (UTF-8) to `path` whole or not at all: into a new file in the same folder, then
-    renamed over the path, so a failure (a full disk) leaves what the path held as it was. A link
-    is followed (its target is replaced); a path that is not a regular file (a terminal, a pipe,
-    /dev/null) is written in place, since it cannot be renamed over. OSError when it fails."""
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Write `text` (UTF-8 text, or bytes as they are) to `path` whole or not at all: into a new file
+    in the same folder, then renamed over the path, so a failure (a full disk) leaves what the path
+    held as it was. A link is followed (its target is replaced); a path that is not a regular file
+    (a terminal, a pipe, /dev/null) is written in place, since it cannot be renamed over. OSError
+    when it fails."""
     target = Path(os.path.realpath(path))
     try:
         regular = stat.S_ISREG(target.stat().st_mode)
     except FileNotFoundError:
         regular = True
+    mode, encoding = ("wb", None) if isinstance(text, bytes) else ("w", "utf-8")
     if not regular:
-        with target.open("w", encoding="utf-8") as file:
+        with target.open(mode, encoding=encoding) as file:
             file.write(text)
         return
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        with os.fdopen(descriptor, mode, encoding=encoding) as file:
             file.write(text)
             file.flush()
             os.fsync(file.fileno())

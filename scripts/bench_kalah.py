@@ -11,20 +11,36 @@ the longest line, so the shallower iterations are wasted work (see --deepening).
 Times are wall-clock on whatever else the machine runs: treat them as rough.
 
     python scripts/bench_kalah.py --deepening   # also time alphabeta:time=60 on the large boards
+
+The endgame book (issue 32), side by side in one run:
+
+    python scripts/bench_kalah.py --book                  # Kalah(4,3), (4,4), (5,3), (6,3)
+    python scripts/bench_kalah.py --book --stretch [5,4]  # (5,4) and (6,4) (or one), 30 minutes each, book on,
+                                                          # deepening: the depth reached if not proven
+
+First each book is built cold into a new cache folder (seconds, then read back), then each board
+is proven with the book (`alphabeta`) and without it (`alphabeta:book=off`), the two runs
+alternating over the rounds, medians reported with the machine's load; the books are read before
+the clock starts, so the build is counted once, in its own line. Targets: Kalah(4,3) under 0.5 s,
+(4,4) and (5,3) under 5 s, (6,3) proven (+2) within 60 s.
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
+import tempfile
 import time
 from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from nimmax import games  # noqa: E402
+from nimmax import cache, games  # noqa: E402
+from nimmax.games import kalah_book  # noqa: E402
 from nimmax.search import ENGINES, Limits, SearchResult, deep, run, search  # noqa: E402
+from nimmax.search.engines import Settings  # noqa: E402
 
 SMALL = [(pits, seeds) for pits in (3, 4) for seeds in (1, 2, 3)]
 LARGE = [(5, 1), (6, 1), (5, 2), (3, 4), (3, 5), (6, 2), (3, 6), (4, 4), (5, 3), (6, 3), (4, 5)]
@@ -32,18 +48,31 @@ LARGE = [(5, 1), (6, 1), (5, 2), (3, 4), (3, 5), (6, 2), (3, 6), (4, 4), (5, 3),
 DEADLINE = 60.0
 
 
+BOOKED = [(4, 3), (4, 4), (5, 3), (6, 3)]
+STRETCH = [(5, 4), (6, 4)]
+KALAH_VALUES = {(4, 3): 6, (4, 4): 2, (5, 3): 6, (6, 3): 2, (5, 4): None, (6, 4): 8}
+"""South's margins: (4,3) by tests/theory.py's literal solver, the others from an independent solver
+(issue 13 and scripts/bench_peers.py); (5,4) unknown here."""
+
+
 def solve(
-    pits: int, seeds: int, repeats: int = 1, deadline: float | None = None, deepening: bool = False
+    pits: int,
+    seeds: int,
+    repeats: int = 1,
+    deadline: float | None = None,
+    deepening: bool = False,
+    book: bool = True,
 ) -> tuple[SearchResult, float]:
     """Alpha-beta from the start, cold (a fresh table each run); the result and the median time."""
     game = games.create(f"kalah --pits {pits} --seeds {seeds}")
+    settings = Settings(book=book)
     times, result = [], None
     for _ in range(repeats):
         started = time.perf_counter()
         if deepening:
-            result = search(game, game.initial_state(), "alphabeta", time=deadline)
+            result = search(game, game.initial_state(), "alphabeta", time=deadline, book=book)
         else:
-            searcher = ENGINES["alphabeta"].searcher(game, limits=Limits(time=deadline))
+            searcher = ENGINES["alphabeta"].searcher(game, settings, limits=Limits(time=deadline))
             result = deep(partial(run, searcher, game.initial_state(), Limits(time=deadline), deepen=False))
             result = (
                 result
@@ -67,7 +96,74 @@ def report(pits: int, seeds: int, result: SearchResult, seconds: float) -> None:
     )
 
 
+def load() -> str:
+    """The 1-minute load average; on 2 cores, above 1 means the figures share a core."""
+    return f"load {os.getloadavg()[0]:.2f}"
+
+
+def build_books(folder: Path) -> None:
+    """Each book built cold into the new cache `folder`, then read back from it, timed."""
+    shelve = kalah_book.shelved.__wrapped__  # not the process's memo: each call reads or builds
+    for pits, seeds in sorted(kalah_book.SEEDS.items()):
+        started, used = time.perf_counter(), time.process_time()
+        shelve(pits, seeds)
+        built, cpu = time.perf_counter() - started, time.process_time() - used
+        started = time.perf_counter()
+        shelve(pits, seeds)
+        read = time.perf_counter() - started
+        size = (folder / f"kalah-{pits}-{seeds}.book").stat().st_size
+        print(
+            f"book {pits} pits <= {seeds:2} seeds: built {built:6.2f} s ({cpu:.2f} s cpu), "
+            f"read back {read * 1000:5.1f} ms, {size:,} bytes   {load()}",
+            flush=True,
+        )
+
+
+def with_and_without(
+    boards: list[tuple[int, int]], deadline: float, rounds: int, both: bool, deepening: bool = False
+) -> None:
+    """Each board proven with the book and without, alternating, medians of `rounds` runs; with
+    `deepening`, a board out of time shows the deepest depth done and its estimate."""
+    print(f"\n{'board':10} {'book':5} {'value':>6} {'seconds':>9} {'nodes':>12}   ratio (off / on)")
+    for pits, seeds in boards:
+        figures: dict[bool, list[tuple[SearchResult, float]]] = {True: [], False: []}
+        for _ in range(rounds):
+            for book in (True, False) if both else (True,):
+                figures[book].append(solve(pits, seeds, deadline=deadline, deepening=deepening, book=book))
+            if not all(runs[-1][0].exact for runs in figures.values() if runs):
+                break  # a run out of time: more rounds would only repeat the deadline
+        seconds = {book: statistics.median(run[1] for run in runs) for book, runs in figures.items() if runs}
+        for book, runs in figures.items():
+            if not runs:
+                continue
+            result = runs[-1][0]
+            expected = KALAH_VALUES.get((pits, seeds))
+            value = f"{result.value:+.0f}" if result.exact else "open"
+            if not result.exact and deepening:
+                value += f" (depth {result.depth} done: {result.value:+.2f})"
+            check = "" if not result.exact or expected is None else " ok" if result.value == expected else " WRONG"
+            ratio = f"{seconds[False] / seconds[True]:6.2f}x" if book and False in seconds else ""
+            print(
+                f"Kalah({pits},{seeds}) {'on' if book else 'off':5} {value:>6}{check:3} {seconds[book]:9.2f} "
+                f"{result.nodes:12,}   {ratio:8} {load()}",
+                flush=True,
+            )
+
+
 def main() -> None:
+    if "--book" in sys.argv:
+        print(f"Kalah's endgame book (alpha-beta, straight to the end), {load()}")
+        with tempfile.TemporaryDirectory() as folder:
+            os.environ[cache.ENVIRONMENT] = folder
+            build_books(Path(folder))
+            for pits, seeds in kalah_book.SEEDS.items():  # read before any clock starts
+                kalah_book.shelved(pits, seeds)
+        if "--stretch" in sys.argv:
+            chosen = [board for board in STRETCH if f"{board[0]},{board[1]}" in sys.argv] or STRETCH
+            with_and_without(chosen, 1800.0, 1, both=False, deepening=True)
+        else:
+            with_and_without(BOOKED, DEADLINE, 3, both=True)
+        return
     print("Exact values from the start, South to move (alpha-beta, straight to the end, median of runs):")
     for pits, seeds in SMALL:
         quick = pits * seeds <= 8

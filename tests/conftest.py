@@ -1,9 +1,12 @@
-"""Shared test set-up: hypothesis runs derandomised so every run checks the same cases, and the
-CLI's consoles are made as if piped."""
+"""Shared test set-up: hypothesis runs derandomised so every run checks the same cases, the
+CLI's consoles are made as if piped, and the cache folder is a temporary one for the whole run."""
 
+import atexit
 import contextlib
 import io
 import os
+import shutil
+import tempfile
 
 from hypothesis import settings
 
@@ -18,3 +21,8 @@ settings.load_profile("nimmax")
 os.environ["COLUMNS"] = "120"
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
     import nimmax.cli  # noqa: F401
+
+# What nimmax keeps in the user's cache (Kalah's endgame books) goes to a folder of this run, shared
+# by the CLI's subprocesses (they inherit the variable), never to the real home's cache.
+os.environ["NIMMAX_CACHE_DIR"] = CACHE = tempfile.mkdtemp(prefix="nimmax-cache-")
+atexit.register(shutil.rmtree, CACHE, ignore_errors=True)

@@ -154,7 +154,7 @@ def test_table_entries_leave_the_garbage_collector_after_one_pass(engine: str, w
 
     table = Table()
     game = games.create(words)
-    search(game, game.initial_state(), engine, table=table, depth=6)
+    search(game, game.initial_state(), engine, table=table, depth=6, book=False)  # a book hit fills no entry
     assert len(table) > 100
     gc.collect()
     assert not any(gc.is_tracked(entry) for entry in table.values())

@@ -20,7 +20,8 @@ from nimmax.search.deepening import search_root
 from nimmax.search.minimax import Minimax
 from nimmax.search.score import FULL_DEPTH, HALF, score_range
 
-from .test_kalah import SMALL, boards, kalah, positions, solved
+from .test_kalah import SMALL, boards, kalah, positions
+from .theory import kalah_solved as solved
 
 
 class Unbounded(Kalah):

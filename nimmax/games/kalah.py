@@ -19,7 +19,8 @@ from collections.abc import Hashable, Sequence
 from operator import add, itemgetter
 from typing import NamedTuple
 
-from nimmax.game import BadGameSpec, Capability, Game, IllegalMove
+from nimmax.game import BadGameSpec, Capability, Game, IllegalMove, Known
+from nimmax.games import kalah_book
 from nimmax.games.words import Option, Signature
 from nimmax.numbers import parse_int, quoted
 
@@ -89,10 +90,23 @@ class Kalah(Game[Position, int]):
 
     name = "kalah"
     player_names = ("South", "North")
-    capabilities = frozenset({Capability.SEARCH_ORDER, Capability.EVALUATION, Capability.BOUNDS, Capability.OFFSET_KEY})
+    capabilities = frozenset(
+        {Capability.SEARCH_ORDER, Capability.EVALUATION, Capability.BOUNDS, Capability.OFFSET_KEY, Capability.BOOK}
+    )
+    """BOOK where the endgame book covers the board (`kalah_book.SEEDS`): an instance without one narrows it."""
 
-    def __init__(self, pits: int = DEFAULT_PITS, seeds: int = DEFAULT_SEEDS, start: Position | None = None) -> None:
+    def __init__(
+        self,
+        pits: int = DEFAULT_PITS,
+        seeds: int = DEFAULT_SEEDS,
+        start: Position | None = None,
+        endgame: int | None = None,
+    ) -> None:
         self.pits, self.seeds, self.start = pits, seeds, start
+        self.endgame = kalah_book.SEEDS.get(pits, 0) if endgame is None else endgame
+        """Seeds in the pits up to which the endgame book answers (0: no book)."""
+        if not self.endgame:
+            self.capabilities = self.capabilities - {Capability.BOOK}
         self.lap = 2 * pits + 1
         """Cells one sowing visits in a full lap: every pit and the mover's store."""
         self._rows = (slice(0, pits), slice(pits + 1, 2 * pits + 1))
@@ -240,6 +254,16 @@ class Kalah(Game[Position, int]):
         lead = board[self._stores[player]] - board[self._stores[1 - player]]
         left = sum(board) - board[self.pits] - board[-1]
         return lead - left, lead + left
+
+    def book(self, state: Position) -> Known | None:
+        """The endgame book's margin and plies to the end, for a position with at most `endgame`
+        seeds in the pits (the book is read or built on first use, `kalah_book.shelved`)."""
+        board = state.board
+        if sum(board) - board[self.pits] - board[-1] > self.endgame:
+            return None
+        player = state.player
+        lead = board[self._stores[player]] - board[self._stores[1 - player]]
+        return kalah_book.shelved(self.pits, self.endgame).probe(self._views[player](board), lead)
 
     def key(self, state: Position) -> Hashable:
         """The position seen by the mover: their pits, the opponent's pits, the store difference.

@@ -13,15 +13,17 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from types import FrameType
 
 from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from nimmax import interrupt
+from nimmax import cache, interrupt
 from nimmax.game import AnyGame
 from nimmax.search.result import Progress, SearchResult
+from nimmax.ui.building import building
 from nimmax.ui.views import outcome_word
 
 REFRESH = 0.1
@@ -71,7 +73,8 @@ class LiveSearch:
         if threading.current_thread() is threading.main_thread():
             previous = signal.signal(signal.SIGINT, self._on_interrupt)
         try:
-            with interrupt.answering(self._answer_now):  # SIGTERM and SIGHUP: an answer now, as Ctrl-C
+            # SIGTERM and SIGHUP: an answer now, as Ctrl-C; work for the cache shows under this line
+            with interrupt.answering(self._answer_now), cache.reporting(partial(building, self.console)):
                 if self.console.is_terminal:
                     with Live(Text(f"{label}…", style="dim"), console=self.console, transient=True) as live:
                         self._live = live

@@ -1,0 +1,133 @@
+"""The user's cache folder, where nimmax keeps what it computes once and reads again (Kalah's
+endgame books), and the one way a file there is read and written.
+
+The folder is the one `platformdirs` names, found without that package: $NIMMAX_CACHE_DIR when
+set, else $XDG_CACHE_HOME/nimmax or ~/.cache/nimmax on Linux, ~/Library/Caches/nimmax on macOS,
+%LOCALAPPDATA%\\nimmax\\Cache on Windows. A file holds a header naming what it is, the format's
+version and a checksum of its data; a file that is damaged, stale or another thing's is made
+again, with one line on stderr saying so, and never trusted. A folder that cannot be written
+costs only the keeping: the data is made in memory, with one line saying so.
+
+Making the data may take seconds: it reports its progress to whatever the caller installed with
+`reporting` (the CLI draws a bar on a terminal); the core itself draws nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+
+from nimmax.files import write_atomic
+from nimmax.numbers import quoted
+
+ENVIRONMENT = "NIMMAX_CACHE_DIR"
+"""The variable that names the folder outright (tests point it at a temporary one)."""
+APP = "nimmax"
+MAGIC = b"nimmax cache\n"
+"""How every cache file begins: a file without it is no file of ours."""
+
+Advance = Callable[[int], None]
+"""Told how many steps of the work are done so far."""
+Progress = Callable[[str, int], AbstractContextManager[Advance]]
+"""Given what is being made and its steps, a context that shows the work going on (a bar)."""
+
+_shown: list[Progress] = []
+"""The displays installed by `reporting`, the innermost last: one process-wide stack, not a context
+variable, since a search runs on a thread of its own (`search.stack.deep`), which starts with an
+empty context."""
+
+
+def folder(environ: Mapping[str, str] = os.environ, platform: str = sys.platform, home: Path | None = None) -> Path:
+    """The cache folder for this user and system (see the module docstring)."""
+    chosen = environ.get(ENVIRONMENT)
+    if chosen:
+        return Path(chosen).expanduser()
+    home = home if home is not None else Path.home()
+    if platform == "darwin":
+        return home / "Library" / "Caches" / APP
+    if platform.startswith(("win", "cygwin")):
+        local = environ.get("LOCALAPPDATA")
+        return (Path(local) if local else home / "AppData" / "Local") / APP / "Cache"
+    xdg = environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg and os.path.isabs(xdg) else home / ".cache") / APP
+
+
+@contextlib.contextmanager
+def reporting(progress: Progress) -> Iterator[None]:
+    """Within this block, long work made for the cache shows its progress through `progress`."""
+    _shown.append(progress)
+    try:
+        yield
+    finally:
+        del _shown[len(_shown) - 1 - _shown[::-1].index(progress)]  # this block's own, the innermost
+
+
+def _steps(what: str, total: int) -> AbstractContextManager[Advance]:
+    """The progress display the caller installed, or one that shows nothing."""
+    return _shown[-1](what, total) if _shown else nullcontext(nothing)
+
+
+def nothing(done: int) -> None:
+    """Progress nobody shows."""
+
+
+def say(line: str) -> None:
+    """One line on stderr (unless stderr itself is gone)."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"nimmax: {line}\n")
+        sys.stderr.flush()
+
+
+def header(name: str, version: int, data: bytes) -> bytes:
+    """The header of a cache file holding `data`: magic, name, version, checksum, length."""
+    digest = hashlib.sha256(data).hexdigest()
+    return MAGIC + f"{name}\n{version}\n{digest}\n{len(data)}\n".encode("ascii")
+
+
+def parse(raw: bytes, name: str, version: int) -> bytes | str:
+    """The data of a cache file's bytes, or why it cannot be trusted."""
+    if not raw.startswith(MAGIC):
+        return "is not a nimmax cache file"
+    lines = raw[len(MAGIC) :].split(b"\n", 4)
+    if len(lines) < 5:
+        return "is cut short"
+    found, made, digest, length, data = lines
+    if found != name.encode("ascii"):
+        return f"holds {quoted(found.decode('ascii', 'replace'))}, not {quoted(name)}"
+    if made != str(version).encode("ascii"):
+        return f"is of format {quoted(made.decode('ascii', 'replace'))}, not {version}"
+    if length != str(len(data)).encode("ascii") or hashlib.sha256(data).hexdigest().encode("ascii") != digest:
+        return "is damaged (its checksum differs)"
+    return data
+
+
+def kept(name: str, version: int, what: str, make: Callable[[Advance], bytes], steps: int) -> bytes:
+    """The data of the cache file `name` of this format `version`, checked; else made by `make`
+    (told its progress over `steps` steps, shown as making `what`) and kept for the next time."""
+    path = folder() / name
+    try:
+        raw = path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        raw = None
+    except OSError as error:
+        say(f"cannot read {what} from {quoted(str(path))} ({error.strerror}): made again")
+        raw = None
+    if raw is not None:
+        data = parse(raw, name, version)
+        if isinstance(data, bytes):
+            return data
+        say(f"{what} at {quoted(str(path))} {data}: made again, not trusted")
+    with _steps(what, steps) as advance:
+        data = make(advance)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, header(name, version, data) + data)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        say(f"cannot keep {what} in {quoted(str(path.parent))} ({reason}): made in memory for this run")
+    return data

@@ -1,0 +1,253 @@
+"""Kalah's endgame book against the literal solver of tests/theory.py, the engines with and without
+it, and its file in the cache folder: a damaged, stale or foreign file is made again with one line
+saying so, never trusted, and a folder that cannot be written still gives the book."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from math import comb, inf
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nimmax import cache
+from nimmax.game import Capability
+from nimmax.games import kalah_book
+from nimmax.games.kalah import Kalah, Position
+
+from .cli_helpers import nimmax
+from .theory import KALAH_4_3, kalah_solved, kalah_solved_within
+
+
+@st.composite
+def endgames(draw: st.DrawFn, pits: range, most_seeds: int) -> tuple[Position, int]:
+    """A position of so many `pits` a side, with 2 to `most_seeds` seeds in them and some on each
+    side (the game goes on), any stores and either side to move; and its pits a side."""
+    size = draw(st.sampled_from(pits))
+    seeds = draw(st.integers(2, most_seeds))
+    cuts = sorted(draw(st.lists(st.integers(0, seeds), min_size=2 * size - 1, max_size=2 * size - 1)))
+    cells = [high - low for low, high in zip([0, *cuts], [*cuts, seeds], strict=True)]
+    for empty, full, target in ((range(size), range(size, 2 * size), 0), (range(size, 2 * size), range(size), -1)):
+        if not any(cells[cell] for cell in empty):  # a seed moves across: the game goes on
+            fullest = max(full, key=cells.__getitem__)
+            cells[fullest] -= 1
+            cells[empty[target]] += 1
+    stores = draw(st.tuples(st.integers(0, 9), st.integers(0, 9)))
+    board = (*cells[:size], stores[0], *cells[size:], stores[1])
+    return Position(board, draw(st.integers(0, 1))), size
+
+
+@given(endgames(range(1, 5), 7))
+def test_the_book_knows_the_margin_and_the_plies_the_literal_solver_finds(drawn: tuple[Position, int]) -> None:
+    """The margin for the mover, and the plies to the end when each side takes the quickest win and
+    the slowest loss (a draw's plies are no tie-break)."""
+    state, pits = drawn
+    known = Kalah(pits, 1, endgame=9).book(state)
+    assert known is not None and known.exact
+    margin, plies = kalah_solved_within(state.board, state.player)
+    assert known.payoff == margin
+    assert margin == 0 or known.plies == plies
+
+
+@settings(max_examples=15)
+@given(endgames(range(4, 5), kalah_book.SEEDS[4]))
+def test_the_book_nimmax_uses_agrees_with_the_literal_solver(drawn: tuple[Position, int]) -> None:
+    """The book Kalah(4, n) uses, at the edge of what it covers too."""
+    state, _ = drawn
+    game = Kalah(4, 3)
+    assert Capability.BOOK in game.capabilities
+    known = game.book(state)
+    assert known is not None and (known.payoff, known.exact) == (kalah_solved(state.board, state.player), True)
+
+
+def test_the_book_is_silent_beyond_its_seeds_and_on_small_boards() -> None:
+    game = Kalah(4, 3)
+    assert game.book(game.initial_state()) is None  # 24 seeds in the pits
+    assert Capability.BOOK not in Kalah(3, 3).capabilities and Kalah(3, 3).book(Kalah(3, 3).initial_state()) is None
+    assert Capability.BOOK not in Kalah(4, 3, endgame=0).capabilities
+
+
+@settings(max_examples=25)
+@given(endgames(range(1, 4), 9))
+def test_alphabeta_with_the_book_equals_minimax_without_it(drawn: tuple[Position, int]) -> None:
+    """Every root move's value, and the value and best move's worth, with the book and without."""
+    from nimmax.search import search
+
+    state, pits = drawn
+    game = Kalah(pits, 1, endgame=5)
+    booked = search(game, state, "alphabeta", time=inf, every_move=True)
+    plain = search(game, state, "minimax", time=inf, every_move=True, book=False)
+    assert booked.exact and booked.value == plain.value == kalah_solved(state.board, state.player)
+    assert dict(booked.moves) == dict(plain.moves)
+    assert search(game, state, "negamax", time=inf).value == plain.value
+
+
+def test_a_search_from_the_start_reaches_the_book_and_keeps_the_value() -> None:
+    """Kalah(4, 2) from the start: the value the search finds without the book (and test_kalah's
+    literal solver), in fewer nodes."""
+    from nimmax.search import search
+
+    game = Kalah(4, 2)
+    booked = search(game, game.initial_state(), "alphabeta", time=inf)
+    plain = search(game, game.initial_state(), "alphabeta", time=inf, book=False)
+    assert booked.exact and plain.exact and booked.value == plain.value
+    assert booked.nodes < plain.nodes
+
+
+# --- The file in the cache folder ---------------------------------------------------------------
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A cache folder of this test's own, and no book read yet in this process."""
+    monkeypatch.setenv(cache.ENVIRONMENT, str(tmp_path / "cache"))
+    kalah_book.shelved.cache_clear()
+    yield tmp_path / "cache"
+    kalah_book.shelved.cache_clear()
+
+
+def book_file(folder: Path) -> Path:
+    return folder / "kalah-3-6.book"
+
+
+def the_book() -> kalah_book.Book:
+    return kalah_book.shelved(3, 6)
+
+
+def again() -> kalah_book.Book:
+    kalah_book.shelved.cache_clear()
+    return the_book()
+
+
+def said(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    return capsys.readouterr().err.splitlines()
+
+
+def test_the_book_is_kept_and_read_back(fresh: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    made = the_book()
+    assert book_file(fresh).is_file() and not said(capsys)
+    read = again()
+    assert read.encode() == made.encode() and not said(capsys)
+
+
+def damage(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[-5] ^= 1
+    path.write_bytes(bytes(data))
+
+
+def stale(path: Path) -> None:
+    data = path.read_bytes().replace(f"\n{kalah_book.FORMAT}\n".encode(), f"\n{kalah_book.FORMAT + 1}\n".encode(), 1)
+    path.write_bytes(data)
+
+
+def foreign(path: Path) -> None:
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))
+
+
+def renamed(path: Path) -> None:
+    kalah_book.shelved(3, 5)
+    path.write_bytes((path.parent / "kalah-3-5.book").read_bytes())
+
+
+def cut(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:40])
+
+
+@pytest.mark.parametrize(
+    ("spoil", "reason"),
+    [
+        (damage, "is damaged"),
+        (stale, "is of format"),
+        (foreign, "is not a nimmax cache file"),
+        (renamed, "holds 'kalah-3-5.book'"),
+        (cut, "is cut short"),
+    ],
+)
+def test_a_spoilt_book_is_made_again_with_one_line_never_trusted(
+    fresh: Path, capsys: pytest.CaptureFixture[str], spoil: object, reason: str
+) -> None:
+    made = the_book().encode()
+    assert callable(spoil)
+    spoil(book_file(fresh))
+    said(capsys)
+    assert again().encode() == made
+    lines = said(capsys)
+    assert len(lines) == 1 and reason in lines[0] and "made again" in lines[0], lines
+    assert cache.parse(book_file(fresh).read_bytes(), "kalah-3-6.book", kalah_book.FORMAT) == made  # kept whole again
+    assert again().encode() == made and not said(capsys)
+
+
+def test_a_folder_that_cannot_be_written_still_gives_the_book(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(cache.ENVIRONMENT, str(blocker / "cache"))
+    kalah_book.shelved.cache_clear()
+    try:
+        book = the_book()
+    finally:
+        kalah_book.shelved.cache_clear()
+    lines = said(capsys)
+    assert len(lines) == 1 and "cannot keep" in lines[0] and "in memory" in lines[0], lines
+    assert book.encode() == kalah_book.build(3, 6).encode()
+
+
+def test_the_work_reports_its_progress_to_the_display_installed(fresh: Path) -> None:
+    seen: list[tuple[str, int, list[int]]] = []
+
+    @contextmanager
+    def display(what: str, total: int) -> Iterator[cache.Advance]:
+        steps: list[int] = []
+        seen.append((what, total, steps))
+        yield steps.append
+
+    with cache.reporting(display):
+        the_book()
+    [(what, total, steps)] = seen
+    assert "Kalah endgame book" in what and total == comb(6 + 6, 6)
+    assert steps == sorted(steps) and steps[-1] == total
+
+
+@pytest.mark.parametrize(
+    ("environ", "platform", "expected"),
+    [
+        ({cache.ENVIRONMENT: "/tmp/mine"}, "linux", "/tmp/mine"),
+        ({}, "linux", "/home/ada/.cache/nimmax"),
+        ({"XDG_CACHE_HOME": "/var/cache/ada"}, "linux", "/var/cache/ada/nimmax"),
+        ({"XDG_CACHE_HOME": "relative"}, "linux", "/home/ada/.cache/nimmax"),  # the XDG spec ignores a relative one
+        ({}, "darwin", "/home/ada/Library/Caches/nimmax"),
+        ({"LOCALAPPDATA": "/c/Users/ada/AppData/Local"}, "win32", "/c/Users/ada/AppData/Local/nimmax/Cache"),
+    ],
+)
+def test_the_cache_folder_is_where_platformdirs_puts_it(environ: dict[str, str], platform: str, expected: str) -> None:
+    assert cache.folder(environ, platform, Path("/home/ada")) == Path(expected)
+
+
+def test_cli_solve_proves_kalah_4_3_with_the_book_built_in_a_new_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(cache.ENVIRONMENT, str(tmp_path))
+    run = nimmax("solve", "kalah", "--pits", "4", "--seeds", "3", "--json")
+    assert run.returncode == 0 and not run.stderr, run.stderr
+    record = json.loads(run.stdout)
+    assert record["value"] == KALAH_4_3 and record["exact"]
+    assert (tmp_path / f"kalah-4-{kalah_book.SEEDS[4]}.book").is_file()
+
+
+def test_on_a_terminal_the_first_build_shows_a_bar_under_the_live_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from .test_play_pty import finish, shown, spawn
+
+    monkeypatch.setenv(cache.ENVIRONMENT, str(tmp_path))
+    child = spawn("solve", "kalah", "--pits", "4", "--seeds", "3")
+    child.expect(shown(f"building the Kalah endgame book (4 pits, {kalah_book.SEEDS[4]} seeds)"))
+    child.expect(shown("win by 6 seeds"))
+    code, _ = finish(child)
+    assert code == 0
