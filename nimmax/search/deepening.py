@@ -64,8 +64,9 @@ class Searcher:
         self.limited = False
         """Whether a depth, time or node limit applies (set by `iterate`): then a book's payoff is
         taken as proven without its distance, since only the move and its outcome matter."""
-        self.book = game.book if Capability.BOOK in game.capabilities else None
-        """The game's book, or None (no book, or the engine's `book=off`): a call saved a node."""
+        self.book = self.game.book if Capability.BOOK in self.game.capabilities else None
+        """The search copy's book (it may answer from memos of its own), or None (no book, or the
+        engine's `book=off`): a call saved a node."""
         self.keyed = self.game.keyed if offsets(game) else None
         """The game's `keyed` where it declares OFFSET_KEY (the table stores values less the offset), else None."""
         self.rough = 0
