@@ -72,7 +72,10 @@ NEAR = Option(
 )
 """Narrowing on or off: off shows how a depth-first search copes with every move of a big board."""
 BOOK = Option(
-    "book", bool, DEFAULTS.book, help="read the game's book of known values where it has one (Connect Four 7x6, Kalah's endgames)"
+    "book",
+    bool,
+    DEFAULTS.book,
+    help="read the game's book of known values where it has one (Connect Four 7x6, Kalah's endgames)",
 )
 """The book on or off: off shows what the search finds by itself (and keeps the textbook counts)."""
 CUTOFF = Option(
