@@ -1,0 +1,270 @@
+"""Exact outcomes of Connect Four positions (four in a row under gravity), proven by a search of
+their own: Pascal Pons' solver ("Solving Connect 4", blog.gamesolver.org) in pure Python.
+
+A position is the mover's stones and the taken cells as two bitboards laid out as `rules` lays
+them out (column by column, bottom first, a guard bit on top of each column), so the pair is
+also its key (`mine + taken`). The search never plays under a cell the opponent would complete,
+plays the forced block where there is one, tries first the move its table remembers, then the
+moves making most cells that would complete a four; its scores bound the stones left to play, and
+its table keeps window-independent bounds (a lower and an upper one) across every question
+asked of it, so a question asked again goes on from what the last one proved.
+
+Scores are Pons': a win with the mover's n-th stone from now scores (empty cells + 1) // 2 - n + 1,
+a loss the negative, a draw 0. `Proof.outcome` asks only the sign (one search of the window
+(-1, 1)) within a time that grows each time the same position is asked again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from nimmax.game import Known
+
+FIRST_SECONDS = 0.02
+"""What the first question about a position next to a search's root may cost; each later one may
+cost twice the last: a search deepening asks its root's children again at every depth."""
+MOST_SECONDS = 0.05
+"""What one question may cost at most, so a search asking it between two looks at its clock keeps it."""
+CLOCK_EVERY = 256
+"""Nodes between looks at the clock."""
+REMEMBERED = 1 << 20
+"""Positions the table keeps at most (then it starts afresh): some 120 MB at worst."""
+
+_UNKNOWN = 64
+"""Bounds are stored shifted by this (a score lies within +-cells // 2)."""
+_NOTHING = 127 << 7
+"""The entry of a position the table has not seen: no bound, no move."""
+
+
+class OutOfTime(Exception):
+    """A question ran past its time; what it proved stays in the table."""
+
+
+def completing(stride: int, board: int) -> Callable[[int, int], int]:
+    """For a board of this stride: the empty cells that would complete four of `stones`
+    (playable or not), given the `taken` cells. Shifts are bound into the function: this runs
+    several times at every node."""
+    up, down, rise = stride, stride - 1, stride + 1
+    up2, down2, rise2, up3, down3, rise3 = 2 * up, 2 * down, 2 * rise, 3 * up, 3 * down, 3 * rise
+
+    def winning(stones: int, taken: int) -> int:
+        found = (stones << 1) & (stones << 2) & (stones << 3)
+        ahead, behind = stones << up, stones >> up
+        pair = ahead & (stones << up2)
+        found |= pair & (stones << up3) | pair & behind
+        pair = behind & (stones >> up2)
+        found |= pair & ahead | pair & (stones >> up3)
+        ahead, behind = stones << down, stones >> down
+        pair = ahead & (stones << down2)
+        found |= pair & (stones << down3) | pair & behind
+        pair = behind & (stones >> down2)
+        found |= pair & ahead | pair & (stones >> down3)
+        ahead, behind = stones << rise, stones >> rise
+        pair = ahead & (stones << rise2)
+        found |= pair & (stones << rise3) | pair & behind
+        pair = behind & (stones >> rise2)
+        found |= pair & ahead | pair & (stones >> rise3)
+        return found & (board ^ taken)
+
+    return winning
+
+
+def aligning(stride: int) -> Callable[[int], bool]:
+    """For a board of this stride: whether `stones` hold four in a row."""
+    up, down, rise = stride, stride - 1, stride + 1
+
+    def four(stones: int) -> bool:
+        pair = stones & stones >> 1
+        if pair & pair >> 2:
+            return True
+        pair = stones & stones >> up
+        if pair & pair >> 2 * up:
+            return True
+        pair = stones & stones >> down
+        if pair & pair >> 2 * down:
+            return True
+        pair = stones & stones >> rise
+        return bool(pair & pair >> 2 * rise)
+
+    return four
+
+
+class Proof:
+    """An exact search of one board size's Connect Four positions, with its own table."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows, self.cols, stride = rows, cols, rows + 1
+        self.cells = rows * cols
+        self.bottom = sum(1 << col * stride for col in range(cols))
+        self.board = self.bottom * ((1 << rows) - 1)
+        middle = (cols - 1) / 2
+        order = sorted(range(cols), key=lambda col: (abs(col - middle), col))
+        self.columns = [((1 << rows) - 1) << col * stride for col in order]
+        """Each column's cells, centre first: the order moves are tried in among equals."""
+        self.winning = completing(stride, self.board)
+        self.four = aligning(stride)
+        self.odd = sum(1 << col * stride + height for col in range(cols) for height in range(0, rows, 2))
+        """The cells on odd rows, counted from the bottom (1, 3, 5): the first player's under zugzwang."""
+        self.column_of = {1 << col * stride + height: ((1 << rows) - 1) << col * stride for col in range(cols) for height in range(rows)}
+        self.table: dict[int, int] = {}
+        """key -> (lower bound + _UNKNOWN) | (upper bound + _UNKNOWN) << 7 | best move's bit << 14."""
+        self.asked: dict[int, float] = {}
+        """key -> the seconds the last question about it was allowed."""
+        self.nodes = 0
+        self.limit = 0
+        """The node count at which the clock is looked at next."""
+        self.deadline = 0.0
+        self.nearest: int | None = None
+        """The fewest stones of a position asked since the search began (`begin`): its root's children."""
+
+    def begin(self) -> None:
+        """A new search begins: the next question is about one of its root's children."""
+        self.nearest = None
+
+    def outcome(self, mine: int, taken: int) -> Known | None:
+        """The payoff for the side to move (`mine`, on a board with `taken` cells and no four) with
+        the most plies left, or None where this question's budget ran out first. Only the root's
+        children of a search (the positions with the fewest stones asked since `begin`) are searched;
+        deeper positions are answered from the table. The mover must not
+        be able to complete four at once (the caller sees that for itself). Whether the first player
+        wins is asked first (the likelier outcome), then the other side's."""
+        key = mine + taken
+        stones = taken.bit_count()
+        left = self.cells - stones
+        if self.nearest is None or stones < self.nearest:
+            self.nearest = stones
+        known = self._settled(key, left)
+        if known is not None or stones > self.nearest:  # deeper in the search: what the table knows, no more
+            return known
+        last = self.asked.get(key)
+        seconds = min(MOST_SECONDS, 2 * last) if last is not None else FIRST_SECONDS
+        if len(self.asked) >= REMEMBERED:
+            self.asked.clear()
+        self.asked[key] = seconds
+        self.nodes, self.limit, self.deadline = 0, CLOCK_EVERY, time.perf_counter() + seconds
+        low, high = -self.cells, self.cells
+        try:
+            for alpha in (0, -1) if stones % 2 == 0 else (-1, 0):  # the first player wins? the mover loses?
+                score = self.negamax(mine, taken, alpha, alpha + 1)
+                low, high = (max(low, score), high) if score > alpha else (low, min(high, score))
+                if low > 0 or high < 0:
+                    break
+        except OutOfTime:
+            return None
+        payoff = 1 if low > 0 else -1 if high < 0 else 0  # else 0 <= score <= 0
+        return Known(float(payoff), left, payoff == 0)
+
+    def _settled(self, key: int, left: int) -> Known | None:
+        """What the table has proven of a position's payoff, if it has."""
+        entry = self.table.get(key)
+        if entry is None:
+            return None
+        low, high = (entry & 127) - _UNKNOWN, (entry >> 7 & 127) - _UNKNOWN
+        if low > 0 or high < 0 or (low >= 0 and high <= 0):
+            payoff = 1 if low > 0 else -1 if high < 0 else 0
+            return Known(float(payoff), left, payoff == 0)
+        return None
+
+    def negamax(self, mine: int, taken: int, alpha: int, beta: int) -> int:
+        """The score for the mover, fail-soft in (alpha, beta); the mover cannot complete four at once."""
+        self.nodes += 1
+        if self.nodes >= self.limit:
+            if time.perf_counter() >= self.deadline:
+                raise OutOfTime
+            self.limit += CLOCK_EVERY
+        cells, board = self.cells, self.board
+        stones = taken.bit_count()
+        # The moves that do not lose at once: the block where the opponent threatens one
+        # playable cell, none where two, never under a cell the opponent would complete.
+        possible = (taken + self.bottom) & board
+        threats = self.winning(mine ^ taken, taken)
+        forced = possible & threats
+        if forced:
+            if forced & (forced - 1):
+                return -((cells - stones) // 2)
+            possible = forced
+        possible &= ~(threats >> 1)
+        if not possible:
+            return -((cells - stones) // 2)
+        if stones >= cells - 2:
+            return 0
+        key = mine + taken
+        entry = self.table.get(key)
+        if entry is None:
+            entry = _NOTHING if cells % 2 else self.zugzwang(mine, taken, stones % 2)
+            if entry != _NOTHING:
+                self.table[key] = entry
+        low = max(-((cells - 2 - stones) // 2), (entry & 127) - _UNKNOWN)
+        high = min((cells - 1 - stones) // 2, (entry >> 7 & 127) - _UNKNOWN)
+        if low >= beta or low == high:
+            return low
+        if high <= alpha:
+            return high
+        alpha, beta = max(alpha, low), min(beta, high)
+        best, best_move, start, first = -cells, 0, alpha, entry >> 14 & possible
+        if first:  # the table's move first: where it still cuts, the others need no ranking
+            best = -self.negamax(mine ^ taken, taken | first, -beta, -alpha)
+            best_move, alpha = first, max(alpha, best)
+        if alpha < beta:
+            for move in self.ordered(mine, taken, possible ^ first):
+                score = -self.negamax(mine ^ taken, taken | move, -beta, -alpha)
+                if score > best:
+                    best, best_move = score, move
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            break
+        if best >= beta:
+            low = best
+        elif best <= start:
+            high = best
+        else:
+            low = high = best
+        self.store(key, low, high, best_move)
+        return best
+
+    def zugzwang(self, mine: int, taken: int, second: int) -> int:
+        """A table entry of what follow-up strategies prove (Allis's claimeven and baseinverse):
+        on a board of even cells, the first player to move gets at most the odd-row cells and one
+        of each two lowest cells of the columns with an odd number left (the second player answers
+        on top, or in the other column of the pair): without a four there, the mover cannot win,
+        and loses where the second player's sure cells make one. With the second player to move,
+        the first one answering the same way (the lowest cells paired in all but one such column c,
+        where it answers on top) gets every odd-row cell of c before the top: a threat there wins
+        unless the second player's cells hold a four."""
+        board, odd = self.board, self.odd
+        empty, lowest = board & ~taken, (taken + self.bottom) & board
+        bases = lowest & ~odd  # the lowest cells of the columns with an odd number of cells left
+        high = _UNKNOWN + 63
+        if not second:  # the first player to move
+            if not self.four(mine | empty & odd | bases):
+                high = _UNKNOWN - 1 if self.four((mine ^ taken) | empty & ~odd & ~bases) else _UNKNOWN
+            return high << 7
+        threats = self.winning(mine ^ taken, taken) & odd
+        while bases:
+            base = bases & -bases
+            bases ^= base
+            column = self.column_of[base]
+            if threats & column and not self.four(mine | empty & odd & ~column | lowest & ~odd & ~column | empty & column & ~odd):
+                return (_UNKNOWN - 1) << 7
+        return high << 7
+
+    def store(self, key: int, low: int, high: int, move: int) -> None:
+        """Keep a position's bounds and best move; a full table starts afresh."""
+        if len(self.table) >= REMEMBERED and key not in self.table:
+            self.table.clear()
+        self.table[key] = (low + _UNKNOWN) | (high + _UNKNOWN) << 7 | move << 14
+
+    def ordered(self, mine: int, taken: int, possible: int) -> list[int]:
+        """The moves in `possible` by the cells they would make four-completing (most first),
+        centre first among equals."""
+        if not possible & (possible - 1):
+            return [possible] if possible else []
+        winning, ranked = self.winning, []
+        for index, column in enumerate(self.columns):
+            move = possible & column
+            if move:
+                ranked.append((-winning(mine | move, taken | move).bit_count(), index, move))
+        ranked.sort()
+        return [move for _, _, move in ranked]

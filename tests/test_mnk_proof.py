@@ -1,0 +1,105 @@
+"""Connect Four's own exact search (`nimmax.games.mnk.proof`) against an exhaustive search written
+here on plain column lists, on positions near the end of real games (where its follow-up rules,
+claimeven and baseinverse, fire), and the book reading it past the opening books."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+from nimmax.game import Known
+from nimmax.games import connect4_book
+from nimmax.games.mnk import Board
+from nimmax.games.mnk.proof import _UNKNOWN, Proof
+
+from .test_book import CONNECT4, COLUMNS, ROWS, four, played
+
+EMPTY = 11
+"""Empty cells at most in a position the exhaustive search below values (a fraction of a second)."""
+
+
+@functools.cache
+def exhaustive(columns: tuple[str, ...], mark: str) -> int:
+    """The payoff for `mark`, to move, by plain negamax over every move to the end (+1, 0, -1)."""
+    other = "o" if mark == "x" else "x"
+    grid = [list(column) for column in columns]
+    open_columns = [col for col in range(COLUMNS) if len(grid[col]) < ROWS]
+    if not open_columns:
+        return 0
+    if any(four(grid, col, mark) for col in open_columns):
+        return 1
+    best = -1
+    for col in open_columns:
+        grid[col].append(mark)
+        best = max(best, -exhaustive(tuple("".join(column) for column in grid), other))
+        grid[col].pop()
+        if best == 1:
+            break
+    return best
+
+
+def columns_of(state: Board) -> tuple[str, ...]:
+    """The columns of a 7x6 position, bottom first, as 'x' and 'o'."""
+    text = CONNECT4.format_position(state).split("/")
+    return tuple("".join(row[col] for row in reversed(text) if row[col] != ".") for col in range(COLUMNS))
+
+
+def endings(seed: int, count: int) -> list[Board]:
+    """Positions with at most EMPTY empty cells, no four on the board and none the mover completes at once,
+    from seeded random games (each game's positions from EMPTY cells on)."""
+    rng, found = random.Random(seed), list[Board]()
+    while len(found) < count:
+        state = CONNECT4.initial_state()
+        while not CONNECT4.is_terminal(state):
+            taken = state.x | state.o
+            mine = state.o_threats if state.player else state.x_threats
+            if ROWS * COLUMNS - taken.bit_count() <= EMPTY and not mine & (taken + CONNECT4.bottom):
+                found.append(state)
+            state = CONNECT4.result(state, rng.choice(list(CONNECT4.actions(state))))
+    return found[:count]
+
+
+def test_the_proof_agrees_with_an_exhaustive_search_near_the_end() -> None:
+    proof = Proof(ROWS, COLUMNS)
+    payoffs = set()
+    for state in endings(31, 60):
+        taken, mine = state.x | state.o, state.o if state.player else state.x
+        proof.limit, proof.nodes, proof.deadline = 1 << 40, 0, float("inf")
+        score = proof.negamax(mine, taken, -1, 1)
+        truth = exhaustive(columns_of(state), "o" if state.player else "x")
+        assert (score > 0) - (score < 0) == truth, CONNECT4.format_position(state)
+        payoffs.add(truth)
+    assert payoffs == {-1, 0, 1}
+
+
+def test_the_follow_up_rules_bound_the_value_truly() -> None:
+    proof, fired = Proof(ROWS, COLUMNS), 0
+    for state in endings(7, 400):
+        taken, mine = state.x | state.o, state.o if state.player else state.x
+        high = (proof.zugzwang(mine, taken, taken.bit_count() % 2) >> 7 & 127) - _UNKNOWN
+        if high <= 0:  # the rule proved the mover cannot win (0) or loses (-1)
+            fired += 1
+            assert exhaustive(columns_of(state), "o" if state.player else "x") <= high
+    assert fired >= 20
+
+
+def test_past_the_books_a_search_proves_what_its_own_search_proves() -> None:
+    state = played("dcdcdcbaabeebf")  # X to move with 14 stones: d wins at once (three x's stand in d)
+    assert CONNECT4.book(state) is None  # past the books the game itself knows nothing
+    searching = CONNECT4.for_search()  # a search's copy proves
+    assert searching.book(state) == Known(1.0, 1, True)
+    for ending in endings(5, 8):
+        searching = CONNECT4.for_search()  # a search begins: the first position asked is one of its root's children
+        answers = [searching.book(ending) for _ in range(6)]  # asked again, with more time each time
+        truth = exhaustive(columns_of(ending), "o" if ending.player else "x")
+        left = ROWS * COLUMNS - (ending.x | ending.o).bit_count()
+        assert answers[-1] == Known(float(truth), left, truth == 0)
+    proof = searching._proof
+    assert proof is not None
+    for first, deeper in zip(endings(9, 20), endings(9, 20)[1:]):  # consecutive plies of one game mostly
+        if (deeper.x | deeper.o).bit_count() > (first.x | first.o).bit_count():
+            searching.for_search()  # a new search: `first` is one of its root's children, `deeper` lies below
+            searching.book(first)
+            searching.book(deeper)
+            key = (deeper.o if deeper.player else deeper.x) + (deeper.x | deeper.o)
+            assert key not in proof.asked  # answered from the table, never searched
