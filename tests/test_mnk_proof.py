@@ -8,11 +8,10 @@ import functools
 import random
 
 from nimmax.game import Known
-from nimmax.games import connect4_book
 from nimmax.games.mnk import Board
-from nimmax.games.mnk.proof import _UNKNOWN, Proof
+from nimmax.games.mnk.proof import Proof
 
-from .test_book import CONNECT4, COLUMNS, ROWS, four, played
+from .test_book import COLUMNS, CONNECT4, ROWS, four, played
 
 EMPTY = 11
 """Empty cells at most in a position the exhaustive search below values (a fraction of a second)."""
@@ -76,8 +75,8 @@ def test_the_follow_up_rules_bound_the_value_truly() -> None:
     proof, fired = Proof(ROWS, COLUMNS), 0
     for state in endings(7, 400):
         taken, mine = state.x | state.o, state.o if state.player else state.x
-        high = (proof.zugzwang(mine, taken, taken.bit_count() % 2) >> 7 & 127) - _UNKNOWN
-        if high <= 0:  # the rule proved the mover cannot win (0) or loses (-1)
+        high = proof.follow_up(mine, taken, taken.bit_count() % 2)
+        if high is not None:  # the rule proved the mover cannot win (0) or loses (-1)
             fired += 1
             assert exhaustive(columns_of(state), "o" if state.player else "x") <= high
     assert fired >= 20
@@ -96,7 +95,7 @@ def test_past_the_books_a_search_proves_what_its_own_search_proves() -> None:
         assert answers[-1] == Known(float(truth), left, truth == 0)
     proof = searching._proof
     assert proof is not None
-    for first, deeper in zip(endings(9, 20), endings(9, 20)[1:]):  # consecutive plies of one game mostly
+    for first, deeper in zip(endings(9, 20), endings(9, 20)[1:], strict=False):  # consecutive plies of one game mostly
         if (deeper.x | deeper.o).bit_count() > (first.x | first.o).bit_count():
             searching.for_search()  # a new search: `first` is one of its root's children, `deeper` lies below
             searching.book(first)

@@ -83,6 +83,18 @@ class MNK(Evaluation):
             self._proof.begin()
         return super().for_search()
 
+    def heuristic_actions(self, state: Board) -> Sequence[int] | None:
+        """`Threats.heuristic_actions`; past the opening books, in a search's copy, the move its proof
+        proves best (`proof.Proof.best_move`: a win, else a draw where the mover cannot win), searched
+        for at the search's root and read from its table deeper; None where none is proven."""
+        taken = state.x | state.o
+        if self._proof is None or state.outcome or taken.bit_count() < connect4_book.STONES[-1]:
+            return super().heuristic_actions(state)
+        if (state.x_threats | state.o_threats) & (taken + self.bottom):
+            return None  # a four to make or to block: `search_actions` has the move
+        move = self._proof.best_move(state.o if state.player else state.x, taken)
+        return ((move.bit_length() - 1) // self.stride,) if move else None
+
     def book(self, state: Board) -> Known | None:
         """The opening books at the stone counts they cover (`Rules.book`); past them, in a search's copy
         (`for_search`), the outcome an exact search of its own proves (`proof.Proof`: the root's children

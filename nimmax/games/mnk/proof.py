@@ -24,8 +24,10 @@ from nimmax.game import Known
 FIRST_SECONDS = 0.02
 """What the first question about a position next to a search's root may cost; each later one may
 cost twice the last: a search deepening asks its root's children again at every depth."""
-MOST_SECONDS = 0.05
+MOST_SECONDS = 0.08
 """What one question may cost at most, so a search asking it between two looks at its clock keeps it."""
+ROOT_SECONDS = 0.05
+"""What the first question about a search's root may cost (`Proof.best_move`)."""
 CLOCK_EVERY = 256
 """Nodes between looks at the clock."""
 REMEMBERED = 1 << 20
@@ -106,7 +108,11 @@ class Proof:
         self.four = aligning(stride)
         self.odd = sum(1 << col * stride + height for col in range(cols) for height in range(0, rows, 2))
         """The cells on odd rows, counted from the bottom (1, 3, 5): the first player's under zugzwang."""
-        self.column_of = {1 << col * stride + height: ((1 << rows) - 1) << col * stride for col in range(cols) for height in range(rows)}
+        full = (1 << rows) - 1
+        self.column_of = {
+            1 << col * stride + height: full << col * stride for col in range(cols) for height in range(rows)
+        }
+        """Each cell's column."""
         self.table: dict[int, int] = {}
         """key -> (lower bound + _UNKNOWN) | (upper bound + _UNKNOWN) << 7 | best move's bit << 14."""
         self.asked: dict[int, float] = {}
@@ -123,48 +129,58 @@ class Proof:
         self.nearest = None
 
     def outcome(self, mine: int, taken: int) -> Known | None:
-        """The payoff for the side to move (`mine`, on a board with `taken` cells and no four) with
-        the most plies left, or None where this question's budget ran out first. Only the root's
-        children of a search (the positions with the fewest stones asked since `begin`) are searched;
-        deeper positions are answered from the table. The mover must not
-        be able to complete four at once (the caller sees that for itself). Whether the first player
-        wins is asked first (the likelier outcome), then the other side's."""
-        key = mine + taken
+        """The payoff for the side to move (`mine`, on a board with `taken` cells and no four, the
+        mover unable to complete four at once) with the most plies left, or None. A search's nearest
+        positions to its root (the fewest stones asked since `begin`) are searched, within a time
+        that grows each time they are asked; deeper ones are answered from the table. Whether the
+        first player wins is asked first (the likelier outcome), then whether the mover loses."""
         stones = taken.bit_count()
-        left = self.cells - stones
+        bounds = self._ask(mine, taken, (0, -1) if stones % 2 == 0 else (-1, 0), FIRST_SECONDS)
+        if bounds is None:
+            return None
+        low, high = bounds
+        if not (low > 0 or high < 0 or low >= 0 >= high):
+            return None
+        payoff = 1 if low > 0 else -1 if high < 0 else 0
+        return Known(float(payoff), self.cells - stones, payoff == 0)
+
+    def best_move(self, mine: int, taken: int) -> int:
+        """A proven best move's cell for the mover (same conditions as `outcome`): one that wins,
+        or one that draws where the mover cannot win; 0 where none is proven. Asked at a search's
+        root, whether the mover wins and then whether it loses are searched (ROOT_SECONDS at first)."""
+        bounds = self._ask(mine, taken, (0, -1), ROOT_SECONDS)
+        entry = self.table.get(mine + taken)
+        if bounds is None or entry is None:
+            return 0
+        low, high = bounds
+        return entry >> 14 if low > 0 or (low >= 0 >= high and self.nearest == taken.bit_count()) else 0
+
+    def _ask(self, mine: int, taken: int, tests: tuple[int, int], first: float) -> tuple[int, int] | None:
+        """The bounds of the mover's score: from the table, and at a search's nearest positions from
+        null-window `tests` (each alpha's window (alpha, alpha + 1)) until one settles the payoff; None
+        where the time ran out."""
+        key, stones = mine + taken, taken.bit_count()
         if self.nearest is None or stones < self.nearest:
             self.nearest = stones
-        known = self._settled(key, left)
-        if known is not None or stones > self.nearest:  # deeper in the search: what the table knows, no more
-            return known
+        entry = self.table.get(key, _NOTHING)
+        low, high = (entry & 127) - _UNKNOWN, (entry >> 7 & 127) - _UNKNOWN
+        if low > 0 or high < 0 or low >= 0 >= high or stones > self.nearest:
+            return low, high
         last = self.asked.get(key)
-        seconds = min(MOST_SECONDS, 2 * last) if last is not None else FIRST_SECONDS
+        seconds = min(MOST_SECONDS, 2 * last) if last is not None else first
         if len(self.asked) >= REMEMBERED:
             self.asked.clear()
         self.asked[key] = seconds
         self.nodes, self.limit, self.deadline = 0, CLOCK_EVERY, time.perf_counter() + seconds
-        low, high = -self.cells, self.cells
         try:
-            for alpha in (0, -1) if stones % 2 == 0 else (-1, 0):  # the first player wins? the mover loses?
+            for alpha in tests:
                 score = self.negamax(mine, taken, alpha, alpha + 1)
                 low, high = (max(low, score), high) if score > alpha else (low, min(high, score))
                 if low > 0 or high < 0:
                     break
         except OutOfTime:
             return None
-        payoff = 1 if low > 0 else -1 if high < 0 else 0  # else 0 <= score <= 0
-        return Known(float(payoff), left, payoff == 0)
-
-    def _settled(self, key: int, left: int) -> Known | None:
-        """What the table has proven of a position's payoff, if it has."""
-        entry = self.table.get(key)
-        if entry is None:
-            return None
-        low, high = (entry & 127) - _UNKNOWN, (entry >> 7 & 127) - _UNKNOWN
-        if low > 0 or high < 0 or (low >= 0 and high <= 0):
-            payoff = 1 if low > 0 else -1 if high < 0 else 0
-            return Known(float(payoff), left, payoff == 0)
-        return None
+        return low, high
 
     def negamax(self, mine: int, taken: int, alpha: int, beta: int) -> int:
         """The score for the mover, fail-soft in (alpha, beta); the mover cannot complete four at once."""
@@ -192,9 +208,10 @@ class Proof:
         key = mine + taken
         entry = self.table.get(key)
         if entry is None:
-            entry = _NOTHING if cells % 2 else self.zugzwang(mine, taken, stones % 2)
-            if entry != _NOTHING:
-                self.table[key] = entry
+            entry = _NOTHING
+            ceiling = None if cells % 2 else self.follow_up(mine, taken, stones % 2)
+            if ceiling is not None:
+                entry = self.table[key] = (ceiling + _UNKNOWN) << 7
         low = max(-((cells - 2 - stones) // 2), (entry & 127) - _UNKNOWN)
         high = min((cells - 1 - stones) // 2, (entry >> 7 & 127) - _UNKNOWN)
         if low >= beta or low == high:
@@ -224,31 +241,31 @@ class Proof:
         self.store(key, low, high, best_move)
         return best
 
-    def zugzwang(self, mine: int, taken: int, second: int) -> int:
-        """A table entry of what follow-up strategies prove (Allis's claimeven and baseinverse):
-        on a board of even cells, the first player to move gets at most the odd-row cells and one
-        of each two lowest cells of the columns with an odd number left (the second player answers
-        on top, or in the other column of the pair): without a four there, the mover cannot win,
-        and loses where the second player's sure cells make one. With the second player to move,
-        the first one answering the same way (the lowest cells paired in all but one such column c,
-        where it answers on top) gets every odd-row cell of c before the top: a threat there wins
-        unless the second player's cells hold a four."""
-        board, odd = self.board, self.odd
-        empty, lowest = board & ~taken, (taken + self.bottom) & board
+    def follow_up(self, mine: int, taken: int, second: int) -> int | None:
+        """The most the mover can score where a follow-up strategy proves it (Allis's claimeven and
+        baseinverse), or None: 0 (it cannot win) or -1 (it loses). On a board of even cells, the first
+        player to move gets at most the odd-row cells and one of each two lowest cells of the columns
+        with an odd number left (the second player answers on top, or in the other column of the
+        pair): without a four there it cannot win, and loses where the second player's sure cells
+        make one. With the second player to move, the first one answering the same way (the lowest
+        cells paired in all but one such column, where it answers on top) gets every odd-row cell
+        of that column before its top: a threat there wins unless the second player's cells hold a four."""
+        odd, four = self.odd, self.four
+        empty, lowest = self.board & ~taken, (taken + self.bottom) & self.board
         bases = lowest & ~odd  # the lowest cells of the columns with an odd number of cells left
-        high = _UNKNOWN + 63
-        if not second:  # the first player to move
-            if not self.four(mine | empty & odd | bases):
-                high = _UNKNOWN - 1 if self.four((mine ^ taken) | empty & ~odd & ~bases) else _UNKNOWN
-            return high << 7
-        threats = self.winning(mine ^ taken, taken) & odd
-        while bases:
-            base = bases & -bases
-            bases ^= base
+        if not second:
+            if four(mine | empty & odd | bases):
+                return None
+            return -1 if four((mine ^ taken) | empty & ~odd & ~bases) else 0
+        threats, claimable = self.winning(mine ^ taken, taken) & odd, mine | empty & odd | bases
+        left = bases
+        while left:
+            base = left & -left
+            left ^= base
             column = self.column_of[base]
-            if threats & column and not self.four(mine | empty & odd & ~column | lowest & ~odd & ~column | empty & column & ~odd):
-                return (_UNKNOWN - 1) << 7
-        return high << 7
+            if threats & column and not four(claimable & ~column | mine & column | empty & column & ~odd):
+                return -1
+        return None
 
     def store(self, key: int, low: int, high: int, move: int) -> None:
         """Keep a position's bounds and best move; a full table starts afresh."""
