@@ -100,6 +100,8 @@ class MNK(Evaluation):
         (`for_search`), the outcome an exact search of its own proves (`proof.Proof`: the root's children
         within a budget that grows each time they are asked, deeper positions from its table), or None."""
         taken = state.x | state.o
+        if self._proof is not None:
+            self._proof.read = True
         if self._proof is None or state.outcome or taken.bit_count() <= connect4_book.STONES[-1]:
             return super().book(state)
         mine, threats = (state.o, state.o_threats) if state.player else (state.x, state.x_threats)

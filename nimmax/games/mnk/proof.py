@@ -123,10 +123,12 @@ class Proof:
         self.deadline = 0.0
         self.nearest: int | None = None
         """The fewest stones of a position asked since the search began (`begin`): its root's children."""
+        self.read = False
+        """Whether the search reads the game's book (an engine's `book=off` does not): the proof is part of it."""
 
     def begin(self) -> None:
-        """A new search begins: the next question is about one of its root's children."""
-        self.nearest = None
+        """A new search begins: the next question is about its root or one of its root's children."""
+        self.nearest, self.read = None, False
 
     def outcome(self, mine: int, taken: int) -> Known | None:
         """The payoff for the side to move (`mine`, on a board with `taken` cells and no four, the
@@ -147,7 +149,10 @@ class Proof:
     def best_move(self, mine: int, taken: int) -> int:
         """A proven best move's cell for the mover (same conditions as `outcome`): one that wins,
         or one that draws where the mover cannot win; 0 where none is proven. Asked at a search's
-        root, whether the mover wins and then whether it loses are searched (ROOT_SECONDS at first)."""
+        root, whether the mover wins and then whether it loses are searched (ROOT_SECONDS at first).
+        Only once the search has read the book (`read`): the proof is part of the book."""
+        if not self.read:
+            return 0
         bounds = self._ask(mine, taken, (0, -1), ROOT_SECONDS)
         entry = self.table.get(mine + taken)
         if bounds is None or entry is None:
