@@ -1,5 +1,6 @@
 """Exact outcomes of Connect Four positions (four in a row under gravity), proven by a search of
-their own: Pascal Pons' solver ("Solving Connect 4", blog.gamesolver.org) in pure Python.
+their own: Pascal Pons' solver ("Solving Connect 4", blog.gamesolver.org) in pure Python, with
+the follow-up rules of Victor Allis' thesis (claimeven, baseinverse) bounding a node at once.
 
 A position is the mover's stones and the taken cells as two bitboards laid out as `rules` lays
 them out (column by column, bottom first, a guard bit on top of each column), so the pair is
@@ -10,8 +11,8 @@ its table keeps window-independent bounds (a lower and an upper one) across ever
 asked of it, so a question asked again goes on from what the last one proved.
 
 Scores are Pons': a win with the mover's n-th stone from now scores (empty cells + 1) // 2 - n + 1,
-a loss the negative, a draw 0. `Proof.outcome` asks only the sign (one search of the window
-(-1, 1)) within a time that grows each time the same position is asked again.
+a loss the negative, a draw 0. Only the sign is asked (`outcome`, `best_move`), by null windows
+around 0, each question within a time that grows each time the same position is asked again.
 """
 
 from __future__ import annotations
@@ -194,18 +195,8 @@ class Proof:
             if time.perf_counter() >= self.deadline:
                 raise OutOfTime
             self.limit += CLOCK_EVERY
-        cells, board = self.cells, self.board
-        stones = taken.bit_count()
-        # The moves that do not lose at once: the block where the opponent threatens one
-        # playable cell, none where two, never under a cell the opponent would complete.
-        possible = (taken + self.bottom) & board
-        threats = self.winning(mine ^ taken, taken)
-        forced = possible & threats
-        if forced:
-            if forced & (forced - 1):
-                return -((cells - stones) // 2)
-            possible = forced
-        possible &= ~(threats >> 1)
+        cells, stones = self.cells, taken.bit_count()
+        possible = self.safe(mine, taken)
         if not possible:
             return -((cells - stones) // 2)
         if stones >= cells - 2:
@@ -245,6 +236,18 @@ class Proof:
             low = high = best
         self.store(key, low, high, best_move)
         return best
+
+    def safe(self, mine: int, taken: int) -> int:
+        """The cells the mover may play without losing at once: the block where the opponent
+        threatens one playable cell, none where two, never under a cell the opponent would complete."""
+        possible = (taken + self.bottom) & self.board
+        threats = self.winning(mine ^ taken, taken)
+        forced = possible & threats
+        if forced:
+            if forced & (forced - 1):
+                return 0
+            possible = forced
+        return possible & ~(threats >> 1)
 
     def follow_up(self, mine: int, taken: int, second: int) -> int | None:
         """The most the mover can score where a follow-up strategy proves it (Allis's claimeven and
