@@ -102,3 +102,25 @@ def test_past_the_books_a_search_proves_what_its_own_search_proves() -> None:
             searching.book(deeper)
             key = (deeper.o if deeper.player else deeper.x) + (deeper.x | deeper.o)
             assert key not in proof.asked  # answered from the table, never searched
+
+
+def test_the_moves_a_root_needs_keep_its_payoff() -> None:
+    narrowed = 0
+    for ending in endings(17, 30):
+        searching = CONNECT4.for_search()
+        proof = searching._proof
+        assert proof is not None
+        proof.read = True  # as in a search that reads the book
+        mover, other = ("o", "x") if ending.player else ("x", "o")
+        truth = exhaustive(columns_of(ending), mover)
+        taken, mine = ending.x | ending.o, ending.o if ending.player else ending.x
+        for _ in range(3):  # asked at the root of three searches, from the 12-stone book's payoff if it had one
+            searching.for_search()
+            cells = proof.best_moves(mine, taken, truth)
+            narrowed += bool(cells)
+            for col in searching.actions(ending):
+                if cells & searching.column_masks[col]:
+                    child = searching.result(ending, col)
+                    value = 1 if child.outcome else -exhaustive(columns_of(child), other)
+                    assert value >= truth, (CONNECT4.format_position(ending), col)
+    assert narrowed >= 30  # most roots narrowed to what they need

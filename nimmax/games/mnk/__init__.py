@@ -84,16 +84,18 @@ class MNK(Evaluation):
         return super().for_search()
 
     def heuristic_actions(self, state: Board) -> Sequence[int] | None:
-        """`Threats.heuristic_actions`; past the opening books, in a search's copy, the move its proof
-        proves best (`proof.Proof.best_move`: a win, else a draw where the mover cannot win), searched
-        for at the search's root and read from its table deeper; None where none is proven."""
+        """`Threats.heuristic_actions`; past the 8-stone book, in a search's copy, the moves its proof
+        says the position needs (`proof.Proof.best_moves`: a proven win or draw alone, else at the
+        search's root the moves not proven short of the 12-stone book's payoff); None for every move."""
         taken = state.x | state.o
         if self._proof is None or state.outcome or taken.bit_count() < connect4_book.STONES[-1]:
             return super().heuristic_actions(state)
         if (state.x_threats | state.o_threats) & (taken + self.bottom):
             return None  # a four to make or to block: `search_actions` has the move
-        move = self._proof.best_move(state.o if state.player else state.x, taken)
-        return ((move.bit_length() - 1) // self.stride,) if move else None
+        known = super().book(state)
+        least = int(known.payoff) if known is not None else -1
+        cells = self._proof.best_moves(state.o if state.player else state.x, taken, least)
+        return tuple(col for col in self.column_order if cells & self.column_masks[col]) or None
 
     def book(self, state: Board) -> Known | None:
         """The opening books at the stone counts they cover (`Rules.book`); past them, in a search's copy

@@ -147,19 +147,32 @@ class Proof:
         payoff = 1 if low > 0 else -1 if high < 0 else 0
         return Known(float(payoff), self.cells - stones, payoff == 0)
 
-    def best_move(self, mine: int, taken: int) -> int:
-        """A proven best move's cell for the mover (same conditions as `outcome`): one that wins,
-        or one that draws where the mover cannot win; 0 where none is proven. Asked at a search's
-        root, whether the mover wins and then whether it loses are searched (ROOT_SECONDS at first).
-        Only once the search has read the book (`read`): the proof is part of the book."""
+    def best_moves(self, mine: int, taken: int, least: int = -1) -> int:
+        """The cells of the moves a search of this position needs (same conditions as `outcome`), or
+        0 for every move: a proven best move's alone (one that wins, or one that draws where the mover
+        cannot win); else, at a search's root whose least payoff is known (`least`, a book's, or the
+        table's), the moves not proven to fall short of it. At a search's root whether the mover wins
+        and then whether it loses are searched (ROOT_SECONDS at first), once the search has read the
+        book (`read`: the proof is part of it); deeper, the table answers."""
         if not self.read:
             return 0
-        bounds = self._ask(mine, taken, (0, -1), ROOT_SECONDS)
-        entry = self.table.get(mine + taken)
-        if bounds is None or entry is None:
+        self._ask(mine, taken, (0, -1), ROOT_SECONDS)
+        entry = self.table.get(mine + taken, _NOTHING)
+        low, high, move = (entry & 127) - _UNKNOWN, (entry >> 7 & 127) - _UNKNOWN, entry >> 14
+        root = self.nearest == taken.bit_count()
+        if move and (low > 0 or (low >= 0 >= high and root)):
+            return move
+        least = max(least, min(low, 1))
+        if not root or least < 0:
             return 0
-        low, high = bounds
-        return entry >> 14 if low > 0 or (low >= 0 >= high and self.nearest == taken.bit_count()) else 0
+        kept = moves = self.safe(mine, taken)
+        while moves:
+            move = moves & -moves
+            moves ^= move
+            child = self.table.get((mine ^ taken) + (taken | move), _NOTHING)
+            if (child & 127) - _UNKNOWN > -least:  # the opponent's least score there caps the mover below `least`
+                kept ^= move
+        return kept if kept != (taken + self.bottom) & self.board else 0
 
     def _ask(self, mine: int, taken: int, tests: tuple[int, int], first: float) -> tuple[int, int] | None:
         """The bounds of the mover's score: from the table, and at a search's nearest positions from
