@@ -110,12 +110,12 @@ def test_the_moves_a_root_needs_keep_its_payoff() -> None:
         searching = CONNECT4.for_search()
         proof = searching._proof
         assert proof is not None
-        proof.read = True  # as in a search that reads the book
         mover, other = ("o", "x") if ending.player else ("x", "o")
         truth = exhaustive(columns_of(ending), mover)
         taken, mine = ending.x | ending.o, ending.o if ending.player else ending.x
         for _ in range(3):  # asked at the root of three searches, from the 12-stone book's payoff if it had one
             searching.for_search()
+            proof.read = True  # as in a search that reads the book
             cells = proof.best_moves(mine, taken, truth)
             narrowed += bool(cells)
             for col in searching.actions(ending):
