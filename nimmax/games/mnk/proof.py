@@ -29,6 +29,9 @@ MOST_SECONDS = 0.08
 """What one question may cost at most, so a search asking it between two looks at its clock keeps it."""
 ROOT_SECONDS = 0.05
 """What the first question about a search's root may cost (`Proof.best_move`)."""
+INTERLEAVE = 0.02
+"""While a root's payoff is unproven, its proof and the search take turns of this many seconds:
+the search's deeper questions (answered from the table) hand the root's proof its turn."""
 CLOCK_EVERY = 256
 """Nodes between looks at the clock."""
 REMEMBERED = 1 << 20
@@ -126,10 +129,14 @@ class Proof:
         """The fewest stones of a position asked since the search began (`begin`): its root's children."""
         self.read = False
         """Whether the search reads the game's book (an engine's `book=off` does not): the proof is part of it."""
+        self.root: tuple[int, int] | None = None
+        """The search's root (mine, taken) while its payoff is not proven: deeper questions share time with it."""
+        self.turn = 0.0
+        """When the root's proof has its next share of the time (`INTERLEAVE`)."""
 
     def begin(self) -> None:
         """A new search begins: the next question is about its root or one of its root's children."""
-        self.nearest, self.read = None, False
+        self.nearest, self.read, self.root = None, False, None
 
     def outcome(self, mine: int, taken: int) -> Known | None:
         """The payoff for the side to move (`mine`, on a board with `taken` cells and no four, the
@@ -156,10 +163,15 @@ class Proof:
         book (`read`: the proof is part of it); deeper, the table answers."""
         if not self.read:
             return 0
-        self._ask(mine, taken, (0, -1), ROOT_SECONDS)
+        bounds = self._ask(mine, taken, (0, -1), ROOT_SECONDS)
+        root = self.nearest == taken.bit_count()
+        if root:
+            settled = bounds is not None and (bounds[0] > 0 or bounds[1] < 0 or bounds[0] >= 0 >= bounds[1])
+            self.root, self.turn = (None if settled else (mine, taken)), time.perf_counter() + INTERLEAVE
+        elif self.root is not None and time.perf_counter() >= self.turn:
+            self._share()
         entry = self.table.get(mine + taken, _NOTHING)
         low, high, move = (entry & 127) - _UNKNOWN, (entry >> 7 & 127) - _UNKNOWN, entry >> 14
-        root = self.nearest == taken.bit_count()
         if move and (low > 0 or (low >= 0 >= high and root)):
             return move
         least = max(least, min(low, 1))
@@ -173,6 +185,23 @@ class Proof:
             if (child & 127) - _UNKNOWN > -least:  # the opponent's least score there caps the mover below `least`
                 kept ^= move
         return kept if kept != (taken + self.bottom) & self.board else 0
+
+    def _share(self) -> None:
+        """The root's proof's turn: INTERLEAVE seconds more of its questions, then the search's turn."""
+        assert self.root is not None
+        mine, taken = self.root
+        self.nodes, self.limit, self.deadline = 0, CLOCK_EVERY, time.perf_counter() + INTERLEAVE
+        try:
+            for alpha in (0, -1):
+                score = self.negamax(mine, taken, alpha, alpha + 1)
+                if score > 0 or (alpha < 0 and score < 0):
+                    self.root = None  # proven: a win, or a loss
+                    break
+            else:
+                self.root = None  # neither a win nor a loss: a draw
+        except OutOfTime:
+            pass
+        self.turn = time.perf_counter() + INTERLEAVE
 
     def _ask(self, mine: int, taken: int, tests: tuple[int, int], first: float) -> tuple[int, int] | None:
         """The bounds of the mover's score: from the table, and at a search's nearest positions from
