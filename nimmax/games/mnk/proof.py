@@ -29,9 +29,10 @@ MOST_SECONDS = 0.08
 """What one question may cost at most, so a search asking it between two looks at its clock keeps it."""
 ROOT_SECONDS = 0.05
 """What the first question about a search's root may cost (`Proof.best_move`)."""
-INTERLEAVE = 0.02
-"""While a root's payoff is unproven, its proof and the search take turns of this many seconds:
-the search's deeper questions (answered from the table) hand the root's proof its turn."""
+PROOF_TURN, SEARCH_TURN = 0.05, 0.02
+"""While a root's payoff is unproven, its proof and the search take turns of these many seconds
+(the search's deeper questions, answered from the table, hand the root's proof its turn): the
+search's estimates choose among the moves the proof has not refuted, the proof is what settles them."""
 CLOCK_EVERY = 256
 """Nodes between looks at the clock."""
 REMEMBERED = 1 << 20
@@ -132,7 +133,7 @@ class Proof:
         self.root: tuple[int, int] | None = None
         """The search's root (mine, taken) while its payoff is not proven: deeper questions share time with it."""
         self.turn = 0.0
-        """When the root's proof has its next share of the time (`INTERLEAVE`)."""
+        """When the root's proof has its next turn (`PROOF_TURN`)."""
 
     def begin(self) -> None:
         """A new search begins: the next question is about its root or one of its root's children."""
@@ -167,7 +168,7 @@ class Proof:
         root = self.nearest == taken.bit_count()
         if root:
             settled = bounds is not None and (bounds[0] > 0 or bounds[1] < 0 or bounds[0] >= 0 >= bounds[1])
-            self.root, self.turn = (None if settled else (mine, taken)), time.perf_counter() + INTERLEAVE
+            self.root, self.turn = (None if settled else (mine, taken)), time.perf_counter() + SEARCH_TURN
         elif self.root is not None and time.perf_counter() >= self.turn:
             self._share()
         entry = self.table.get(mine + taken, _NOTHING)
@@ -187,10 +188,10 @@ class Proof:
         return kept if kept != (taken + self.bottom) & self.board else 0
 
     def _share(self) -> None:
-        """The root's proof's turn: INTERLEAVE seconds more of its questions, then the search's turn."""
+        """The root's proof's turn: PROOF_TURN seconds more of its questions, then the search's turn."""
         assert self.root is not None
         mine, taken = self.root
-        self.nodes, self.limit, self.deadline = 0, CLOCK_EVERY, time.perf_counter() + INTERLEAVE
+        self.nodes, self.limit, self.deadline = 0, CLOCK_EVERY, time.perf_counter() + PROOF_TURN
         try:
             for alpha in (0, -1):
                 score = self.negamax(mine, taken, alpha, alpha + 1)
@@ -201,7 +202,7 @@ class Proof:
                 self.root = None  # neither a win nor a loss: a draw
         except OutOfTime:
             pass
-        self.turn = time.perf_counter() + INTERLEAVE
+        self.turn = time.perf_counter() + SEARCH_TURN
 
     def _ask(self, mine: int, taken: int, tests: tuple[int, int], first: float) -> tuple[int, int] | None:
         """The bounds of the mover's score: from the table, and at a search's nearest positions from
