@@ -143,10 +143,9 @@ class Proof:
         """The payoff for the side to move (`mine`, on a board with `taken` cells and no four, the
         mover unable to complete four at once) with the most plies left, or None. A search's nearest
         positions to its root (the fewest stones asked since `begin`) are searched, within a time
-        that grows each time they are asked; deeper ones are answered from the table. Whether the
-        first player wins is asked first (the likelier outcome), then whether the mover loses."""
+        that grows each time they are asked; deeper ones are answered from the table (`tests`)."""
         stones = taken.bit_count()
-        bounds = self._ask(mine, taken, (0, -1) if stones % 2 == 0 else (-1, 0), FIRST_SECONDS)
+        bounds = self._ask(mine, taken, self.tests(taken), FIRST_SECONDS)
         if bounds is None:
             return None
         low, high = bounds
@@ -164,7 +163,7 @@ class Proof:
         book (`read`: the proof is part of it); deeper, the table answers."""
         if not self.read:
             return 0
-        bounds = self._ask(mine, taken, (0, -1), ROOT_SECONDS)
+        bounds = self._ask(mine, taken, self.tests(taken), ROOT_SECONDS)
         root = self.nearest == taken.bit_count()
         if root:
             settled = bounds is not None and (bounds[0] > 0 or bounds[1] < 0 or bounds[0] >= 0 >= bounds[1])
@@ -187,19 +186,24 @@ class Proof:
                 kept ^= move
         return kept if kept != (taken + self.bottom) & self.board else 0
 
+    @staticmethod
+    def tests(taken: int) -> tuple[int, int]:
+        """The null windows (their alphas) that settle a payoff, the likelier first: whether the first
+        player wins (with it to move, whether it wins; with the second, whether the second loses)."""
+        return (0, -1) if taken.bit_count() % 2 == 0 else (-1, 0)
+
     def _share(self) -> None:
         """The root's proof's turn: PROOF_TURN seconds more of its questions, then the search's turn."""
         assert self.root is not None
         mine, taken = self.root
         self.nodes, self.limit, self.deadline = 0, CLOCK_EVERY, time.perf_counter() + PROOF_TURN
         try:
-            for alpha in (0, -1):
+            low, high = -self.cells, self.cells
+            for alpha in self.tests(taken):
                 score = self.negamax(mine, taken, alpha, alpha + 1)
-                if score > 0 or (alpha < 0 and score < 0):
-                    self.root = None  # proven: a win, or a loss
-                    break
-            else:
-                self.root = None  # neither a win nor a loss: a draw
+                low, high = (max(low, score), high) if score > alpha else (low, min(high, score))
+            if low > 0 or high < 0 or low >= 0 >= high:
+                self.root = None  # proven
         except OutOfTime:
             pass
         self.turn = time.perf_counter() + SEARCH_TURN
