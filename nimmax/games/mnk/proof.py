@@ -29,7 +29,7 @@ MOST_SECONDS = 0.08
 """What one question may cost at most, so a search asking it between two looks at its clock keeps it."""
 ROOT_SECONDS = 0.05
 """What the first question about a search's root may cost (`Proof.best_move`)."""
-PROOF_TURN, SEARCH_TURN = 0.05, 0.02
+PROOF_TURN, SEARCH_TURN = 0.08, 0.02
 """While a root's payoff is unproven, its proof and the search take turns of these many seconds
 (the search's deeper questions, answered from the table, hand the root's proof its turn): the
 search's estimates choose among the moves the proof has not refuted, the proof is what settles them."""
