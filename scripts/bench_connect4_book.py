@@ -5,7 +5,8 @@ dependency) and `bitbully-databases`, with nimmax on the path:
 
     PYTHONPATH=. nice /work/scratch/book/venv/bin/python scripts/bench_connect4_book.py
 
-For each nimmax spec (default `alphabeta` with the books, and `alphabeta:book=off`):
+For each nimmax spec (default `alphabeta` with the books, and past them the game's own proof,
+`nimmax/games/mnk/proof.py`; and `alphabeta:book=off`, without either):
 - games against perfect play: nimmax first from the empty board and after each of the seven
   replies to d (every one a first-player win), and nimmax second after each of the seven
   first moves (draws after c and e, second-player wins after the others); the result and
