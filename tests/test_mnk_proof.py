@@ -75,7 +75,7 @@ def test_the_follow_up_rules_bound_the_value_truly() -> None:
     proof, fired = Proof(ROWS, COLUMNS), 0
     for state in endings(7, 400):
         taken, mine = state.x | state.o, state.o if state.player else state.x
-        high = proof.follow_up(mine, taken, taken.bit_count() % 2)
+        high = proof.follow_up(mine, taken, taken.bit_count() % 2, proof.winning(mine ^ taken, taken))
         if high is not None:  # the rule proved the mover cannot win (0) or loses (-1)
             fired += 1
             assert exhaustive(columns_of(state), "o" if state.player else "x") <= high

@@ -109,6 +109,7 @@ class Proof:
         order = sorted(range(cols), key=lambda col: (abs(col - middle), col))
         self.columns = [((1 << rows) - 1) << col * stride for col in order]
         """Each column's cells, centre first: the order moves are tried in among equals."""
+        self.ranks = list(enumerate(self.columns))
         self.winning = completing(stride, self.board)
         self.four = aligning(stride)
         self.odd = sum(1 << col * stride + height for col in range(cols) for height in range(0, rows, 2))
@@ -235,26 +236,30 @@ class Proof:
             return None
         return low, high
 
-    def negamax(self, mine: int, taken: int, alpha: int, beta: int) -> int:
-        """The score for the mover, fail-soft in (alpha, beta); the mover cannot complete four at once."""
+    def negamax(self, mine: int, taken: int, alpha: int, beta: int, threats: int = -1) -> int:
+        """The score for the mover, fail-soft in (alpha, beta); the mover cannot complete four at once.
+        `threats`: the cells completing the opponent's four (-1: not known yet; its move's ranking knew)."""
         self.nodes += 1
         if self.nodes >= self.limit:
-            if time.perf_counter() >= self.deadline:
-                raise OutOfTime
-            self.limit += CLOCK_EVERY
-        cells, stones = self.cells, taken.bit_count()
-        possible = self.safe(mine, taken)
+            self.tick()
+        winning, cells, stones = self.winning, self.cells, taken.bit_count()
+        if threats < 0:
+            threats = winning(mine ^ taken, taken)
+        possible = (taken + self.bottom) & self.board
+        forced = possible & threats
+        if forced:
+            if forced & (forced - 1):
+                return -((cells - stones) // 2)
+            possible = forced
+        possible &= ~(threats >> 1)
         if not possible:
             return -((cells - stones) // 2)
         if stones >= cells - 2:
             return 0
-        key = mine + taken
-        entry = self.table.get(key)
+        key, table = mine + taken, self.table
+        entry = table.get(key)
         if entry is None:
-            entry = _NOTHING
-            ceiling = None if cells % 2 else self.follow_up(mine, taken, stones % 2)
-            if ceiling is not None:
-                entry = self.table[key] = (ceiling + _UNKNOWN) << 7
+            entry = self.fresh(key, mine, taken, stones % 2, threats)
         low = max(-((cells - 2 - stones) // 2), (entry & 127) - _UNKNOWN)
         high = min((cells - 1 - stones) // 2, (entry >> 7 & 127) - _UNKNOWN)
         if low >= beta or low == high:
@@ -262,13 +267,13 @@ class Proof:
         if high <= alpha:
             return high
         alpha, beta = max(alpha, low), min(beta, high)
-        best, best_move, start, first = -cells, 0, alpha, entry >> 14 & possible
+        best, best_move, start, first, theirs = -cells, 0, alpha, entry >> 14 & possible, mine ^ taken
         if first:  # the table's move first: where it still cuts, the others need no ranking
-            best = -self.negamax(mine ^ taken, taken | first, -beta, -alpha)
+            best = -self.negamax(theirs, taken | first, -beta, -alpha, winning(mine | first, taken | first))
             best_move, alpha = first, max(alpha, best)
-        if alpha < beta:
-            for move in self.ordered(mine, taken, possible ^ first):
-                score = -self.negamax(mine ^ taken, taken | move, -beta, -alpha)
+        if alpha < beta and possible != first:
+            for _, _, move, made in self.ordered(mine, taken, possible ^ first):
+                score = -self.negamax(theirs, taken | move, -beta, -alpha, made)
                 if score > best:
                     best, best_move = score, move
                     if score > alpha:
@@ -281,8 +286,24 @@ class Proof:
             high = best
         else:
             low = high = best
-        self.store(key, low, high, best_move)
+        if len(table) >= REMEMBERED and key not in table:
+            table.clear()
+        table[key] = (low + _UNKNOWN) | (high + _UNKNOWN) << 7 | best_move << 14
         return best
+
+    def tick(self) -> None:
+        """Look at the clock (every CLOCK_EVERY nodes): past the deadline, stop."""
+        if time.perf_counter() >= self.deadline:
+            raise OutOfTime
+        self.limit += CLOCK_EVERY
+
+    def fresh(self, key: int, mine: int, taken: int, second: int, threats: int) -> int:
+        """The entry of a position the table has not seen: the follow-up rules' ceiling, kept, if any."""
+        ceiling = None if self.cells % 2 else self.follow_up(mine, taken, second, threats)
+        if ceiling is None:
+            return _NOTHING
+        entry = self.table[key] = (ceiling + _UNKNOWN) << 7
+        return entry
 
     def safe(self, mine: int, taken: int) -> int:
         """The cells the mover may play without losing at once: the block where the opponent
@@ -296,7 +317,7 @@ class Proof:
             possible = forced
         return possible & ~(threats >> 1)
 
-    def follow_up(self, mine: int, taken: int, second: int) -> int | None:
+    def follow_up(self, mine: int, taken: int, second: int, threats: int) -> int | None:
         """The most the mover can score where a follow-up strategy proves it (Allis's claimeven and
         baseinverse), or None: 0 (it cannot win) or -1 (it loses). On a board of even cells, the first
         player to move gets at most the odd-row cells and one of each two lowest cells of the columns
@@ -312,7 +333,7 @@ class Proof:
             if four(mine | empty & odd | bases):
                 return None
             return -1 if four((mine ^ taken) | empty & ~odd & ~bases) else 0
-        threats, claimable = self.winning(mine ^ taken, taken) & odd, mine | empty & odd | bases
+        threats, claimable = threats & odd, mine | empty & odd | bases
         left = bases
         while left:
             base = left & -left
@@ -322,21 +343,17 @@ class Proof:
                 return -1
         return None
 
-    def store(self, key: int, low: int, high: int, move: int) -> None:
-        """Keep a position's bounds and best move; a full table starts afresh."""
-        if len(self.table) >= REMEMBERED and key not in self.table:
-            self.table.clear()
-        self.table[key] = (low + _UNKNOWN) | (high + _UNKNOWN) << 7 | move << 14
-
-    def ordered(self, mine: int, taken: int, possible: int) -> list[int]:
-        """The moves in `possible` by the cells they would make four-completing (most first),
-        centre first among equals."""
+    def ordered(self, mine: int, taken: int, possible: int) -> list[tuple[int, int, int, int]]:
+        """The moves in `possible` (one at least) by the cells they would make four-completing (most
+        first), centre first among equals: (-cells, rank, move, the cells)."""
+        winning = self.winning
         if not possible & (possible - 1):
-            return [possible] if possible else []
-        winning, ranked = self.winning, []
-        for index, column in enumerate(self.columns):
+            return [(0, 0, possible, winning(mine | possible, taken | possible))]
+        ranked = []
+        for index, column in self.ranks:
             move = possible & column
             if move:
-                ranked.append((-winning(mine | move, taken | move).bit_count(), index, move))
+                made = winning(mine | move, taken | move)
+                ranked.append((-made.bit_count(), index, move, made))
         ranked.sort()
-        return [move for _, _, move in ranked]
+        return ranked
