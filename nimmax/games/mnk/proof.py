@@ -56,22 +56,17 @@ def completing(stride: int, board: int) -> Callable[[int, int], int]:
     up2, down2, rise2, up3, down3, rise3 = 2 * up, 2 * down, 2 * rise, 3 * up, 3 * down, 3 * rise
 
     def winning(stones: int, taken: int) -> int:
-        found = (stones << 1) & (stones << 2) & (stones << 3)
-        ahead, behind = stones << up, stones >> up
-        pair = ahead & (stones << up2)
-        found |= pair & (stones << up3) | pair & behind
-        pair = behind & (stones >> up2)
-        found |= pair & ahead | pair & (stones >> up3)
-        ahead, behind = stones << down, stones >> down
-        pair = ahead & (stones << down2)
-        found |= pair & (stones << down3) | pair & behind
-        pair = behind & (stones >> down2)
-        found |= pair & ahead | pair & (stones >> down3)
-        ahead, behind = stones << rise, stones >> rise
-        pair = ahead & (stones << rise2)
-        found |= pair & (stones << rise3) | pair & behind
-        pair = behind & (stones >> rise2)
-        found |= pair & ahead | pair & (stones >> rise3)
+        pair = stones & stones << 1
+        found = pair << 1 & stones << 3
+        behind = stones >> up  # per direction: the pairs of stones, then a third on either side
+        pair = stones & behind
+        found |= pair >> up & (stones >> up3 | stones << up) | pair << up2 & (stones << up3 | behind)
+        behind = stones >> down
+        pair = stones & behind
+        found |= pair >> down & (stones >> down3 | stones << down) | pair << down2 & (stones << down3 | behind)
+        behind = stones >> rise
+        pair = stones & behind
+        found |= pair >> rise & (stones >> rise3 | stones << rise) | pair << rise2 & (stones << rise3 | behind)
         return found & (board ^ taken)
 
     return winning
