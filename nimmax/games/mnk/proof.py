@@ -114,6 +114,11 @@ class Proof:
             1 << col * stride + height: full << col * stride for col in range(cols) for height in range(rows)
         }
         """Each cell's column."""
+        self.unseen = [
+            (_UNKNOWN - (self.cells - 2 - stones) // 2) | (_UNKNOWN + (self.cells - 1 - stones) // 2) << 7
+            for stones in range(self.cells + 1)
+        ]
+        """Per stone count, the entry of a position not seen yet: a non-losing move's bounds (Pons')."""
         self.table: dict[int, int] = {}
         """key -> (lower bound + _UNKNOWN) | (upper bound + _UNKNOWN) << 7 | best move's bit << 14."""
         self.asked: dict[int, float] = {}
@@ -237,35 +242,38 @@ class Proof:
         self.nodes += 1
         if self.nodes >= self.limit:
             self.tick()
-        winning, cells, stones = self.winning, self.cells, taken.bit_count()
+        winning, stones = self.winning, taken.bit_count()
         if threats < 0:
             threats = winning(mine ^ taken, taken)
         possible = (taken + self.bottom) & self.board
         forced = possible & threats
         if forced:
             if forced & (forced - 1):
-                return -((cells - stones) // 2)
+                return -((self.cells - stones) // 2)
             possible = forced
         possible &= ~(threats >> 1)
         if not possible:
-            return -((cells - stones) // 2)
-        if stones >= cells - 2:
+            return -((self.cells - stones) // 2)
+        if stones >= self.cells - 2:
             return 0
         key, table = mine + taken, self.table
         entry = table.get(key)
         if entry is None:
-            entry = self.fresh(key, mine, taken, stones % 2, threats)
-        low = max(-((cells - 2 - stones) // 2), (entry & 127) - _UNKNOWN)
-        high = min((cells - 1 - stones) // 2, (entry >> 7 & 127) - _UNKNOWN)
+            entry = self.fresh(key, mine, taken, stones, threats)
+        low, high = (entry & 127) - _UNKNOWN, (entry >> 7 & 127) - _UNKNOWN
         if low >= beta or low == high:
             return low
         if high <= alpha:
             return high
-        alpha, beta = max(alpha, low), min(beta, high)
-        best, best_move, start, first, theirs = -cells, 0, alpha, entry >> 14 & possible, mine ^ taken
+        theirs = mine ^ taken
+        cut = self.transposed(theirs, taken, possible, beta)
+        if cut is not None:
+            return cut
+        alpha, beta = (low if low > alpha else alpha), (high if high < beta else beta)
+        best, best_move, start, first = -self.cells, 0, alpha, entry >> 14 & possible
         if first:  # the table's move first: where it still cuts, the others need no ranking
             best = -self.negamax(theirs, taken | first, -beta, -alpha, winning(mine | first, taken | first))
-            best_move, alpha = first, max(alpha, best)
+            best_move, alpha = first, (best if best > alpha else alpha)
         if alpha < beta and possible != first:
             for _, _, move, made in self.ordered(mine, taken, possible ^ first):
                 score = -self.negamax(theirs, taken | move, -beta, -alpha, made)
@@ -281,23 +289,37 @@ class Proof:
             high = best
         else:
             low = high = best
-        if len(table) >= REMEMBERED and key not in table:
-            table.clear()
         table[key] = (low + _UNKNOWN) | (high + _UNKNOWN) << 7 | best_move << 14
         return best
 
+    def transposed(self, theirs: int, taken: int, possible: int, beta: int) -> int | None:
+        """A score of at least `beta` the table proves for a move's position (`theirs` to move after
+        it), or None: enhanced transposition cutoffs, a look-up each instead of a search."""
+        table = self.table
+        while possible:
+            move = possible & -possible
+            possible ^= move
+            child = table.get(theirs + (taken | move))
+            if child is not None and _UNKNOWN - (child >> 7 & 127) >= beta:
+                return _UNKNOWN - (child >> 7 & 127)
+        return None
+
     def tick(self) -> None:
-        """Look at the clock (every CLOCK_EVERY nodes): past the deadline, stop."""
+        """Look at the clock (every CLOCK_EVERY nodes): past the deadline, stop; a full table starts afresh."""
         if time.perf_counter() >= self.deadline:
             raise OutOfTime
         self.limit += CLOCK_EVERY
+        if len(self.table) >= REMEMBERED:
+            self.table.clear()
 
-    def fresh(self, key: int, mine: int, taken: int, second: int, threats: int) -> int:
-        """The entry of a position the table has not seen: the follow-up rules' ceiling, kept, if any."""
-        ceiling = None if self.cells % 2 else self.follow_up(mine, taken, second, threats)
+    def fresh(self, key: int, mine: int, taken: int, stones: int, threats: int) -> int:
+        """The entry of a position the table has not seen: the bounds its stones allow, and the
+        follow-up rules' ceiling, kept, if they prove one."""
+        entry = self.unseen[stones]
+        ceiling = None if self.cells % 2 else self.follow_up(mine, taken, stones % 2, threats)
         if ceiling is None:
-            return _NOTHING
-        entry = self.table[key] = (ceiling + _UNKNOWN) << 7
+            return entry
+        entry = self.table[key] = entry & 127 | (ceiling + _UNKNOWN) << 7
         return entry
 
     def safe(self, mine: int, taken: int) -> int:
