@@ -58,6 +58,41 @@ def endings(seed: int, count: int) -> list[Board]:
     return found[:count]
 
 
+def completed(stones: set[tuple[int, int]], empty: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The empty cells (column, row) that would complete four of `stones`, by trying every line through each."""
+    found = set()
+    for col, row in empty:
+        for step_col, step_row in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            for start in range(-3, 1):
+                line = [(col + (start + at) * step_col, row + (start + at) * step_row) for at in range(4)]
+                if all(cell == (col, row) or cell in stones for cell in line):
+                    found.add((col, row))
+    return found
+
+
+def test_the_four_completing_cells_of_one_board_and_of_boards_side_by_side() -> None:
+    proof, rng, stride = Proof(ROWS, COLUMNS), random.Random(3), ROWS + 1
+    bit = {(col, row): 1 << col * stride + row for col in range(COLUMNS) for row in range(ROWS)}
+    for count in range(1, 100):
+        boards = []
+        for _ in range(1 + count % COLUMNS):  # up to a board per column, as `ordered` lays them
+            heights = [rng.randint(0, ROWS) for _ in range(COLUMNS)]
+            taken = {(col, row) for col in range(COLUMNS) for row in range(heights[col])}
+            stones = {cell for cell in taken if rng.random() < 0.6}
+            boards.append((sum(bit[cell] for cell in stones), proof.board ^ sum(bit[cell] for cell in taken)))
+            truth = sum(bit[cell] for cell in completed(stones, set(bit) - taken))
+            assert proof.winning(*boards[-1]) == truth
+        spread = proof.spread[len(boards)]
+        side_by_side = proof.winning(
+            sum(stones << lane * proof.lane for lane, (stones, _) in enumerate(boards)),
+            sum(empty << lane * proof.lane for lane, (_, empty) in enumerate(boards)),
+        )
+        assert [side_by_side >> lane * proof.lane & proof.board for lane in range(len(boards))] == [
+            proof.winning(*pair) for pair in boards
+        ]
+        assert spread == sum(1 << lane * proof.lane for lane in range(len(boards)))
+
+
 def test_the_proof_agrees_with_an_exhaustive_search_near_the_end() -> None:
     proof = Proof(ROWS, COLUMNS)
     payoffs = set()
@@ -75,7 +110,7 @@ def test_the_follow_up_rules_bound_the_value_truly() -> None:
     proof, fired = Proof(ROWS, COLUMNS), 0
     for state in endings(7, 400):
         taken, mine = state.x | state.o, state.o if state.player else state.x
-        high = proof.follow_up(mine, taken, taken.bit_count() % 2, proof.winning(mine ^ taken, taken))
+        high = proof.follow_up(mine, taken, taken.bit_count() % 2, proof.winning(mine ^ taken, proof.board ^ taken))
         if high is not None:  # the rule proved the mover cannot win (0) or loses (-1)
             fired += 1
             assert exhaustive(columns_of(state), "o" if state.player else "x") <= high

@@ -48,14 +48,15 @@ class OutOfTime(Exception):
     """A question ran past its time; what it proved stays in the table."""
 
 
-def completing(stride: int, board: int) -> Callable[[int, int], int]:
-    """For a board of this stride: the empty cells that would complete four of `stones`
-    (playable or not), given the `taken` cells. Shifts are bound into the function: this runs
-    several times at every node."""
+def completing(stride: int) -> Callable[[int, int], int]:
+    """For a board of this stride: the cells of `empty` that would complete four of `stones`
+    (playable or not). Shifts are bound into the function: this runs at every node. A cell's
+    answer reads only the cells 3 lines away at most, so boards laid side by side, that far
+    apart, are answered at once (`Proof.ordered`)."""
     up, down, rise = stride, stride - 1, stride + 1
     up2, down2, rise2, up3, down3, rise3 = 2 * up, 2 * down, 2 * rise, 3 * up, 3 * down, 3 * rise
 
-    def winning(stones: int, taken: int) -> int:
+    def winning(stones: int, empty: int) -> int:
         pair = stones & stones << 1
         found = pair << 1 & stones << 3
         behind = stones >> up  # per direction: the pairs of stones, then a third on either side
@@ -67,7 +68,7 @@ def completing(stride: int, board: int) -> Callable[[int, int], int]:
         behind = stones >> rise
         pair = stones & behind
         found |= pair >> rise & (stones >> rise3 | stones << rise) | pair << rise2 & (stones << rise3 | behind)
-        return found & (board ^ taken)
+        return found & empty
 
     return winning
 
@@ -105,7 +106,11 @@ class Proof:
         self.columns = [((1 << rows) - 1) << col * stride for col in order]
         """Each column's cells, centre first: the order moves are tried in among equals."""
         self.ranks = list(enumerate(self.columns))
-        self.winning = completing(stride, self.board)
+        self.winning = completing(stride)
+        self.lane = cols * stride + 3 * (stride + 1)
+        """The bits a board takes beside others in one number: its own, and the reach of four in a row."""
+        self.spread = [sum(1 << self.lane * lane for lane in range(count)) for count in range(cols + 1)]
+        """Per count of boards side by side, the number that repeats a board that many times (by product)."""
         self.four = aligning(stride)
         self.odd = sum(1 << col * stride + height for col in range(cols) for height in range(0, rows, 2))
         """The cells on odd rows, counted from the bottom (1, 3, 5): the first player's under zugzwang."""
@@ -244,7 +249,7 @@ class Proof:
             self.tick()
         winning, stones = self.winning, taken.bit_count()
         if threats < 0:
-            threats = winning(mine ^ taken, taken)
+            threats = winning(mine ^ taken, self.board ^ taken)
         possible = (taken + self.bottom) & self.board
         forced = possible & threats
         if forced:
@@ -272,7 +277,8 @@ class Proof:
         alpha, beta = (low if low > alpha else alpha), (high if high < beta else beta)
         best, best_move, start, first = -self.cells, 0, alpha, entry >> 14 & possible
         if first:  # the table's move first: where it still cuts, the others need no ranking
-            best = -self.negamax(theirs, taken | first, -beta, -alpha, winning(mine | first, taken | first))
+            made = winning(mine | first, self.board ^ taken ^ first)
+            best = -self.negamax(theirs, taken | first, -beta, -alpha, made)
             best_move, alpha = first, (best if best > alpha else alpha)
         if alpha < beta and possible != first:
             for _, _, move, made in self.ordered(mine, taken, possible ^ first):
@@ -326,7 +332,7 @@ class Proof:
         """The cells the mover may play without losing at once: the block where the opponent
         threatens one playable cell, none where two, never under a cell the opponent would complete."""
         possible = (taken + self.bottom) & self.board
-        threats = self.winning(mine ^ taken, taken)
+        threats = self.winning(mine ^ taken, self.board ^ taken)
         forced = possible & threats
         if forced:
             if forced & (forced - 1):
@@ -362,15 +368,23 @@ class Proof:
 
     def ordered(self, mine: int, taken: int, possible: int) -> list[tuple[int, int, int, int]]:
         """The moves in `possible` (one at least) by the cells they would make four-completing (most
-        first), centre first among equals: (-cells, rank, move, the cells)."""
-        winning = self.winning
+        first), centre first among equals: (-cells, rank, move, the cells). The boards after every
+        move lie side by side in one number, so one pass of `winning` finds them all."""
+        board = self.board
         if not possible & (possible - 1):
-            return [(0, 0, possible, winning(mine | possible, taken | possible))]
-        ranked = []
+            return [(0, 0, possible, self.winning(mine | possible, board ^ taken ^ possible))]
+        lane, moves, packed, shift = self.lane, [], 0, 0
         for index, column in self.ranks:
             move = possible & column
             if move:
-                made = winning(mine | move, taken | move)
-                ranked.append((-made.bit_count(), index, move, made))
+                moves.append((index, move, shift))
+                packed |= move << shift
+                shift += lane
+        spread = self.spread[len(moves)]
+        found = self.winning(mine * spread | packed, (board ^ taken) * spread ^ packed)
+        ranked = []
+        for index, move, shift in moves:
+            made = found >> shift & board
+            ranked.append((-made.bit_count(), index, move, made))
         ranked.sort()
         return ranked
