@@ -247,15 +247,13 @@ class Proof:
         self.nodes += 1
         if self.nodes >= self.limit:
             self.tick()
-        winning, stones = self.winning, taken.bit_count()
+        winning, stones, empty = self.winning, taken.bit_count(), self.board ^ taken
         if threats < 0:
-            threats = winning(mine ^ taken, self.board ^ taken)
+            threats = winning(mine ^ taken, empty)
         possible = (taken + self.bottom) & self.board
         forced = possible & threats
-        if forced:
-            if forced & (forced - 1):
-                return -((self.cells - stones) // 2)
-            possible = forced
+        if forced:  # the one block, or none against two threats
+            possible = 0 if forced & (forced - 1) else forced
         possible &= ~(threats >> 1)
         if not possible:
             return -((self.cells - stones) // 2)
@@ -277,8 +275,7 @@ class Proof:
         alpha, beta = (low if low > alpha else alpha), (high if high < beta else beta)
         best, best_move, start, first = -self.cells, 0, alpha, entry >> 14 & possible
         if first:  # the table's move first: where it still cuts, the others need no ranking
-            made = winning(mine | first, self.board ^ taken ^ first)
-            best = -self.negamax(theirs, taken | first, -beta, -alpha, made)
+            best = -self.negamax(theirs, taken | first, -beta, -alpha, winning(mine | first, empty ^ first))
             best_move, alpha = first, (best if best > alpha else alpha)
         if alpha < beta and possible != first:
             for _, _, move, made in self.ordered(mine, taken, possible ^ first):
@@ -289,12 +286,7 @@ class Proof:
                         alpha = score
                         if alpha >= beta:
                             break
-        if best >= beta:
-            low = best
-        elif best <= start:
-            high = best
-        else:
-            low = high = best
+        low, high = (best, high) if best >= beta else (low, best) if best <= start else (best, best)
         table[key] = (low + _UNKNOWN) | (high + _UNKNOWN) << 7 | best_move << 14
         return best
 
