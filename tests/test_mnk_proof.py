@@ -73,24 +73,31 @@ def completed(stones: set[tuple[int, int]], empty: set[tuple[int, int]]) -> set[
 def test_the_four_completing_cells_of_one_board_and_of_boards_side_by_side() -> None:
     proof, rng, stride = Proof(ROWS, COLUMNS), random.Random(3), ROWS + 1
     bit = {(col, row): 1 << col * stride + row for col in range(COLUMNS) for row in range(ROWS)}
-    for count in range(1, 100):
+    for _ in range(30):
         boards = []
-        for _ in range(1 + count % COLUMNS):  # up to a board per column, as `ordered` lays them
+        for _ in range(COLUMNS):  # a board per column, as `ordered` lays them
             heights = [rng.randint(0, ROWS) for _ in range(COLUMNS)]
             taken = {(col, row) for col in range(COLUMNS) for row in range(heights[col])}
             stones = {cell for cell in taken if rng.random() < 0.6}
             boards.append((sum(bit[cell] for cell in stones), proof.board ^ sum(bit[cell] for cell in taken)))
             truth = sum(bit[cell] for cell in completed(stones, set(bit) - taken))
             assert proof.winning(*boards[-1]) == truth
-        spread = proof.spread[len(boards)]
         side_by_side = proof.winning(
             sum(stones << lane * proof.lane for lane, (stones, _) in enumerate(boards)),
             sum(empty << lane * proof.lane for lane, (_, empty) in enumerate(boards)),
         )
-        assert [side_by_side >> lane * proof.lane & proof.board for lane in range(len(boards))] == [
+        assert [side_by_side >> lane * proof.lane & proof.board for lane in range(COLUMNS)] == [
             proof.winning(*pair) for pair in boards
         ]
-        assert spread == sum(1 << lane * proof.lane for lane in range(len(boards)))
+        mine, empty = boards[0]
+        possible = (proof.board ^ empty) + proof.bottom & proof.board
+        if possible:  # every move ranked by the cells it makes, as the move on its own board makes them
+            ranked = proof.ordered(mine, proof.board ^ empty, possible)
+            assert sorted(move for *_, move, _ in ranked) == sorted(c & possible for c in proof.columns if c & possible)
+            for cells, _, move, made in ranked:
+                assert made == proof.winning(mine | move, empty ^ move)
+                assert cells == -made.bit_count() or len(ranked) == 1
+            assert [cells for cells, *_ in ranked] == sorted(cells for cells, *_ in ranked)
 
 
 def test_the_proof_agrees_with_an_exhaustive_search_near_the_end() -> None:

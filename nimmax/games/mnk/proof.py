@@ -105,12 +105,17 @@ class Proof:
         order = sorted(range(cols), key=lambda col: (abs(col - middle), col))
         self.columns = [((1 << rows) - 1) << col * stride for col in order]
         """Each column's cells, centre first: the order moves are tried in among equals."""
-        self.ranks = list(enumerate(self.columns))
         self.winning = completing(stride)
         self.lane = cols * stride + 3 * (stride + 1)
         """The bits a board takes beside others in one number: its own, and the reach of four in a row."""
-        self.spread = [sum(1 << self.lane * lane for lane in range(count)) for count in range(cols + 1)]
-        """Per count of boards side by side, the number that repeats a board that many times (by product)."""
+        self.spread = sum(1 << self.lane * col for col in range(cols))
+        """The number that repeats a board once per column side by side (by product)."""
+        self.diagonal = sum(column << (column.bit_length() - 1) // stride * self.lane for column in self.columns)
+        """Each column's cells on the board of its own place side by side."""
+        self.lanes = [
+            (rank, column, (column.bit_length() - 1) // stride * self.lane) for rank, column in enumerate(self.columns)
+        ]
+        """Per column, centre first: its rank, its cells, and its board's place side by side."""
         self.four = aligning(stride)
         self.odd = sum(1 << col * stride + height for col in range(cols) for height in range(0, rows, 2))
         """The cells on odd rows, counted from the bottom (1, 3, 5): the first player's under zugzwang."""
@@ -360,23 +365,19 @@ class Proof:
 
     def ordered(self, mine: int, taken: int, possible: int) -> list[tuple[int, int, int, int]]:
         """The moves in `possible` (one at least) by the cells they would make four-completing (most
-        first), centre first among equals: (-cells, rank, move, the cells). The boards after every
-        move lie side by side in one number, so one pass of `winning` finds them all."""
+        first), centre first among equals: (-cells, rank, move, the cells). The boards after each
+        column's move lie side by side in one number, so one pass of `winning` finds them all."""
         board = self.board
         if not possible & (possible - 1):
             return [(0, 0, possible, self.winning(mine | possible, board ^ taken ^ possible))]
-        lane, moves, packed, shift = self.lane, [], 0, 0
-        for index, column in self.ranks:
+        spread = self.spread
+        moves = possible * spread & self.diagonal  # each column's move on its own board
+        found = self.winning(mine * spread | moves, (board ^ taken) * spread ^ moves)
+        ranked = []
+        for rank, column, place in self.lanes:
             move = possible & column
             if move:
-                moves.append((index, move, shift))
-                packed |= move << shift
-                shift += lane
-        spread = self.spread[len(moves)]
-        found = self.winning(mine * spread | packed, (board ^ taken) * spread ^ packed)
-        ranked = []
-        for index, move, shift in moves:
-            made = found >> shift & board
-            ranked.append((-made.bit_count(), index, move, made))
+                made = found >> place & board
+                ranked.append((-made.bit_count(), rank, move, made))
         ranked.sort()
         return ranked
