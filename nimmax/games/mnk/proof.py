@@ -354,7 +354,7 @@ class Proof:
                 return None
             return -1 if four((mine ^ taken) | empty & ~odd & ~bases) else 0
         threats, claimable = threats & odd, mine | empty & odd | bases
-        left = bases
+        left = bases if threats else 0
         while left:
             base = left & -left
             left ^= base
