@@ -105,7 +105,7 @@ def test_the_proof_agrees_with_an_exhaustive_search_near_the_end() -> None:
     payoffs = set()
     for state in endings(31, 60):
         taken, mine = state.x | state.o, state.o if state.player else state.x
-        proof.limit, proof.nodes, proof.deadline = 1 << 40, 0, float("inf")
+        proof.limit = proof.stop = 1 << 40
         score = proof.negamax(mine, taken, -1, 1)
         truth = exhaustive(columns_of(state), "o" if state.player else "x")
         assert (score > 0) - (score < 0) == truth, CONNECT4.format_position(state)
@@ -131,7 +131,7 @@ def test_past_the_books_a_search_proves_what_its_own_search_proves() -> None:
     assert searching.book(state) == Known(1.0, 1, True)
     for ending in endings(5, 8):
         searching = CONNECT4.for_search()  # a search begins: the first position asked is one of its root's children
-        answers = [searching.book(ending) for _ in range(6)]  # asked again, with more time each time
+        answers = [searching.book(ending) for _ in range(6)]  # asked again, with more nodes each time
         truth = exhaustive(columns_of(ending), "o" if ending.player else "x")
         left = ROWS * COLUMNS - (ending.x | ending.o).bit_count()
         assert answers[-1] == Known(float(truth), left, truth == 0)

@@ -100,10 +100,11 @@ class MNK(Evaluation):
     def book(self, state: Board) -> Known | None:
         """The opening books at the stone counts they cover (`Rules.book`); past them, in a search's copy
         (`for_search`), the outcome an exact search of its own proves (`proof.Proof`: the root's children
-        within a budget that grows each time they are asked, deeper positions from its table), or None."""
+        within a budget of nodes that grows each time they are asked, all within a share of the calls
+        here, deeper positions from its table), or None."""
         taken = state.x | state.o
         if self._proof is not None:
-            self._proof.read = True
+            self._proof.read, self._proof.calls = True, self._proof.calls + 1
         if self._proof is None or state.outcome or taken.bit_count() <= connect4_book.STONES[-1]:
             return super().book(state)
         mine, threats = (state.o, state.o_threats) if state.player else (state.x, state.x_threats)

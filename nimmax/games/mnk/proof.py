@@ -12,32 +12,34 @@ asked of it, so a question asked again goes on from what the last one proved.
 
 Scores are Pons': a win with the mover's n-th stone from now scores (empty cells + 1) // 2 - n + 1,
 a loss the negative, a draw 0. Only the sign is asked (`outcome`, `best_move`), by null windows
-around 0, each question within a time that grows each time the same position is asked again.
+around 0, each question within a budget of nodes that grows each time the same position is asked
+again, and all of a search's questions within a share of its own calls (`book`): counted, never
+timed, so a search without a clock plays the same on every run and every machine.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from nimmax.game import Known
 
-FIRST_SECONDS = 0.02
-"""What the first question about a position next to a search's root may cost; each later one may
-cost twice the last: a search deepening asks its root's children again at every depth."""
-MOST_SECONDS = 0.08
-"""What one question may cost at most, so a search asking it between two looks at its clock keeps it."""
-ROOT_SECONDS = 0.05
-"""What the first question about a search's root may cost (`Proof.best_move`)."""
-PROOF_TURN, SEARCH_TURN = 0.08, 0.02
-"""While a root's payoff is unproven, its proof and the search take turns of these many seconds
-(the search's deeper questions, answered from the table, hand the root's proof its turn): the
-search's estimates choose among the moves the proof has not refuted, the proof is what settles them."""
+FIRST_NODES = 4_000
+"""The first question about a position next to a search's root (some 0.02 s at the proof's ~190k nodes
+a second); each later one may cost twice the last: a deepening search asks them again at every depth."""
+MOST_NODES, ROOT_NODES = 15_000, 10_000
+"""What one question may cost at most (some 0.08 s), and the first about a search's root (`best_moves`)."""
+PROOF_TURN, SEARCH_TURN = 15_000, 1_000
+"""While a root's payoff is unproven, its proof (these nodes) and the search (these calls into `book`,
+some 0.02 s of alpha-beta) take turns: the search's estimates choose among the moves the proof has
+not refuted, the proof is what settles them."""
+SEARCH_NODES, SHARE = 60_000, PROOF_TURN // SEARCH_TURN
+"""The nodes a search's questions may take in all, and more per call of its into `book`: no engine,
+however often it asks (MCTS at every node it makes), spends more than this share of its work on them."""
 FOLLOW_UP_STONES = 20
 """The fewest stones the follow-up rules are tried at: with fewer on 7x6, they next to never prove a
 bound (measured: the same nodes within 0.01% on positions of ply 12-14), and cost a node's time."""
-CLOCK_EVERY = 256
-"""Nodes between looks at the clock."""
+CHECK_EVERY = 256
+"""Nodes between looks at the budget (and the table's size)."""
 REMEMBERED = 1 << 20
 """Positions the table keeps at most (then it starts afresh): some 120 MB at worst."""
 
@@ -47,8 +49,8 @@ _NOTHING = 127 << 7
 """The entry of a position the table has not seen: no bound, no move."""
 
 
-class OutOfTime(Exception):
-    """A question ran past its time; what it proved stays in the table."""
+class OutOfNodes(Exception):
+    """A question ran past its budget; what it proved stays in the table."""
 
 
 def completing(stride: int) -> Callable[[int, int], int]:
@@ -135,32 +137,41 @@ class Proof:
         self.follow_from = FOLLOW_UP_STONES if self.cells % 2 == 0 else self.cells + 1  # the rules need even cells
         self.table: dict[int, int] = {}
         """key -> (lower bound + _UNKNOWN) | (upper bound + _UNKNOWN) << 7 | best move's bit << 14."""
-        self.asked: dict[int, float] = {}
-        """key -> the seconds the last question about it was allowed."""
-        self.nodes = 0
-        self.limit = 0
-        """The node count at which the clock is looked at next."""
-        self.deadline = 0.0
+        self.asked: dict[int, int] = {}
+        """key -> the nodes the last question about it was allowed."""
+        self.nodes = self.limit = self.stop = self.calls = 0
+        """Since the search began (`begin`): the nodes searched, the count at which the budget is looked
+        at next, the one the current question stops at, and its calls into `book` (`SHARE`)."""
         self.nearest: int | None = None
         """The fewest stones of a position asked since the search began (`begin`): its root's children."""
         self.read = False
         """Whether the search reads the game's book (an engine's `book=off` does not): the proof is part of it."""
         self.root: tuple[int, int] | None = None
-        """The search's root (mine, taken) while its payoff is not proven: deeper questions share time with it."""
-        self.turn = 0.0
-        """When the root's proof has its next turn (`PROOF_TURN`)."""
+        """The search's root (mine, taken) while its payoff is not proven: deeper questions share turns with it."""
+        self.turn = 0
+        """The search's call count at which the root's proof has its next turn (`PROOF_TURN`)."""
 
     def begin(self) -> None:
         """A new search begins: the next question is about its root or one of its root's children."""
         self.nearest, self.read, self.root = None, False, None
+        self.nodes = self.calls = 0
+
+    def budget(self, nodes: int) -> bool:
+        """Start a question of at most `nodes` nodes, fewer where the search's share runs out; False if none is left."""
+        left = SEARCH_NODES + SHARE * self.calls - self.nodes
+        if left <= 0:
+            return False
+        self.stop = self.nodes + min(nodes, left)
+        self.limit = min(self.stop, self.nodes + CHECK_EVERY)
+        return True
 
     def outcome(self, mine: int, taken: int) -> Known | None:
         """The payoff for the side to move (`mine`, on a board with `taken` cells and no four, the
         mover unable to complete four at once) with the most plies left, or None. A search's nearest
-        positions to its root (the fewest stones asked since `begin`) are searched, within a time
-        that grows each time they are asked; deeper ones are answered from the table (`tests`)."""
+        positions to its root (the fewest stones asked since `begin`) are searched, within a budget
+        of nodes that grows each time they are asked; deeper ones are answered from the table (`tests`)."""
         stones = taken.bit_count()
-        bounds = self._ask(mine, taken, self.tests(taken), FIRST_SECONDS)
+        bounds = self._ask(mine, taken, self.tests(taken), FIRST_NODES)
         if bounds is None:
             return None
         low, high = bounds
@@ -174,16 +185,16 @@ class Proof:
         0 for every move: a proven best move's alone (one that wins, or one that draws where the mover
         cannot win); else, at a search's root whose least payoff is known (`least`, a book's, or the
         table's), the moves not proven to fall short of it. At a search's root whether the mover wins
-        and then whether it loses are searched (ROOT_SECONDS at first), once the search has read the
+        and then whether it loses are searched (ROOT_NODES at first), once the search has read the
         book (`read`: the proof is part of it); deeper, the table answers."""
         if not self.read:
             return 0
-        bounds = self._ask(mine, taken, self.tests(taken), ROOT_SECONDS)
+        bounds = self._ask(mine, taken, self.tests(taken), ROOT_NODES)
         root = self.nearest == taken.bit_count()
         if root:
             settled = bounds is not None and (bounds[0] > 0 or bounds[1] < 0 or bounds[0] >= 0 >= bounds[1])
-            self.root, self.turn = (None if settled else (mine, taken)), time.perf_counter() + SEARCH_TURN
-        elif self.root is not None and time.perf_counter() >= self.turn:
+            self.root, self.turn = (None if settled else (mine, taken)), self.calls + SEARCH_TURN
+        elif self.root is not None and self.calls >= self.turn:
             self._share()
         entry = self.table.get(mine + taken, _NOTHING)
         low, high, move = (entry & 127) - _UNKNOWN, (entry >> 7 & 127) - _UNKNOWN, entry >> 14
@@ -208,10 +219,12 @@ class Proof:
         return (0, -1) if taken.bit_count() % 2 == 0 else (-1, 0)
 
     def _share(self) -> None:
-        """The root's proof's turn: PROOF_TURN seconds more of its questions, then the search's turn."""
+        """The root's proof's turn: PROOF_TURN nodes more of its questions, then the search's turn."""
         assert self.root is not None
         mine, taken = self.root
-        self.nodes, self.limit, self.deadline = 0, CLOCK_EVERY, time.perf_counter() + PROOF_TURN
+        self.turn = self.calls + SEARCH_TURN
+        if not self.budget(PROOF_TURN):
+            return
         try:
             low, high = -self.cells, self.cells
             for alpha in self.tests(taken):
@@ -219,14 +232,13 @@ class Proof:
                 low, high = (max(low, score), high) if score > alpha else (low, min(high, score))
             if low > 0 or high < 0 or low >= 0 >= high:
                 self.root = None  # proven
-        except OutOfTime:
+        except OutOfNodes:
             pass
-        self.turn = time.perf_counter() + SEARCH_TURN
 
-    def _ask(self, mine: int, taken: int, tests: tuple[int, int], first: float) -> tuple[int, int] | None:
+    def _ask(self, mine: int, taken: int, tests: tuple[int, int], first: int) -> tuple[int, int] | None:
         """The bounds of the mover's score: from the table, and at a search's nearest positions from
         null-window `tests` (each alpha's window (alpha, alpha + 1)) until one settles the payoff; None
-        where the time ran out."""
+        where the budget ran out."""
         key, stones = mine + taken, taken.bit_count()
         if self.nearest is None or stones < self.nearest:
             self.nearest = stones
@@ -235,18 +247,19 @@ class Proof:
         if low > 0 or high < 0 or low >= 0 >= high or stones > self.nearest:
             return low, high
         last = self.asked.get(key)
-        seconds = min(MOST_SECONDS, 2 * last) if last is not None else first
+        nodes = min(MOST_NODES, 2 * last) if last is not None else first
+        if not self.budget(nodes):
+            return None
         if len(self.asked) >= REMEMBERED:
             self.asked.clear()
-        self.asked[key] = seconds
-        self.nodes, self.limit, self.deadline = 0, CLOCK_EVERY, time.perf_counter() + seconds
+        self.asked[key] = nodes
         try:
             for alpha in tests:
                 score = self.negamax(mine, taken, alpha, alpha + 1)
                 low, high = (max(low, score), high) if score > alpha else (low, min(high, score))
                 if low > 0 or high < 0:
                     break
-        except OutOfTime:
+        except OutOfNodes:
             return None
         return low, high
 
@@ -312,10 +325,10 @@ class Proof:
         return None
 
     def tick(self) -> None:
-        """Look at the clock (every CLOCK_EVERY nodes): past the deadline, stop; a full table starts afresh."""
-        if time.perf_counter() >= self.deadline:
-            raise OutOfTime
-        self.limit += CLOCK_EVERY
+        """Look at the budget (every CHECK_EVERY nodes): spent, stop; a full table starts afresh."""
+        if self.nodes >= self.stop:
+            raise OutOfNodes
+        self.limit = min(self.stop, self.nodes + CHECK_EVERY)
         if len(self.table) >= REMEMBERED:
             self.table.clear()
 
