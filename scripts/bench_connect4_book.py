@@ -5,7 +5,8 @@ dependency) and `bitbully-databases`, with nimmax on the path:
 
     PYTHONPATH=. nice /work/scratch/book/venv/bin/python scripts/bench_connect4_book.py
 
-For each nimmax spec (default `alphabeta` with the books, and `alphabeta:book=off`):
+For each nimmax spec (default `alphabeta` with the books, and past them the game's own proof,
+`nimmax/games/mnk/proof.py`; and `alphabeta:book=off`, without either):
 - games against perfect play: nimmax first from the empty board and after each of the seven
   replies to d (every one a first-player win), and nimmax second after each of the seven
   first moves (draws after c and e, second-player wins after the others); the result and
@@ -131,6 +132,8 @@ def kept(spec: str, positions: list[list[int]]) -> tuple[dict[tuple[int, int], l
         seconds.append(time.perf_counter() - start)
         found = scores(moves)
         good = sign(found[move]) == sign(max(found.values()))
+        if not good:
+            print(f"  missed: {''.join('abcdefg'[col] for col in moves)} (played {'abcdefg'[move]})")
         bucket = next(bucket for bucket in BUCKETS if bucket[0] <= len(moves) <= bucket[1])
         buckets[bucket][0] += good
         buckets[bucket][1] += 1
@@ -158,19 +161,21 @@ def analysed(spec: str, moves: list[int]) -> tuple[int | None, int | None, bool]
     return (named.ply if named else None), decisive(moves), bool(named and named.exact)
 
 
-def report(spec: str, count: int, seed: int, lost_games: list[list[int]]) -> list[list[int]]:
-    """Print one spec's figures; the games it lost as first player."""
+def report(spec: str, count: int, seed: int, lost_games: list[list[int]], only: str | None) -> list[list[int]]:
+    """Print one spec's figures (`only` the games or the positions, else both); the games it lost as first player."""
     print(f"\n== {spec}")
-    start = time.perf_counter()
-    rows, seconds, lost = games(spec)
-    print("games against perfect play:")
-    print("\n".join(rows))
-    print(f"  seconds a move: mean {statistics.mean(seconds):.2f}, most {max(seconds):.2f}")
-    buckets, opening, taken = kept(spec, sample(seed, count))
-    shown = ", ".join(f"plies {low}-{high}: {good}/{total}" for (low, high), (good, total) in buckets.items())
-    print(f"outcome kept ({count} positions, seed {seed}): {shown}")
-    print(f"  won positions at plies 0-11, winning move found: {opening[0]}/{opening[1]}")
-    print(f"  seconds a move: mean {statistics.mean(taken):.2f}, most {max(taken):.2f}")
+    start, lost = time.perf_counter(), list[list[int]]()
+    if only != "positions":
+        rows, seconds, lost = games(spec)
+        print("games against perfect play:")
+        print("\n".join(rows))
+        print(f"  seconds a move: mean {statistics.mean(seconds):.2f}, most {max(seconds):.2f}")
+    if only != "games":
+        buckets, opening, taken = kept(spec, sample(seed, count))
+        shown = ", ".join(f"plies {low}-{high}: {good}/{total}" for (low, high), (good, total) in buckets.items())
+        print(f"outcome kept ({count} positions, seed {seed}): {shown}")
+        print(f"  won positions at plies 0-11, winning move found: {opening[0]}/{opening[1]}")
+        print(f"  seconds a move: mean {statistics.mean(taken):.2f}, most {max(taken):.2f}")
     for moves in lost_games[:1]:
         named, truth, proven = analysed(spec, moves)
         print(f"analyze of a lost game ({len(moves)} plies): names ply {named} (proven: {proven}); solver: ply {truth}")
@@ -195,12 +200,13 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--spec", action="append", help="nimmax specs (default: alphabeta, alphabeta:book=off)")
+    parser.add_argument("--only", choices=("games", "positions"), help="run only the games or only the positions")
     args = parser.parse_args()
     specs: list[str] = args.spec or ["alphabeta:book=off", "alphabeta"]
     load()
     lost: list[list[int]] = []
     for spec in specs:
-        lost = report(spec, args.positions, args.seed, lost) or lost
+        lost = report(spec, args.positions, args.seed, lost, args.only) or lost
 
 
 if __name__ == "__main__":

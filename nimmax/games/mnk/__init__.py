@@ -3,17 +3,20 @@
 `MNK` is built in layers, one module each: `rules` (bitboards, moves, results, keys),
 `notation` (moves and positions as typed, the completed line, the game's words), `threats`
 (threat shapes, victories by continuous fours, the moves a limited search tries on a big
-board) and `evaluation` (window scores, row parity, the estimate at a horizon).
+board), `evaluation` (window scores, row parity, the estimate at a horizon) and `proof` (Connect
+Four's exact outcomes beyond the opening books).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Self
 
-from nimmax.game import Capability
+from nimmax.game import Capability, Known
 from nimmax.games import connect4_book
 from nimmax.games.mnk.evaluation import Evaluation
 from nimmax.games.mnk.notation import CONNECT4, TICTACTOE
+from nimmax.games.mnk.proof import Proof
 from nimmax.games.mnk.rules import (
     DRAWN,
     LETTERS,
@@ -68,6 +71,46 @@ class MNK(Evaluation):
         self.books = self.booked and connect4_book.installed()
         if not self.books:
             self.capabilities = self.capabilities - {Capability.BOOK}
+
+    def _memos(self, remember: bool) -> None:
+        """The memos of `Rules`, and on the board the books cover a proof of its own (`book`) in a search's copy."""
+        super()._memos(remember)
+        self._proof = Proof(self.rows, self.cols) if remember and self.books else None
+
+    def for_search(self) -> Self:
+        """`Rules.for_search`; a copy kept across searches tells its proof that a new one begins."""
+        if self._proof is not None:
+            self._proof.begin()
+        return super().for_search()
+
+    def heuristic_actions(self, state: Board) -> Sequence[int] | None:
+        """`Threats.heuristic_actions`; past the 8-stone book, in a search's copy, the moves its proof
+        says the position needs (`proof.Proof.best_moves`: a proven win or draw alone, else at the
+        search's root the moves not proven short of the 12-stone book's payoff); None for every move."""
+        taken = state.x | state.o
+        if self._proof is None or state.outcome or taken.bit_count() < connect4_book.STONES[-1]:
+            return super().heuristic_actions(state)
+        if (state.x_threats | state.o_threats) & (taken + self.bottom):
+            return None  # a four to make or to block: `search_actions` has the move
+        known = super().book(state)
+        least = int(known.payoff) if known is not None else -1
+        cells = self._proof.best_moves(state.o if state.player else state.x, taken, least)
+        return tuple(col for col in self.column_order if cells & self.column_masks[col]) or None
+
+    def book(self, state: Board) -> Known | None:
+        """The opening books at the stone counts they cover (`Rules.book`); past them, in a search's copy
+        (`for_search`), the outcome an exact search of its own proves (`proof.Proof`: the root's children
+        within a budget of nodes that grows each time they are asked, all within a share of the calls
+        here, deeper positions from its table), or None."""
+        taken = state.x | state.o
+        if self._proof is not None:
+            self._proof.read, self._proof.calls = True, self._proof.calls + 1
+        if self._proof is None or state.outcome or taken.bit_count() <= connect4_book.STONES[-1]:
+            return super().book(state)
+        mine, threats = (state.o, state.o_threats) if state.player else (state.x, state.x_threats)
+        if threats & (taken + self.bottom):  # the mover completes four at once
+            return Known(1.0, 1, True)
+        return self._proof.outcome(mine, taken)
 
 
 def _shape(
