@@ -32,7 +32,7 @@ PROOF_TURN, SEARCH_TURN = 15_000, 1_000
 """While a root's payoff is unproven, its proof (these nodes) and the search (these calls into `book`,
 some 0.02 s of alpha-beta) take turns: the search's estimates choose among the moves the proof has
 not refuted, the proof is what settles them."""
-SEARCH_NODES, SHARE = 60_000, PROOF_TURN // SEARCH_TURN
+SEARCH_NODES, SHARE = 200_000, PROOF_TURN // SEARCH_TURN
 """The nodes a search's questions may take in all, and more per call of its into `book`: no engine,
 however often it asks (MCTS at every node it makes), spends more than this share of its work on them."""
 FOLLOW_UP_STONES = 20
