@@ -15,7 +15,6 @@ Making the data may take seconds: it reports its progress to whatever the caller
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -85,8 +84,14 @@ def say(line: str) -> None:
 
 def header(name: str, version: int, data: bytes) -> bytes:
     """The header of a cache file holding `data`: magic, name, version, checksum, length."""
-    digest = hashlib.sha256(data).hexdigest()
-    return MAGIC + f"{name}\n{version}\n{digest}\n{len(data)}\n".encode("ascii")
+    return MAGIC + f"{name}\n{version}\n{checksum(data)}\n{len(data)}\n".encode("ascii")
+
+
+def checksum(data: bytes) -> str:
+    """The sha256 of `data` in hex."""
+    import hashlib  # here, not at the top: OpenSSL's binding costs every command's start-up 3 ms
+
+    return hashlib.sha256(data).hexdigest()
 
 
 def parse(raw: bytes, name: str, version: int) -> bytes | str:
@@ -101,7 +106,7 @@ def parse(raw: bytes, name: str, version: int) -> bytes | str:
         return f"holds {quoted(found.decode('ascii', 'replace'))}, not {quoted(name)}"
     if made != str(version).encode("ascii"):
         return f"is of format {quoted(made.decode('ascii', 'replace'))}, not {version}"
-    if length != str(len(data)).encode("ascii") or hashlib.sha256(data).hexdigest().encode("ascii") != digest:
+    if length != str(len(data)).encode("ascii") or checksum(data).encode("ascii") != digest:
         return "is damaged (its checksum differs)"
     return data
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -91,7 +90,7 @@ def write_atomic(path: Path, text: str | bytes) -> None:
         with target.open(mode, encoding=encoding) as file:
             file.write(text)
         return
-    temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    temporary = target.with_name(f".{target.name}.{os.urandom(4).hex()}.tmp")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
     try:
         with os.fdopen(descriptor, mode, encoding=encoding) as file:
