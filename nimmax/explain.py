@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from nimmax.game import CHANCE, AnyGame, Capability
+from nimmax.game import CHANCE, AnyGame, Capability, Known
 from nimmax.players import SearchPlayer
 from nimmax.search import Entry, SearchResult, deep
 from nimmax.search.table import exact_move, key_of
@@ -67,7 +67,8 @@ def follow(
     """The best line from `state`, up to `plies` (ANY_SPAWN where chance moves, and there it stops).
 
     An estimate's line is the one the search saw, read from its table; a proven line is
-    searched again (`search`) wherever the table's proven entries stop, so it runs to the end.
+    searched again (`search`) wherever the table's proven entries stop, and read from the book
+    where the book answers (`book_move`), so it runs to the end.
     """
     line: list[Any] = []
     key = key_of(game)  # the key the search filed its entries by
@@ -76,8 +77,10 @@ def follow(
             line.append(ANY_SPAWN)
             break
         move = exact_move(table.get(key(state)), state, proven)
-        if move is None and proven and Capability.BOOK in game.capabilities and game.book(state) is not None:
-            break  # the book holds this value, not its line: a search on from here would start afresh
+        if move is None and proven and Capability.BOOK in game.capabilities and (known := game.book(state)):
+            move = book_move(game, state, known)  # a search on from here would start afresh
+            if move is None:
+                break
         if move is None and proven and (pv := search(state).pv):
             move = pv[0]
         if move is None:
@@ -85,6 +88,26 @@ def follow(
         line.append(move)
         state = game.result(state, move)
     return tuple(line)
+
+
+def book_move(game: AnyGame, state: Any, known: Known) -> Any | None:
+    """The move of the book's own line from `state`, which the book values but does not store: one
+    whose position keeps the value and is a ply nearer the end (any that keeps the value where the
+    book knows the payoff alone, or the value is a draw); None where the book is silent on them."""
+    mover, keeping = game.to_move(state), None
+    for move in game.actions(state):
+        child = game.result(state, move)
+        if game.is_terminal(child):
+            payoff, plies = game.utility(child, mover), 0
+        elif (seen := game.book(child)) is not None:
+            payoff, plies = seen.payoff if game.to_move(child) == mover else -seen.payoff, seen.plies
+        else:
+            continue
+        if payoff == known.payoff:
+            if plies == known.plies - 1 and known.exact:
+                return move
+            keeping = move if keeping is None else keeping
+    return keeping
 
 
 def finishes(game: AnyGame, state: Any, line: tuple[Any, ...]) -> bool:

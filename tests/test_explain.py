@@ -10,9 +10,12 @@ from hypothesis import strategies as st
 from nimmax import games
 from nimmax.explain import ANY_SPAWN, lines
 from nimmax.game import CHANCE, AnyGame
+from nimmax.games.kalah import Kalah, Position
 from nimmax.players import SearchPlayer, parse_spec
+from nimmax.solve import solve
 from nimmax.ui.why import explanation
-from tests.theory import nim_mover_wins
+from tests.test_kalah_book import endgames
+from tests.theory import KALAH_4_3, kalah_solved_within, nim_mover_wins
 
 
 def play(game: AnyGame, words: list[str]) -> Any:
@@ -71,3 +74,35 @@ def test_2048_lines_stop_at_chance() -> None:
     assert found and all(item.line[1:] == (ANY_SPAWN,) for item in found if not item.finished)
     assert explanation(game, state, found[0]).endswith(": chance any spawn") is False
     assert "any spawn" in explanation(game, state, found[0])
+
+
+@settings(max_examples=20, deadline=None)
+@given(endgames(range(4, 5), 9))
+def test_kalah_lines_run_through_the_endgame_book_to_the_end(drawn: tuple[Position, int]) -> None:
+    """Where the book values a position it stores no line: the line is read move by move from the
+    book's values, each move keeping the literal solver's value and nearing the end as it says."""
+    state, pits = drawn
+    game = Kalah(pits, 1, endgame=9)
+    assert_lines_end_where_values_say(game, state)
+    best = lines(game, state, SearchPlayer(parse_spec("alphabeta:time=inf")))[0]
+    margin, plies = kalah_solved_within(state.board, state.player)
+    assert best.value == margin
+    position = state
+    for move in best.line:
+        mover, value = position.player, kalah_solved_within(position.board, position.player)[0]
+        position = game.result(position, move)
+        after = kalah_solved_within(position.board, position.player)[0]
+        assert (after if position.player == mover else -after) == value
+    assert margin == 0 or len(best.line) == plies
+
+
+def test_the_solved_kalah_4_3_line_plays_to_the_end_and_wins_by_its_value() -> None:
+    """Kalah(4, 3)'s answer crosses into the endgame book after five plies; its line goes on to the end."""
+    game = games.create("kalah --pits 4 --seeds 3")
+    start = game.initial_state()
+    answer = solve(game, start)
+    position = start
+    for move in answer.pv:
+        position = game.result(position, move)
+    assert answer.value == KALAH_4_3 and game.is_terminal(position)
+    assert game.utility(position, 0) == KALAH_4_3
