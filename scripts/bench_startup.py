@@ -7,7 +7,10 @@ median of its rounds, so a drifting machine load falls on every case alike; the 
 printed before and after. The CPU seconds of the same runs are printed too: a busy machine
 stretches wall time far more than CPU time, which stays near what a quiet machine's wall time
 would be. With `--against CHECKOUT` (another nimmax checkout, main's say) the
-same commands of both checkouts alternate too, and the ratios are printed.
+same commands of both checkouts alternate too, and the ratios are printed. Run it with the Python
+of an environment where nimmax is installed as a user installs it (`pip install .`): an editable
+install's import finder, which site loads at every start, adds some 15 ms that no user pays (the
+script says when it finds one).
 Run from the checkout: `python scripts/bench_startup.py [--rounds 21] [--against /work/main]`.
 """
 
@@ -65,6 +68,8 @@ def main() -> None:
     runs.append((FLOOR[0], FLOOR[1], ROOT))
     for _, arguments, checkout in runs:  # warm the file cache and compile the bytecode first
         run(arguments, checkout)
+    if editable := sorted(Path(sys.prefix).glob("lib/python*/site-packages/__editable__*nimmax*")):
+        print(f"note: this nimmax is an editable install ({editable[0].name}): its finder loads at every start")
     print(f"load before: {load()}")
     times: dict[tuple[str, Path], list[tuple[float, float]]] = {(name, checkout): [] for name, _, checkout in runs}
     for _ in range(options.rounds):
