@@ -242,26 +242,29 @@ def _solver(
                 filled, other = emptied[filled][facing - last], other - captured
             if not left or not other:  # the game ends: each side keeps the seeds on its row
                 score, win, loss = banked + left - other, 0, 0
-            elif last == -1:  # another turn: the view stays the mover's
+            elif last == -1:  # another turn: the view stays the mover's, a seed fewer (a layer below, valued)
                 child = after + offsets[left][filled]
-                if values[child] == UNKNOWN:
-                    solve(after, filled, child)
                 score = banked + values[child]
                 if score < best:
                     continue
                 win, loss = wins[child], losses[child]
             else:
                 child = filled + offsets[other][after]
-                if values[child] == UNKNOWN:
+                value = values[child]
+                if value == UNKNOWN:
                     solve(filled, after, child)
-                score = banked - values[child]
+                    value = values[child]
+                score = banked - value
                 if score < best:
                     continue
                 win, loss = losses[child], wins[child]
             if score > best:
                 best, hurry, delay = score, win, loss
             elif score == best:
-                hurry, delay = min(hurry, win), max(delay, loss)
+                if win < hurry:
+                    hurry = win
+                if loss > delay:
+                    delay = loss
         values[rank], wins[rank], losses[rank] = best, hurry + 1, delay + 1
 
     return solve
