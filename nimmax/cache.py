@@ -9,7 +9,9 @@ again, with one line on stderr saying so, and never trusted. A folder that canno
 costs only the keeping: the data is made in memory, with one line saying so.
 
 Making the data may take seconds: it reports its progress to whatever the caller installed with
-`reporting` (the CLI draws a bar on a terminal); the core itself draws nothing.
+`reporting` (the CLI draws a bar on a terminal; the core itself draws nothing), stops early where
+`halting` asks it to (a watched search told to answer now), and goes as far as the work allows
+only where a search may wait for it (`patient`: a solve to the end, not a timed move).
 """
 
 from __future__ import annotations
