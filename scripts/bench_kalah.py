@@ -17,8 +17,10 @@ The endgame book (issue 32), side by side in one run:
     python scripts/bench_kalah.py --book                  # Kalah(4,3), (4,4), (5,3), (6,3)
     python scripts/bench_kalah.py --book --stretch [5,4]  # (5,4) and (6,4) (or one), 30 minutes each, book on,
                                                           # deepening: the depth reached if not proven
+    python scripts/bench_kalah.py --book --widths 6,3 13,14  # Kalah(6,3) with books of 13 and 14 seeds
 
-First each book is built cold into a new cache folder (seconds, then read back), then each board
+First each book is built cold into a new cache folder as small as a timed search makes it, then
+widened as a solve to the end does (seconds, then read back), then each board
 is proven with the book (`alphabeta`) and without it (`alphabeta:book=off`), the two runs
 alternating over the rounds, medians reported with the machine's load; the books are read before
 the clock starts, so the build is counted once, in its own line. Targets: Kalah(4,3) under 0.5 s,

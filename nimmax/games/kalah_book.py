@@ -19,6 +19,11 @@ prefix sums p_i of the pits, rank = sum of C(p_i + i, i + 1), a number below C(N
 for every position with at most N seeds. The book holds, per rank, the value (a signed byte;
 -128 for a position that ends the game, which the book does not answer) and the two distances
 (a byte each): three arrays of C(N + 2m, 2m) bytes.
+
+So the book of N seeds is the first ranks of every wider one: a book grows a layer (the positions
+of exactly s seeds) at a time from a narrower one, and stopped between layers it is a whole book
+of fewer seeds. The cache keeps one book per pits, the widest made: a timed search builds it small
+(BASE) and reads whatever is wider, a solve to the end widens it (WIDE).
 """
 
 from __future__ import annotations
