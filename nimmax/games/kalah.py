@@ -261,11 +261,14 @@ class Kalah(Game[Position, int]):
         """The endgame book's margin and plies to the end, for a position with at most `endgame`
         seeds in the pits that its book covers (read or built on first use, `kalah_book.shelved`)."""
         board = state.board
-        if sum(board) - board[self.pits] - board[-1] > self.endgame:
+        left = sum(board) - board[self.pits] - board[-1]
+        if left > self.endgame:
+            return None
+        book = kalah_book.shelved(self.pits, self.reach)
+        if left > book.seeds:  # a timed search's book may be narrower than `endgame`
             return None
         player = state.player
-        lead = board[self._stores[player]] - board[self._stores[1 - player]]
-        return kalah_book.shelved(self.pits, self.reach).probe(self._views[player](board), lead)
+        return book.probe(self._views[player](board), board[self._stores[player]] - board[self._stores[1 - player]])
 
     def key(self, state: Position) -> Hashable:
         """The position seen by the mover: their pits, the opponent's pits, the store difference.
