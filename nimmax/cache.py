@@ -9,7 +9,9 @@ again, with one line on stderr saying so, and never trusted. A folder that canno
 costs only the keeping: the data is made in memory, with one line saying so.
 
 Making the data may take seconds: it reports its progress to whatever the caller installed with
-`reporting` (the CLI draws a bar on a terminal); the core itself draws nothing.
+`reporting` (the CLI draws a bar on a terminal; the core itself draws nothing), stops early where
+`halting` asks it to (a watched search told to answer now), and goes as far as the work allows
+only where a search may wait for it (`patient`: a solve to the end, not a timed move).
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ _shown: list[Progress] = []
 """The displays installed by `reporting`, the innermost last: one process-wide stack, not a context
 variable, since a search runs on a thread of its own (`search.stack.deep`), which starts with an
 empty context."""
+_patience: list[bool] = []
+"""One entry per `patient` block entered and not left: process-wide, as `_shown` is."""
+_halts: list[Callable[[], bool]] = []
+"""The questions `halting` installed: whether the work should stop now."""
 
 
 def folder(environ: Mapping[str, str] = os.environ, platform: str = sys.platform, home: Path | None = None) -> Path:
@@ -66,9 +72,41 @@ def reporting(progress: Progress) -> Iterator[None]:
         del _shown[len(_shown) - 1 - _shown[::-1].index(progress)]  # this block's own, the innermost
 
 
-def _steps(what: str, total: int) -> AbstractContextManager[Advance]:
+def making(what: str, total: int) -> AbstractContextManager[Advance]:
     """The progress display the caller installed, or one that shows nothing."""
     return _shown[-1](what, total) if _shown else nullcontext(nothing)
+
+
+@contextlib.contextmanager
+def patient() -> Iterator[None]:
+    """Within this block a search waits for what it reads from the cache however long making it
+    takes (an exact solve without a clock): a game's book may then be made as wide as it goes."""
+    _patience.append(True)
+    try:
+        yield
+    finally:
+        _patience.pop()
+
+
+def waits() -> bool:
+    """Whether the search running now may wait for long work made for the cache (`patient`)."""
+    return bool(_patience)
+
+
+@contextlib.contextmanager
+def halting(asked: Callable[[], bool]) -> Iterator[None]:
+    """Within this block, long work made for the cache stops early when `asked()` is true (a watched
+    search told to answer now), keeping what it finished."""
+    _halts.append(asked)
+    try:
+        yield
+    finally:
+        del _halts[len(_halts) - 1 - _halts[::-1].index(asked)]
+
+
+def halted() -> bool:
+    """Whether the work made for the cache now should stop (`halting`)."""
+    return any(asked() for asked in _halts)
 
 
 def nothing(done: int) -> None:
@@ -111,28 +149,42 @@ def parse(raw: bytes, name: str, version: int) -> bytes | str:
     return data
 
 
-def kept(name: str, version: int, what: str, make: Callable[[Advance], bytes], steps: int) -> bytes:
-    """The data of the cache file `name` of this format `version`, checked; else made by `make`
-    (told its progress over `steps` steps, shown as making `what`) and kept for the next time."""
+def read(name: str, version: int, what: str) -> bytes | None:
+    """The data of the cache file `name` of this format `version`, checked; None where there is
+    none, or (with one line saying so) where it cannot be read or trusted."""
     path = folder() / name
     try:
         raw = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
-        raw = None
+        return None
     except OSError as error:
         say(f"cannot read {what} from {quoted(str(path))} ({error.strerror}): made again")
-        raw = None
-    if raw is not None:
-        data = parse(raw, name, version)
-        if isinstance(data, bytes):
-            return data
-        say(f"{what} at {quoted(str(path))} {data}: made again, not trusted")
-    with _steps(what, steps) as advance:
-        data = make(advance)
+        return None
+    data = parse(raw, name, version)
+    if isinstance(data, bytes):
+        return data
+    say(f"{what} at {quoted(str(path))} {data}: made again, not trusted")
+    return None
+
+
+def keep(name: str, version: int, what: str, data: bytes) -> None:
+    """Keep `data` as the cache file `name` for the next time, whole or not at all; a folder that
+    cannot be written costs the keeping only (one line says so)."""
+    path = folder() / name
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, header(name, version, data) + data)
     except OSError as error:
         reason = error.strerror or str(error)
         say(f"cannot keep {what} in {quoted(str(path.parent))} ({reason}): made in memory for this run")
+
+
+def kept(name: str, version: int, what: str, make: Callable[[Advance], bytes], steps: int) -> bytes:
+    """The data of the cache file `name` of this format `version`, checked; else made by `make`
+    (told its progress over `steps` steps, shown as making `what`) and kept for the next time."""
+    data = read(name, version, what)
+    if data is None:
+        with making(what, steps) as advance:
+            data = make(advance)
+        keep(name, version, what, data)
     return data

@@ -4,9 +4,11 @@ at the engine's own speed, the other root moves with the bounds that prove them 
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
 
+from nimmax import cache
 from nimmax.explain import ANY_SPAWN, follow
 from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
@@ -59,8 +61,10 @@ def solve(
         own = prunes(chosen) and chosen.settings.cache  # its table holds most of the line
         return replace(result, pv=full_line(game, state, result, chosen.table_for(game) if own else Table()))
 
-    answer = deep(solved)
-    return refine(game, state, chosen, answer) if every_move else answer
+    # A search to the end without a clock may wait for a wide endgame book (Kalah's), made once and kept.
+    with nullcontext() if chosen.limits.limited else cache.patient():
+        answer = deep(solved)
+        return refine(game, state, chosen, answer) if every_move else answer
 
 
 GLANCE = Limits(time=0.3)

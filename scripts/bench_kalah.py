@@ -17,8 +17,10 @@ The endgame book (issue 32), side by side in one run:
     python scripts/bench_kalah.py --book                  # Kalah(4,3), (4,4), (5,3), (6,3)
     python scripts/bench_kalah.py --book --stretch [5,4]  # (5,4) and (6,4) (or one), 30 minutes each, book on,
                                                           # deepening: the depth reached if not proven
+    python scripts/bench_kalah.py --book --widths 6,3 13,14  # Kalah(6,3) with books of 13 and 14 seeds
 
-First each book is built cold into a new cache folder (seconds, then read back), then each board
+First each book is built cold into a new cache folder as small as a timed search makes it, then
+widened as a solve to the end does (seconds, then read back), then each board
 is proven with the book (`alphabeta`) and without it (`alphabeta:book=off`), the two runs
 alternating over the rounds, medians reported with the machine's load; the books are read before
 the clock starts, so the build is counted once, in its own line. Targets: Kalah(4,3) under 0.5 s,
@@ -37,8 +39,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from nimmax import cache, games  # noqa: E402
+from nimmax import cache  # noqa: E402
 from nimmax.games import kalah_book  # noqa: E402
+from nimmax.games.kalah import Kalah  # noqa: E402
 from nimmax.search import ENGINES, Limits, SearchResult, deep, run, search  # noqa: E402
 from nimmax.search.engines import Settings  # noqa: E402
 
@@ -62,9 +65,11 @@ def solve(
     deadline: float | None = None,
     deepening: bool = False,
     book: bool = True,
+    endgame: int | None = None,
 ) -> tuple[SearchResult, float]:
-    """Alpha-beta from the start, cold (a fresh table each run); the result and the median time."""
-    game = games.create(f"kalah --pits {pits} --seeds {seeds}")
+    """Alpha-beta from the start, cold (a fresh table each run), with the book as wide as an exact
+    solve's (or `endgame` seeds); the result and the median time."""
+    game = Kalah(pits, seeds, endgame=endgame if endgame is not None else kalah_book.WIDE.get(pits, 0))
     settings = Settings(book=book)
     times, result = [], None
     for _ in range(repeats):
@@ -102,19 +107,42 @@ def load() -> str:
 
 
 def build_books(folder: Path) -> None:
-    """Each book built cold into the new cache `folder`, then read back from it, timed."""
-    shelve = kalah_book.shelved.__wrapped__  # not the process's memo: each call reads or builds
-    for pits, seeds in sorted(kalah_book.SEEDS.items()):
-        started, used = time.perf_counter(), time.process_time()
-        shelve(pits, seeds)
-        built, cpu = time.perf_counter() - started, time.process_time() - used
-        started = time.perf_counter()
-        shelve(pits, seeds)
-        read = time.perf_counter() - started
-        size = (folder / f"kalah-{pits}-{seeds}.book").stat().st_size
+    """Each book built cold into the new cache `folder` as wide as a timed search builds it, then
+    widened from there as an exact solve does, then read back from it, timed."""
+    for pits in sorted(kalah_book.BASE):
+        for seeds in sorted({kalah_book.BASE[pits], kalah_book.WIDE[pits]}):
+            kalah_book.forget()  # not the process's book: each call reads, then builds or widens
+            started, used = time.perf_counter(), time.process_time()
+            kalah_book.shelved(pits, seeds)
+            built, cpu = time.perf_counter() - started, time.process_time() - used
+            kalah_book.forget()
+            started = time.perf_counter()
+            kalah_book.shelved(pits, seeds)
+            read = time.perf_counter() - started
+            size = (folder / f"kalah-{pits}.book").stat().st_size
+            print(
+                f"book {pits} pits <= {seeds:2} seeds: built {built:6.2f} s ({cpu:.2f} s cpu), "
+                f"read back {read * 1000:5.1f} ms, {size:,} bytes   {load()}",
+                flush=True,
+            )
+
+
+def widths(board: tuple[int, int], seeds: list[int], rounds: int) -> None:
+    """One board proven with books of so many `seeds`, alternating, medians of `rounds` runs."""
+    for width in seeds:
+        kalah_book.shelved(board[0], width)  # built before any clock starts
+    print(f"\n{'board':10} {'book':>5} {'value':>6} {'seconds':>9} {'nodes':>12}   ratio (to the first)")
+    runs: dict[int, list[tuple[SearchResult, float]]] = {width: [] for width in seeds}
+    for _ in range(rounds):
+        for width in seeds:
+            runs[width].append(solve(*board, deadline=600.0, endgame=width))
+    first = statistics.median(seconds for _, seconds in runs[seeds[0]])
+    for width in seeds:
+        median = statistics.median(seconds for _, seconds in runs[width])
+        result = runs[width][-1][0]
+        value = f"{result.value:+.0f}" if result.exact else "open"
         print(
-            f"book {pits} pits <= {seeds:2} seeds: built {built:6.2f} s ({cpu:.2f} s cpu), "
-            f"read back {read * 1000:5.1f} ms, {size:,} bytes   {load()}",
+            f"Kalah{board} {width:5} {value:>6} {median:9.2f} {result.nodes:12,}   {median / first:5.2f}x  {load()}",
             flush=True,
         )
 
@@ -156,8 +184,13 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             os.environ[cache.ENVIRONMENT] = folder
             build_books(Path(folder))
-            for pits, seeds in kalah_book.SEEDS.items():  # read before any clock starts
+            for pits, seeds in kalah_book.WIDE.items():  # read before any clock starts
                 kalah_book.shelved(pits, seeds)
+            if "--widths" in sys.argv:  # e.g. --widths 6,3 11,13,14: Kalah(6,3) with books of 11, 13, 14 seeds
+                at = sys.argv.index("--widths")
+                pits, seeds = map(int, sys.argv[at + 1].split(","))
+                widths((pits, seeds), [int(width) for width in sys.argv[at + 2].split(",")], 3)
+                return
         if "--stretch" in sys.argv:
             chosen = [board for board in STRETCH if f"{board[0]},{board[1]}" in sys.argv] or STRETCH
             with_and_without(chosen, 1800.0, 1, both=False, deepening=True)

@@ -4,11 +4,17 @@ saying so, never trusted, and a folder that cannot be written still gives the bo
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
+import os
+import signal
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from math import comb, inf
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +25,7 @@ from nimmax.game import Capability
 from nimmax.games import kalah_book
 from nimmax.games.kalah import Kalah, Position
 
-from .cli_helpers import nimmax
+from .cli_helpers import nimmax, nimmax_started
 from .theory import KALAH_4_3, kalah_solved, kalah_solved_within
 
 
@@ -54,7 +60,7 @@ def test_the_book_knows_the_margin_and_the_plies_the_literal_solver_finds(drawn:
 
 
 @settings(max_examples=15)
-@given(endgames(range(4, 5), kalah_book.SEEDS[4]))
+@given(endgames(range(4, 5), kalah_book.BASE[4]))
 def test_the_book_nimmax_uses_agrees_with_the_literal_solver(drawn: tuple[Position, int]) -> None:
     """The book Kalah(4, n) uses, at the edge of what it covers too."""
     state, _ = drawn
@@ -105,13 +111,13 @@ def test_a_search_from_the_start_reaches_the_book_and_keeps_the_value() -> None:
 def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A cache folder of this test's own, and no book read yet in this process."""
     monkeypatch.setenv(cache.ENVIRONMENT, str(tmp_path / "cache"))
-    kalah_book.shelved.cache_clear()
+    kalah_book.forget()
     yield tmp_path / "cache"
-    kalah_book.shelved.cache_clear()
+    kalah_book.forget()
 
 
 def book_file(folder: Path) -> Path:
-    return folder / "kalah-3-6.book"
+    return folder / "kalah-3.book"
 
 
 def the_book() -> kalah_book.Book:
@@ -119,7 +125,7 @@ def the_book() -> kalah_book.Book:
 
 
 def again() -> kalah_book.Book:
-    kalah_book.shelved.cache_clear()
+    kalah_book.forget()
     return the_book()
 
 
@@ -150,8 +156,8 @@ def foreign(path: Path) -> None:
 
 
 def renamed(path: Path) -> None:
-    kalah_book.shelved(3, 5)
-    path.write_bytes((path.parent / "kalah-3-5.book").read_bytes())
+    kalah_book.shelved(2, 5)
+    path.write_bytes((path.parent / "kalah-2.book").read_bytes())
 
 
 def cut(path: Path) -> None:
@@ -164,7 +170,7 @@ def cut(path: Path) -> None:
         (damage, "is damaged"),
         (stale, "is of format"),
         (foreign, "is not a nimmax cache file"),
-        (renamed, "holds 'kalah-3-5.book'"),
+        (renamed, "holds 'kalah-2.book'"),
         (cut, "is cut short"),
     ],
 )
@@ -178,7 +184,7 @@ def test_a_spoilt_book_is_made_again_with_one_line_never_trusted(
     assert again().encode() == made
     lines = said(capsys)
     assert len(lines) == 1 and reason in lines[0] and "made again" in lines[0], lines
-    assert cache.parse(book_file(fresh).read_bytes(), "kalah-3-6.book", kalah_book.FORMAT) == made  # kept whole again
+    assert cache.parse(book_file(fresh).read_bytes(), "kalah-3.book", kalah_book.FORMAT) == made  # kept whole again
     assert again().encode() == made and not said(capsys)
 
 
@@ -188,11 +194,11 @@ def test_a_folder_that_cannot_be_written_still_gives_the_book(
     blocker = tmp_path / "a file"
     blocker.write_text("not a folder")
     monkeypatch.setenv(cache.ENVIRONMENT, str(blocker / "cache"))
-    kalah_book.shelved.cache_clear()
+    kalah_book.forget()
     try:
         book = the_book()
     finally:
-        kalah_book.shelved.cache_clear()
+        kalah_book.forget()
     lines = said(capsys)
     assert len(lines) == 1 and "cannot keep" in lines[0] and "in memory" in lines[0], lines
     assert book.encode() == kalah_book.build(3, 6).encode()
@@ -237,7 +243,7 @@ def test_cli_solve_proves_kalah_4_3_with_the_book_built_in_a_new_cache(
     assert run.returncode == 0 and not run.stderr, run.stderr
     record = json.loads(run.stdout)
     assert record["value"] == KALAH_4_3 and record["exact"]
-    assert (tmp_path / f"kalah-4-{kalah_book.SEEDS[4]}.book").is_file()
+    assert (tmp_path / "kalah-4.book").is_file()
 
 
 def test_on_a_terminal_the_first_build_shows_a_bar_under_the_live_line(
@@ -247,7 +253,97 @@ def test_on_a_terminal_the_first_build_shows_a_bar_under_the_live_line(
 
     monkeypatch.setenv(cache.ENVIRONMENT, str(tmp_path))
     child = spawn("solve", "kalah", "--pits", "4", "--seeds", "3")
-    child.expect(shown(f"building the Kalah endgame book (4 pits, {kalah_book.SEEDS[4]} seeds)"))
+    child.expect(shown(f"building the Kalah endgame book (4 pits, {kalah_book.WIDE[4]} seeds)"))
     child.expect(shown("win by 6 seeds"))
     code, _ = finish(child)
     assert code == 0
+
+
+# --- Layer by layer: widened, stopped, as wide as the search may wait for -----------------------
+
+
+@functools.cache
+def widened() -> kalah_book.Book:
+    """The book of 3 pits and 7 seeds, widened from the one of 4 seeds."""
+    return kalah_book.build(3, 7, start=kalah_book.build(3, 4))
+
+
+def test_a_book_widened_from_a_narrower_one_is_the_book_built_whole_on_its_ranks() -> None:
+    narrow, wide = kalah_book.build(3, 4), widened()
+    assert wide.encode() == kalah_book.build(3, 7).encode()
+    size = len(narrow.values)  # the ranks of at most 4 seeds come first
+    assert (wide.values[:size], wide.wins[:size], wide.losses[:size]) == (narrow.values, narrow.wins, narrow.losses)
+
+
+@settings(max_examples=30)
+@given(endgames(range(3, 4), 7))
+def test_the_widened_layers_agree_with_the_literal_solver(drawn: tuple[Position, int]) -> None:
+    state, _ = drawn
+    board, player = state.board, state.player
+    view = (*board[0:3], *board[4:7]) if player == 0 else (*board[4:7], *board[0:3])
+    lead = board[3] - board[7] if player == 0 else board[7] - board[3]
+    known = widened().probe(view, lead)
+    assert known is not None and known.payoff == kalah_solved_within(board, player)[0]
+
+
+def test_the_cache_keeps_the_widest_book_and_widens_it_by_the_missing_layers(
+    fresh: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    totals: list[int] = []
+
+    @contextmanager
+    def display(what: str, total: int) -> Iterator[cache.Advance]:
+        totals.append(total)
+        yield cache.nothing
+
+    with cache.reporting(display):
+        kalah_book.shelved(3, 4)
+        kalah_book.forget()
+        wide = kalah_book.shelved(3, 6)  # read back at 4 seeds, then the layers of 5 and 6 built
+        kalah_book.forget()
+        served = kalah_book.shelved(3, 4)  # the cache's wider book serves a narrower need
+    assert totals == [comb(4 + 6, 6), comb(6 + 6, 6) - comb(4 + 6, 6)]
+    assert served.seeds == 6 and served.encode() == wide.encode() == kalah_book.build(3, 6).encode()
+    assert not said(capsys)
+
+
+def test_a_search_to_the_end_reads_the_wide_book_a_timed_one_the_base() -> None:
+    assert kalah_book.reach(6) == kalah_book.BASE[6] < kalah_book.WIDE[6]
+    with cache.patient():
+        assert kalah_book.reach(6) == kalah_book.WIDE[6]
+    assert kalah_book.reach(6) == kalah_book.BASE[6] and kalah_book.reach(3) == 0
+
+
+def test_a_build_asked_to_stop_keeps_the_layers_it_finished(fresh: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    asked = itertools.count()
+    with cache.halting(lambda: next(asked) >= 40):  # rows of 2, 3, 4 seeds: 31 checks; stopped in those of 5
+        book = kalah_book.shelved(3, 7)
+    assert book.seeds == 4 and book.encode() == kalah_book.build(3, 4).encode()
+    assert cache.parse(book_file(fresh).read_bytes(), "kalah-3.book", kalah_book.FORMAT) == book.encode()
+    assert kalah_book.shelved(3, 7) is book  # this process tries no more
+    kalah_book.forget()
+    assert kalah_book.shelved(3, 7).encode() == kalah_book.build(3, 7).encode() and not said(capsys)
+
+
+ENDGAME = "3,3,2,0,0,1:10/1,1,1,1,0,1:12/s"
+"""A Kalah(6,4) position of 14 seeds in the pits: its solve reads the book at once."""
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["sigint", "sigterm"])
+def test_a_signal_while_solve_builds_the_wide_book_stops_it_at_once(tmp_path: Path, signum: int, code: int) -> None:
+    """The solve of a 6-pit endgame widens the book to WIDE seeds at once (some 15 s of work): a
+    signal a second in ends the command within seconds (a generous bound: the build alone would
+    take the rest of those 15 s), and leaves in the cache the layers finished, a whole book."""
+    from .test_signals import running_commands, until
+
+    with mock.patch.dict(os.environ, {cache.ENVIRONMENT: str(tmp_path)}):
+        process = nimmax_started("solve", "kalah", "--position", ENDGAME, "--json")
+    until(lambda: running_commands(process), 20, "command running")
+    time.sleep(1.0)
+    process.send_signal(signum)
+    sent = time.monotonic()
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == code and time.monotonic() - sent < 5, err
+    assert "Traceback" not in err and json.loads(out)["best_move"], out  # the answer, as far as it got
+    data = cache.parse((tmp_path / "kalah-6.book").read_bytes(), "kalah-6.book", kalah_book.FORMAT)
+    assert isinstance(data, bytes) and kalah_book.Book.decode(6, data).seeds < kalah_book.WIDE[6]

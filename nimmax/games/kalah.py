@@ -93,7 +93,7 @@ class Kalah(Game[Position, int]):
     capabilities = frozenset(
         {Capability.SEARCH_ORDER, Capability.EVALUATION, Capability.BOUNDS, Capability.OFFSET_KEY, Capability.BOOK}
     )
-    """BOOK where the endgame book covers the board (`kalah_book.SEEDS`): an instance without one narrows it."""
+    """BOOK where the endgame book covers the board (`kalah_book.BASE`): an instance without one narrows it."""
 
     def __init__(
         self,
@@ -103,8 +103,10 @@ class Kalah(Game[Position, int]):
         endgame: int | None = None,
     ) -> None:
         self.pits, self.seeds, self.start = pits, seeds, start
-        self.endgame = kalah_book.SEEDS.get(pits, 0) if endgame is None else endgame
-        """Seeds in the pits up to which the endgame book answers (0: no book)."""
+        self.endgame = kalah_book.WIDE.get(pits, 0) if endgame is None else endgame
+        """Seeds in the pits up to which the endgame book may answer (0: no book)."""
+        self.reach = endgame
+        """The seeds its book covers at the least; None: as far as the search may wait (`kalah_book.reach`)."""
         if not self.endgame:
             self.capabilities = self.capabilities - {Capability.BOOK}
         self.lap = 2 * pits + 1
@@ -257,13 +259,16 @@ class Kalah(Game[Position, int]):
 
     def book(self, state: Position) -> Known | None:
         """The endgame book's margin and plies to the end, for a position with at most `endgame`
-        seeds in the pits (the book is read or built on first use, `kalah_book.shelved`)."""
+        seeds in the pits that its book covers (read or built on first use, `kalah_book.shelved`)."""
         board = state.board
-        if sum(board) - board[self.pits] - board[-1] > self.endgame:
+        left = sum(board) - board[self.pits] - board[-1]
+        if left > self.endgame:
+            return None
+        book = kalah_book.shelved(self.pits, self.reach)
+        if left > book.seeds:  # a timed search's book may be narrower than `endgame`
             return None
         player = state.player
-        lead = board[self._stores[player]] - board[self._stores[1 - player]]
-        return kalah_book.shelved(self.pits, self.endgame).probe(self._views[player](board), lead)
+        return book.probe(self._views[player](board), board[self._stores[player]] - board[self._stores[1 - player]])
 
     def key(self, state: Position) -> Hashable:
         """The position seen by the mover: their pits, the opponent's pits, the store difference.

@@ -19,11 +19,15 @@ prefix sums p_i of the pits, rank = sum of C(p_i + i, i + 1), a number below C(N
 for every position with at most N seeds. The book holds, per rank, the value (a signed byte;
 -128 for a position that ends the game, which the book does not answer) and the two distances
 (a byte each): three arrays of C(N + 2m, 2m) bytes.
+
+So the book of N seeds is the first ranks of every wider one: a book grows a layer (the positions
+of exactly s seeds) at a time from a narrower one, and stopped between layers it is a whole book
+of fewer seeds. The cache keeps one book per pits, the widest made: a timed search builds it small
+(BASE) and reads whatever is wider, a solve to the end widens it (WIDE).
 """
 
 from __future__ import annotations
 
-import functools
 from array import array
 from collections.abc import Callable, Sequence
 from itertools import accumulate, combinations
@@ -36,13 +40,19 @@ from nimmax.game import Known
 FORMAT = 1
 """The version of the book's layout and rules: a cached book of another version is made again."""
 
-SEEDS = {4: 14, 5: 11, 6: 11}
-"""Seeds in the pits the book covers, by pits a side: each builds once, in a few seconds, inside
-whatever search first reaches a covered position, a timed move included (`scripts/bench_kalah.py
---book` measures it); each seed more cuts some 30% of the nodes of a proof from the start. 6 pits
-at 13 seeds would prove Kalah(6,3) in 50 s (4.9 M nodes, against 12.4 M and 155 s at 11), but its
-first build takes 10 s, which a timed Kalah(6,4) move from the start pays; a board of fewer pits
-is searched to the end at once without a book."""
+BASE = {4: 14, 5: 11, 6: 8}
+"""Seeds in the pits the book covers at the least, by pits a side: what a search that cannot wait
+(a timed move) builds, in a fraction of a second, the first time it reaches a covered position on
+a machine whose cache holds no book; a board of fewer pits is searched to the end at once without
+one. A wider book in the cache serves every search."""
+
+WIDE = {4: 14, 5: 13, 6: 14}
+"""Seeds the book covers where the search may wait (`cache.patient`: an exact solve without a clock):
+widened once, from the layers the cache holds, with a progress bar, and kept for every later search.
+Each seed more cuts some 30% of the nodes of a proof from the start (`scripts/bench_kalah.py --book`)."""
+
+Halted = Callable[[], bool]
+"""Asked between rows of the build: whether to stop now."""
 
 UNKNOWN = -128
 """The value of a rank no position asks for: one whose pits leave a side without seeds (the end)."""
@@ -85,11 +95,15 @@ class Book:
         return self.values.tobytes() + self.wins + self.losses
 
     @classmethod
-    def decode(cls, pits: int, seeds: int, data: bytes) -> Book:
-        """The book `encode` gave; ValueError if `data` is not the size of this book."""
-        size = comb(seeds + 2 * pits, 2 * pits)
-        if len(data) != 3 * size:
-            raise ValueError(f"a Kalah book of {pits} pits and {seeds} seeds holds {3 * size} bytes, not {len(data)}")
+    def decode(cls, pits: int, data: bytes) -> Book:
+        """The book `encode` gave, its seeds told by its size; ValueError if `data` is the size of no
+        book of `pits` pits."""
+        seeds, size = 0, 1
+        while 3 * size < len(data):
+            seeds += 1
+            size = comb(seeds + 2 * pits, 2 * pits)
+        if len(data) != 3 * size or seeds * (pits + 1) > 255:
+            raise ValueError(f"{len(data):,} bytes are the size of no Kalah book of {pits} pits")
         values = array("b")
         values.frombytes(data[:size])
         return cls(pits, seeds, values, data[size : 2 * size], data[2 * size :])
@@ -169,27 +183,49 @@ class Sowings:
         return self.index[tuple(count + laps + (cell < rest) for cell, count in enumerate(row))]
 
 
-def build(pits: int, seeds: int, advance: cache.Advance = cache.nothing) -> Book:
+def build(
+    pits: int,
+    seeds: int,
+    advance: cache.Advance = cache.nothing,
+    start: Book | None = None,
+    halted: Halted = cache.halted,
+) -> Book:
     """The book of `pits` pits a side and at most `seeds` seeds, valued by a memoized search over
-    the pits; `advance` is told how many positions are done."""
+    the pits, layer by layer (the positions of s seeds need only those of at most s), from the
+    layers of `start` (a narrower book) on; `advance` is told how many new positions are done.
+    Asked to stop (`halted`, checked between rows), it gives the layers finished by then."""
     if seeds * (pits + 1) > 255:
         raise ValueError(f"a Kalah book of {pits} pits holds distances of a byte: {seeds} seeds is too many")
     sowings = Sowings(pits, seeds)
-    size = comb(seeds + 2 * pits, 2 * pits)
+    size, first = comb(seeds + 2 * pits, 2 * pits), start.seeds + 1 if start is not None else 1
     values = array("b", [UNKNOWN]) * size
     wins, losses = bytearray(size), bytearray(size)
-    solve = _solver(sowings, values, wins, losses)
-    offsets = sowings.offsets
-    done = len(offsets[0])  # the views whose first row is empty: the game is over
-    for mine in range(1, len(sowings.rows)):
-        shift = offsets[sowings.sums[mine]]
-        for theirs in range(1, len(shift)):
-            rank = mine + shift[theirs]
-            if values[rank] == UNKNOWN:
-                solve(mine, theirs, rank)
-        done += len(shift)
-        advance(done)
+    if start is not None:  # its ranks are this book's first ones
+        known = len(start.values)
+        values[:known], wins[:known], losses[:known] = start.values, start.wins, start.losses
+    solve, offsets, sums = _solver(sowings, values, wins, losses), sowings.offsets, sowings.sums
+    begun = len(start.values) if start is not None else 0  # the positions already valued
+    for layer in range(first, seeds + 1):
+        done = comb(layer - 1 + 2 * pits, 2 * pits) - begun
+        for mine in range(1, comb(layer - 1 + pits, pits)):  # a first row of 1 to layer - 1 seeds
+            if halted():
+                return _cut(pits, layer - 1, values, wins, losses)
+            shift = offsets[sums[mine]]
+            rest = layer - sums[mine]
+            for theirs in range(comb(rest - 1 + pits, pits), comb(rest + pits, pits)):  # rows of `rest` seeds
+                rank = mine + shift[theirs]
+                if values[rank] == UNKNOWN:
+                    solve(mine, theirs, rank)
+            done += comb(rest + pits, pits) - comb(rest - 1 + pits, pits)
+            advance(done)
+        advance(comb(layer + 2 * pits, 2 * pits) - begun)  # with the ends: a side's row empty
     return Book(pits, seeds, values, bytes(wins), bytes(losses))
+
+
+def _cut(pits: int, seeds: int, values: array[int], wins: bytearray, losses: bytearray) -> Book:
+    """The book of the first layers, up to `seeds` seeds, of arrays built further."""
+    size = comb(seeds + 2 * pits, 2 * pits)
+    return Book(pits, seeds, values[:size], bytes(wins[:size]), bytes(losses[:size]))
 
 
 def _solver(
@@ -211,37 +247,79 @@ def _solver(
                 filled, other = emptied[filled][facing - last], other - captured
             if not left or not other:  # the game ends: each side keeps the seeds on its row
                 score, win, loss = banked + left - other, 0, 0
-            elif last == -1:  # another turn: the view stays the mover's
+            elif last == -1:  # another turn: the view stays the mover's, a seed fewer (a layer below, valued)
                 child = after + offsets[left][filled]
-                if values[child] == UNKNOWN:
-                    solve(after, filled, child)
                 score = banked + values[child]
                 if score < best:
                     continue
                 win, loss = wins[child], losses[child]
             else:
                 child = filled + offsets[other][after]
-                if values[child] == UNKNOWN:
+                value = values[child]
+                if value == UNKNOWN:
                     solve(filled, after, child)
-                score = banked - values[child]
+                    value = values[child]
+                score = banked - value
                 if score < best:
                     continue
                 win, loss = losses[child], wins[child]
             if score > best:
                 best, hurry, delay = score, win, loss
             elif score == best:
-                hurry, delay = min(hurry, win), max(delay, loss)
+                if win < hurry:
+                    hurry = win
+                if loss > delay:
+                    delay = loss
         values[rank], wins[rank], losses[rank] = best, hurry + 1, delay + 1
 
     return solve
 
 
-@functools.cache
-def shelved(pits: int, seeds: int) -> Book:
-    """The book of `pits` pits and `seeds` seeds, read once per process from the user's cache, or
-    built (and kept there) the first time it is needed."""
-    name = f"kalah-{pits}-{seeds}.book"
-    what = f"the Kalah endgame book ({pits} pits, {seeds} seeds)"
-    steps = comb(seeds + 2 * pits, 2 * pits)
-    data = cache.kept(name, FORMAT, what, lambda advance: build(pits, seeds, advance).encode(), steps)
-    return Book.decode(pits, seeds, data)
+def reach(pits: int) -> int:
+    """The seeds a search's book covers at the least: WIDE where the search may wait (`cache.patient`), else BASE."""
+    return (WIDE if cache.waits() else BASE).get(pits, 0)
+
+
+def shelved(pits: int, seeds: int | None = None) -> Book:
+    """A book of `pits` pits covering at least `seeds` seeds (None: `reach`), or, when its making
+    was stopped (`cache.halted`), as far as it got: the process's own, else the widest the cache
+    holds, widened to `seeds` (and kept) where it is narrower."""
+    book = _shelf.get(pits)
+    wanted = reach(pits) if seeds is None else seeds
+    if book is not None and (book.seeds >= wanted or pits in _stopped):
+        return book
+    return _fetch(pits, wanted, book)
+
+
+def _fetch(pits: int, seeds: int, book: Book | None) -> Book:
+    """`shelved` past the process's own book: read from the cache, then widened where it is narrower."""
+    name, what = f"kalah-{pits}.book", f"the Kalah endgame book ({pits} pits, {seeds} seeds)"
+    if book is None and (data := cache.read(name, FORMAT, what)) is not None:
+        try:
+            book = Book.decode(pits, data)
+        except ValueError as error:
+            cache.say(f"{what}: {error}: made again, not trusted")
+    if book is None or book.seeds < seeds:
+        known, valued = (book.seeds, len(book.values)) if book is not None else (0, 0)
+        steps = comb(seeds + 2 * pits, 2 * pits) - valued
+        with cache.making(what, steps) as advance:
+            wider = build(pits, seeds, advance, book)
+        if wider.seeds < seeds:
+            _stopped.add(pits)  # asked to answer now: this process widens it no more
+        if wider.seeds > known:
+            cache.keep(name, FORMAT, what, wider.encode())
+        book = wider
+    _shelf[pits] = book
+    return book
+
+
+def forget() -> None:
+    """Drop the books this process holds, so that the next `shelved` reads the cache again (tests)."""
+    _shelf.clear()
+    _stopped.clear()
+
+
+_shelf: dict[int, Book] = {}
+"""The book this process reads, by pits: the widest it has read or made."""
+_stopped: set[int] = set()
+"""Pits whose book's widening was stopped: the rest of the process reads the layers it finished."""

@@ -74,7 +74,11 @@ class LiveSearch:
             previous = signal.signal(signal.SIGINT, self._on_interrupt)
         try:
             # SIGTERM and SIGHUP: an answer now, as Ctrl-C; work for the cache shows under this line
-            with interrupt.answering(self._answer_now), cache.reporting(partial(building, self.console)):
+            with (
+                interrupt.answering(self._answer_now),
+                cache.reporting(partial(building, self.console)),
+                cache.halting(lambda: self.interrupted),  # a book being made stops too, keeping what is done
+            ):
                 if self.console.is_terminal:
                     with Live(Text(f"{label}…", style="dim"), console=self.console, transient=True) as live:
                         self._live = live
