@@ -3,8 +3,8 @@
 `MNK` is built in layers, one module each: `rules` (bitboards, moves, results, keys),
 `notation` (moves and positions as typed, the completed line, the game's words), `threats`
 (threat shapes, victories by continuous fours, the moves a limited search tries on a big
-board), `evaluation` (window scores, row parity, the estimate at a horizon) and `proof` (Connect
-Four's exact outcomes beyond the opening books).
+board), `evaluation` (window scores, row parity, the estimate at a horizon), `fours` (four in a
+row on Connect Four's bitboards) and `proof` (Connect Four's exact outcomes beyond the opening books).
 """
 
 from __future__ import annotations

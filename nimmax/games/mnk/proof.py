@@ -216,7 +216,7 @@ class Proof:
         except OutOfNodes:
             pass
 
-    def _ask(self, mine: int, taken: int, tests: tuple[int, int], first: int) -> tuple[int, int] | None:
+    def _ask(self, mine: int, taken: int, tests: tuple[int, ...], first: int) -> tuple[int, int] | None:
         """The bounds of the mover's score: from the table, and at a search's nearest positions from
         null-window `tests` (each alpha's window (alpha, alpha + 1)) until one settles the payoff; None
         where the budget ran out."""
