@@ -159,7 +159,7 @@ def test_the_moves_a_root_needs_keep_its_payoff() -> None:
         for _ in range(3):  # asked at the root of three searches, from the 12-stone book's payoff if it had one
             searching.for_search()
             proof.read = True  # as in a search that reads the book
-            cells = proof.best_moves(mine, taken, truth)
+            cells = proof.best_moves(mine, taken, functools.partial(int, truth))
             narrowed += bool(cells)
             for col in searching.actions(ending):
                 if cells & searching.column_masks[col]:

@@ -92,7 +92,7 @@ class MNK(Evaluation):
             return super().heuristic_actions(state)
         if (state.x_threats | state.o_threats) & (taken + self.bottom):
             return None  # a four to make or to block: `search_actions` has the move
-        cells = self._proof.best_moves(state.o if state.player else state.x, taken, self.least(state))
+        cells = self._proof.best_moves(state.o if state.player else state.x, taken, lambda: self.least(state))
         return tuple(col for col in self.column_order if cells & self.column_masks[col]) or None
 
     def least(self, state: Board) -> int:

@@ -19,6 +19,8 @@ timed, so a search without a clock plays the same on every run and every machine
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from nimmax.game import Known
 from nimmax.games.mnk.fours import aligning, completing
 
@@ -106,13 +108,13 @@ class Proof:
         """Whether the search reads the game's book (an engine's `book=off` does not): the proof is part of it."""
         self.root: tuple[int, int] | None = None
         """The search's root (mine, taken) while its payoff is not proven: deeper questions share turns with it."""
-        self.turn = 0  # the search's call count at which the root's proof has its next turn (`PROOF_TURN`)
+        self.turn, self.opened = 0, False  # the call count of the root's proof's next turn; a question asked yet
         self.pending: tuple[int, int] | None = None
         """A root the book says the mover wins, met before the search read it: asked first (`outcome`)."""
 
     def begin(self) -> None:
         """A new search begins: the next question is about its root or one of its root's children."""
-        self.nearest, self.read, self.root, self.pending = None, False, None, None
+        self.nearest, self.read, self.root, self.pending, self.opened = None, False, None, None, False
         self.nodes = self.calls = 0
 
     def budget(self, nodes: int) -> bool:
@@ -142,21 +144,24 @@ class Proof:
         payoff = 1 if low > 0 else -1 if high < 0 else 0
         return Known(float(payoff), self.cells - stones, payoff == 0)
 
-    def best_moves(self, mine: int, taken: int, least: int = -1) -> int:
+    def best_moves(self, mine: int, taken: int, least: Callable[[], int] = lambda: -1) -> int:
         """The cells of the moves a search of this position needs (same conditions as `outcome`), or
         0 for every move: a proven best move's alone (one that wins, or one that draws where the mover
-        cannot win); else, at a search's root whose least payoff is known (`least`, a book's, or the
-        table's), the moves not proven to fall short of it. At a search's root whether the mover wins
-        and then whether it loses are searched (ROOT_NODES at first; a root known won, whether it wins,
-        WON_NODES), once the search has read the book (`read`: the proof is part of it; before, a root
-        known won is kept `pending`); deeper, the table answers."""
+        cannot win); else, at a search's root whose least payoff is known (`least`, the book's, asked of
+        a root alone; or the table's), the moves not proven to fall short of it. At a search's root
+        whether the mover wins and then whether it loses are searched (ROOT_NODES at first; a root
+        known won, whether it wins, WON_NODES), once the search has read the book (`read`: the proof is
+        part of it; before, a root known won is kept `pending`); deeper, the table answers."""
+        stones = taken.bit_count()
         if not self.read:
-            if least > 0 and self.pending is None:
+            if not self.opened and least() > 0:  # a search's first question is about its root
                 self.pending = (mine, taken)
+            self.opened = True
             return 0
-        won = least > 0  # only its winning move is to find
+        floor = least() if self.nearest is None or stones <= self.nearest else -1  # asked of a root alone
+        won = floor > 0  # only its winning move is to find
         bounds = self._ask(mine, taken, (0,) if won else self.tests(taken), WON_NODES if won else ROOT_NODES)
-        root = self.nearest == taken.bit_count()
+        root = self.nearest == stones
         if root:
             settled = bounds is not None and (bounds[0] > 0 or bounds[1] < 0 or bounds[0] >= 0 >= bounds[1])
             self.root, self.turn = (None if settled else (mine, taken)), self.calls + SEARCH_TURN
@@ -168,15 +173,15 @@ class Proof:
             if root:
                 self._settle(mine ^ taken, taken | move)
             return move
-        least = max(least, min(low, 1))
-        if not root or least < 0:
+        floor = max(floor, min(low, 1))
+        if not root or floor < 0:
             return 0
         kept = moves = self.safe(mine, taken)
         while moves:
             move = moves & -moves
             moves ^= move
             child = self.table.get((mine ^ taken) + (taken | move), _NOTHING)
-            if (child & 127) - _UNKNOWN > -least:  # the opponent's least score there caps the mover below `least`
+            if (child & 127) - _UNKNOWN > -floor:  # the opponent's least score there caps the mover below `floor`
                 kept ^= move
         return kept if kept != (taken + self.bottom) & self.board else 0
 
