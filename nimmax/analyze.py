@@ -217,7 +217,8 @@ def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) 
     """The analysis of `move` in `state`: the best value and move from the search `solve` answers
     with (to the end: alpha-beta's own, the other moves bounded; under a limit: every move
     estimated at one depth), and the move alone searched on where that search gave only a bound
-    for it or did not reach it (stopped, or narrowed)."""
+    for it or did not reach it (stopped, or narrowed); an estimated inaccuracy of a two-player game
+    is a mistake where the best move and the played one, each proven on its own, differ in outcome."""
     seat = game.to_move(state)
     result = player.search(game, state, every_move=player.limits.limited or not prunes(player))
     exact = result.exact and result.moves_proven
@@ -225,25 +226,40 @@ def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) 
     if played is None or move in result.upper_bounds:
         played, proven = value_of(game, player, state, move, seat)
         exact = exact and proven
+    best, said = result.value, verdict(result.value, played, exact, game.players)
+    if said == "inaccuracy" and game.players == 2:  # an estimate's loss may be a proven one
+        pair = proven_pair(game, player, state, (result.move, move), seat)
+        if pair is not None and outcome(pair[0], 2) > outcome(pair[1], 2):
+            (best, played), said, exact = pair, "mistake", True
     return MoveAnalysis(
-        ply,
-        seat,
-        game.format_move(move),
-        result.value,
-        played,
-        game.format_move(result.move),
-        result.value,
-        verdict(result.value, played, exact, game.players),
-        exact,
+        ply, seat, game.format_move(move), best, played, game.format_move(result.move), best, said, exact
     )
 
 
-def value_of(game: AnyGame, player: SearchPlayer, state: Any, move: Any, seat: int) -> tuple[float, bool]:
-    """The value of `move` for `seat` searched on its own, and whether it is proven."""
+def proven_pair(
+    game: AnyGame, player: SearchPlayer, state: Any, moves: tuple[Any, Any], seat: int
+) -> tuple[float, float] | None:
+    """The values of two moves (the best one and the one played), each searched on its own, where both
+    are proven; else None. Where a position's answer stays an estimate (a move left unproven), the two
+    alone may prove that the played move gave away the outcome the other keeps."""
+    values = []
+    for move in moves:
+        value, proven = value_of(game, player, state, move, seat, every_move=True)
+        if not proven:
+            return None
+        values.append(value)
+    return values[0], values[1]
+
+
+def value_of(
+    game: AnyGame, player: SearchPlayer, state: Any, move: Any, seat: int, every_move: bool = False
+) -> tuple[float, bool]:
+    """The value of `move` for `seat` searched on its own (`every_move`: each reply valued, none left
+    out by a narrowing search, so a draw is proven too), and whether it is proven."""
     after = game.result(state, move)
     if game.is_terminal(after):
         return game.utility(after, seat), True
-    result = player.search(game, after)
+    result = player.search(game, after, every_move=every_move)
     mover = game.to_move(after)
     if mover == seat or (mover == CHANCE and seat == 0):  # a chance node is valued for seat 0
         return result.value, result.exact

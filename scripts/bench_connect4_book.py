@@ -14,9 +14,9 @@ For each nimmax spec (default `alphabeta` with the books, and past them the game
 - outcome kept: `--positions` seeded random positions at plies 0-30, nimmax's move valued by
   the solver, grouped by ply; won positions at plies 0-11 where the move found wins (hint's
   engine is the same default alphabeta);
-- analyze: the first game nimmax lost as first player without the books, analysed by
-  `nimmax analyze`'s library call with the spec; the decisive ply it names against the
-  solver's (the last move that changed the outcome).
+- analyze: the first game nimmax lost as first player without the books, and games of perfect
+  play given away at one ply past the books (ERRED), analysed by `nimmax analyze`'s library call
+  with the spec; the decisive ply it names against the solver's (the last move that changed the outcome).
 """
 
 from __future__ import annotations
@@ -38,6 +38,9 @@ from nimmax.players import decide
 
 BUCKETS = ((0, 9), (10, 15), (16, 30))
 """Plies grouped as the issue measured them."""
+
+ERRED = (13, 15, 17, 19, 21)
+"""The plies a game analysed past the books is given away at."""
 
 SOLVER = BitBully()
 """The perfect solver (with its own reading of the 12-stone book, for speed)."""
@@ -161,6 +164,22 @@ def analysed(spec: str, moves: list[int]) -> tuple[int | None, int | None, bool]
     return (named.ply if named else None), decisive(moves), bool(named and named.exact)
 
 
+def erred(ply: int) -> list[int]:
+    """A game of perfect play but for the mover at `ply` (from 1), who plays a move giving its outcome
+    away (the worst such, the quickest loss), then perfect play to the end; [] if no move there does."""
+    game, moves = create(["connect4"]), list[int]()
+    state = game.initial_state()
+    while not game.is_terminal(state):
+        found = scores(moves)
+        worse = [col for col, score in found.items() if sign(score) < sign(max(found.values()))]
+        if len(moves) + 1 == ply and not worse:
+            return []
+        move = min(worse, key=lambda col: found[col]) if len(moves) + 1 == ply else perfect_move(moves)
+        state = game.result(state, move)
+        moves.append(move)
+    return moves
+
+
 def report(spec: str, count: int, seed: int, lost_games: list[list[int]], only: str | None) -> list[list[int]]:
     """Print one spec's figures (`only` the games or the positions, else both); the games it lost as first player."""
     print(f"\n== {spec}")
@@ -179,6 +198,13 @@ def report(spec: str, count: int, seed: int, lost_games: list[list[int]], only: 
     for moves in lost_games[:1]:
         named, truth, proven = analysed(spec, moves)
         print(f"analyze of a lost game ({len(moves)} plies): names ply {named} (proven: {proven}); solver: ply {truth}")
+    if only is None and not spec.endswith("book=off"):
+        print("analyze of a game given away past the books (perfect play but at that ply):")
+        for ply in ERRED:
+            moves = erred(ply)
+            if moves:
+                named, truth, proven = analysed(spec, moves)
+                print(f"  at ply {ply} ({len(moves)} plies): names ply {named} (proven: {proven}); solver: ply {truth}")
     print(f"({time.perf_counter() - start:.0f} s)")
     return lost
 

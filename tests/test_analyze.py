@@ -168,7 +168,22 @@ def test_a_move_the_search_did_not_reach_is_valued_alone() -> None:
     # a search stopped after two nodes values no more than one root move; the rest are valued alone
     analysis = analyze(record("tictactoe", ["b2", "a1", "c1", "b1"]), "alphabeta:nodes=2")
     assert [move.ply for move in analysis.moves] == [1, 2, 3, 4]
-    assert not any(move.exact for move in analysis.moves)
+    # Only the estimated inaccuracy is searched on, its best move and the played one alone: both
+    # proven, b1 (a loss, a3 wins for X) against a3 (a draw), by the solver here.
+    assert [move.ply for move in analysis.moves if move.exact] == [4]
+    decisive = analysis.moves[3]
+    after_b1, after_a3 = (
+        game.result(state, game.parse_move("b1", state)),
+        game.result(state, game.parse_move("a3", state)),
+    )
+    truths = [
+        -ttt_value("".join(ch for ch in game.format_position(after) if ch in "xo.")) for after in (after_b1, after_a3)
+    ]
+    assert (decisive.verdict, decisive.best_move, decisive.value_after, decisive.best_value) == (
+        "mistake",
+        "a3",
+        *truths,
+    )
 
 
 def test_the_analysis_is_finished_when_the_moves_end_the_game() -> None:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypedDict
 
 import pexpect
@@ -407,13 +408,14 @@ def test_the_engine_as_first_player_wins_proven_from_the_first_move_within_2_s()
         line = re.search(engine_line, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before))
         assert line is not None
         seconds.append(float(line[3]))
-        if ply <= 10:
-            assert line[2] == "+1 (win, proven)", (ply, line[2])
+        assert line[2] == "+1 (win, proven)", (ply, line[2])  # the first player's win, proven at every move
         state = CONNECT4.result(state, "abcdefg".index(line[1]))
         ply += 1
         if ended or CONNECT4.is_terminal(state):
             break
-        reply = search(CONNECT4, state, "alphabeta", time=0.5).move  # the defender: the books, then depth
+        reply = search(
+            CONNECT4, state, "alphabeta", nodes=20_000
+        ).move  # the defender: the books, then depth (counted, so the same game on any machine)
         child.send(f"{CONNECT4.format_move(reply)}\r")
         state = CONNECT4.result(state, reply)
         ply += 1
@@ -422,6 +424,42 @@ def test_the_engine_as_first_player_wins_proven_from_the_first_move_within_2_s()
     child.expect(pexpect.EOF)
     assert CONNECT4.winner(state) == 0
     assert max(seconds) <= 2.0
+
+
+LOST = "ddddddcbaeebaeaabbeeebbffffffaaggggggcc"
+"""A game X wins: X gives its win away at ply 9, O gives its own back at ply 12 (a perfect solver's
+moves otherwise, written down here), so the game is decided at ply 12, where the 12-stone book reaches."""
+
+
+def book_outcome(state: Board) -> float:
+    """The payoff for the side to move of a 12-stone position, or of a finished one: the book's, or the rules'."""
+    if CONNECT4.is_terminal(state):
+        return CONNECT4.utility(state, CONNECT4.to_move(state))
+    known = CONNECT4.book(state)
+    assert known is not None
+    return known.payoff
+
+
+def test_analyze_names_the_ply_the_books_prove_decided_a_lost_game(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    moves = "\n".join(LOST) + "\n"
+    recorded = nimmax_in_process(
+        "play", "connect4", "--first", "human", "--second", "human", "--record", str(path), stdin=moves
+    )
+    assert recorded.returncode == 0 and CONNECT4.winner(played(LOST)) == 0
+    before = played(LOST[:11])  # O to move, 11 stones: each reply's payoff for O from the 12-stone book
+    replies = {"abcdefg"[col]: -book_outcome(CONNECT4.result(before, col)) for col in CONNECT4.actions(before)}
+    assert max(replies.values()) == 1 and replies[LOST[11]] == -1  # O could win, and played a loss
+    # One run of the whole game (some 5 s: past the books the proof's questions are counted in nodes, not seconds).
+    done = nimmax_in_process("analyze", str(path), "--time", "0.05")
+    assert done.returncode == 0, done.stderr
+    rows = {
+        int(row[0]): row[1:]
+        for row in re.findall(r"│ +(\d+) │ (\w) \(human\) │ (\w) +│ (\w+) +│ +(\S+)( ~)? │ *(\S*)", done.stdout)
+    }
+    assert [ply for ply, row in rows.items() if row[2] == "mistake"][-1] == 12
+    assert rows[12] == ("O", "b", "mistake", "-1", "", "e") and replies["e"] == 1  # proven: no estimate's ~
+    assert "Decided at ply 12: O played b (loss); e kept the win. Both outcomes proven." in done.stdout
 
 
 HIDDEN = """

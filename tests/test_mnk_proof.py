@@ -10,6 +10,7 @@ import random
 from nimmax.game import Known
 from nimmax.games.mnk import Board
 from nimmax.games.mnk.proof import Proof
+from nimmax.search import search
 
 from .test_book import COLUMNS, CONNECT4, ROWS, four, played
 
@@ -158,7 +159,7 @@ def test_the_moves_a_root_needs_keep_its_payoff() -> None:
         for _ in range(3):  # asked at the root of three searches, from the 12-stone book's payoff if it had one
             searching.for_search()
             proof.read = True  # as in a search that reads the book
-            cells = proof.best_moves(mine, taken, truth)
+            cells = proof.best_moves(mine, taken, functools.partial(int, truth))
             narrowed += bool(cells)
             for col in searching.actions(ending):
                 if cells & searching.column_masks[col]:
@@ -166,3 +167,28 @@ def test_the_moves_a_root_needs_keep_its_payoff() -> None:
                     value = 1 if child.outcome else -exhaustive(columns_of(child), other)
                     assert value >= truth, (CONNECT4.format_position(ending), col)
     assert narrowed >= 30  # most roots narrowed to what they need
+
+
+def test_a_root_the_book_says_is_won_is_proven_however_short_the_clock() -> None:
+    state = played("daefedcbddee")  # X to move with 12 stones after a perfect defence: the win lies 27 plies away
+    known = CONNECT4.book(state)
+    assert known is not None and known.payoff == 1
+    result = search(
+        CONNECT4, state, "alphabeta", time=0.01
+    )  # its question counts nodes, asked before the clock can stop it
+    assert result.exact and result.value == 1
+
+
+def test_one_stone_past_the_book_the_mover_is_owed_the_negation_of_the_position_before() -> None:
+    rng, owed = random.Random(13), 0
+    while owed < 10:
+        state = played("".join(rng.choice("abcdefg") for _ in range(12)))
+        if CONNECT4.is_terminal(state) or (state.x | state.o).bit_count() != 12:
+            continue
+        known = CONNECT4.book(state)
+        assert known is not None
+        for col in CONNECT4.actions(state):  # each move of X leaves O at least the negation of X's payoff
+            child = CONNECT4.result(state, col)
+            if not CONNECT4.is_terminal(child):
+                assert CONNECT4.least(child) >= -known.payoff
+                owed += CONNECT4.least(child) == 1

@@ -124,7 +124,7 @@ def analysis_table(game: AnyGame, analysis: Analysis) -> Table:
 
 
 def decisive_line(game: AnyGame, analysis: Analysis) -> Text:
-    """Which move decided the game, and the move that would have kept the outcome."""
+    """Which move decided the game, and the move that would have kept the outcome (a mistake is only ever proven)."""
     decisive: MoveAnalysis | None = analysis.decisive
     if decisive is None:
         if all(move.exact for move in analysis.moves):
@@ -134,6 +134,7 @@ def decisive_line(game: AnyGame, analysis: Analysis) -> Text:
     kept = outcome_word(game, decisive.best_value, True, decisive.seat)
     lost = outcome_word(game, decisive.value_after, True, decisive.seat)
     return Text(
-        f"Decided at ply {decisive.ply}: {name} played {decisive.move} ({lost}); {decisive.best_move} kept the {kept}.",
+        f"Decided at ply {decisive.ply}: {name} played {decisive.move} ({lost}); {decisive.best_move} kept the {kept}."
+        " Both outcomes proven.",
         style="bold red",
     )

@@ -3,8 +3,8 @@
 `MNK` is built in layers, one module each: `rules` (bitboards, moves, results, keys),
 `notation` (moves and positions as typed, the completed line, the game's words), `threats`
 (threat shapes, victories by continuous fours, the moves a limited search tries on a big
-board), `evaluation` (window scores, row parity, the estimate at a horizon) and `proof` (Connect
-Four's exact outcomes beyond the opening books).
+board), `evaluation` (window scores, row parity, the estimate at a horizon), `fours` (four in a
+row on Connect Four's bitboards) and `proof` (Connect Four's exact outcomes beyond the opening books).
 """
 
 from __future__ import annotations
@@ -92,10 +92,29 @@ class MNK(Evaluation):
             return super().heuristic_actions(state)
         if (state.x_threats | state.o_threats) & (taken + self.bottom):
             return None  # a four to make or to block: `search_actions` has the move
-        known = super().book(state)
-        least = int(known.payoff) if known is not None else -1
-        cells = self._proof.best_moves(state.o if state.player else state.x, taken, least)
+        cells = self._proof.best_moves(state.o if state.player else state.x, taken, lambda: self.least(state))
         return tuple(col for col in self.column_order if cells & self.column_masks[col]) or None
+
+    def least(self, state: Board) -> int:
+        """The least payoff the 12-stone book proves for the mover (-1 where it says nothing): its own
+        at 12 stones; one stone later, the most of every position X may have moved from (each X stone
+        on top of its column taken back), since each move of X from there leaves O at least its negation."""
+        taken = state.x | state.o
+        stones = taken.bit_count()
+        if stones == connect4_book.STONES[-1]:
+            known = super().book(state)
+            return int(known.payoff) if known is not None else -1
+        if stones != connect4_book.STONES[-1] + 1:
+            return -1
+        least, tops = -1, (taken + self.bottom) >> 1 & state.x  # each column's top stone, where it is X's
+        while tops and least < 1:
+            top = tops & -tops
+            tops ^= top
+            x = state.x ^ top
+            known = connect4_book.probe(x, state.o, ((x | state.o) + self.bottom) & self.board, 0)
+            if known is not None:
+                least = max(least, -int(known.payoff))
+        return least
 
     def book(self, state: Board) -> Known | None:
         """The opening books at the stone counts they cover (`Rules.book`); past them, in a search's copy

@@ -22,12 +22,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from nimmax.game import Known
+from nimmax.games.mnk.fours import aligning, completing
 
 FIRST_NODES = 4_000
 """The first question about a position next to a search's root (some 0.02 s at the proof's ~190k nodes
 a second); each later one may cost twice the last: a deepening search asks them again at every depth."""
 MOST_NODES, ROOT_NODES = 15_000, 10_000
 """What one question may cost at most (some 0.08 s), and the first about a search's root (`best_moves`)."""
+WON_NODES = 150_000
+"""The first question about a root the book says the mover wins (`best_moves`'s `least`; some 0.75 s): asked
+before any of its children's (`pending`), so no clock decides whether it is asked (a win 27-29 plies from 12
+stones after a perfect defence: 45,000-142,000 nodes)."""
 PROOF_TURN, SEARCH_TURN = 15_000, 1_000
 """While a root's payoff is unproven, its proof (these nodes) and the search (these calls into `book`,
 some 0.02 s of alpha-beta) take turns: the search's estimates choose among the moves the proof has
@@ -51,51 +56,6 @@ _NOTHING = 127 << 7
 
 class OutOfNodes(Exception):
     """A question ran past its budget; what it proved stays in the table."""
-
-
-def completing(stride: int) -> Callable[[int, int], int]:
-    """For a board of this stride: the cells of `empty` that would complete four of `stones`
-    (playable or not). Shifts are bound into the function: this runs at every node. A cell's
-    answer reads only the cells 3 lines away at most, so boards laid side by side, that far
-    apart, are answered at once (`Proof.ordered`)."""
-    up, down, rise = stride, stride - 1, stride + 1
-    up2, down2, rise2, up3, down3, rise3 = 2 * up, 2 * down, 2 * rise, 3 * up, 3 * down, 3 * rise
-
-    def winning(stones: int, empty: int) -> int:
-        pair = stones & stones << 1
-        found = pair << 1 & stones << 3
-        behind = stones >> up  # per direction: the pairs of stones, then a third on either side
-        pair = stones & behind
-        found |= pair >> up & (stones >> up3 | stones << up) | pair << up2 & (stones << up3 | behind)
-        behind = stones >> down
-        pair = stones & behind
-        found |= pair >> down & (stones >> down3 | stones << down) | pair << down2 & (stones << down3 | behind)
-        behind = stones >> rise
-        pair = stones & behind
-        found |= pair >> rise & (stones >> rise3 | stones << rise) | pair << rise2 & (stones << rise3 | behind)
-        return found & empty
-
-    return winning
-
-
-def aligning(stride: int) -> Callable[[int], bool]:
-    """For a board of this stride: whether `stones` hold four in a row."""
-    up, down, rise = stride, stride - 1, stride + 1
-
-    def four(stones: int) -> bool:
-        pair = stones & stones >> 1
-        if pair & pair >> 2:
-            return True
-        pair = stones & stones >> up
-        if pair & pair >> 2 * up:
-            return True
-        pair = stones & stones >> down
-        if pair & pair >> 2 * down:
-            return True
-        pair = stones & stones >> rise
-        return bool(pair & pair >> 2 * rise)
-
-    return four
 
 
 class Proof:
@@ -148,12 +108,13 @@ class Proof:
         """Whether the search reads the game's book (an engine's `book=off` does not): the proof is part of it."""
         self.root: tuple[int, int] | None = None
         """The search's root (mine, taken) while its payoff is not proven: deeper questions share turns with it."""
-        self.turn = 0
-        """The search's call count at which the root's proof has its next turn (`PROOF_TURN`)."""
+        self.turn, self.opened = 0, False  # the call count of the root's proof's next turn; a question asked yet
+        self.pending: tuple[int, int] | None = None
+        """A root the book says the mover wins, met before the search read it: asked first (`outcome`)."""
 
     def begin(self) -> None:
         """A new search begins: the next question is about its root or one of its root's children."""
-        self.nearest, self.read, self.root = None, False, None
+        self.nearest, self.read, self.root, self.pending, self.opened = None, False, None, None, False
         self.nodes = self.calls = 0
 
     def budget(self, nodes: int) -> bool:
@@ -170,6 +131,9 @@ class Proof:
         mover unable to complete four at once) with the most plies left, or None. A search's nearest
         positions to its root (the fewest stones asked since `begin`) are searched, within a budget
         of nodes that grows each time they are asked; deeper ones are answered from the table (`tests`)."""
+        if self.pending is not None:  # the search's first question: its won root's
+            (root, board), self.pending = self.pending, None
+            self._ask(root, board, (0,), WON_NODES)
         stones = taken.bit_count()
         bounds = self._ask(mine, taken, self.tests(taken), FIRST_NODES)
         if bounds is None:
@@ -180,17 +144,24 @@ class Proof:
         payoff = 1 if low > 0 else -1 if high < 0 else 0
         return Known(float(payoff), self.cells - stones, payoff == 0)
 
-    def best_moves(self, mine: int, taken: int, least: int = -1) -> int:
+    def best_moves(self, mine: int, taken: int, least: Callable[[], int] = lambda: -1) -> int:
         """The cells of the moves a search of this position needs (same conditions as `outcome`), or
         0 for every move: a proven best move's alone (one that wins, or one that draws where the mover
-        cannot win); else, at a search's root whose least payoff is known (`least`, a book's, or the
-        table's), the moves not proven to fall short of it. At a search's root whether the mover wins
-        and then whether it loses are searched (ROOT_NODES at first), once the search has read the
-        book (`read`: the proof is part of it); deeper, the table answers."""
+        cannot win); else, at a search's root whose least payoff is known (`least`, the book's, asked of
+        a root alone; or the table's), the moves not proven to fall short of it. At a search's root
+        whether the mover wins and then whether it loses are searched (ROOT_NODES at first; a root
+        known won, whether it wins, WON_NODES), once the search has read the book (`read`: the proof is
+        part of it; before, a root known won is kept `pending`); deeper, the table answers."""
+        stones = taken.bit_count()
         if not self.read:
+            if not self.opened and least() > 0:  # a search's first question is about its root
+                self.pending = (mine, taken)
+            self.opened = True
             return 0
-        bounds = self._ask(mine, taken, self.tests(taken), ROOT_NODES)
-        root = self.nearest == taken.bit_count()
+        floor = least() if self.nearest is None or stones <= self.nearest else -1  # asked of a root alone
+        won = floor > 0  # only its winning move is to find
+        bounds = self._ask(mine, taken, (0,) if won else self.tests(taken), WON_NODES if won else ROOT_NODES)
+        root = self.nearest == stones
         if root:
             settled = bounds is not None and (bounds[0] > 0 or bounds[1] < 0 or bounds[0] >= 0 >= bounds[1])
             self.root, self.turn = (None if settled else (mine, taken)), self.calls + SEARCH_TURN
@@ -199,16 +170,18 @@ class Proof:
         entry = self.table.get(mine + taken, _NOTHING)
         low, high, move = (entry & 127) - _UNKNOWN, (entry >> 7 & 127) - _UNKNOWN, entry >> 14
         if move and (low > 0 or (low >= 0 >= high and root)):
+            if root:
+                self._settle(mine ^ taken, taken | move)
             return move
-        least = max(least, min(low, 1))
-        if not root or least < 0:
+        floor = max(floor, min(low, 1))
+        if not root or floor < 0:
             return 0
         kept = moves = self.safe(mine, taken)
         while moves:
             move = moves & -moves
             moves ^= move
             child = self.table.get((mine ^ taken) + (taken | move), _NOTHING)
-            if (child & 127) - _UNKNOWN > -least:  # the opponent's least score there caps the mover below `least`
+            if (child & 127) - _UNKNOWN > -floor:  # the opponent's least score there caps the mover below `floor`
                 kept ^= move
         return kept if kept != (taken + self.bottom) & self.board else 0
 
@@ -217,6 +190,19 @@ class Proof:
         """The null windows (their alphas) that settle a payoff, the likelier first: whether the first
         player wins (with it to move, whether it wins; with the second, whether the second loses)."""
         return (0, -1) if taken.bit_count() % 2 == 0 else (-1, 0)
+
+    def _settle(self, mine: int, taken: int) -> None:
+        """The position a root's proven move leads to: its payoff settled too where the table leaves it
+        open (a question of MOST_NODES), so the search, reading it there, proves the root's."""
+        entry = self.table.get(mine + taken, _NOTHING)
+        low, high = (entry & 127) - _UNKNOWN, (entry >> 7 & 127) - _UNKNOWN
+        if low > 0 or high < 0 or low >= 0 >= high or not self.budget(MOST_NODES):
+            return
+        try:
+            for alpha in self.tests(taken):
+                self.negamax(mine, taken, alpha, alpha + 1)
+        except OutOfNodes:
+            pass
 
     def _share(self) -> None:
         """The root's proof's turn: PROOF_TURN nodes more of its questions, then the search's turn."""
@@ -235,7 +221,7 @@ class Proof:
         except OutOfNodes:
             pass
 
-    def _ask(self, mine: int, taken: int, tests: tuple[int, int], first: int) -> tuple[int, int] | None:
+    def _ask(self, mine: int, taken: int, tests: tuple[int, ...], first: int) -> tuple[int, int] | None:
         """The bounds of the mover's score: from the table, and at a search's nearest positions from
         null-window `tests` (each alpha's window (alpha, alpha + 1)) until one settles the payoff; None
         where the budget ran out."""
@@ -261,6 +247,9 @@ class Proof:
                     break
         except OutOfNodes:
             return None
+        entry = self.table.get(key, _NOTHING)  # a cut by a child's entry (`transposed`) leaves the bound unsaid there
+        low, high = max(low, (entry & 127) - _UNKNOWN), min(high, (entry >> 7 & 127) - _UNKNOWN)
+        self.table[key] = (low + _UNKNOWN) | (high + _UNKNOWN) << 7 | entry >> 14 << 14
         return low, high
 
     def negamax(self, mine: int, taken: int, alpha: int, beta: int, threats: int = -1) -> int:
