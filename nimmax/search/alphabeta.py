@@ -54,7 +54,7 @@ class AlphaBeta(Searcher):
             budget.check()
         if game.is_terminal(state):
             return game.utility(state, game.to_move(state)) * SCALE
-        if self.book is not None and (known := self.book(state)) is not None:
+        if (book := self.book) is not None and (known := book(state)) is not None:
             return self.booked(known, alpha, beta)
         if depth <= 0:
             self.horizon += 1
@@ -71,30 +71,39 @@ class AlphaBeta(Searcher):
                         self.horizon += searched < FULL_DEPTH  # an estimate stored rests on a horizon of its own
                         return score
                 hint = move if hashed == hash(state) else None
-        if self.bounds is not None:
-            low, high = self.bounds(state)
-            if (high * SCALE <= alpha or low * SCALE >= beta) and (cut := beyond(low, high, alpha, beta)) is not None:
-                return cut  # the value lies outside the window whatever is searched
-        me, search, result, to_move, deeper = game.to_move(state), self.value, game.result, game.to_move, depth - 1
+        if self.bounds is not None and (cut := self.outside(state, alpha, beta)) is not None:
+            return cut  # the value lies outside the window whatever is searched
+        me, search, deeper = game.to_move(state), self.value, depth - 1  # the game's methods called, not bound
         best, choice, alpha_in, horizon_in, rough_in = -INFINITY, None, alpha, self.horizon, self.rough
         moves = self.near_moves(state, me) if self.narrowing else game.search_actions(state)
-        high = beta + 1 if beta > 0 else beta - 1
+        low, high = alpha + 1 if alpha >= 0 else alpha - 1, beta + 1 if beta > 0 else beta - 1
         for move in first_in(moves, hint) if hint is not None else moves:
-            child, low = result(state, move), alpha + 1 if alpha >= 0 else alpha - 1
-            score = search(child, deeper, low, high) if to_move(child) == me else -search(child, deeper, -high, -low)
+            child = game.result(state, move)
+            mine = game.to_move(child) == me  # the same side again (an extra turn): the same sign
+            score = search(child, deeper, low, high) if mine else -search(child, deeper, -high, -low)
             score = score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0
             if score > best:
                 best, choice, alpha = score, move, score if score > alpha else alpha
                 if alpha >= beta:
                     break
+                low = alpha + 1 if alpha >= 0 else alpha - 1
         if caching:
             bound = LOWER if best >= beta else UPPER if best <= alpha_in else EXACT
             bound, score = payoff_only(bound, best) if self.rough != rough_in else (bound, best)  # plies a book bounded
-            searched = FULL_DEPTH if self.horizon == horizon_in else depth  # proven where no horizon was met below
-            table[key] = (searched, bound, score - shift * SCALE, choice, hash(state))
+            proven = self.horizon == horizon_in  # no horizon met below: a value to the end
+            table[key] = (FULL_DEPTH if proven else depth, bound, score - shift * SCALE, choice, hash(state))
             if len(table) > table.capacity:  # Table.put, inlined while no entry need go
                 table.trim()
         return best
+
+    def outside(self, state: Any, alpha: float, beta: float) -> float | None:
+        """The bound the game's `utility_bounds` put on the score of `state` outside (alpha, beta), or None."""
+        assert self.bounds is not None
+        low, high = self.bounds(state)
+        if high * SCALE > alpha and low * SCALE < beta:  # score_range's most >= high * SCALE, its least <= low * SCALE
+            return None
+        least, most = score_range(low, high)
+        return most if most <= alpha else least if least >= beta else None
 
     def rebased(self, bound: int, stored: float, shift: float, beta: float) -> tuple[int, float]:
         """An entry's bound and score at this node: shifted by its key's offset where the game keys
@@ -145,13 +154,6 @@ class AlphaBeta(Searcher):
             else:
                 floor = score
         return ceiling if ceiling <= alpha else floor
-
-
-def beyond(low: float, high: float, alpha: float, beta: float) -> float | None:
-    """The score bound of a node whose payoff lies in [low, high] where all its scores lie outside
-    (alpha, beta), else None."""
-    least, most = score_range(low, high)
-    return most if most <= alpha else least if least >= beta else None
 
 
 def payoffs(floor: float, ceiling: float) -> tuple[float, float]:
