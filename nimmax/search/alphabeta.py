@@ -59,7 +59,7 @@ class AlphaBeta(Searcher):
         if depth <= 0:
             self.horizon += 1
             return game.evaluate(state, game.to_move(state)) * SCALE
-        table, keyed, key, shift, hint = self.table, self.keyed, None, 0, None
+        table, keyed, key, shift, hint = self.table, self.keyed, None, 0.0, None
         if caching := table.capacity > 0:  # with no table, no key
             key, shift = (game.key(state), 0) if keyed is None else keyed(state)  # stored less the offset
             if (entry := table.get(key)) is not None:
