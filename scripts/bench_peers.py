@@ -23,8 +23,10 @@ peer time / nimmax time; for nodes per second, nimmax rate / peer rate). Cases:
   kalah64      Kalah(6,4) alpha-beta 10 plies deep vs OpenSpiel's mancala (same rules and
                capture; OpenSpiel scores an end +1/0/-1 and the horizon by the seed margin)
   nim          misère Nim 1..7 alpha-beta nodes per second against the issue's 286k
-               (both rate cases also print the protocol floor: `protocol_floor`, the
-               least any game-agnostic alpha-beta pays a node of that game in Python)
+  ttt          3x3 alpha-beta nodes per second, without a table and with one
+               (every rate case also prints the protocol floor: `protocol_floor`, the
+               least any game-agnostic alpha-beta pays a node of that game in Python,
+               run in turn with the engine; the ratio is the median of the rounds')
   kalah        Kalah(4,3) proven (target < 1 s); (6,3), (4,4), (5,3) each within 60 s,
                values checked against an independent solver's +2, +2, +6 for South
   startup      `nimmax --help` and `nimmax solve tictactoe` wall time (target < 0.2 s)
@@ -119,6 +121,26 @@ def ttt_minimax(repeat: int) -> None:
 def mnk44(repeat: int) -> None:
     result, ours = median_of(repeat, lambda: solve("tictactoe --size 4 --k 4", "alphabeta"))
     side_by_side("4x4 k=4 alpha-beta solve", result, ours, peer("mnk44", repeat), "easyAI")
+    floor_row(
+        "tictactoe --size 4 --k 4", lambda: solve("tictactoe --size 4 --k 4", "alphabeta"), FULL_DEPTH, True, repeat
+    )
+
+
+def ttt(repeat: int) -> None:
+    """3x3 alpha-beta to the end without a table beside the floor without one: the same tree,
+    so the ratio is the engine's cost a node and nothing else; and with them (the table's
+    answers and the dict's, window-dependent, are different trees)."""
+    for cache, memo in ((False, False), (True, True)):
+
+        def engine(cache: bool = cache) -> SearchResult:
+            return solve("tictactoe", "alphabeta", cache=cache)
+
+        result, ours = median_of(max(repeat, 5), engine)
+        what = "with a table" if cache else "no table"
+        row(
+            f"3x3 alpha-beta ({what})", "nodes/s", f"{result.nodes / ours:,.0f}", "-", None, f"({result.nodes:,} nodes)"
+        )
+        floor_row("tictactoe", engine, FULL_DEPTH, memo, repeat)
 
 
 def side_by_side(case: str, result: SearchResult, ours: float, theirs: dict[str, Any] | None, name: str) -> None:
@@ -137,8 +159,10 @@ def protocol_floor(words: str, depth: int, memo: bool) -> int:
     """A bare alpha-beta over nimmax's game through the Game protocol alone: no budget, no
     ordering beyond the game's, no score shifting, and a plain dict of values when `memo`.
     Its nodes per second bound what any game-agnostic engine reaches on that game in
-    Python: the game's own calls cost this much. Returns the nodes it visited."""
-    game = games.create(words)
+    Python: the game's own calls cost this much. It searches the game's search copy (`for_search`,
+    as every engine does) and runs as `solve` runs an engine (`deep`: the same thread and
+    interpreter policy). Returns the nodes it visited."""
+    game = games.create(words).for_search()
     seen: dict[Any, float] = {}
     nodes = 0
 
@@ -168,23 +192,34 @@ def protocol_floor(words: str, depth: int, memo: bool) -> int:
             seen[key] = best  # window-dependent: a floor for speed, not a sound table
         return best
 
-    value(game.initial_state(), depth, -INFINITY, INFINITY)
+    deep(lambda: value(game.initial_state(), depth, -INFINITY, INFINITY))
     return nodes
 
 
-def floor_row(words: str, rate: float, depth: int, memo: bool) -> None:
-    """The protocol floor's nodes per second beside nimmax's engine's."""
-    nodes, seconds = median_of(5, lambda: protocol_floor(words, depth, memo))
-    floor = nodes / seconds
+def floor_row(words: str, engine: Callable[[], SearchResult], depth: int, memo: bool, repeat: int) -> None:
+    """The engine's nodes per second over the protocol floor's, the two run in turn `repeat` times
+    (after a warm-up each): the median of the rounds' ratios, so a drifting load hits both alike."""
+    engine(), protocol_floor(words, depth, memo)
+    ours, floors, ratios = [], [], []
+    for _ in range(max(repeat, 5)):
+        started = time.perf_counter()
+        result = engine()
+        ours.append(result.nodes / (time.perf_counter() - started))
+        started = time.perf_counter()
+        nodes = protocol_floor(words, depth, memo)
+        floors.append(nodes / (time.perf_counter() - started))
+        ratios.append(ours[-1] / floors[-1])
+    rate, floor, ratio = statistics.median(ours), statistics.median(floors), statistics.median(ratios)
     what = "no table" if not memo else "a dict memo"
-    row(f"  protocol floor ({what})", "nodes/s", f"{rate:,.0f}", f"{floor:,.0f}", rate / floor, f"({nodes:,} nodes)")
+    target = f"({result.nodes:,} vs {nodes:,} nodes; >= 0.85)"
+    row(f"  protocol floor ({what})", "nodes/s", f"{rate:,.0f}", f"{floor:,.0f}", ratio, target)
 
 
 def kalah64(repeat: int) -> None:
     words = "kalah --pits 6 --seeds 4"
     result, ours = median_of(repeat, lambda: solve(words, "alphabeta", depth=10))
     side_by_side("Kalah(6,4) alpha-beta depth 10", result, ours, peer("kalah64-depth10", repeat), "OpenSpiel")
-    floor_row(words, result.nodes / ours, 10, memo=False)
+    floor_row(words, lambda: solve(words, "alphabeta", depth=10), 10, False, repeat)
 
 
 def nim(repeat: int) -> None:
@@ -195,7 +230,7 @@ def nim(repeat: int) -> None:
     row(case, "nodes", f"{result.nodes:,}", f"{NIM_NODES_BEFORE:,}", NIM_NODES_BEFORE / result.nodes, "(issue: before)")
     row(case, "seconds", f"{ours:.4f} s", f"{before:.4f} s", before / ours, "(issue: before)")
     row(case, "nodes/s", f"{rate:,.0f}", f"{NIM_TODAY:,}", rate / NIM_TODAY, ">= 2 (issue)")
-    floor_row("nim 1 2 3 4 5 6 7", rate, FULL_DEPTH, memo=True)
+    floor_row("nim 1 2 3 4 5 6 7", lambda: solve("nim 1 2 3 4 5 6 7", "alphabeta"), FULL_DEPTH, True, max(repeat, 7))
 
 
 def kalah(deadline: float, large: bool) -> None:
@@ -244,6 +279,7 @@ def main() -> None:
     cases: dict[str, Callable[[], None]] = {
         "ttt-minimax": lambda: ttt_minimax(args.repeat),
         "mnk44": lambda: mnk44(args.repeat),
+        "ttt": lambda: ttt(args.repeat),
         "kalah64": lambda: kalah64(args.repeat),
         "nim": lambda: nim(args.repeat),
         "kalah": lambda: kalah(args.deadline, large=not args.quick),

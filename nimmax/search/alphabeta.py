@@ -18,7 +18,7 @@ from collections.abc import Callable
 from math import ceil
 from typing import Any, cast
 
-from nimmax.game import AnyGame, Capability
+from nimmax.game import AnyGame, Capability, Known
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher, first_in
 from nimmax.search.score import (
@@ -47,55 +47,63 @@ class AlphaBeta(Searcher):
         """The game's `utility_bounds`, or None where it keeps the default (a call saved a node)."""
 
     def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
-        """The score of `state` for its side to move, `depth` plies deep, fail-soft in (alpha, beta)."""
-        game, budget = self.game, self.budget  # the leaves (most nodes) need no more
-        me, budget.nodes = game.to_move(state), budget.nodes + 1  # Budget.count inlined, as are older and younger
+        """The score of `state` for its side to move, `depth` plies deep, fail-soft in (alpha, beta), alpha < beta."""
+        game, budget = self.game, self.budget  # the leaves and the table's answers (most nodes) need no more
+        budget.nodes += 1  # Budget.count inlined, as are older and younger below
         if budget.nodes >= budget.next_check:
             budget.check()
         if game.is_terminal(state):
-            return game.utility(state, me) * SCALE
-        if self.book is not None and (known := self.from_book(state)) is not None:
-            return self.booked(*known, alpha, beta)
+            return game.utility(state, game.to_move(state)) * SCALE
+        if (book := self.book) is not None and (known := book(state)) is not None:
+            return self.booked(known, alpha, beta)
         if depth <= 0:
             self.horizon += 1
-            return game.evaluate(state, me) * SCALE
-        table, search, to_move = self.table, self.value, game.to_move
-        key, shift = (game.key(state), 0) if self.keyed is None else self.keyed(state)  # stored less the offset
-        entry, hint = table.get(key), None
-        if entry is not None:
-            searched, bound, score, move, seen = entry
-            if searched >= depth:
-                if self.keyed is not None or bound == PAYOFF:
-                    bound, score = self.rebased(bound, score, shift * SCALE, beta)
-                if bound == EXACT or (score >= beta if bound == LOWER else score <= alpha):
-                    self.horizon += searched < FULL_DEPTH  # an estimate stored rests on a horizon of its own
-                    return score
-            hint = move if seen == hash(state) else None
-        if self.bounds is not None:
-            low, high = score_range(*self.bounds(state))
-            if high <= alpha or low >= beta:  # the value lies outside the window whatever is searched
-                return high if high <= alpha else low
+            return game.evaluate(state, game.to_move(state)) * SCALE
+        table, keyed, key, shift, hint = self.table, self.keyed, None, 0.0, None
+        if caching := table.capacity > 0:  # with no table, no key
+            key, shift = (game.key(state), 0) if keyed is None else keyed(state)  # stored less the offset
+            if (entry := table.get(key)) is not None:
+                searched, bound, score, move, hashed = entry
+                if searched >= depth:
+                    if keyed is not None or bound == PAYOFF:
+                        bound, score = self.rebased(bound, score, shift * SCALE, beta)
+                    if bound == EXACT or (score >= beta if bound == LOWER else score <= alpha):
+                        self.horizon += searched < FULL_DEPTH  # an estimate stored rests on a horizon of its own
+                        return score
+                hint = move if hashed == hash(state) else None
+        if self.bounds is not None and (cut := self.outside(state, alpha, beta)) is not None:
+            return cut  # the value lies outside the window whatever is searched
+        me, search, deeper = game.to_move(state), self.value, depth - 1  # the game's methods called, not bound
         best, choice, alpha_in, horizon_in, rough_in = -INFINITY, None, alpha, self.horizon, self.rough
         moves = self.near_moves(state, me) if self.narrowing else game.search_actions(state)
+        low, high = alpha + 1 if alpha >= 0 else alpha - 1, beta + 1 if beta > 0 else beta - 1
         for move in first_in(moves, hint) if hint is not None else moves:
             child = game.result(state, move)
-            low, high = alpha + 1 if alpha >= 0 else alpha - 1, beta + 1 if beta > 0 else beta - 1
-            score = (
-                search(child, depth - 1, low, high) if to_move(child) == me else -search(child, depth - 1, -high, -low)
-            )
+            mine = game.to_move(child) == me  # the same side again (an extra turn): the same sign
+            score = search(child, deeper, low, high) if mine else -search(child, deeper, -high, -low)
             score = score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0
             if score > best:
                 best, choice, alpha = score, move, score if score > alpha else alpha
                 if alpha >= beta:
                     break
-        bound = LOWER if best >= beta else UPPER if best <= alpha_in else EXACT
-        bound, score = payoff_only(bound, best) if self.rough != rough_in else (bound, best)  # plies a book bounded
-        entry = (FULL_DEPTH if self.horizon == horizon_in else depth, bound, score - shift * SCALE, choice, hash(state))
-        if len(table) < table.capacity or key in table:  # Table.put, inlined while no entry need go
-            table[key] = entry
-        else:
-            table.put(key, entry)
+                low = alpha + 1 if alpha >= 0 else alpha - 1
+        if caching:
+            bound = LOWER if best >= beta else UPPER if best <= alpha_in else EXACT
+            bound, score = payoff_only(bound, best) if self.rough != rough_in else (bound, best)  # plies a book bounded
+            proven = self.horizon == horizon_in  # no horizon met below: a value to the end
+            table[key] = (FULL_DEPTH if proven else depth, bound, score - shift * SCALE, choice, hash(state))
+            if len(table) > table.capacity:  # Table.put, inlined while no entry need go
+                table.trim()
         return best
+
+    def outside(self, state: Any, alpha: float, beta: float) -> float | None:
+        """The bound the game's `utility_bounds` put on the score of `state` outside (alpha, beta), or None."""
+        assert self.bounds is not None
+        low, high = self.bounds(state)
+        if high * SCALE > alpha and low * SCALE < beta:  # score_range's most >= high * SCALE, its least <= low * SCALE
+            return None
+        least, most = score_range(low, high)
+        return most if most <= alpha else least if least >= beta else None
 
     def rebased(self, bound: int, stored: float, shift: float, beta: float) -> tuple[int, float]:
         """An entry's bound and score at this node: shifted by its key's offset where the game keys
@@ -107,9 +115,10 @@ class AlphaBeta(Searcher):
         low, high = payoff_range(round(stored / SCALE))
         return (LOWER, low) if low >= beta else (UPPER, high)
 
-    def booked(self, low: float, high: float, alpha: float, beta: float) -> float:
+    def booked(self, known: Known, alpha: float, beta: float) -> float:
         """A book hit's score: exact where the book knows the plies or the window asks about the
         payoff alone; else the score at the most plies the book allows, counted in `rough`."""
+        low, high = self.book_range(known)
         if low >= beta or low == high:
             return low
         if high <= alpha:

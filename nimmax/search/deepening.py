@@ -14,7 +14,7 @@ from dataclasses import replace
 from itertools import chain
 from typing import Any
 
-from nimmax.game import CHANCE, AnyGame, Capability
+from nimmax.game import CHANCE, AnyGame, Capability, Known
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.limits import Limits
 from nimmax.search.result import MoveValue, SearchResult, Watcher
@@ -82,12 +82,14 @@ class Searcher:
         return self.game.to_move(state)
 
     def from_book(self, state: Any) -> tuple[float, float] | None:
-        """The least and the most score the book gives `state`, or None where it is silent: one
-        score where it knows the plies, the payoff's scores within them where it bounds them."""
+        """The least and the most score the book gives `state`, or None where it is silent (`book_range`)."""
         assert self.book is not None
         known = self.book(state)
-        if known is None:
-            return None
+        return self.book_range(known) if known is not None else None
+
+    def book_range(self, known: Known) -> tuple[float, float]:
+        """The least and the most score of a book's answer: one score where it knows the plies,
+        the payoff's scores within them where it bounds them."""
         payoff, plies, exact = known
         score = score_of(payoff, plies)
         # A limited search proves outcomes, not distances: the most plies serve as the distance.

@@ -49,12 +49,15 @@ class Table(dict[Hashable, Entry]):
 
     def put(self, key: Hashable, entry: Entry) -> None:
         """Store `entry`; a table of capacity 0 stores nothing."""
-        if self.capacity <= 0:
-            return
-        if len(self) >= self.capacity and key not in self:
-            for old in list(islice(self, max(1, self.capacity // 16))):
-                del self[old]
-        self[key] = entry
+        if self.capacity > 0:
+            self[key] = entry
+            if len(self) > self.capacity:
+                self.trim()
+
+    def trim(self) -> None:
+        """Drop the oldest sixteenth of the entries (the newest stays, in a table of one entry too)."""
+        for old in list(islice(self, max(1, self.capacity // 16))):
+            del self[old]
 
 
 def offsets(game: AnyGame) -> bool:
