@@ -6,7 +6,9 @@ the side to move from the state and flip no sign between two plies of the same s
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import re
 from math import inf
 
@@ -206,6 +208,7 @@ def test_rules_match_the_independent_sowing(position: tuple[list[int], int, int]
         after = game.result(state, pit)
         assert (after.board, after.player) == sow(state.board, player, pit)
         assert after.again == (after.player == player and not game.is_terminal(after))
+        assert after.left == sum(after.board) - after.store(0) - after.store(1)  # kept, not counted
 
 
 @given(boards(2, 40))
@@ -238,6 +241,18 @@ def test_positions_equal_and_hash_alike_whatever_the_extra_turn_flag() -> None:
     assert (Position(board, 0, again=True) != Position(board, 0)) is False
     assert hash(Position(board, 0, again=True)) == hash(Position(board, 0))
     assert Position(board, 0) != Position(board, 1) and Position(board, 0) != (board, 0, False)
+
+
+def test_positions_copy_and_replace_with_their_flag_and_seed_count() -> None:
+    """`again` is the class's, not a field: a copy, a pickle and `_replace` keep it, and the
+    seeds in the pits follow the board."""
+    state = Position((1, 0, 2, 0, 1, 0, 1, 4), 0, again=True)
+    assert state.left == 5 and state.again and not Position(state.board, 0).again
+    for twin in (copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        assert twin == state and twin.again and twin.left == 5
+    moved = state._replace(board=(0, 0, 0, 3, 1, 0, 1, 4))
+    assert moved.left == 2 and moved.again and moved.player == 0
+    assert repr(state) == "Position(board=(1, 0, 2, 0, 1, 0, 1, 4), player=0, again=True)"
 
 
 # --- The table key: equal keys, equal values for the mover --------------------------------------

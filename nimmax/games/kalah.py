@@ -49,17 +49,40 @@ _new = tuple.__new__
 """Builds a Position from a plain tuple with no Python-level constructor: `result` is the hot path."""
 
 
-class Position(NamedTuple):
-    """The board in sowing order (see the module docstring) and the seat to move.
-
-    `again` records that the mover earned this turn by ending the last sowing in their
-    store; it is for display only and takes no part in equality or hashing, so positions
-    reached with and without an extra turn are one position to the search.
-    """
+class _Cells(NamedTuple):
+    """A position's fields: see `Position`."""
 
     board: tuple[int, ...]
     player: int
+    left: int
+    """The seeds in the pits, both sides: a function of `board`, kept so that the book's range
+    and the utility bounds, asked at every node searched, need not count them."""
+
+
+class Position(_Cells):
+    """The board in sowing order (see the module docstring), the seat to move and the seeds in the pits.
+
+    `again` records that the mover earned this turn by ending the last sowing in their
+    store; it is for display only and takes no part in equality or hashing, so positions
+    reached with and without an extra turn are one position to the search. It is the class's
+    (`_Again`'s is True), not a field, so that the tuple's own hash (C, no Python call) serves.
+    """
+
+    __slots__ = ()
     again: bool = False
+
+    def __new__(cls, board: tuple[int, ...], player: int, again: bool = False) -> Position:
+        pits = max(len(board) - 2, 0) // 2
+        left = sum(board) - sum(board[pits :: pits + 1])  # less both stores
+        return _new(_Again if again else Position, (board, player, left))
+
+    def __getnewargs__(self) -> tuple[tuple[int, ...], int, bool]:
+        return self.board, self.player, self.again
+
+    def _replace(self, **changes: object) -> Position:
+        """A position with some of `board`, `player` and `again` changed (`left` follows the board)."""
+        fields = {"board": self.board, "player": self.player, "again": self.again} | changes
+        return Position(**fields)  # type: ignore[arg-type]
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self.board == other.board and self.player == other.player
@@ -67,8 +90,11 @@ class Position(NamedTuple):
     def __ne__(self, other: object) -> bool:
         return not self == other
 
-    def __hash__(self) -> int:
-        return hash((self.board, self.player))
+    __hash__ = tuple.__hash__
+    """The tuple's: `left` follows the board, and `again` is no field."""
+
+    def __repr__(self) -> str:
+        return f"Position(board={self.board!r}, player={self.player!r}, again={self.again!r})"
 
     @property
     def pits(self) -> int:
@@ -83,6 +109,13 @@ class Position(NamedTuple):
     def store(self, seat: int) -> int:
         """The seeds in the store of `seat`."""
         return self.board[seat * (self.pits + 1) + self.pits]
+
+
+class _Again(Position):
+    """A position whose mover earned the turn by ending the last sowing in their store."""
+
+    __slots__ = ()
+    again = True
 
 
 class Kalah(Game[Position, int]):
@@ -219,8 +252,8 @@ class Kalah(Game[Position, int]):
             if not any(cells[self._rows[1 - player]]):
                 return self._swept(cells, mover)
         # The opponent's pits only gain seeds but by a capture: the mover's may have run dry.
-        if any(cells[self._rows[player]]):
-            return _new(Position, (tuple(cells), mover, again))
+        if any(cells[self._rows[player]]):  # only the mover's store gained seeds from the pits
+            return _new(_Again if again else Position, (tuple(cells), mover, state.left - cells[store] + board[store]))
         return self._swept(cells, mover)
 
     def _swept(self, cells: list[int], mover: int) -> Position:
@@ -230,7 +263,7 @@ class Kalah(Game[Position, int]):
         cells[pits] += sum(cells[south])
         cells[-1] += sum(cells[north])
         cells[south] = cells[north] = [0] * pits
-        return _new(Position, (tuple(cells), mover, False))
+        return _new(Position, (tuple(cells), mover, 0))
 
     def is_terminal(self, state: Position) -> bool:
         board = state.board
@@ -252,23 +285,22 @@ class Kalah(Game[Position, int]):
     def utility_bounds(self, state: Position) -> tuple[float, float]:
         """The mover's store lead, less or plus every seed still in the pits: each may yet end
         in either store (`evaluate`, which sweeps them, lies between too)."""
-        board, player = state.board, state.player
-        lead = board[self._stores[player]] - board[self._stores[1 - player]]
-        left = sum(board) - board[self.pits] - board[-1]
+        board, left = state.board, state.left
+        lead = board[-1] - board[self.pits] if state.player else board[self.pits] - board[-1]
         return lead - left, lead + left
 
     def book(self, state: Position) -> Known | None:
         """The endgame book's margin and plies to the end, for a position with at most `endgame`
         seeds in the pits that its book covers (read or built on first use, `kalah_book.shelved`)."""
-        board = state.board
-        left = sum(board) - board[self.pits] - board[-1]
+        left = state.left
         if left > self.endgame:
             return None
         book = kalah_book.shelved(self.pits, self.reach)
         if left > book.seeds:  # a timed search's book may be narrower than `endgame`
             return None
-        player = state.player
-        return book.probe(self._views[player](board), board[self._stores[player]] - board[self._stores[1 - player]])
+        board, player = state.board, state.player
+        lead = board[-1] - board[self.pits] if player else board[self.pits] - board[-1]
+        return book.probe(self._views[player](board), lead)
 
     def key(self, state: Position) -> Hashable:
         """The position seen by the mover: their pits, the opponent's pits, the store difference.
@@ -286,8 +318,10 @@ class Kalah(Game[Position, int]):
         """The pits seen by the mover, and the mover's store lead as the offset: the seeds banked
         take no part in future play, so positions whose pits agree share a table entry however
         their stores stand."""
-        board, player = state.board, state.player
-        return self._views[player](board), board[self._stores[player]] - board[self._stores[1 - player]]
+        board, (south, north) = state.board, self._rows
+        if state.player:  # two slices joined: quicker than one itemgetter of every pit
+            return board[north] + board[south], board[-1] - board[self.pits]
+        return board[south] + board[north], board[self.pits] - board[-1]
 
     def parse_move(self, text: str, state: Position) -> int:
         try:
