@@ -209,6 +209,7 @@ def test_rules_match_the_independent_sowing(position: tuple[list[int], int, int]
         assert (after.board, after.player) == sow(state.board, player, pit)
         assert after.again == (after.player == player and not game.is_terminal(after))
         assert after.left == sum(after.board) - after.store(0) - after.store(1)  # kept, not counted
+        assert after.over == over(after.board)
 
 
 @given(boards(2, 40))
@@ -245,13 +246,13 @@ def test_positions_equal_and_hash_alike_whatever_the_extra_turn_flag() -> None:
 
 def test_positions_copy_and_replace_with_their_flag_and_seed_count() -> None:
     """`again` is the class's, not a field: a copy, a pickle and `_replace` keep it, and the
-    seeds in the pits follow the board."""
+    seeds in the pits and whether the game is over follow the board."""
     state = Position((1, 0, 2, 0, 1, 0, 1, 4), 0, again=True)
-    assert state.left == 5 and state.again and not Position(state.board, 0).again
+    assert state.left == 5 and not state.over and state.again and not Position(state.board, 0).again
     for twin in (copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
         assert twin == state and twin.again and twin.left == 5
     moved = state._replace(board=(0, 0, 0, 3, 1, 0, 1, 4))
-    assert moved.left == 2 and moved.again and moved.player == 0
+    assert moved.left == 2 and moved.over and moved.again and moved.player == 0
     assert repr(state) == "Position(board=(1, 0, 2, 0, 1, 0, 1, 4), player=0, again=True)"
 
 

@@ -57,6 +57,8 @@ class _Cells(NamedTuple):
     left: int
     """The seeds in the pits, both sides: a function of `board`, kept so that the book's range
     and the utility bounds, asked at every node searched, need not count them."""
+    over: bool
+    """Whether a side's pits are all empty (the game is over): a function of `board`, kept for `is_terminal`."""
 
 
 class Position(_Cells):
@@ -74,13 +76,14 @@ class Position(_Cells):
     def __new__(cls, board: tuple[int, ...], player: int, again: bool = False) -> Position:
         pits = max(len(board) - 2, 0) // 2
         left = sum(board) - sum(board[pits :: pits + 1])  # less both stores
-        return _new(_Again if again else Position, (board, player, left))
+        over = not any(board[:pits]) or not any(board[pits + 1 : 2 * pits + 1])
+        return _new(_Again if again else Position, (board, player, left, over))
 
     def __getnewargs__(self) -> tuple[tuple[int, ...], int, bool]:
         return self.board, self.player, self.again
 
     def _replace(self, **changes: object) -> Position:
-        """A position with some of `board`, `player` and `again` changed (`left` follows the board)."""
+        """A position with some of `board`, `player` and `again` changed (`left` and `over` follow the board)."""
         fields = {"board": self.board, "player": self.player, "again": self.again} | changes
         return Position(**fields)  # type: ignore[arg-type]
 
@@ -91,7 +94,7 @@ class Position(_Cells):
         return not self == other
 
     __hash__ = tuple.__hash__
-    """The tuple's: `left` follows the board, and `again` is no field."""
+    """The tuple's: `left` and `over` follow the board, and `again` is no field."""
 
     def __repr__(self) -> str:
         return f"Position(board={self.board!r}, player={self.player!r}, again={self.again!r})"
@@ -196,7 +199,7 @@ class Kalah(Game[Position, int]):
         equals): a full pit sows far, and an emptied pit is a capture target the opponent
         must first reach."""
         board, player = state.board, state.player
-        if not any(board[self._rows[1 - player]]):
+        if state.over:
             return []
         lap, opposite = self.lap, 2 * self.pits
         again, captures, others = [], [], []
@@ -229,7 +232,7 @@ class Kalah(Game[Position, int]):
         store = self._stores[player]
         start = store - pits + action - 1
         seeds = board[start]
-        if not seeds or not any(board[self._rows[1 - player]]):  # an empty pit, or the game is over
+        if not seeds or state.over:  # an empty pit, or the game is over
             raise IllegalMove(f"cannot sow pit {action}; legal: {self.legal_text(state)}")
         if seeds < self.lap:
             gains, last = self._sowings[start][seeds]
@@ -252,8 +255,9 @@ class Kalah(Game[Position, int]):
             if not any(cells[self._rows[1 - player]]):
                 return self._swept(cells, mover)
         # The opponent's pits only gain seeds but by a capture: the mover's may have run dry.
-        if any(cells[self._rows[player]]):  # only the mover's store gained seeds from the pits
-            return _new(_Again if again else Position, (tuple(cells), mover, state.left - cells[store] + board[store]))
+        if any(cells[self._rows[player]]):  # both rows hold seeds: not over
+            left = state.left - cells[store] + board[store]  # the pits lost what the mover's store gained
+            return _new(_Again if again else Position, (tuple(cells), mover, left, False))
         return self._swept(cells, mover)
 
     def _swept(self, cells: list[int], mover: int) -> Position:
@@ -263,12 +267,10 @@ class Kalah(Game[Position, int]):
         cells[pits] += sum(cells[south])
         cells[-1] += sum(cells[north])
         cells[south] = cells[north] = [0] * pits
-        return _new(Position, (tuple(cells), mover, 0))
+        return _new(Position, (tuple(cells), mover, 0, True))
 
     def is_terminal(self, state: Position) -> bool:
-        board = state.board
-        south, north = self._rows
-        return not any(board[south]) or not any(board[north])
+        return state.over
 
     def utility(self, state: Position, player: int) -> float:
         """Store difference for `player`, counting seeds left in pits as swept to their side's store."""
