@@ -62,7 +62,7 @@ class _Cells(NamedTuple):
 
 
 class Position(_Cells):
-    """The board in sowing order (see the module docstring), the seat to move and the seeds in the pits.
+    """The board in sowing order (see the module docstring), the seat to move, and what `_Cells` keeps beside.
 
     `again` records that the mover earned this turn by ending the last sowing in their
     store; it is for display only and takes no part in equality or hashing, so positions
