@@ -77,11 +77,7 @@ def rebase(bound: int, stored: float, shift: float) -> tuple[int, float]:
     residue = stored % SCALE  # above HALF: proven as a win, below: as a loss, 0: as a draw or by its payoff alone
     if bound != PAYOFF and (score > 0 if residue > HALF else score < 0 if residue else score == 0):
         return bound, score
-    payoff = round(score / SCALE)
-    low, high = payoff_range(payoff)
-    if bound in (LOWER, UPPER):
-        return (LOWER, low) if bound == LOWER else (UPPER, high)
-    return (PAYOFF, payoff * SCALE) if payoff else (EXACT, 0.0)
+    return payoff_only(bound, score)
 
 
 def payoff_only(bound: int, score: float) -> tuple[int, float]:
