@@ -22,6 +22,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
+from typing import TypeVar
 
 from nimmax.files import write_atomic
 from nimmax.numbers import quoted
@@ -29,6 +30,7 @@ from nimmax.numbers import quoted
 ENVIRONMENT = "NIMMAX_CACHE_DIR"
 """The variable that names the folder outright (tests point it at a temporary one)."""
 APP = "nimmax"
+T = TypeVar("T")
 MAGIC = b"nimmax cache\n"
 """How every cache file begins: a file without it is no file of ours."""
 
@@ -63,13 +65,18 @@ def folder(environ: Mapping[str, str] = os.environ, platform: str = sys.platform
 
 
 @contextlib.contextmanager
-def reporting(progress: Progress) -> Iterator[None]:
-    """Within this block, long work made for the cache shows its progress through `progress`."""
-    _shown.append(progress)
+def _pushed(stack: list[T], item: T) -> Iterator[None]:
+    """`item` on top of `stack` within the block, taken off after it (this block's own, the innermost)."""
+    stack.append(item)
     try:
         yield
     finally:
-        del _shown[len(_shown) - 1 - _shown[::-1].index(progress)]  # this block's own, the innermost
+        del stack[len(stack) - 1 - stack[::-1].index(item)]
+
+
+def reporting(progress: Progress) -> AbstractContextManager[None]:
+    """Within this block, long work made for the cache shows its progress through `progress`."""
+    return _pushed(_shown, progress)
 
 
 def making(what: str, total: int) -> AbstractContextManager[Advance]:
@@ -77,15 +84,10 @@ def making(what: str, total: int) -> AbstractContextManager[Advance]:
     return _shown[-1](what, total) if _shown else nullcontext(nothing)
 
 
-@contextlib.contextmanager
-def patient() -> Iterator[None]:
+def patient() -> AbstractContextManager[None]:
     """Within this block a search waits for what it reads from the cache however long making it
     takes (an exact solve without a clock): a game's book may then be made as wide as it goes."""
-    _patience.append(True)
-    try:
-        yield
-    finally:
-        _patience.pop()
+    return _pushed(_patience, True)
 
 
 def waits() -> bool:
@@ -93,15 +95,10 @@ def waits() -> bool:
     return bool(_patience)
 
 
-@contextlib.contextmanager
-def halting(asked: Callable[[], bool]) -> Iterator[None]:
+def halting(asked: Callable[[], bool]) -> AbstractContextManager[None]:
     """Within this block, long work made for the cache stops early when `asked()` is true (a watched
     search told to answer now), keeping what it finished."""
-    _halts.append(asked)
-    try:
-        yield
-    finally:
-        del _halts[len(_halts) - 1 - _halts[::-1].index(asked)]
+    return _pushed(_halts, asked)
 
 
 def halted() -> bool:
@@ -177,14 +174,3 @@ def keep(name: str, version: int, what: str, data: bytes) -> None:
     except OSError as error:
         reason = error.strerror or str(error)
         say(f"cannot keep {what} in {quoted(str(path.parent))} ({reason}): made in memory for this run")
-
-
-def kept(name: str, version: int, what: str, make: Callable[[Advance], bytes], steps: int) -> bytes:
-    """The data of the cache file `name` of this format `version`, checked; else made by `make`
-    (told its progress over `steps` steps, shown as making `what`) and kept for the next time."""
-    data = read(name, version, what)
-    if data is None:
-        with making(what, steps) as advance:
-            data = make(advance)
-        keep(name, version, what, data)
-    return data
