@@ -146,14 +146,14 @@ class TracedMinimax(Tracing, Minimax):
 class TracedAlphaBeta(Tracing, AlphaBeta):
     """Alpha-beta, traced; a fail-soft score outside the node's window is a bound."""
 
-    def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
+    def value(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
         frame = self.enter(state)
-        score = super().value(state, depth, alpha, beta)
+        score = super().value(state, depth, alpha, beta, me)
         if self.game.is_terminal(state) or depth <= 0:  # a leaf's score is its value, whatever the window
             bound = EXACT_VALUE
         else:
             bound = AT_LEAST if score >= beta else AT_MOST if score <= alpha else EXACT_VALUE
-        if self.game.to_move(state) != self.max_side:
+        if me != self.max_side:
             self.leave(frame, -score, {AT_LEAST: AT_MOST, AT_MOST: AT_LEAST}.get(bound, bound))
         else:
             self.leave(frame, score, bound)

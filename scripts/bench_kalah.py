@@ -53,9 +53,10 @@ DEADLINE = 60.0
 
 BOOKED = [(4, 3), (4, 4), (5, 3), (6, 3)]
 STRETCH = [(5, 4), (6, 4)]
-KALAH_VALUES = {(4, 3): 6, (4, 4): 2, (5, 3): 6, (6, 3): 2, (5, 4): None, (6, 4): 8}
-"""South's margins: (4,3) by tests/theory.py's literal solver, the others from an independent solver
-(issue 13 and scripts/bench_peers.py); (5,4) unknown here."""
+KALAH_VALUES = {(4, 3): 6, (4, 4): 2, (5, 3): 6, (6, 3): 2, (5, 4): 10, (6, 4): 8}
+"""South's margins: (4,3) by tests/theory.py's literal solver, (5,4) by scripts/kalah_oracle.c (an
+independent solver in C, scripts/verify_kalah.py), (6,4) as published for the standard rules
+(Rawlings, 2015), the others from an independent solver (issue 13 and scripts/bench_peers.py)."""
 
 
 def solve(

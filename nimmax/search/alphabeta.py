@@ -46,19 +46,19 @@ class AlphaBeta(Searcher):
         self.bounds = cast(Callable[[Any], tuple[float, float]], game.utility_bounds) if own else None
         """The game's `utility_bounds`, or None where it keeps the default (a call saved a node)."""
 
-    def value(self, state: Any, depth: int, alpha: float, beta: float) -> float:
-        """The score of `state` for its side to move, `depth` plies deep, fail-soft in (alpha, beta), alpha < beta."""
+    def value(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
+        """`state`'s score for `me`, its side to move, `depth` plies deep, fail-soft in (alpha, beta), alpha < beta."""
         game, budget = self.game, self.budget  # the leaves and the table's answers (most nodes) need no more
         budget.nodes += 1  # Budget.count inlined, as are older and younger below
         if budget.nodes >= budget.next_check:
             budget.check()
         if game.is_terminal(state):
-            return game.utility(state, game.to_move(state)) * SCALE
+            return game.utility(state, me) * SCALE
         if (book := self.book) is not None and (known := book(state)) is not None:
             return self.booked(known, alpha, beta)
         if depth <= 0:
             self.horizon += 1
-            return game.evaluate(state, game.to_move(state)) * SCALE
+            return game.evaluate(state, me) * SCALE
         table, keyed, key, shift, hint = self.table, self.keyed, None, 0.0, None
         if caching := table.capacity > 0:  # with no table, no key
             key, shift = (game.key(state), 0) if keyed is None else keyed(state)  # stored less the offset
@@ -73,14 +73,14 @@ class AlphaBeta(Searcher):
                 hint = move if hashed == hash(state) else None
         if self.bounds is not None and (cut := self.outside(state, alpha, beta)) is not None:
             return cut  # the value lies outside the window whatever is searched
-        me, search, deeper = game.to_move(state), self.value, depth - 1  # the game's methods called, not bound
+        search, deeper = self.value, depth - 1  # the game's methods called, not bound
         best, choice, alpha_in, horizon_in, rough_in = -INFINITY, None, alpha, self.horizon, self.rough
         moves = self.near_moves(state, me) if self.narrowing else game.search_actions(state)
         low, high = alpha + 1 if alpha >= 0 else alpha - 1, beta + 1 if beta > 0 else beta - 1
         for move in first_in(moves, hint) if hint is not None else moves:
             child = game.result(state, move)
-            mine = game.to_move(child) == me  # the same side again (an extra turn): the same sign
-            score = search(child, deeper, low, high) if mine else -search(child, deeper, -high, -low)
+            side = game.to_move(child)  # the same side again (an extra turn) keeps the sign
+            score = search(child, deeper, low, high, side) if side == me else -search(child, deeper, -high, -low, side)
             score = score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0
             if score > best:
                 best, choice, alpha = score, move, score if score > alpha else alpha
@@ -129,8 +129,9 @@ class AlphaBeta(Searcher):
     def windowed(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
         """A root move's score for `me`, one ply older: `child` searched in (alpha, beta), as `value` does."""
         low, high = younger(alpha, upper=False), younger(beta, upper=True)
-        mine = self.game.to_move(child) == me
-        return older(self.value(child, depth, low, high) if mine else -self.value(child, depth, -high, -low))
+        if (mover := self.game.to_move(child)) == me:
+            return older(self.value(child, depth, low, high, mover))
+        return older(-self.value(child, depth, -high, -low, mover))
 
     def root_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
         """A root move's score; where the game bounds its utility, by null windows over whole payoffs (MTD(f))."""
