@@ -25,12 +25,13 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench_startup import BYTECODE, installed  # noqa: E402
 
 from nimmax import games  # noqa: E402
 from nimmax.search import ENGINES, Limits, deep  # noqa: E402
@@ -49,11 +50,8 @@ QUICK = ("4x4 k=4", "Kalah(4,3)")
 TARGET = 1.2
 """The CLI's time over the engine's, at most."""
 
-BYTECODE = tempfile.mkdtemp(prefix="nimmax-bytecode-")
-"""Where the subprocesses keep their compiled modules, as an install keeps its own: a machine
-that sets PYTHONDONTWRITEBYTECODE would otherwise compile nimmax afresh at every start."""
-ENVIRONMENT = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-ENVIRONMENT |= {"PYTHONPATH": str(ROOT), "PYTHONPYCACHEPREFIX": BYTECODE, "NO_COLOR": "1", "COLUMNS": "100"}
+ENVIRONMENT = installed(ROOT) | {"NO_COLOR": "1", "COLUMNS": "100"}
+"""The subprocesses run this checkout's nimmax as an install runs it (bytecode kept, `bench_startup.installed`)."""
 
 
 def load() -> str:

@@ -37,12 +37,18 @@ FLOOR = ("python -c pass", ["-c", "pass"])
 BYTECODE = Path(tempfile.mkdtemp(prefix="nimmax-bytecode-"))
 
 
-def run(arguments: list[str], checkout: Path) -> tuple[float, float]:
-    """Wall and CPU seconds (user and system) of one run of the interpreter with `arguments`,
-    `checkout`'s nimmax first on the path, its bytecode cached (as an installed nimmax's is) in a
-    folder of this run's, so no checkout is written to."""
+def installed(checkout: Path) -> dict[str, str]:
+    """The environment of a run as an installed nimmax starts: `checkout`'s nimmax first on the
+    path, its bytecode cached (as an install's is compiled) in BYTECODE, so no checkout is written
+    to and a machine that sets PYTHONDONTWRITEBYTECODE does not compile nimmax at every start."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    env |= {"PYTHONPATH": str(checkout), "PYTHONPYCACHEPREFIX": str(BYTECODE)}
+    return env | {"PYTHONPATH": str(checkout), "PYTHONPYCACHEPREFIX": str(BYTECODE)}
+
+
+def run(arguments: list[str], checkout: Path) -> tuple[float, float]:
+    """Wall and CPU seconds (user and system) of one run of the interpreter with `arguments`, as
+    an installed nimmax from `checkout` runs (`installed`)."""
+    env = installed(checkout)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(
