@@ -10,22 +10,29 @@ block's), the games already counted skipped; a block lost twice is given up and 
 Workers ignore Ctrl-C, SIGTERM and SIGHUP: the parent holds them, stops the workers, counts what they
 sent, kills any worker still there after GRACE seconds, then raises the KeyboardInterrupt (or
 Terminated) it held. So no worker outlives the parent, however the parent ends.
+
+The fork server, the resource tracker and spawned workers start as `python -c`, which would put the
+current folder first on their import path: they start with PYTHONSAFEPATH (no current folder) and
+PYTHONNOUSERSITE (no user site, unless nimmax itself lives there), so a `random.py` lying in the folder
+a duel runs from is never imported.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import multiprocessing
 import multiprocessing.util
 import os
 import pickle
 import queue
 import signal
+import site
 import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -184,6 +191,47 @@ def _short_temp_dir() -> None:
     )
 
 
+class CannotStart(OSError):
+    """The system refused a worker process (a limit on open files or processes): an error naming the
+    limit and --jobs, which the CLI says in one line with exit 1."""
+
+    def __init__(self, jobs: int, started: int, failure: OSError | EOFError) -> None:
+        import resource
+
+        files = isinstance(failure, OSError) and failure.errno in (errno.EMFILE, errno.ENFILE)
+        kind, option, limit = (
+            ("open files", "-n", resource.RLIMIT_NOFILE) if files else ("processes", "-u", resource.RLIMIT_NPROC)
+        )
+        soft = resource.getrlimit(limit)[0]
+        shown = "unlimited" if soft == resource.RLIM_INFINITY else str(soft)
+        reason = failure.strerror if isinstance(failure, OSError) and failure.strerror else "the fork server failed"
+        super().__init__(
+            failure.errno if isinstance(failure, OSError) else errno.EAGAIN,
+            f"cannot start the worker processes of --jobs {jobs} ({started} started): {reason}; the limit on "
+            f"{kind} is {shown} (ulimit {option}): use a smaller --jobs, or raise the limit",
+        )
+
+
+@contextlib.contextmanager
+def safe_imports() -> Iterator[None]:
+    """Within this block, Python processes started from this one put no current folder on their
+    import path, and no user site unless nimmax was imported from it."""
+    wanted = {"PYTHONSAFEPATH": "1"}
+    user_site = site.getusersitepackages()
+    if not os.path.abspath(__file__).startswith(os.path.join(os.path.abspath(user_site), "")):
+        wanted["PYTHONNOUSERSITE"] = "1"
+    saved = {name: os.environ.get(name) for name in wanted}
+    os.environ.update(wanted)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 class _Workers:
     """The worker processes of one run, each with its link; used as a context, none outlives it."""
 
@@ -193,7 +241,7 @@ class _Workers:
         self.context = multiprocessing.get_context("forkserver") if forkserver else multiprocessing.get_context("spawn")
         if forkserver:  # the server imports what a worker runs once, and every worker forked from it has it
             self.context.set_forkserver_preload([__name__])
-        self.blocks, self.jobs, self.lost = blocks, min(jobs, len(blocks)), lost
+        self.blocks, self.jobs, self.asked, self.lost = blocks, min(jobs, len(blocks)), jobs, lost
         self.waiting = deque(range(len(blocks)))  # blocks not handed out yet, a lost one first
         self.attempts = [0] * len(blocks)
         self.counted = [0] * len(blocks)  # games of each block counted, so a replay skips them
@@ -211,11 +259,16 @@ class _Workers:
         return self
 
     def _start(self) -> Connection:
-        """A new worker, handed the next block."""
-        ours, theirs = self.context.Pipe()
-        process = self.context.Process(target=_work, args=(self.blocks, theirs), name="nimmax worker")
-        self.processes[ours] = process
-        process.start()
+        """A new worker, handed the next block; CannotStart where the system refuses it."""
+        try:
+            ours, theirs = self.context.Pipe()
+            process = self.context.Process(target=_work, args=(self.blocks, theirs), name="nimmax worker")
+            self.processes[ours] = process
+            with safe_imports():  # the fork server and resource tracker start with the first worker
+                process.start()
+        except (OSError, EOFError) as error:  # EOFError: the fork server could not fork
+            started = sum(process.pid is not None for process in self.processes.values())
+            raise CannotStart(self.asked, started, error) from None
         theirs.close()  # the worker holds the only other end: it reads as closed once the worker ends
         self._hand(ours)
         return ours
