@@ -17,7 +17,9 @@ only where a search may wait for it (`patient`: a solve to the end, not a timed 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
@@ -146,31 +148,79 @@ def parse(raw: bytes, name: str, version: int) -> bytes | str:
     return data
 
 
+LARGEST = 1 << 30
+"""The most bytes a cache file may hold: a header claiming more is not believed."""
+
+HEAD = 4096
+"""Bytes read first, enough for any header: what a file claims to hold is checked before the rest is read."""
+
+
 def read(name: str, version: int, what: str) -> bytes | None:
     """The data of the cache file `name` of this format `version`, checked; None where there is
-    none, or (with one line saying so) where it cannot be read or trusted."""
+    none, or (with one line saying so) where it cannot be read or trusted.
+
+    The file is opened without following a link and without waiting (a FIFO), and read only when it
+    is a regular file whose size is the one its header states: a link, a FIFO, a device or a huge
+    sparse file costs neither time nor memory, and is replaced by `keep`, never written through."""
     path = folder() / name
     try:
-        raw = path.read_bytes()
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as error:
-        say(f"cannot read {what} from {quoted(str(path))} ({error.strerror}): made again")
+        link = error.errno == errno.ELOOP
+        why = "is a link, not a file nimmax made" if link else f"cannot be read ({error.strerror})"
+        say(f"{what} at {quoted(str(path))} {why}: made again, not trusted")
         return None
-    data = parse(raw, name, version)
+    try:
+        data = _checked(descriptor, name, version)
+    except OSError as error:
+        data = f"cannot be read ({error.strerror})"
+    finally:
+        os.close(descriptor)
     if isinstance(data, bytes):
         return data
     say(f"{what} at {quoted(str(path))} {data}: made again, not trusted")
     return None
 
 
+def _checked(descriptor: int, name: str, version: int) -> bytes | str:
+    """The data of the open cache file, or why it cannot be trusted: its kind and size are checked
+    against its header before the rest of it is read."""
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):
+        return "is not a regular file nimmax made"
+    head = _read(descriptor, min(status.st_size, HEAD))
+    if not head.startswith(MAGIC):
+        return "is not a nimmax cache file"
+    lines = head[len(MAGIC) :].split(b"\n", 4)
+    if len(lines) < 5 or not lines[3].isdigit():
+        return "is cut short" if status.st_size < HEAD else "is not a nimmax cache file"
+    stated = len(head) - len(lines[4]) + int(lines[3])
+    if int(lines[3]) > LARGEST:
+        return f"claims {int(lines[3]):,} bytes, more than a cache file may hold"
+    if status.st_size != stated:
+        return "is cut short" if status.st_size < stated else "is damaged (longer than its header says)"
+    return parse(head + _read(descriptor, stated - len(head)), name, version)
+
+
+def _read(descriptor: int, size: int) -> bytes:
+    """Exactly `size` bytes from the descriptor, fewer only where the file ends first."""
+    parts: list[bytes] = []
+    while size > 0 and (part := os.read(descriptor, min(size, 1 << 24))):
+        parts.append(part)
+        size -= len(part)
+    return b"".join(parts)
+
+
 def keep(name: str, version: int, what: str, data: bytes) -> None:
     """Keep `data` as the cache file `name` for the next time, whole or not at all; a folder that
-    cannot be written costs the keeping only (one line says so)."""
+    cannot be written costs the keeping only (one line says so). Whatever the name holds (a link,
+    a FIFO) is replaced by the new file, never followed."""
     path = folder() / name
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, header(name, version, data) + data)
+        write_atomic(path, header(name, version, data) + data, own=True)
     except OSError as error:
         reason = error.strerror or str(error)
         say(f"cannot keep {what} in {quoted(str(path.parent))} ({reason}): made in memory for this run")

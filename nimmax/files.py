@@ -14,6 +14,7 @@ import contextlib
 import errno
 import os
 import stat
+import sys
 from pathlib import Path
 
 from nimmax.game import BadInput
@@ -37,7 +38,10 @@ def read_text(path: Path, limit: int, what: str, error: type[BadInput] = BadInpu
     otherwise `error` saying why in one line."""
     shown = quoted(str(path))
     try:
-        with path.open("rb") as file:
+        # Non-blocking open: a FIFO with no writer reads as empty at once instead of waiting for one.
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        os.set_blocking(descriptor, True)
+        with os.fdopen(descriptor, "rb") as file:
             data = file.read(limit + 1)  # one byte more tells a file at the cap from one over it
     except OSError as failure:
         raise error(f"cannot read {shown}: {_reason(failure)}") from None
@@ -49,45 +53,84 @@ def read_text(path: Path, limit: int, what: str, error: type[BadInput] = BadInpu
         raise error(f"{shown} is not UTF-8 text") from None
 
 
+STDOUT = Path("-")
+"""The path that names standard output (as do /dev/stdout and the like): the output is printed after
+the work, never written through a rename that would replace what stdout was sent to."""
+
+_held: dict[Path, int] = {}
+"""FIFOs checked writable, each with the descriptor the check opened: the output is written through it
+later, since closing it would tell the reader the output had ended."""
+
+
+def is_stdout(path: Path) -> bool:
+    """Whether `path` names standard output: `-`, /dev/stdout, /dev/fd/1 or /proc/self/fd/1."""
+    return str(path) in ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
 def check_writable(path: Path | None, what: str) -> Path | None:
-    """`path` if it can be written, else BadInput naming `what` ("the record"): a missing folder,
-    a folder in its place, no permission, a read-only file system. None (no output) passes, and
-    the path is returned so the check serves as a command-line option's callback."""
+    """`path` if it can be written (STDOUT for a name of standard output), else BadInput naming
+    `what` ("the record"): a missing folder, a folder in its place, no permission, a read-only file
+    system, a file whose folder takes no new file (the write replaces it by a rename), a FIFO nobody
+    reads. None (no output) passes, and the path is returned so the check serves as a command-line
+    option's callback."""
     if path is None:
         return None
+    if is_stdout(path):
+        return STDOUT
     try:
         if path.is_dir():
             raise IsADirectoryError(errno.EISDIR, "it is a directory")
-        if path.exists():
-            # Append mode opens without truncating; non-blocking, so a FIFO without a reader is refused,
-            # not waited on. Writing nothing changes nothing yet fails where writing would (/proc, /dev/full).
-            descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK)
+        target = Path(os.path.realpath(path))
+        status = os.stat(target) if path.exists() else None
+        if status is not None and stat.S_ISFIFO(status.st_mode):
+            # Non-blocking: a FIFO without a reader is refused, not waited on; held open for the write.
+            descriptor = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            os.set_blocking(descriptor, True)
+            _held[target] = descriptor
+        elif status is not None and not stat.S_ISREG(status.st_mode):
+            # Writing nothing changes nothing yet fails where writing would (/proc, /dev/full).
+            descriptor = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK)
             try:
                 os.write(descriptor, b"")
             finally:
                 os.close(descriptor)
         else:
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
-            path.unlink()
+            if status is not None:  # the write renames a new file over it: it must open without truncating
+                os.close(os.open(target, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK))
+            probe = target if status is None else target.with_name(f".{target.name}.{os.urandom(4).hex()}.tmp")
+            os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+            probe.unlink()
     except OSError as failure:
         raise BadInput(f"cannot write {what} to {quoted(str(path))}: {_reason(failure)}") from None
     return path
 
 
-def write_atomic(path: Path, text: str | bytes) -> None:
+def write_atomic(path: Path, text: str | bytes, *, own: bool = False) -> None:
     """Write `text` (UTF-8 text, or bytes as they are) to `path` whole or not at all: into a new file
     in the same folder, then renamed over the path, so a failure (a full disk) leaves what the path
     held as it was. A link is followed (its target is replaced); a path that is not a regular file
-    (a terminal, a pipe, /dev/null) is written in place, since it cannot be renamed over. OSError
-    when it fails."""
-    target = Path(os.path.realpath(path))
+    (a terminal, a pipe, /dev/null) is written in place, since it cannot be renamed over. A file of
+    nimmax's `own` (the cache's) is never followed nor written through: whatever the path names (a
+    link, a FIFO, a device) is itself replaced. STDOUT is printed. OSError when it fails."""
+    if path == STDOUT:  # printed: stdout may be a file opened to append, never to be renamed over
+        sys.stdout.flush()
+        if isinstance(text, bytes):
+            sys.stdout.buffer.write(text)
+        else:
+            sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    target = path if own else Path(os.path.realpath(path))
     try:
-        regular = stat.S_ISREG(target.stat().st_mode)
+        regular = own or stat.S_ISREG(target.stat().st_mode)
     except FileNotFoundError:
         regular = True
     mode, encoding = ("wb", None) if isinstance(text, bytes) else ("w", "utf-8")
-    if not regular:
-        with target.open(mode, encoding=encoding) as file:
+    if not regular:  # written in place, once: through the descriptor the check held open (a FIFO's)
+        held = _held.pop(target, None)
+        descriptor = held if held is not None else os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        os.set_blocking(descriptor, True)
+        with os.fdopen(descriptor, mode, encoding=encoding) as file:
             file.write(text)
         return
     temporary = target.with_name(f".{target.name}.{os.urandom(4).hex()}.tmp")
@@ -97,8 +140,9 @@ def write_atomic(path: Path, text: str | bytes) -> None:
             file.write(text)
             file.flush()
             os.fsync(file.fileno())
-        with contextlib.suppress(FileNotFoundError):  # a new file keeps the umask's mode
-            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
+        if not own:
+            with contextlib.suppress(FileNotFoundError):  # a new file keeps the umask's mode
+                os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
         os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):

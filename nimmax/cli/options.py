@@ -77,14 +77,17 @@ def json_option(what: str) -> typer.models.OptionInfo:
 
 
 def output_file(what: str, help: str) -> typer.models.OptionInfo:
-    """A file the command writes, checked writable before the work (`what`: "the record")."""
+    """A file the command writes, checked writable before the work (`what`: "the record"); `-` (or
+    /dev/stdout) is standard output."""
 
     def check(path: Path | None) -> Path | None:
         if path is None:
             return None
-        from nimmax.files import check_writable  # loaded only when a file is named
+        from nimmax.files import STDOUT, check_writable  # loaded only when a file is named
 
-        return check_writable(path, what)
+        checked = check_writable(path, what)
+        # made absolute now, before any plugin loads: a plugin's os.chdir cannot move it
+        return checked if checked is None or checked == STDOUT else checked.absolute()
 
     option: typer.models.OptionInfo = typer.Option(callback=check, help=help)
     return option

@@ -9,7 +9,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from nimmax.files import write_atomic
+from nimmax.files import is_stdout, write_atomic
 from nimmax.match import GameRecord
 from nimmax.numbers import quoted
 
@@ -29,6 +29,9 @@ def write_record(record: GameRecord, path: Path, console: Console) -> None:
     note of the Ctrl-C or the output error that ended the game."""
     ending = sys.exc_info()[1]  # called from play()'s `finally`: a Ctrl-C or an output error may be on its way out
     carried = ending if isinstance(ending, KeyboardInterrupt | OSError) else None
+    if is_stdout(path):  # after the game, whatever stdout was sent to (appended to, never replaced)
+        _on_stdout(record.located(Path.cwd()).to_json() + "\n", console)
+        return
     shown = quoted(str(path))
     text = record.located(path.parent).to_json() + "\n"  # a plugin's path from the record's folder
     try:
@@ -46,7 +49,7 @@ def write_record(record: GameRecord, path: Path, console: Console) -> None:
         raise RecordNotWritten(said) from None
     try:
         console.print(f"[dim]record written to {escape(str(path))}[/dim]")
-        if ending is None and record.moves:
+        if ending is None and record.moves and path.is_file():
             console.print(f"[dim]analyze: nimmax analyze {escape(shlex.quote(str(path)))}[/dim]")
     except OSError as error:  # stdout failed: main() says so, and where the record is
         if carried is None:
@@ -56,6 +59,17 @@ def write_record(record: GameRecord, path: Path, console: Console) -> None:
         carried.add_note(f"with the record written to {shown}")
     elif carried is not None:
         carried.add_note(f"the record is in {shown}")
+
+
+def _on_stdout(text: str, console: Console) -> None:
+    """A record asked for on standard output: printed after the game; an output error that ended the
+    game already is not met again."""
+    ending = sys.exc_info()[1]
+    if isinstance(ending, OSError):
+        return
+    console.file.flush()
+    sys.stdout.write(text)
+    sys.stdout.flush()
 
 
 def _print_instead(text: str, console: Console) -> str:
