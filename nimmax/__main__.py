@@ -4,6 +4,7 @@ instant, even while the CLI's modules are still being imported."""
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 
@@ -29,6 +30,20 @@ def run() -> None:
         with contextlib.suppress(OSError):  # stderr gone with the terminal
             sys.stderr.write(f"nimmax: {summary(error)}\n")
         code = exit_code(error)
+    leave(code)
+
+
+def leave(code: int) -> None:
+    """Exit with `code` once the work is done, whatever threads a plugin left running: the streams
+    flushed, then the process ended at once where a non-daemon thread would keep it alive."""
+    import threading
+
+    main = threading.main_thread()
+    if any(thread is not main and not thread.daemon and thread.is_alive() for thread in threading.enumerate()):
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(code)
     sys.exit(code)
 
 

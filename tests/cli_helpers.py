@@ -13,6 +13,7 @@ import os
 import random
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import traceback
@@ -44,6 +45,17 @@ def nimmax(*args: str, stdin: str = "", cwd: Path = ROOT, timeout: float = 60) -
     )
 
 
+SENT = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""The signals tests send to the CLI they start."""
+
+
+def signals_default() -> None:
+    """In a child a test will signal (run between fork and exec): the signals tests send take their
+    default course, whatever this process inherited (`nohup` ignores SIGHUP, a background shell SIGINT)."""
+    for signum in SENT:
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def nimmax_started(*args: str, stdout: Any = subprocess.PIPE) -> subprocess.Popen[str]:
     """Start the CLI as `nimmax()` runs it, in a session (and process group) of its own, and return
     at once: for tests that signal it or give it an odd stdout. Stdout and stderr are text pipes."""
@@ -57,6 +69,7 @@ def nimmax_started(*args: str, stdout: Any = subprocess.PIPE) -> subprocess.Pope
         env=env,
         cwd=ROOT,
         start_new_session=True,
+        preexec_fn=signals_default,
     )
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from .cli_helpers import ROOT
+from .cli_helpers import ROOT, signals_default
 
 ESCAPES = r"(?:\x1b\[[0-9;?]*[A-Za-z]|[\r\n])*"
 ERASE_LINE = "\x15"  # Ctrl-U: empties the prompt line
@@ -42,6 +42,7 @@ def spawn(*args: str) -> pexpect.spawn:
         dimensions=(30, 100),
         encoding="utf-8",
         timeout=20,
+        preexec_fn=signals_default,  # a test that sends a signal starts the child with its default
     )
 
 

@@ -71,8 +71,17 @@ def delay_option(what: str, show_default: str | bool = True) -> typer.models.Opt
 
 
 def json_option(what: str) -> typer.models.OptionInfo:
-    """`--json`: machine output, one document on stdout."""
-    option: typer.models.OptionInfo = typer.Option("--json", help=f"Print {what} as JSON.")
+    """`--json`: machine output, one document on stdout; while the command runs, anything else
+    written to stdout (a plugin's print) goes to stderr."""
+
+    def machine(context: typer.Context, value: bool) -> bool:
+        if value:
+            from nimmax.cli.root import json_stdout
+
+            context.with_resource(json_stdout())
+        return value
+
+    option: typer.models.OptionInfo = typer.Option("--json", callback=machine, help=f"Print {what} as JSON.")
     return option
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Annotated
+from collections.abc import Iterator
+from typing import Annotated, TextIO
 
 import typer
 from rich.console import Console
@@ -53,12 +54,31 @@ def options(
     """The options of nimmax itself, before a command."""
 
 
+_machine: list[TextIO] = []
+"""The real stdout while `json_stdout` holds it for the JSON alone, the innermost last."""
+
+
+@contextlib.contextmanager
+def json_stdout() -> Iterator[None]:
+    """Within this block stdout is stderr, so that what a plugin prints cannot spoil the JSON, which
+    `emit_json` writes to the real stdout."""
+    real = sys.stdout
+    _machine.append(real)
+    sys.stdout = sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdout = real
+        _machine.pop()
+
+
 def emit_json(record: object) -> None:
     """Machine output: one JSON document on stdout, nothing else; flushed, so a write error is raised here."""
     import json  # loaded by the commands that print JSON, when they do
 
-    sys.stdout.write(json.dumps(record, indent=2) + "\n")
-    sys.stdout.flush()
+    out = _machine[-1] if _machine else sys.stdout
+    out.write(json.dumps(record, indent=2) + "\n")
+    out.flush()
 
 
 def say(line: str) -> None:
