@@ -191,6 +191,28 @@ def _short_temp_dir() -> None:
     )
 
 
+FILES_PER_WORKER = 3
+"""Descriptors a worker holds open in the parent and the fork server (its link, its sentinel, the
+fork server's passing of them)."""
+
+FILES_SPARE = 5
+"""Descriptors the pool needs besides: the fork server's socket and alive pipe, the resource tracker's."""
+
+
+def _room_for(jobs: int, asked: int) -> None:
+    """CannotStart when the limit on open files leaves no room for `jobs` workers: found before the
+    first worker starts, since the fork server, short of descriptors, dies with a traceback of its own."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    try:
+        used = len(os.listdir("/proc/self/fd" if os.path.isdir("/proc/self/fd") else "/dev/fd"))
+    except OSError:  # no way to count them here: the start itself says it
+        return
+    if soft != resource.RLIM_INFINITY and used + FILES_PER_WORKER * jobs + FILES_SPARE > soft:
+        raise CannotStart(asked, 0, OSError(errno.EMFILE, os.strerror(errno.EMFILE)))
+
+
 class CannotStart(OSError):
     """The system refused a worker process (a limit on open files or processes): an error naming the
     limit and --jobs, which the CLI says in one line with exit 1."""
@@ -250,6 +272,7 @@ class _Workers:
         self.stopped_at: float | None = None
 
     def __enter__(self) -> _Workers:
+        _room_for(self.jobs, self.asked)
         try:
             for _ in range(self.jobs):
                 self._start()
