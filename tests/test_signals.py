@@ -434,3 +434,19 @@ def test_a_terminal_closed_at_the_prompt_keeps_the_record(tmp_path: Path) -> Non
     assert child.ptyproc.wait() == 129 and child.ptyproc.signalstatus is None
     moves = json.loads(record.read_text())["moves"]
     assert moves[0] == "b2" and len(moves) == 2
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGINT], ids=["nohup", "background shell"])
+def test_a_signal_a_test_sends_is_felt_though_the_test_runs_ignoring_it(signum: int) -> None:
+    """`nohup python -m pytest` failed the SIGHUP tests: their children inherited "ignore SIGHUP"
+    (and a shell's background job ignores SIGINT); the child a test signals starts with the default."""
+    previous = signal.signal(signum, signal.SIG_IGN)
+    try:
+        process = nimmax_started("check", "connect4", "--playouts", "1000000", "--json")
+    finally:
+        signal.signal(signum, previous)
+    until(lambda: running_commands(process), 20, "command running")
+    process.send_signal(signum)
+    _, err = finish(process)
+    code, word = {signal.SIGHUP: (129, "hung up"), signal.SIGINT: (130, "interrupted")}[signum]
+    assert process.returncode == code and err.startswith(f"nimmax: {word}"), err  # ignored, it would run on
