@@ -8,6 +8,8 @@ engine's figures as a value.
 from __future__ import annotations
 
 import random
+import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -216,8 +218,25 @@ class SearchPlayer:
         )
 
     def choose(self, game: AnyGame, state: Any) -> Decision:
+        started = time.perf_counter()
         result = self.search(game, state)
+        _overran(game, self.limits.time, time.perf_counter() - started)
         return Decision(result.move, result)
+
+
+OVERRUN = 0.5
+"""Seconds past a move's time limit that a plugin game's code may take before nimmax says so."""
+
+
+def _overran(game: AnyGame, limit: float | None, took: float) -> None:
+    """One line on stderr when a plugin game's code held a move past its time limit: nimmax cannot
+    stop a plugin's call midway (a search checks its clock between the game's calls)."""
+    guard = sys.modules.get("nimmax.guard")  # loaded with any plugin
+    if limit is None or took <= limit + OVERRUN or guard is None or not isinstance(game, guard.PluginGame):
+        return
+    from nimmax.cache import say
+
+    say(f"a move took {took:.1f} s, past its limit of {limit:g} s: the plugin game's own code ran on")
 
 
 class HumanPlayer:

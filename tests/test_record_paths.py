@@ -184,3 +184,31 @@ def test_a_plugin_moving_the_current_folder_does_not_move_the_record(tmp_path: P
     )
     assert env_run.returncode == 0, env_run.stderr
     assert (tmp_path / "game.json").is_file() and not (elsewhere / "game.json").exists()
+
+
+SLOW = """
+import sys, time
+sys.path.insert(0, {examples!r})
+from subtraction import Subtraction
+
+
+class Slow(Subtraction):
+    calls = 0
+
+    def actions(self, state):
+        Slow.calls += 1
+        if Slow.calls == 12:  # within the first engine's search
+            time.sleep(1.5)  # blocks past the move's limit of 0.2 s
+        return super().actions(state)
+"""
+
+
+def test_a_plugin_member_that_blocks_past_the_time_limit_is_said_in_one_line(tmp_path: Path) -> None:
+    """A member that blocks ignored --time in silence: a search checks its clock only between calls."""
+    (tmp_path / "slow.py").write_text(SLOW.format(examples=str(ROOT / "examples")))
+    run = run_nimmax(
+        "play", "slow.py:Slow", "30", "--first", "alphabeta:time=0.2", "--second", "random:seed=1", cwd=tmp_path
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1 and "past its limit of 0.2 s: the plugin game's own code ran on" in lines[0], lines
