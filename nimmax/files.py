@@ -67,6 +67,12 @@ def is_stdout(path: Path) -> bool:
     return str(path) in ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
 
 
+def names_descriptor(path: Path) -> bool:
+    """Whether `path` names one of this process's open descriptors (/dev/stderr, /dev/fd/N): written
+    in place, appended to, since renaming over the file it resolves to would replace what it was sent to."""
+    return str(path) in ("/dev/stderr", "/dev/stdin") or str(path).startswith(("/dev/fd/", "/proc/self/fd/"))
+
+
 def check_writable(path: Path | None, what: str) -> Path | None:
     """`path` if it can be written (STDOUT for a name of standard output), else BadInput naming
     `what` ("the record"): a missing folder, a folder in its place, no permission, a read-only file
@@ -87,7 +93,7 @@ def check_writable(path: Path | None, what: str) -> Path | None:
             descriptor = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
             os.set_blocking(descriptor, True)
             _held[target] = descriptor
-        elif status is not None and not stat.S_ISREG(status.st_mode):
+        elif status is not None and (not stat.S_ISREG(status.st_mode) or names_descriptor(path)):
             # Writing nothing changes nothing yet fails where writing would (/proc, /dev/full).
             descriptor = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK)
             try:
@@ -120,15 +126,17 @@ def write_atomic(path: Path, text: str | bytes, *, own: bool = False) -> None:
             sys.stdout.write(text)
         sys.stdout.flush()
         return
-    target = path if own else Path(os.path.realpath(path))
+    in_place = not own and names_descriptor(path)
+    target = path if own or in_place else Path(os.path.realpath(path))
     try:
-        regular = own or stat.S_ISREG(target.stat().st_mode)
+        regular = own or (not in_place and stat.S_ISREG(target.stat().st_mode))
     except FileNotFoundError:
         regular = True
     mode, encoding = ("wb", None) if isinstance(text, bytes) else ("w", "utf-8")
     if not regular:  # written in place, once: through the descriptor the check held open (a FIFO's)
-        held = _held.pop(target, None)
-        descriptor = held if held is not None else os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        held = _held.pop(Path(os.path.realpath(target)), None)
+        flags = os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | os.O_CLOEXEC
+        descriptor = held if held is not None else os.open(target, flags)
         os.set_blocking(descriptor, True)
         with os.fdopen(descriptor, mode, encoding=encoding) as file:
             file.write(text)

@@ -71,6 +71,24 @@ def test_a_record_to_dev_stdout_appended_to_a_log_keeps_the_log(tmp_path: Path) 
     assert last_document(text)["players"] == ["alphabeta", "random:seed=1"]
 
 
+def test_a_record_to_dev_stderr_appended_to_a_log_keeps_the_log(tmp_path: Path) -> None:
+    """/dev/stderr resolves to the log: renamed over, the log was lost."""
+    log = tmp_path / "errors.txt"
+    log.write_text("the old log\n")
+    with log.open("a") as appended:
+        run = subprocess.run(
+            [sys.executable, "-m", "nimmax", *GAME, "--record", "/dev/stderr"],
+            stdout=subprocess.DEVNULL,
+            stderr=appended,
+            timeout=30,
+            env={**os.environ, "PYTHONPATH": str(ROOT), **ENVIRONMENT},
+            cwd=tmp_path,
+        )
+    assert run.returncode == 0
+    text = log.read_text()
+    assert text.startswith("the old log\n{") and json.loads(text.split("\n", 1)[1])["game"] == "nim 2 3 5"
+
+
 def test_a_record_to_a_fifo_reaches_its_reader_whole_and_once(tmp_path: Path) -> None:
     """The check opened and closed the FIFO: the reader saw the end, the real write blocked for ever."""
     fifo = tmp_path / "record.fifo"
