@@ -448,5 +448,5 @@ def test_a_signal_a_test_sends_is_felt_though_the_test_runs_ignoring_it(signum: 
     until(lambda: running_commands(process), 20, "command running")
     process.send_signal(signum)
     _, err = finish(process)
-    code, word = {signal.SIGHUP: (129, "hung up"), signal.SIGINT: (130, "interrupted")}[signum]
+    code, word = {signal.SIGHUP: (129, "hung up"), signal.SIGINT: (130, "interrupted")}[signal.Signals(signum)]
     assert process.returncode == code and err.startswith(f"nimmax: {word}"), err  # ignored, it would run on
