@@ -347,3 +347,88 @@ def test_a_signal_while_solve_builds_the_wide_book_stops_it_at_once(tmp_path: Pa
     assert "Traceback" not in err and json.loads(out)["best_move"], out  # the answer, as far as it got
     data = cache.parse((tmp_path / "kalah-6.book").read_bytes(), "kalah-6.book", kalah_book.FORMAT)
     assert isinstance(data, bytes) and kalah_book.Book.decode(6, data).seeds < kalah_book.WIDE[6]
+
+
+# --- Out of memory while building ----------------------------------------------------------------
+
+
+def out_of_memory(*args: object, **keywords: object) -> kalah_book.Book:
+    raise MemoryError
+
+
+def test_a_build_out_of_memory_is_dropped_and_the_search_goes_on_without_it(
+    fresh: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Kalah(3, 2) solved while its book cannot be made: one line says so, the value is the one the
+    search finds with the book, no file is kept, and this process tries no more."""
+    from nimmax.search import search
+
+    game = Kalah(3, 2)
+    booked = search(game, game.initial_state(), "alphabeta", time=inf)
+    kalah_book.forget()
+    capsys.readouterr()
+    with mock.patch.object(kalah_book, "build", side_effect=MemoryError) as build:
+        book = kalah_book.shelved(3, 6)
+        again = kalah_book.shelved(3, 6)
+        found = search(game, game.initial_state(), "alphabeta", time=inf)
+    assert build.call_count == 1 and again is book and book.seeds == 0
+    assert book.probe((1, 0, 0, 0, 1, 0), 0) is None and book.probe((0,) * 6, 0) is None
+    assert said(capsys) == [
+        "nimmax: the Kalah endgame book (3 pits, 6 seeds): out of memory while making it; the search goes on with none"
+    ]
+    assert found.exact and found.value == booked.value and not book_file(fresh).exists()
+
+
+def test_a_widening_out_of_memory_keeps_the_narrower_book_of_the_cache(
+    fresh: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    narrow = kalah_book.shelved(3, 4)
+    kalah_book.forget()
+    with mock.patch.object(kalah_book, "build", side_effect=MemoryError):
+        book = kalah_book.shelved(3, 6)
+    assert book.seeds == 4 and book.encode() == narrow.encode()
+    assert said(capsys) == [
+        "nimmax: the Kalah endgame book (3 pits, 6 seeds): out of memory while making it; "
+        "the search goes on with the 4 seeds read from the cache"
+    ]
+    kept = cache.parse(book_file(fresh).read_bytes(), "kalah-3.book", kalah_book.FORMAT)
+    assert kept == narrow.encode()
+
+
+def test_keeping_a_book_out_of_memory_still_searches_with_none(fresh: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with mock.patch.object(cache, "keep", side_effect=MemoryError):
+        book = kalah_book.shelved(3, 4)
+    assert book.seeds == 0 and "out of memory" in capsys.readouterr().err
+
+
+MEMORY_LIMITED = """
+import resource, sys
+from nimmax.games import kalah_book
+size = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (size + (16 << 20), resource.RLIM_INFINITY))
+book = kalah_book.shelved(6, 14)
+print(book.seeds, book.probe((0, 0, 0, 0, 0, 1) + (1, 0, 0, 0, 0, 0), 0))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads its address space from /proc")
+def test_a_real_build_past_an_address_space_limit_is_dropped(fresh: Path) -> None:
+    """The book of 6 pits and 14 seeds under 16 MB more than the interpreter holds: a real MemoryError
+    in the builder, one line, and an empty book rather than a dead process."""
+    import subprocess
+    import sys
+
+    from .cli_helpers import ROOT
+
+    run = subprocess.run(
+        [sys.executable, "-c", MEMORY_LIMITED],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT), cache.ENVIRONMENT: str(fresh)},
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["0", "None"]
+    assert run.stderr.splitlines() == [
+        "nimmax: the Kalah endgame book (6 pits, 14 seeds): out of memory while making it; the search goes on with none"
+    ]

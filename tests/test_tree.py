@@ -13,7 +13,19 @@ from hypothesis import strategies as st
 from nimmax import games
 from nimmax.game import AnyGame, BadInput
 from nimmax.search import Table, search
-from nimmax.tree import AT_LEAST, AT_MOST, EXACT_VALUE, PRUNED, SEARCHED, Node, TreeTooBig, explore, trace, tree_size
+from nimmax.tree import (
+    AT_LEAST,
+    AT_MOST,
+    DRAWN,
+    EXACT_VALUE,
+    PRUNED,
+    SEARCHED,
+    Node,
+    TreeTooBig,
+    explore,
+    trace,
+    tree_size,
+)
 
 from .cli_helpers import nimmax
 from .theory import simple_nim_tree_size
@@ -243,3 +255,85 @@ def test_a_two_player_game_with_chance_is_refused() -> None:
     for algorithm in ("minimax", "alphabeta"):
         with pytest.raises(BadInput, match="expectimax"):
             trace(game, game.initial_state(), algorithm)
+
+
+# --- Trees bigger than a picture -------------------------------------------------------------
+
+
+def by_path(root: Node) -> dict[tuple[Any, ...], tuple[Node, int]]:
+    """Every node by its moves from the root, with its ply."""
+    found: dict[tuple[Any, ...], tuple[Node, int]] = {}
+    waiting: list[tuple[Node, tuple[Any, ...]]] = [(root, ())]
+    while waiting:
+        node, path = waiting.pop()
+        found[path] = node, len(path)
+        waiting.extend((child, (*path, child.move)) for child in node.children)
+    return found
+
+
+@pytest.mark.parametrize("words", ["simple-nim 8", "plates", "nim 1 2 3", "split-nim 9"])
+@pytest.mark.parametrize("algorithm", ["minimax", "alphabeta"])
+@pytest.mark.parametrize("drawn", [1, 6, 40])
+def test_a_tree_bigger_than_the_picture_is_drawn_to_the_ply_that_fits_the_rest_counted(
+    words: str, algorithm: str, drawn: int
+) -> None:
+    game = games.create(words.split())
+    state = game.initial_state()
+    whole = explore(game, state, algorithm, max_nodes=10**6)
+    cut = explore(game, state, algorithm, max_nodes=10**6, drawn=drawn)
+    assert whole.drawn_depth is None and whole.hidden == 0
+    full = by_path(whole.root)
+    plies = [sum(node.status == SEARCHED and ply <= depth for node, ply in full.values()) for depth in range(99)]
+    fits = [depth for depth, count in enumerate(plies) if count <= drawn]
+    expected_depth = None if plies[-1] <= drawn else max(fits)
+    assert cut.drawn_depth == expected_depth and cut.nodes == whole.nodes
+    assert searched(cut.root) + cut.hidden == searched(whole.root)
+    for path, (node, ply) in by_path(cut.root).items():
+        same = full[path][0]
+        assert (node.value, node.bound, node.status) == (same.value, same.bound, same.status)
+        if expected_depth is not None and ply == expected_depth:
+            assert not node.children and node.hidden == searched(same) - (same.status == SEARCHED)
+        else:
+            assert node.hidden == 0 and len(node.children) == len(same.children)
+
+
+def test_cli_depth_draws_that_many_plies_and_counts_the_rest() -> None:
+    run = nimmax("tree", "simple-nim", "8", "--depth", "1")
+    assert run.returncode == 0, run.stderr
+    below = [line for line in run.stdout.splitlines() if "nodes below, not drawn" in line]
+    # simple-nim 8 takes 1 to 3: the root's three children, each with its subtree counted
+    assert len(below) == 3
+    hidden = sum(simple_nim_tree_size(left) - 1 for left in (7, 6, 5))
+    assert f"Drawn to 1 ply: {hidden:,} nodes searched below them" in run.stdout
+
+
+def nodes_by_ply(game: AnyGame, state: Any) -> list[int]:
+    """The whole tree's nodes at each ply, by plain recursion (the oracle)."""
+    counts: list[int] = []
+
+    def walk(position: Any, ply: int) -> None:
+        counts[ply:] = counts[ply:] or [0]
+        counts[ply] += 1
+        if not game.is_terminal(position):
+            for move in game.actions(position):
+                walk(game.result(position, move), ply + 1)
+
+    walk(state, 0)
+    return counts
+
+
+def test_cli_a_tree_over_the_picture_answers_with_a_bounded_picture_and_svg(tmp_path: Any) -> None:
+    words = ["tictactoe", "--position", "x../.o./..."]
+    game = games.create(words)
+    plies = nodes_by_ply(game, game.initial_state())
+    total = sum(plies)
+    drawn = max(depth for depth in range(len(plies)) if sum(plies[: depth + 1]) <= DRAWN)
+    assert total > DRAWN and drawn < len(plies) - 1
+    svg = tmp_path / "tree.svg"
+    run = nimmax("tree", *words, "--max-nodes", "100000", "--svg", str(svg))
+    assert run.returncode == 0, run.stderr
+    assert f"minimax visited {total:,} nodes" in run.stdout
+    hidden = total - sum(plies[: drawn + 1])
+    assert f"Drawn to {drawn} plies: {hidden:,} nodes searched below them" in run.stdout
+    assert len(run.stdout.splitlines()) < 2 * DRAWN
+    assert svg.read_text().lstrip().startswith("<svg") and svg.stat().st_size < 20 << 20

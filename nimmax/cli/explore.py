@@ -14,6 +14,7 @@ from rich.console import Console
 
 from nimmax.cli.options import (
     GAME_WORDS,
+    MAX_DEPTH,
     Depth,
     GameWords,
     count_option,
@@ -177,8 +178,14 @@ def tree_command(
         int, count_option("--max-nodes", MAX_TREE_NODES, "Refuse trees with more nodes than this")
     ] = 2_000,
     svg: Annotated[Path | None, output_file("the picture", "Also write the picture to this SVG file.")] = None,
+    depth: Annotated[
+        int | None, count_option("--depth", MAX_DEPTH, "Plies drawn (the search still goes to the end)", least=0)
+    ] = None,
 ) -> None:
     """Draw the whole game tree: every position, the side to move (Max or Min) and its value.
+
+    A tree of more than about 5,000 nodes is drawn to the depth that fits, each node there with the
+    count of the nodes searched below it.
 
     [bold]Examples[/bold]:
     [cyan]nimmax tree plates[/cyan] ·
@@ -191,7 +198,7 @@ def tree_command(
     from nimmax.ui.tree import tree_picture
 
     game = games.create(game_words)
-    explored = explore(game, game.initial_state(), algorithm, max_nodes)
+    explored = explore(game, game.initial_state(), algorithm, max_nodes, depth)
     console = Console(record=True) if svg is not None else out
     console.print(tree_picture(game, explored))
     if svg is not None:

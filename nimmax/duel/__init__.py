@@ -16,7 +16,7 @@ from nimmax.duel.backend import Backend, Count, FailedBlock, Lost, check_jobs, s
 from nimmax.duel.event import BACKENDS, Event, Pairing, Side, run
 from nimmax.duel.planning import BLOCKS, DEFAULT_GAME, MIN_BLOCK, Block, Plan, labels, plan
 from nimmax.duel.play import GameResult, Moves, block_games
-from nimmax.duel.ranking import Standings, points, standings
+from nimmax.duel.ranking import Standings, final_standings, points, standings
 from nimmax.duel.records import pairing_record, side_record, timeless, tournament_record
 from nimmax.duel.stats import Z95, elo_ratings, wilson
 from nimmax.numbers import MAX_GAMES, MAX_JOBS
@@ -62,6 +62,7 @@ __all__ = [
     "block_games",
     "check_jobs",
     "elo_ratings",
+    "final_standings",
     "labels",
     "pairing_record",
     "plan",

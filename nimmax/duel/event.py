@@ -97,6 +97,8 @@ class Event:
     """What cut the event short: Ctrl-C's KeyboardInterrupt or SIGTERM's `interrupt.Terminated`."""
     failed: list[FailedBlock] = field(default_factory=list)
     """Blocks the backend gave up on (a worker lost twice): their games are not counted."""
+    finished: int = 0
+    """Games counted by `add`: read after every game, so kept rather than summed over the pairings."""
 
     @property
     def interrupted(self) -> bool:
@@ -106,11 +108,12 @@ class Event:
     @property
     def done(self) -> int:
         """Games finished in the whole event."""
-        return sum(pairing.games for pairing in self.pairings)
+        return self.finished
 
     def add(self, pairing: int, result: GameResult) -> None:
         """Count a finished game of one pairing."""
         self.pairings[pairing].add(result)
+        self.finished += 1
 
 
 def run(

@@ -14,6 +14,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from nimmax import games as registry
@@ -43,6 +44,12 @@ def labels(specs: Sequence[str]) -> tuple[str, ...]:
     return tuple(named)
 
 
+@lru_cache(maxsize=8)
+def _labels(specs: tuple[str, ...]) -> tuple[str, ...]:
+    """`labels` kept for the few events of a process: reports read the names once a pairing."""
+    return labels(specs)
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
     """What to play: the game, the entrants, games per pairing, the seed, who meets whom."""
@@ -62,7 +69,7 @@ class Plan:
     @property
     def names(self) -> tuple[str, ...]:
         """The entrants' names in reports (specs, numbered when one repeats)."""
-        return labels(self.specs)
+        return _labels(self.specs)
 
     @property
     def total(self) -> int:

@@ -17,14 +17,17 @@ class Standings:
     points: tuple[float, ...]
     """A win 1, a draw 1/2, over all the entrant's games."""
     ratings: tuple[float, ...]
-    """Maximum-likelihood Elo, mean 1500, to a tenth of a point (further digits are the fit's noise)."""
+    """Maximum-likelihood Elo, mean 1500, to a tenth of a point (further digits are the fit's noise);
+    empty where Ctrl-C or SIGTERM cut the fit short (`final_standings`)."""
     sides: Mapping[tuple[int, int], Side]
     """`sides[entrant, opponent]`: the entrant's side of the games against the opponent."""
 
     @property
     def order(self) -> tuple[int, ...]:
-        """The entrants best first, by rating; equal ratings keep the order of entry."""
-        return tuple(sorted(range(len(self.names)), key=lambda entrant: -self.ratings[entrant]))
+        """The entrants best first, by rating (by points where the ratings are left out); equal ones keep
+        the order of entry."""
+        ranks = self.ratings or self.points
+        return tuple(sorted(range(len(self.names)), key=lambda entrant: -ranks[entrant]))
 
 
 def points(event: Event) -> tuple[list[list[float]], list[list[int]]]:
@@ -40,8 +43,8 @@ def points(event: Event) -> tuple[list[list[float]], list[list[int]]]:
     return scores, played
 
 
-def standings(event: Event) -> Standings:
-    """The standings after the games played so far."""
+def standings(event: Event, rated: bool = True) -> Standings:
+    """The standings after the games played so far (without ratings unless `rated`)."""
     scores, played = points(event)
     sides: dict[tuple[int, int], Side] = {}
     for pairing in event.pairings:
@@ -51,6 +54,17 @@ def standings(event: Event) -> Standings:
     return Standings(
         event.plan.names,
         tuple(sum(row) for row in scores),
-        tuple(round(rating, 1) for rating in elo_ratings(scores, played)),
+        tuple(round(rating, 1) for rating in elo_ratings(scores, played)) if rated else (),
         sides,
     )
+
+
+def final_standings(event: Event) -> Standings:
+    """The standings of an event that is over; Ctrl-C or SIGTERM during the rating fit leaves the
+    ratings out and becomes the event's interruption (unless one came first), so the games still stand."""
+    try:
+        return standings(event)
+    except KeyboardInterrupt as error:
+        if event.interruption is None:
+            event.interruption = error
+        return standings(event, rated=False)

@@ -6,7 +6,7 @@ from typing import Any
 
 from nimmax.duel.backend import FailedBlock
 from nimmax.duel.event import Event, Pairing
-from nimmax.duel.ranking import standings
+from nimmax.duel.ranking import final_standings
 from nimmax.duel.stats import wilson
 
 
@@ -79,13 +79,14 @@ def failed_record(event: Event, block: FailedBlock) -> dict[str, Any]:
 
 
 def tournament_record(event: Event) -> dict[str, Any]:
-    """A tournament's JSON object: crosstable, points and Elo rating per player, every pairing."""
-    table = standings(event)
+    """A tournament's JSON object: crosstable, points and Elo rating per player (left out where Ctrl-C
+    cut the fit short), every pairing."""
+    table = final_standings(event)
     names = table.names
     crosstable: dict[str, dict[str, dict[str, int]]] = {name: {} for name in names}
     for (entrant, opponent), side in table.sides.items():
         crosstable[names[entrant]][names[opponent]] = {"wins": side.wins, "draws": side.draws, "losses": side.losses}
-    return {
+    record: dict[str, Any] = {
         "game": event.plan.game.spec,
         "players": list(names),
         "games_per_pairing": event.plan.games,
@@ -93,9 +94,14 @@ def tournament_record(event: Event) -> dict[str, Any]:
         "seed": event.plan.seed,
         "interrupted": event.interrupted,
         "points": dict(zip(names, table.points, strict=True)),
-        "ratings": dict(zip(names, table.ratings, strict=True)),
-        "rating_method": "maximum-likelihood Elo (Bradley-Terry, draws count half, one virtual draw "
-        "per player against a fixed anchor; mean 1500)",
+    }
+    if table.ratings:
+        record["ratings"] = dict(zip(names, table.ratings, strict=True))
+        record["rating_method"] = (
+            "maximum-likelihood Elo (Bradley-Terry, draws count half, one virtual draw "
+            "per player against a fixed anchor; mean 1500)"
+        )
+    return record | {
         "crosstable": crosstable,
         "pairings": [pairing_record(event, pairing) for pairing in event.pairings],
         "failed_blocks": [failed_record(event, block) for block in sorted(event.failed)],

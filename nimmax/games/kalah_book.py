@@ -302,15 +302,27 @@ def _fetch(pits: int, seeds: int, book: Book | None) -> Book:
     if book is None or book.seeds < seeds:
         known, valued = (book.seeds, len(book.values)) if book is not None else (0, 0)
         steps = comb(seeds + 2 * pits, 2 * pits) - valued
-        with cache.making(what, steps) as advance:
-            wider = build(pits, seeds, advance, book)
+        try:
+            with cache.making(what, steps) as advance:
+                wider = build(pits, seeds, advance, book)
+            if wider.seeds > known:
+                cache.keep(name, FORMAT, what, wider.encode())
+        except MemoryError:
+            # the arrays made so far go with the frames: the search has its memory back
+            _stopped.add(pits)
+            kept = f"the {known} seeds read from the cache" if book is not None else "none"
+            cache.say(f"{what}: out of memory while making it; the search goes on with {kept}")
+            wider = book if book is not None else empty(pits)
         if wider.seeds < seeds:
-            _stopped.add(pits)  # asked to answer now: this process widens it no more
-        if wider.seeds > known:
-            cache.keep(name, FORMAT, what, wider.encode())
+            _stopped.add(pits)  # asked to answer now (or out of memory): this process widens it no more
         book = wider
     _shelf[pits] = book
     return book
+
+
+def empty(pits: int) -> Book:
+    """A book that knows no position: what the search reads where none could be made."""
+    return Book(pits, 0, array("b", [UNKNOWN]), bytes(1), bytes(1))
 
 
 def forget() -> None:

@@ -6,12 +6,12 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.markup import escape
 from rich.text import Text
 
 from nimmax import duel
-from nimmax.duel import Backend, Event, Pairing, Plan, Side
+from nimmax.duel import Backend, Event, Pairing, Plan, Side, Standings
 from nimmax.ui.games import presentation
 
 if TYPE_CHECKING:
@@ -137,35 +137,66 @@ def failed_lines(event: Event) -> list[Text]:
 
 
 def tournament_summary(event: Event) -> RenderableType:
-    """The crosstable of a tournament under a heading."""
+    """The crosstable of a tournament under a heading (the standings fitted first: Ctrl-C in the fit
+    marks the event interrupted)."""
+    table = Crosstable(duel.final_standings(event))
     status = "interrupted after" if event.interrupted else "played"
     heading = (
         f"{event.plan.game.spec}: round robin, {status} {event.done} of {event.plan.total} games, "
         f"seed {event.plan.seed}"
     )
-    return Group(Text(heading, style="bold"), crosstable(event), *failed_lines(event))
+    return Group(Text(heading, style="bold"), table, *failed_lines(event))
 
 
-def crosstable(event: Event) -> Table:
-    """Each player's wins-draws-losses against each other player, points and Elo rating, best first."""
-    standings = duel.standings(event)
-    order = standings.order
-    from rich.table import Table
+class Crosstable:
+    """Each player's wins-draws-losses against each other player, points and Elo rating, best first;
+    where the cells do not fit the width they are left out (the standings stay) and the caption says so."""
 
-    table = Table(
-        caption="cells: the row player's wins-draws-losses\nElo: maximum likelihood, mean 1500", caption_justify="left"
-    )
-    table.add_column("#", justify="right")
-    table.add_column("player", style="bold cyan")
-    for place in range(1, len(order) + 1):
-        table.add_column(str(place), justify="center")
-    table.add_column("points", justify="right")
-    table.add_column("Elo", justify="right", style="bold")
-    for place, row in enumerate(order, start=1):
-        cells = ["-" if column == row else _games(standings.sides[row, column]) for column in order]
-        points, rating = standings.points[row], standings.ratings[row]
-        table.add_row(str(place), Text(standings.names[row]), *cells, f"{points:g}", f"{rating:.0f}")
-    return table
+    def __init__(self, standings: Standings) -> None:
+        self.standings = standings
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The table for the width it is drawn in."""
+        yield self.table(options.max_width)
+
+    def table(self, width: int) -> Table:
+        """The table, with the cells where every column fits `width` at its natural size."""
+        standings = self.standings
+        order = standings.order
+        cells = [["-" if column == row else _games(standings.sides[row, column]) for column in order] for row in order]
+        points = [f"{standings.points[row]:g}" for row in order]
+        widths = [
+            len(str(len(order))),
+            max([len("player"), *map(len, standings.names)]),
+            max(map(len, [*points, "points"])),
+        ]
+        widths += [len("1500")] if standings.ratings else []
+        widths += [max([len(str(place + 1)), *(len(line[place]) for line in cells)]) for place in range(len(order))]
+        # a column is its widest text plus two of padding and one of rule; the table one rule more
+        needed = 1 + sum(width + 3 for width in widths)
+        shown = needed <= width
+        from rich.table import Table
+
+        caption = [
+            "cells: the row player's wins-draws-losses"
+            if shown
+            else f"cells left out: they need {needed} columns, not {width} (--json has them)"
+        ]
+        caption.append("Elo: maximum likelihood, mean 1500" if standings.ratings else "Elo: left out (interrupted)")
+        table = Table(caption="\n".join(caption), caption_justify="left")
+        table.add_column("#", justify="right")
+        table.add_column("player", style="bold cyan")
+        if shown:
+            for place in range(1, len(order) + 1):
+                table.add_column(str(place), justify="center")
+        table.add_column("points", justify="right")
+        if standings.ratings:
+            table.add_column("Elo", justify="right", style="bold")
+        for place, (row, line) in enumerate(zip(order, cells, strict=True), start=1):
+            rating = [f"{standings.ratings[row]:.0f}"] if standings.ratings else []
+            shown_cells = line if shown else []
+            table.add_row(str(place), Text(standings.names[row]), *shown_cells, points[place - 1], *rating)
+        return table
 
 
 def _games(side: Side) -> str:

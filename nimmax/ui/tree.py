@@ -8,7 +8,18 @@ from rich.text import Text
 from rich.tree import Tree
 
 from nimmax.game import AnyGame
-from nimmax.tree import ALPHABETA, AT_LEAST, AT_MOST, EXACT_VALUE, LEFT_OUT, PRUNED, GameTree, Node, format_count
+from nimmax.tree import (
+    ALPHABETA,
+    AT_LEAST,
+    AT_MOST,
+    DRAWN,
+    EXACT_VALUE,
+    LEFT_OUT,
+    PRUNED,
+    GameTree,
+    Node,
+    format_count,
+)
 
 BOUND_SIGN = {AT_LEAST: "≥ ", AT_MOST: "≤ "}
 
@@ -67,10 +78,25 @@ def label(game: AnyGame, node: Node, root: bool = False, best: bool = False) -> 
     )
     if best:
         text.append("   ◀ perfect play", style="bold green")
+    if node.hidden:
+        text.append(f"   … {node.hidden:,} nodes below, not drawn", style="dim")
     return text
 
 
 def footer(game: AnyGame, explored: GameTree) -> Text:
+    """The legend, the comparison of nodes visited with and without pruning, and what was not drawn."""
+    text = counts(game, explored)
+    if explored.drawn_depth is not None:
+        plies = "ply" if explored.drawn_depth == 1 else "plies"
+        text.append(
+            f"\nDrawn to {explored.drawn_depth} {plies}: {explored.hidden:,} nodes searched below them are "
+            f"counted, not drawn (a picture keeps about {DRAWN:,} nodes; --depth N draws fewer plies).",
+            style="dim",
+        )
+    return text
+
+
+def counts(game: AnyGame, explored: GameTree) -> Text:
     """The legend and the comparison of nodes visited with and without pruning."""
     whole, pruned_visits = explored.minimax_nodes, explored.alphabeta_nodes
     seat = game.to_move(explored.root.state)
@@ -88,7 +114,8 @@ def footer(game: AnyGame, explored: GameTree) -> Text:
                 f"; minimax (no pruning) visits {format_count(whole)}: "
                 f"pruning saved {format_count(saved)} ({saved / whole:.0%})"
             )
-        text.append(f"; {explored.count(PRUNED):,} branches pruned")
+        drawn = " in the plies drawn" if explored.drawn_depth is not None else ""
+        text.append(f"; {explored.count(PRUNED):,} branches pruned{drawn}")
         if explored.count(LEFT_OUT):
             text.append(f", {explored.count(LEFT_OUT):,} moves left out by the game")
         text.append(".")
