@@ -63,6 +63,24 @@ class PlayerKind:
         }
 
 
+OPENSPIEL_KINDS = (
+    PlayerKind(
+        "openspiel-mcts",
+        "OpenSpiel's MCTSBot (UCT, random rollouts), on any game; pip install 'nimmax[openspiel]'",
+        (
+            Option("simulations", int, 1000, low=1, high=10**7, help="simulations a move"),
+            Option("c", float, 2.0, low=0, high=100, help="UCT exploration constant"),
+            Option("seed", int, None, low=0, high=MAX_SEED, help="seed of the bot's rollouts"),
+        ),
+    ),
+    PlayerKind(
+        "openspiel-ab",
+        "OpenSpiel's alpha-beta (expectiminimax with chance) to a depth, on any game",
+        (Option("depth", int, 4, low=1, high=100, help="plies searched"),),
+    ),
+)
+"""OpenSpiel's bots (`nimmax.openspiel_players`), players whatever the game."""
+
 PLAYERS: Mapping[str, PlayerKind] = MappingProxyType(
     {
         kind.name: kind
@@ -74,6 +92,7 @@ PLAYERS: Mapping[str, PlayerKind] = MappingProxyType(
                 (Option("seed", int, None, low=0, high=MAX_SEED, help="seed of the player's own random moves"),),
             ),
             *(PlayerKind(name, engine.summary, engine.options) for name, engine in ENGINES.items()),
+            *OPENSPIEL_KINDS,
         )
     }
 )
@@ -274,6 +293,11 @@ def create(
     if parsed.kind == "random":
         own = parsed.options.get("seed")
         return RandomPlayer(own if isinstance(own, int) else seed, str(parsed))
+    if parsed.kind.startswith("openspiel-"):
+        from nimmax import openspiel_players  # OpenSpiel is loaded only when its bot is named
+
+        chosen = {"seed": seed, **parsed.options} if seed is not None else parsed.options
+        return openspiel_players.create(parsed.kind, str(parsed), chosen)
     return SearchPlayer(parsed, watcher)
 
 
