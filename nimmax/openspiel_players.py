@@ -162,7 +162,10 @@ class AlphaBetaBotPlayer:
         return Decision(_move(game, state, action))
 
 
-KINDS = {"openspiel-mcts": MCTSBotPlayer, "openspiel-ab": AlphaBetaBotPlayer}
+KINDS: dict[str, type[MCTSBotPlayer | AlphaBetaBotPlayer]] = {
+    "openspiel-mcts": MCTSBotPlayer,
+    "openspiel-ab": AlphaBetaBotPlayer,
+}
 
 
 def create(kind: str, spec: str, options: Mapping[str, Value]) -> MCTSBotPlayer | AlphaBetaBotPlayer:

@@ -168,19 +168,15 @@ class OpenSpielGame(Game[Position, Move]):
     def utility_bounds(self, state: Position) -> tuple[float, float]:
         return self.low, self.high
 
-    def chance_outcomes(self, state: Position) -> list[tuple[float, Move]]:
-        with _spiel(self.name):
-            spiel = state.spiel
-            return [(float(chance), Move(action, spiel)) for action, chance in spiel.chance_outcomes()]
-
     def key(self, state: Position) -> Hashable:
         return state.history
 
     def parse_move(self, text: str, state: Position) -> Move:
         """The move written `text` here: exactly as OpenSpiel writes it, else ignoring case where that
-        names one move (chess's `e4` and `E4` may differ); the action's number also reads."""
+        names one move (chess's `e4` and `E4` may differ)."""
         wanted = text.strip()
-        moves = self.actions(state) if self.to_move(state) != CHANCE else [m for _, m in self.chance_outcomes(state)]
+        chance = self.to_move(state) == CHANCE
+        moves = [move for _, move in self.chance_outcomes(state)] if chance else self.actions(state)
         for move in moves:
             if move.text == wanted:
                 return move
@@ -203,6 +199,15 @@ class OpenSpielGame(Game[Position, Move]):
 
     def __reduce__(self) -> tuple[Callable[[str], AnyGame], tuple[str]]:
         return create_bare, (self.text,)
+
+
+class OpenSpielChanceGame(OpenSpielGame):
+    """An OpenSpiel game with chance nodes, whose outcomes OpenSpiel lists with their probabilities."""
+
+    def chance_outcomes(self, state: Position) -> list[tuple[float, Move]]:
+        with _spiel(self.name):
+            spiel = state.spiel
+            return [(float(chance), Move(action, spiel)) for action, chance in spiel.chance_outcomes()]
 
 
 @dataclass(frozen=True)
@@ -292,7 +297,8 @@ def create_bare(text: str) -> OpenSpielGame:
         why = "its states crash OpenSpiel when cloned"
     if why is not None:
         raise BadGameSpec(f"{PREFIX}{text} is not a game nimmax plays: {why}")
-    return OpenSpielGame(text, spiel_game)
+    chance = spiel_game.get_type().chance_mode != module.GameType.ChanceMode.DETERMINISTIC
+    return (OpenSpielChanceGame if chance else OpenSpielGame)(text, spiel_game)
 
 
 def create(words: Sequence[str]) -> AnyGame:
