@@ -3,7 +3,8 @@ with the `nimmax[openspiel]` extra).
 
 A state wraps a pyspiel state that is never mutated once made (`result` applies a move to a
 clone); its key is the action history, exact in every game (a game's string may miss how a
-position was reached: a repetition rule, a merge flag). Every call into pyspiel goes through
+position was reached: a repetition rule, a merge flag), or where a game's drawing fixes all that
+follows (`BOARD_KEYED`), the drawing and the seat to move. Every call into pyspiel goes through
 `_spiel`, which turns OpenSpiel's exceptions into one line naming the game; the game reaches
 nimmax behind the plugin guard, which checks what it returns.
 """
@@ -25,6 +26,10 @@ from nimmax.guard import PluginFailed, one_line
 from nimmax.numbers import quoted
 
 PREFIX = "openspiel:"
+BOARD_KEYED = frozenset({"tic_tac_toe", "connect_four", "mnk", "hex"})
+"""Games whose drawing and the seat to move fix everything ahead (stones placed, never moved or
+taken): keyed by those, so transposed move orders share a table entry. Any other is keyed by its
+history; Hex with its swap rule too (whether the swap is still open is not drawn)."""
 INSTALL = "pip install 'nimmax[openspiel]'"
 
 
@@ -126,6 +131,7 @@ class OpenSpielGame(Game[Position, Move]):
         self.capabilities = frozenset({Capability.BOUNDS} | ({Capability.CHANCE} if chance else set()))
         self.words = (self.name,)
         self.summary = kind.long_name
+        self.board_keyed = kind.short_name in BOARD_KEYED and not spiel_game.get_parameters().get("swap")
 
     def initial_state(self) -> Position:
         with _spiel(self.name):
@@ -169,6 +175,10 @@ class OpenSpielGame(Game[Position, Move]):
         return self.low, self.high
 
     def key(self, state: Position) -> Hashable:
+        """The history, exact in every game; the seat and the drawing where they fix the rest."""
+        if self.board_keyed:
+            with _spiel(self.name):
+                return state.seat, str(state.spiel)
         return state.history
 
     def parse_move(self, text: str, state: Position) -> Move:
