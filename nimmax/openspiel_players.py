@@ -111,6 +111,12 @@ def _move(game: AnyGame, state: Any, action: int) -> Any:
     return list(game.actions(state))[action]
 
 
+def _number(options: Mapping[str, Value], name: str, default: int | float) -> Any:
+    """An option's number, else its default."""
+    value = options.get(name)
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else default
+
+
 class MCTSBotPlayer:
     """OpenSpiel's MCTSBot (UCT with random rollouts, solving proven nodes), `simulations` a move."""
 
@@ -118,8 +124,8 @@ class MCTSBotPlayer:
         import numpy
 
         self.spec = spec
-        self.simulations = int(options.get("simulations") or 1000)
-        self.c = float(options.get("c") or 2.0)
+        self.simulations = _number(options, "simulations", 1000)
+        self.c = float(_number(options, "uct", 2.0))
         seed = options.get("seed")
         self.random = numpy.random.RandomState(int(seed) if isinstance(seed, int) else None)
 
@@ -138,7 +144,7 @@ class AlphaBetaBotPlayer:
 
     def __init__(self, spec: str, options: Mapping[str, Value]) -> None:
         self.spec = spec
-        self.depth = int(options.get("depth") or 4)
+        self.depth = int(_number(options, "depth", 4))
 
     def choose(self, game: AnyGame, state: Any) -> Decision:
         from open_spiel.python.algorithms import minimax

@@ -69,7 +69,7 @@ OPENSPIEL_KINDS = (
         "OpenSpiel's MCTSBot (UCT, random rollouts), on any game; pip install 'nimmax[openspiel]'",
         (
             Option("simulations", int, 1000, low=1, high=10**7, help="simulations a move"),
-            Option("c", float, 2.0, low=0, high=100, help="UCT exploration constant"),
+            Option("uct", float, 2.0, low=0, high=100, help="UCT exploration constant (its uct_c)"),
             Option("seed", int, None, low=0, high=MAX_SEED, help="seed of the bot's rollouts"),
         ),
     ),
