@@ -4,6 +4,7 @@ on every qualifying game, the bots as players, refusals and errors in one line, 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
@@ -16,7 +17,7 @@ from open_spiel.python.algorithms import minimax  # noqa: E402
 from nimmax import games, players  # noqa: E402
 from nimmax.game import BadGameSpec, IllegalMove  # noqa: E402
 from nimmax.games import openspiel  # noqa: E402
-from nimmax.guard import unguarded  # noqa: E402
+from nimmax.guard import PluginFailed, unguarded  # noqa: E402
 from nimmax.search import ENGINES, Limits  # noqa: E402
 
 from .cli_helpers import nimmax, nimmax_in_process  # noqa: E402
@@ -142,6 +143,16 @@ def test_without_openspiel_the_error_says_how_to_install(monkeypatch: pytest.Mon
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     with pytest.raises(BadGameSpec, match=r"pip install 'nimmax\[openspiel\]'"):
         games.create(["openspiel:tic_tac_toe"])
+    with pytest.raises(BadGameSpec, match=r"pip install 'nimmax\[openspiel\]'"):
+        players.create("openspiel-mcts")
+
+
+def test_an_openspiel_exception_is_one_line_naming_the_game() -> None:
+    """OpenSpiel's own error (chance's outcomes asked at a player's turn) passes the guard as one line."""
+    game = games.create(["openspiel:pig(winscore=5)"])
+    with pytest.raises(PluginFailed) as raised:
+        game.chance_outcomes(game.initial_state())
+    assert str(raised.value).startswith("openspiel:pig(winscore=5): OpenSpiel: ") and "\n" not in str(raised.value)
 
 
 def test_games_lists_the_qualifying_games_with_their_parameters() -> None:
@@ -178,6 +189,8 @@ def test_the_bots_play_nimmax_games_and_openspiel_games() -> None:
     move = players.decide(bot, nim, nim.initial_state()).move
     after = nim.result(nim.initial_state(), move)
     assert nim.format_position(after) in ("1,1",)
+    proven = players.decide(players.create("openspiel-mcts:simulations=300,seed=1"), nim, nim.initial_state()).move
+    assert nim.format_position(nim.result(nim.initial_state(), proven)) == "1,1"  # Bouton: the nim-sum made 0
     hexed = games.create(["openspiel:hex(board_size=3)"])
     chosen = players.decide(players.create("openspiel-mcts:simulations=200,seed=1"), hexed, hexed.initial_state())
     assert chosen.move in hexed.actions(hexed.initial_state())
@@ -218,7 +231,8 @@ def test_othello_plays_at_a_pipe_with_hint_and_why(tmp_path: Any) -> None:
         stdin="hint\nd3\nwhy\nquit\n",
     )
     assert run.returncode == 0, run.stderr
-    assert "hint:" in run.stdout and "why" in run.stdout
+    assert re.search(r"^hint: \S+", run.stdout, re.MULTILINE), run.stdout
+    assert re.search(r"^why Second \(alphabeta:depth=1\) played \S+:$", run.stdout, re.MULTILINE), run.stdout
     saved = json.loads(record.read_text())
     assert saved["game"] == "openspiel:othello" and saved["moves"][0] == "d3"
     replay = nimmax("replay", str(record))
