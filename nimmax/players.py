@@ -160,7 +160,8 @@ def parse_spec(text: str) -> Spec:
     kind, _, rest = text.strip().partition(":")
     kind = kind.strip().lower()
     if kind not in PLAYERS:
-        raise BadPlayerSpec(f"unknown player {quoted(kind)} in {quoted(text.strip())}; players: {', '.join(PLAYERS)}")
+        whole = "" if kind == text.strip().lower() else f" in {quoted(text.strip(), 24)}"  # the kind alone, said once
+        raise BadPlayerSpec(f"unknown player {quoted(kind, 24)}{whole}; players: {', '.join(PLAYERS)}")
     allowed = {option.name: option for option in PLAYERS[kind].options}
     options: dict[str, Value] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
