@@ -259,8 +259,13 @@ def value_of(
     after = game.result(state, move)
     if game.is_terminal(after):
         return game.utility(after, seat), True
-    result = player.search(game, after, every_move=every_move)
     mover = game.to_move(after)
+    if mover == CHANCE and game.players == 2:  # a two-player search chooses at its root: chance's draws averaged here
+        valued = [
+            (chance, value_of(game, player, after, outcome, seat)) for chance, outcome in game.chance_outcomes(after)
+        ]
+        return sum(chance * value for chance, (value, _) in valued), all(proven for _, (_, proven) in valued)
+    result = player.search(game, after, every_move=every_move)
     if mover == seat or (mover == CHANCE and seat == 0):  # a chance node is valued for seat 0
         return result.value, result.exact
     return -result.value, result.exact

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nimmax.games import GAMES, GameInfo
+from nimmax.games.openspiel import Listed
 from nimmax.players import PLAYERS, PlayerKind
 from nimmax.plugins import installed
 
@@ -17,6 +18,8 @@ class Catalog:
     games: tuple[GameInfo, ...]
     players: tuple[PlayerKind, ...]
     plugins: tuple[dict[str, str], ...]
+    openspiel: tuple[Listed, ...] = ()
+    """OpenSpiel's games nimmax plays (`openspiel:NAME(params)`), where OpenSpiel is installed."""
 
     def as_json(self) -> dict[str, object]:
         """The catalog as `games --json` prints it."""
@@ -33,10 +36,16 @@ class Catalog:
             ],
             "players": [kind.as_json() for kind in self.players],
             "plugins": list(self.plugins),
+            "openspiel": [
+                {"name": f"openspiel:{listed.name}", "summary": listed.long_name, "parameters": listed.parameters}
+                for listed in self.openspiel
+            ],
         }
 
 
 def catalog() -> Catalog:
     """The catalog as installed now (loading each plugin once, to say which fail)."""
+    from nimmax.games import openspiel
+
     players = tuple(PLAYERS.values())
-    return Catalog(GAMES, players, tuple(installed()))
+    return Catalog(GAMES, players, tuple(installed()), openspiel.catalog())

@@ -65,6 +65,24 @@ class PlayerKind:
         }
 
 
+OPENSPIEL_KINDS = (
+    PlayerKind(
+        "openspiel-mcts",
+        "OpenSpiel's MCTSBot (UCT, random rollouts), on any game; pip install 'nimmax[openspiel]'",
+        (
+            Option("simulations", int, 1000, low=1, high=10**7, help="simulations a move"),
+            Option("uct", float, 2.0, low=0, high=100, help="UCT exploration constant (its uct_c)"),
+            Option("seed", int, None, low=0, high=MAX_SEED, help="seed of the bot's rollouts"),
+        ),
+    ),
+    PlayerKind(
+        "openspiel-ab",
+        "OpenSpiel's alpha-beta (expectiminimax with chance) to a depth, on any game",
+        (Option("depth", int, 4, low=1, high=100, help="plies searched"),),
+    ),
+)
+"""OpenSpiel's bots (`nimmax.openspiel_players`), players whatever the game."""
+
 PLAYERS: Mapping[str, PlayerKind] = MappingProxyType(
     {
         kind.name: kind
@@ -76,6 +94,7 @@ PLAYERS: Mapping[str, PlayerKind] = MappingProxyType(
                 (Option("seed", int, None, low=0, high=MAX_SEED, help="seed of the player's own random moves"),),
             ),
             *(PlayerKind(name, engine.summary, engine.options) for name, engine in ENGINES.items()),
+            *OPENSPIEL_KINDS,
         )
     }
 )
@@ -143,7 +162,8 @@ def parse_spec(text: str) -> Spec:
     kind, _, rest = text.strip().partition(":")
     kind = kind.strip().lower()
     if kind not in PLAYERS:
-        raise BadPlayerSpec(f"unknown player {quoted(kind)} in {quoted(text.strip())}; players: {', '.join(PLAYERS)}")
+        whole = "" if kind == text.strip().lower() else f" in {quoted(text.strip(), 24)}"  # the kind alone, said once
+        raise BadPlayerSpec(f"unknown player {quoted(kind, 24)}{whole}; players: {', '.join(PLAYERS)}")
     allowed = {option.name: option for option in PLAYERS[kind].options}
     options: dict[str, Value] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
@@ -293,6 +313,11 @@ def create(
     if parsed.kind == "random":
         own = parsed.options.get("seed")
         return RandomPlayer(own if isinstance(own, int) else seed, str(parsed))
+    if parsed.kind.startswith("openspiel-"):
+        from nimmax import openspiel_players  # OpenSpiel is loaded only when its bot is named
+
+        chosen = {"seed": seed, **parsed.options} if seed is not None else parsed.options
+        return openspiel_players.create(parsed.kind, str(parsed), chosen)
     return SearchPlayer(parsed, watcher)
 
 

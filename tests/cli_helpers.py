@@ -134,8 +134,9 @@ def best_listed_first(solved: str) -> str:
     return str(rows[0][0])
 
 
-MOVE_SHOWN = re.compile(r"^(?:\d+\. )?\S.*? plays (\S+)|^chance: (\S+)")
-"""A move as play and replay show it: "X (you) plays b2", "3. South plays 4", "chance: 2@b3"."""
+MOVE_SHOWN = re.compile(r"^(?:\d+\. )?\S.*? plays (\S+)|^chance: (.+?)\s*$")
+"""A move as play and replay show it: "X (you) plays b2", "3. South plays 4", "chance: 2@b3" (a chance
+outcome may hold spaces: OpenSpiel's `Roll 3`)."""
 
 
 def moves_shown(screen: str) -> list[str]:

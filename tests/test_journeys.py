@@ -264,6 +264,28 @@ class LabLines(Lines):
         return None
 
 
+class Spiel(Referee):
+    """OpenSpiel's games: the record's moves replayed on OpenSpiel's own state (no nimmax code), its
+    returns naming the winner."""
+
+    def verdict(self, game: AnyGame, moves: Sequence[str], state: Any) -> Verdict:
+        import pyspiel
+
+        spiel = pyspiel.load_game(shlex.split(game.spec)[0].removeprefix("openspiel:")).new_initial_state()
+        for text in moves:
+            legal = [a for a, _ in spiel.chance_outcomes()] if spiel.is_chance_node() else spiel.legal_actions()
+            spiel.apply_action(next(a for a in legal if spiel.action_to_string(spiel.current_player(), a) == text))
+        assert spiel.is_terminal(), f"not an end: {spiel}"
+        returns = spiel.returns()
+        return Verdict(None if returns[0] == returns[1] else int(returns[1] > returns[0]))
+
+    def plies_left(self, game: AnyGame, state: Any) -> int | None:
+        return str(state.spiel).count(".") if "tic_tac_toe" in game.spec else None
+
+    def middle(self, words: str, game: AnyGame, state: Any) -> list[str] | None:
+        return None
+
+
 # The matrix: every game in its shapes, and who plays it.
 
 
@@ -326,6 +348,25 @@ SHAPES = (
         extra=(("examples/greedy.py:Greedy:seed=3", "human"),),
     ),
     Shape("subtraction", "examples/subtraction.py:Subtraction 20 --take 1,3,4", Takes(), SMALL),
+    Shape(
+        "openspiel-tic-tac-toe",
+        "openspiel:tic_tac_toe",
+        Spiel(),
+        {**SMALL, "expectimax": "openspiel-ab:depth=2", "mcts": "openspiel-mcts:simulations=50,seed=1"},
+    ),
+    Shape(
+        "openspiel-pig",
+        "'openspiel:pig(winscore=8,horizon=40)'",
+        Spiel(),
+        {
+            "minimax": "expectimax:depth=2",
+            "negamax": "openspiel-ab:depth=2",
+            "alphabeta": "expectimax:depth=3",
+            "expectimax": "expectimax:depth=2",
+            "mcts": "openspiel-mcts:simulations=50,seed=1",
+        },
+        ("--algorithm", "expectimax:depth=3"),
+    ),
 )
 BY_NAME = {shape.name: shape for shape in SHAPES}
 

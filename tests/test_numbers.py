@@ -246,8 +246,8 @@ def test_a_megabyte_of_junk_is_quoted_in_forty_characters() -> None:
         ("human:x=" + "j" * 100, "human has no option 'x' (options: none)"),
         (
             "j" * 100,
-            f"unknown player '{'j' * 40}…' in '{'j' * 40}…'; players: "
-            "human, random, minimax, negamax, alphabeta, expectimax, mcts",
+            f"unknown player '{'j' * 24}…'; players: "
+            "human, random, minimax, negamax, alphabeta, expectimax, mcts, openspiel-mcts, openspiel-ab",
         ),
     ],
 )

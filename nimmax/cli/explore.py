@@ -52,6 +52,7 @@ def games_command(as_json: Annotated[bool, json_option("the list")] = False) -> 
     out.print(views.players_table(found.players))
     if found.plugins:
         out.print(views.plugins_table(found.plugins))
+    out.print(views.openspiel_table(found.openspiel))
 
 
 @app.command("solve", context_settings=GAME_WORDS)

@@ -174,6 +174,10 @@ def create(words: str | Sequence[str]) -> AnyGame:
     if not words:
         raise BadGameSpec("no game named; games: " + ", ".join(info.name for info in GAMES))
     name, rest = words[0], list(words[1:])
+    if name.lower().startswith("openspiel:"):
+        from nimmax.games import openspiel  # OpenSpiel is loaded only when one of its games is named
+
+        return openspiel.create(words)
     if name.lower() not in _BY_NAME:
         from nimmax import plugins  # a plugin runs code of its own: loaded only when named
 

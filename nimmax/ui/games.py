@@ -14,9 +14,11 @@ from nimmax.game import AnyGame
 from nimmax.games.kalah import Kalah
 from nimmax.games.mnk import MNK
 from nimmax.games.nim import Nim, SimpleNim, SplitNim
+from nimmax.games.openspiel import OpenSpielChanceGame, OpenSpielGame
 from nimmax.games.plates import Plates
 from nimmax.games.twenty48 import ALIASES, Twenty48
-from nimmax.ui import boards, kalah, nim, plates, twenty48
+from nimmax.guard import unguarded
+from nimmax.ui import boards, kalah, nim, openspiel, plates, twenty48
 from nimmax.ui.presentation import Presentation
 
 GENERIC = Presentation()
@@ -55,10 +57,13 @@ PRESENTATIONS: Mapping[type[AnyGame], Presentation] = {
         margin="note per game (as B, minus A's)",
         ending=plates.plates_ending,
     ),
+    OpenSpielGame: Presentation(openspiel.render, openspiel.rules),
+    OpenSpielChanceGame: Presentation(openspiel.render, openspiel.rules),
 }
 """A game's class to its presentation (Tic-tac-toe and Connect Four are both MNK)."""
 
 
 def presentation(game: AnyGame) -> Presentation:
-    """How `game` is shown: its type's presentation, or the generic one (every plugin's)."""
-    return PRESENTATIONS.get(type(game), GENERIC)
+    """How `game` is shown: its type's presentation (behind the guard, its own: OpenSpiel's games),
+    or the generic one (every plugin's)."""
+    return PRESENTATIONS.get(type(unguarded(game)), GENERIC)

@@ -16,6 +16,7 @@ from nimmax.ui.results import value_words
 
 if TYPE_CHECKING:
     from nimmax.games import GameInfo
+    from nimmax.games.openspiel import Listed
     from nimmax.players import PlayerKind
 
 from nimmax.ui.text import counted as counted  # re-exported: the CLI imports it from here
@@ -92,6 +93,20 @@ def plugins_table(plugins: Sequence[dict[str, str]]) -> Table:
         table.add_row(Text(item["name"]), item["kind"], where)
     table.caption = "A game or player of your own also works by file: path/file.py:Class (see README)."
     table.caption_justify = "left"
+    return table
+
+
+def openspiel_table(listed: Sequence[Listed]) -> Table | Text:
+    """OpenSpiel's games nimmax plays, with their parameters' defaults; how to get them where absent."""
+    if not listed:
+        return Text("OpenSpiel's games: pip install 'nimmax[openspiel]'", style="dim")
+    table = Table(title="OpenSpiel's games (openspiel:NAME(param=value,...))", title_justify="left")
+    table.add_column("game", style="bold cyan", no_wrap=True)
+    table.add_column("parameters (default)")
+    table.add_column("what it is")
+    for game in listed:
+        shown = ", ".join(f"{name}={value}" for name, value in game.parameters.items())
+        table.add_row(f"openspiel:{game.name}", Text(shown or "-"), Text(game.long_name))
     return table
 
 
