@@ -9,11 +9,11 @@ import typer
 
 from nimmax.cli.options import (
     GAME_WORDS,
-    GameWords,
     MoveTime,
     Plugin,
     RecordFile,
     delay_option,
+    from_records,
     json_option,
     output_file,
     seconds_option,
@@ -29,8 +29,15 @@ if TYPE_CHECKING:
 
 @app.command("play", context_settings=GAME_WORDS)
 def play_command(
-    game_words: GameWords,
-    first: Annotated[str, typer.Option(help="Player spec of the first seat.")] = "human",
+    game_words: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="GAME [ARGS]... | RECORD",
+            help="Game name and its options (with --resume: a record).",
+            callback=from_records,
+        ),
+    ] = None,
+    first: Annotated[str | None, typer.Option(help="Player spec of the first seat.", show_default="human")] = None,
     second: Annotated[
         str | None,
         typer.Option(
@@ -41,6 +48,14 @@ def play_command(
     seed: Annotated[int | None, seed_option("Seed for random players and chance")] = None,
     delay: Annotated[float, delay_option("after each engine move")] = 0.0,
     record: Annotated[Path | None, output_file("the record", "Write the game to this JSON file.")] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Go on with an unfinished record (its players; written back to it), or the last one left.",
+        ),
+    ] = False,
+    plugin: Plugin = None,
 ) -> None:
     """Play a game: you against an engine, engines against each other, or two people.
 
@@ -48,6 +63,7 @@ def play_command(
     unless told otherwise ([cyan]--time S[/cyan] for every engine, or a spec's own
     [cyan]alphabeta:time=S[/cyan] / [cyan]depth=N[/cyan]); where it proves the position in
     that time it plays perfectly. Ctrl-C while it thinks makes it move now; twice ends the game.
+    A game you leave unfinished is kept: [cyan]nimmax play --resume[/cyan] goes on with it.
     [bold]Examples[/bold]:
     [cyan]nimmax play nim 2 3 5[/cyan] ·
     [cyan]nimmax play tictactoe --size 4 --k 3[/cyan] ·
@@ -56,16 +72,10 @@ def play_command(
     [cyan]nimmax play kalah --first alphabeta:depth=6 --second random --delay 0.3[/cyan] ·
     [cyan]nimmax play nim 3 4 5 --first alphabeta --second random:seed=3 --record game.json[/cyan]
     """
-    from nimmax import games
-    from nimmax.game import BadInput
-    from nimmax.players import suggested
     from nimmax.ui import play  # prompt_toolkit loads only for the commands that play
 
-    game = games.create(game_words)
-    if game.players == 1 and second is not None:
-        raise BadInput(f"{game.name} is a one-player game: give only --first")
-    specs = [first] if game.players == 1 else [first, second or suggested(game).kind]
-    play.play(game, specs, out, seed=seed, delay=delay, record=record, time_limit=time)
+    game, specs, record, history = play.setup(game_words or [], first, second, resume, record, plugin)
+    play.play(game, specs, out, seed=seed, delay=delay, record=record, time_limit=time, history=history)
 
 
 @app.command("replay")
