@@ -6,6 +6,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from nimmax import games
 from nimmax.files import read_text
@@ -57,3 +58,25 @@ def plies(record: GameRecord) -> list[Ply]:
         Ply(before, game.to_move(before), game.parse_move(text, before), after, 0.0, None)
         for text, before, after in zip(record.moves, states, states[1:], strict=False)
     ]
+
+
+def with_analysis(text: str, moves: Sequence[object]) -> str:
+    """A record's text with `analyze --write`'s analysis stored in it (`analysis`: analyze's JSON moves)."""
+    import json
+
+    data = json.loads(text)
+    data["analysis"] = list(moves)
+    return json.dumps(data, indent=2) + "\n"
+
+
+def analysis_of(text: str) -> dict[int, dict[str, Any]]:
+    """The analysis a record stores, by ply (none where it was never analysed, or the field is not analyze's)."""
+    import json
+
+    try:
+        stored = json.loads(text).get("analysis", [])
+    except (ValueError, AttributeError, RecursionError):
+        return {}
+    if not isinstance(stored, list):
+        return {}
+    return {move["ply"]: move for move in stored if isinstance(move, dict) and type(move.get("ply")) is int}

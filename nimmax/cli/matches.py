@@ -89,14 +89,23 @@ def replay_command(
 ) -> None:
     """Step through a recorded game, position by position.
 
+    At a terminal: → / ← (l / h, n / p) one ply, Home / End, g N to a ply, a the ply's analysis
+    (stored by analyze --write), r play on from there, q quit. Piped, or with --delay, it plays
+    the game through at that pace.
     [bold]Examples[/bold]: [cyan]nimmax replay game.json --delay 0.2[/cyan] ·
     [cyan]nimmax replay game.json --analyze[/cyan]
     """
+    import sys
+
     from nimmax.ui import play
 
     record = play.read_record(file, plugin)
-    pause = delay if delay is not None else (0.5 if out.is_terminal else 0.0)
-    play.replay(record, out, pause)
+    if delay is None and out.is_terminal and sys.stdin.isatty():
+        from nimmax.ui.stepper import step
+
+        step(record, file, out)
+    else:
+        play.replay(record, out, delay or 0.0)
     if analyze:
         analyse_record(record, None, None, as_json=False)
 
@@ -116,6 +125,9 @@ def analyze_command(
         ),
     ] = None,
     as_json: Annotated[bool, json_option("the analysis")] = False,
+    write: Annotated[
+        bool, typer.Option("--write", help="Store the analysis in the record, for replay's a key.")
+    ] = False,
     plugin: Plugin = None,
 ) -> None:
     """Value every move of a recorded game against the best, and name the mistake that decided it.
@@ -129,10 +141,12 @@ def analyze_command(
     """
     from nimmax.ui import play
 
-    analyse_record(play.read_record(file, plugin), algorithm, time, as_json)
+    analyse_record(play.read_record(file, plugin), algorithm, time, as_json, file if write else None)
 
 
-def analyse_record(record: GameRecord, algorithm: str | None, time: float | None, as_json: bool) -> None:
+def analyse_record(
+    record: GameRecord, algorithm: str | None, time: float | None, as_json: bool, keep: Path | None = None
+) -> None:
     """Analyse a record and print the table (or JSON); Ctrl-C prints the moves analysed so far."""
     from nimmax import games
     from nimmax.analyze import Analysis, analyst, choices, judged
@@ -164,3 +178,21 @@ def analyse_record(record: GameRecord, algorithm: str | None, time: float | None
         else:
             out.print(analysis_table(game, analysis))
             out.print(decisive_line(game, analysis))
+    if keep is not None:
+        store_analysis(keep, analysis.as_json()["moves"])
+
+
+def store_analysis(path: Path, moves: object) -> None:
+    """analyze --write: the analysis stored in the record it was made of, written whole."""
+    from rich.markup import escape
+
+    from nimmax.files import CannotWrite, read_text, write_atomic
+    from nimmax.match import MAX_RECORD_BYTES, BadRecord
+    from nimmax.recorded import with_analysis
+
+    stored = with_analysis(read_text(path, MAX_RECORD_BYTES, "a record", BadRecord), moves)  # type: ignore[arg-type]
+    try:
+        write_atomic(path, stored)
+    except OSError as error:
+        raise CannotWrite("the analysis", path, error) from None
+    err.print(f"[dim]analysis stored in {escape(str(path))}: nimmax replay shows it with the a key[/dim]")

@@ -109,7 +109,7 @@ class PlaySession:
         if self.humans:
             self.console.print(Text(self.controls(), style="dim"))
         if self.match.history:
-            self.console.print(Text(f"going on after {len(self.match.history)} plies", style="dim"))
+            self.console.print(Text(f"going on from ply {len(self.match.history)}", style="dim"))
         if worth_drawing(game, self.match.state):
             self.console.print(render(game, self.match.state, bottom=self.bottom))
         moves = self.match.run()
