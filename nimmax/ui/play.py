@@ -113,21 +113,17 @@ class PlaySession:
         if worth_drawing(game, self.match.state):
             self.console.print(render(game, self.match.state, bottom=self.bottom))
         moves = self.match.run()
-        try:
-            with quiet_keys(sys.stdin) if self.interactive and self.humans else nullcontext():
-                while True:
-                    with self.thinking():
-                        made = next(moves, None)
-                    if made is None:
-                        break
-                    if isinstance(made, TakenBack):
-                        self.taken_back(made)
-                        continue
-                    self.show(made)
-                    interrupt.raise_pending()  # SIGTERM or SIGHUP made the engine move now: the game ends here
-        except KeyboardInterrupt:
-            self.console.print("[yellow]interrupted[/yellow]")
-            raise
+        with quiet_keys(sys.stdin) if self.interactive and self.humans else nullcontext():
+            while True:  # a Ctrl-C ends it: main() says so in one line, with what was kept
+                with self.thinking():
+                    made = next(moves, None)
+                if made is None:
+                    break
+                if isinstance(made, TakenBack):
+                    self.taken_back(made)
+                    continue
+                self.show(made)
+                interrupt.raise_pending()  # SIGTERM or SIGHUP made the engine move now: the game ends here
         moves_made = sum(ply.seat != CHANCE for ply in self.match.history)
         last = next((ply.seat for ply in reversed(self.match.history) if ply.seat != CHANCE), None)
         state = self.match.state

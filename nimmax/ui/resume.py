@@ -25,11 +25,11 @@ def keep_to_resume(record: GameRecord, path: Path | None, console: Console) -> N
         said = f"to go on: nimmax play --resume {shlex.quote(str(path))}"
     else:
         try:
-            said = f"kept in {saves.keep(record)}; to go on: nimmax play --resume"
+            said = f"game kept in {saves.keep(record)}; to go on: nimmax play --resume"
         except OSError as error:
             said = f"the game could not be kept in {saves.folder()} ({error.strerror or error})"
     if isinstance(ending, KeyboardInterrupt):
-        ending.add_note(said)
+        ending.add_note(f"with the {said}" if said.startswith("game") else said)
         return
     with contextlib.suppress(OSError):  # stdout gone: main() says so
         console.print(Text(said, style="dim"), soft_wrap=True)
