@@ -19,7 +19,8 @@ def engine_command() -> None:
 
     from nimmax.engine import serve
 
-    lines = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    raw = getattr(sys.stdin, "buffer", None)  # bytes that are not UTF-8 are an error line, not the end
+    lines = io.TextIOWrapper(raw, encoding="utf-8", errors="replace") if raw is not None else sys.stdin
 
     def write(line: str) -> None:
         sys.stdout.write(line + "\n")
