@@ -216,7 +216,7 @@ def test_replay_of_too_many_moves_within_the_size_is_one_line(tmp_path: Path) ->
     ("content", "message"),
     [
         (b"\xff\xfe\x00", "is not UTF-8 text"),
-        (record_text(moves=["3:4", "9:9"]).encode(), "ply 2 ('9:9') cannot be replayed: cannot take 9 from pile 9"),
+        (record_text(moves=["3:4", "9:9"]).encode(), "ply 2 ('9:9') cannot be replayed: there is no pile 9"),
         (record_text(moves=["3:4", "j" * 99]).encode(), "ply 2 ('" + "j" * 40 + "…') cannot be replayed"),
         (b"not json", "not a nimmax game record: not JSON"),
     ],

@@ -153,7 +153,10 @@ def crosstable(event: Event) -> Table:
     from rich.table import Table
 
     table = Table(
-        caption="cells: the row player's wins-draws-losses\nElo: maximum likelihood, mean 1500", caption_justify="left"
+        caption="cells: the row player's wins-draws-losses\nElo: maximum likelihood, mean 1500\n"
+        "points: a win 1, a draw ½, margins not counted: perfect play keeps its proven value and does not "
+        "press random's mistakes, so it can rank below a weaker engine",
+        caption_justify="left",
     )
     table.add_column("#", justify="right")
     table.add_column("player", style="bold cyan")

@@ -212,7 +212,9 @@ class PlaySession:
         if not taken.plies:
             self.console.print("[yellow]nothing to take back yet[/yellow]")
             return
+        whose = [f"{self.game.player_names[ply.seat]}'s" if ply.seat != CHANCE else "chance's" for ply in taken.plies]
         moves = ", ".join(self.game.format_move(ply.move) for ply in taken.plies)
+        moves += f" ({' and '.join(whose)})"
         self.console.print(f"[yellow]took back {escape(moves)}[/yellow]")
         history = self.match.history
         self.console.print(render(self.game, self.match.state, history[-1].move if history else None, self.bottom))
