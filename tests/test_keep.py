@@ -199,3 +199,26 @@ def test_r_in_the_stepper_plays_on_from_the_ply_shown(tmp_path: Path) -> None:
     assert GameRecord.from_json(kept.read_text()).moves[0] == "1:1"
     time.sleep(0)  # the record replayed is left as it was
     assert len(GameRecord.from_json(path.read_text()).moves) > 2
+
+
+def test_tab_on_a_big_board_lists_the_moves_near_the_stones_first() -> None:
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from nimmax.ui.prompt import MoveCompleter
+
+    game = games.create("tictactoe --size 15 --k 5")
+    state = game.initial_state()
+    for text in ("b2", "n14", "b3"):
+        state = game.result(state, game.parse_move(text, state))
+    listed = [
+        completion.text for completion in MoveCompleter(game, state).get_completions(Document(""), CompleteEvent())
+    ]
+
+    def near(move: str) -> bool:
+        column, row = ord(move[0]) - ord("a"), int(move[1:])
+        return any(
+            abs(column - (ord(s[0]) - ord("a"))) <= 2 and abs(row - int(s[1:])) <= 2 for s in ("b2", "n14", "b3")
+        )
+
+    assert all(near(move) for move in listed[:10])
