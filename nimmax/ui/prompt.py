@@ -93,7 +93,7 @@ class MoveCompleter(Completer):
     def __init__(self, game: AnyGame, state: Any) -> None:
         actions = list(islice(game.actions(state), COMPLETED_MOVES))
         if Capability.NARROWING in game.capabilities:  # a big board: the moves near the stones first
-            first = dict.fromkeys(game.heuristic_actions(state))
+            first = dict.fromkeys(game.heuristic_actions(state) or ())
             actions = [*first, *(action for action in actions if action not in first)]
         self.moves = [game.format_move(action) for action in actions]
 
