@@ -258,6 +258,8 @@ class Session:
         except Exception as error:  # a plugin's failure, or a search too deep: said, and the session goes on
             self.say(f"error {type(error).__name__}: {' '.join(str(error).split())}")
             return
+        finally:
+            self.infinite = False  # answered: a command after the answer waits for this thread's end, not for stop
         if result.move is None:
             self.say("bestmove none")
             return
