@@ -104,10 +104,12 @@ def plies(
 class Match:
     """A game being played: the plies so far, take-backs and the record; `run()` is the loop."""
 
-    def __init__(self, game: AnyGame, players: Sequence[Player], rng: random.Random | None = None) -> None:
+    def __init__(
+        self, game: AnyGame, players: Sequence[Player], rng: random.Random | None = None, history: Sequence[Ply] = ()
+    ) -> None:
         self.game, self.players = game, list(players)
         self.rng = rng if rng is not None else random.Random(game.seed)
-        self.history: list[Ply] = []
+        self.history: list[Ply] = list(history)  # a resumed game's plies so far
 
     @property
     def state(self) -> Any:

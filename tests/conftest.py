@@ -26,3 +26,7 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.St
 # by the CLI's subprocesses (they inherit the variable), never to the real home's cache.
 os.environ["NIMMAX_CACHE_DIR"] = CACHE = tempfile.mkdtemp(prefix="nimmax-cache-")
 atexit.register(shutil.rmtree, CACHE, ignore_errors=True)
+
+# Games a test leaves unfinished are autosaved (nimmax.saves) to a folder of this run, never the user's.
+os.environ["NIMMAX_DATA_DIR"] = DATA = tempfile.mkdtemp(prefix="nimmax-data-")
+atexit.register(shutil.rmtree, DATA, ignore_errors=True)

@@ -169,7 +169,7 @@ def test_game_words_name_the_field_and_the_range(words: str, message: str) -> No
     ("words", "move", "message"),
     [
         ("nim 2 3 5", "x:1", "pile must be a whole number from 1 to 1000000000, not 'x'; piles are 2,3,5"),
-        ("nim 2 3 5", "4:1", "cannot take 1 from pile 4; piles are 2,3,5"),
+        ("nim 2 3 5", "4:1", "there is no pile 4; piles are 2,3,5"),
         ("nim 2 3 5", "3:٣", "count must be a whole number from 1 to 1000000000, not '٣'; piles are 2,3,5"),
         ("nim 2 3 5", "3:6", "cannot take 6 from pile 3; piles are 2,3,5"),
         ("simple-nim 12", "²", "counters to take must be a whole number from 1 to 3, not '²'; legal: 3, 2, 1"),

@@ -171,7 +171,9 @@ def test_an_illegal_piped_line_is_refused_and_the_next_is_read(tmp_path: Path) -
     record_file = tmp_path / "game.json"
     run = nimmax_in_process("play", "nim", "2", "3", "5", "--record", str(record_file), stdin="9:9\nfoo\n3:4\n")
     assert run.returncode == 0, run.stderr
-    assert "cannot take 9 from pile 9" in run.stdout and "legal: 3:4, 3:5" in run.stdout  # the winning take first
+    assert (
+        "there is no pile 9; piles are 2,3,5" in run.stdout and "legal: 3:4, 3:5" in run.stdout
+    )  # the winning take first
     record = json.loads(record_file.read_text())
     assert record["moves"][0] == "3:4" and len(record["moves"]) == 2  # then the engine's reply, then EOF
     assert record["result"]["finished"] is False and record["result"]["winner"] is None

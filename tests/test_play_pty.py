@@ -59,7 +59,7 @@ def test_a_session_refuses_completes_hints_answers_undoes_and_ends_on_eof(tmp_pa
     child = spawn("play", "nim", "2", "3", "5", "--record", str(record))
     child.expect(shown("First ›"))
     child.send("9:9\r")
-    child.expect(shown("cannot take 9 from pile 9"))
+    child.expect(shown("there is no pile 9"))
     child.send(ERASE_LINE + "3\t")  # Tab completes the legal moves
     child.expect(shown("3:5"))
     child.send(ERASE_LINE + F2)  # F2 asks for a hint

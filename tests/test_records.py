@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shlex
 import time
 from pathlib import Path
 from typing import Any
@@ -215,7 +216,7 @@ def test_replay_of_too_many_moves_within_the_size_is_one_line(tmp_path: Path) ->
     ("content", "message"),
     [
         (b"\xff\xfe\x00", "is not UTF-8 text"),
-        (record_text(moves=["3:4", "9:9"]).encode(), "ply 2 ('9:9') cannot be replayed: cannot take 9 from pile 9"),
+        (record_text(moves=["3:4", "9:9"]).encode(), "ply 2 ('9:9') cannot be replayed: there is no pile 9"),
         (record_text(moves=["3:4", "j" * 99]).encode(), "ply 2 ('" + "j" * 40 + "…') cannot be replayed"),
         (b"not json", "not a nimmax game record: not JSON"),
     ],
@@ -345,7 +346,8 @@ def test_a_game_cut_short_by_ctrl_c_says_its_record_was_written(
     ctrl_c_at_the_prompt(monkeypatch)
     run = nimmax_in_process("play", "nim", "2", "3", "5", "--second", "random", "--record", str(path))
     assert run.returncode == 130
-    assert run.stderr == f"nimmax: interrupted with the record written to {quoted(str(path))}\n"
+    resume = f"to go on: nimmax play --resume {shlex.quote(str(path))}"
+    assert run.stderr == f"nimmax: interrupted with the record written to {quoted(str(path))}; {resume}\n"
     assert GameRecord.from_json(path.read_text()).moves == ()
 
 
@@ -364,6 +366,7 @@ def test_a_game_cut_short_whose_record_cannot_be_written_prints_it(
     assert run.returncode == 130 and not path.exists()
     assert run.stderr == (
         "nimmax: interrupted with the record printed above: "
-        f"it could not be written to {quoted(str(path))} (No space left on device)\n"
+        f"it could not be written to {quoted(str(path))} (No space left on device); "
+        f"the game could not be kept in {os.environ['NIMMAX_DATA_DIR']} (No space left on device)\n"
     )
     assert GameRecord.from_json(run.stdout[run.stdout.index("{\n") :]).players == ("human", "random")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 # isort: off
 # Imported for their commands, in the order `nimmax --help` lists them.
-from nimmax.cli import explore, bench, matches, check, events  # noqa: F401
+from nimmax.cli import explore, bench, matches, check, events, engine  # noqa: F401
 
 # isort: on
 from nimmax.cli.errors import main

@@ -92,7 +92,7 @@ def duel_command(
     [cyan]nimmax duel alphabeta random --games 1000[/cyan] ·
     [cyan]nimmax duel alphabeta random --game "nim 2 3 5" --seed 7 --jobs 2[/cyan] ·
     [cyan]nimmax duel alphabeta:depth=2 alphabeta --game "simple-nim 13" --json[/cyan] ·
-    [cyan]nimmax duel alphabeta expectimax --game "2048 --size 3" --games 10 --time 0.1[/cyan] ·
+    [cyan]nimmax duel alphabeta:depth=2 expectimax:depth=2 --game "2048 --size 3" --games 10[/cyan] ·
     [cyan]nimmax duel alphabeta:depth=2 random --games 2000 --backend ray --address auto[/cyan]
     """
     from nimmax import duel

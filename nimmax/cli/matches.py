@@ -9,11 +9,11 @@ import typer
 
 from nimmax.cli.options import (
     GAME_WORDS,
-    GameWords,
     MoveTime,
     Plugin,
     RecordFile,
     delay_option,
+    from_records,
     json_option,
     output_file,
     seconds_option,
@@ -29,8 +29,15 @@ if TYPE_CHECKING:
 
 @app.command("play", context_settings=GAME_WORDS)
 def play_command(
-    game_words: GameWords,
-    first: Annotated[str, typer.Option(help="Player spec of the first seat.")] = "human",
+    game_words: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="GAME [ARGS]... | RECORD",
+            help="Game name and its options (with --resume: a record).",
+            callback=from_records,
+        ),
+    ] = None,
+    first: Annotated[str | None, typer.Option(help="Player spec of the first seat.", show_default="human")] = None,
     second: Annotated[
         str | None,
         typer.Option(
@@ -41,6 +48,14 @@ def play_command(
     seed: Annotated[int | None, seed_option("Seed for random players and chance")] = None,
     delay: Annotated[float, delay_option("after each engine move")] = 0.0,
     record: Annotated[Path | None, output_file("the record", "Write the game to this JSON file.")] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Go on with an unfinished record (its players; written back to it), or the last one left.",
+        ),
+    ] = False,
+    plugin: Plugin = None,
 ) -> None:
     """Play a game: you against an engine, engines against each other, or two people.
 
@@ -48,6 +63,7 @@ def play_command(
     unless told otherwise ([cyan]--time S[/cyan] for every engine, or a spec's own
     [cyan]alphabeta:time=S[/cyan] / [cyan]depth=N[/cyan]); where it proves the position in
     that time it plays perfectly. Ctrl-C while it thinks makes it move now; twice ends the game.
+    A game you leave unfinished is kept: [cyan]nimmax play --resume[/cyan] goes on with it.
     [bold]Examples[/bold]:
     [cyan]nimmax play nim 2 3 5[/cyan] ·
     [cyan]nimmax play tictactoe --size 4 --k 3[/cyan] ·
@@ -56,16 +72,10 @@ def play_command(
     [cyan]nimmax play kalah --first alphabeta:depth=6 --second random --delay 0.3[/cyan] ·
     [cyan]nimmax play nim 3 4 5 --first alphabeta --second random:seed=3 --record game.json[/cyan]
     """
-    from nimmax import games
-    from nimmax.game import BadInput
-    from nimmax.players import suggested
     from nimmax.ui import play  # prompt_toolkit loads only for the commands that play
 
-    game = games.create(game_words)
-    if game.players == 1 and second is not None:
-        raise BadInput(f"{game.name} is a one-player game: give only --first")
-    specs = [first] if game.players == 1 else [first, second or suggested(game).kind]
-    play.play(game, specs, out, seed=seed, delay=delay, record=record, time_limit=time)
+    game, specs, record, history = play.setup(game_words or [], first, second, resume, record, plugin)
+    play.play(game, specs, out, seed=seed, delay=delay, record=record, time_limit=time, history=history)
 
 
 @app.command("replay")
@@ -79,14 +89,23 @@ def replay_command(
 ) -> None:
     """Step through a recorded game, position by position.
 
+    At a terminal: → / ← (l / h, n / p) one ply, Home / End, g N to a ply, a the ply's analysis
+    (stored by analyze --write), r play on from there, q quit. Piped, or with --delay, it plays
+    the game through at that pace.
     [bold]Examples[/bold]: [cyan]nimmax replay game.json --delay 0.2[/cyan] ·
     [cyan]nimmax replay game.json --analyze[/cyan]
     """
+    import sys
+
     from nimmax.ui import play
 
     record = play.read_record(file, plugin)
-    pause = delay if delay is not None else (0.5 if out.is_terminal else 0.0)
-    play.replay(record, out, pause)
+    if delay is None and out.is_terminal and sys.stdin.isatty():
+        from nimmax.ui.stepper import step
+
+        step(record, file, out)
+    else:
+        play.replay(record, out, delay or 0.0)
     if analyze:
         analyse_record(record, None, None, as_json=False)
 
@@ -106,6 +125,9 @@ def analyze_command(
         ),
     ] = None,
     as_json: Annotated[bool, json_option("the analysis")] = False,
+    write: Annotated[
+        bool, typer.Option("--write", help="Store the analysis in the record, for replay's a key.")
+    ] = False,
     plugin: Plugin = None,
 ) -> None:
     """Value every move of a recorded game against the best, and name the mistake that decided it.
@@ -119,10 +141,12 @@ def analyze_command(
     """
     from nimmax.ui import play
 
-    analyse_record(play.read_record(file, plugin), algorithm, time, as_json)
+    analyse_record(play.read_record(file, plugin), algorithm, time, as_json, file if write else None)
 
 
-def analyse_record(record: GameRecord, algorithm: str | None, time: float | None, as_json: bool) -> None:
+def analyse_record(
+    record: GameRecord, algorithm: str | None, time: float | None, as_json: bool, keep: Path | None = None
+) -> None:
     """Analyse a record and print the table (or JSON); Ctrl-C prints the moves analysed so far."""
     from nimmax import games
     from nimmax.analyze import Analysis, analyst, choices, judged
@@ -154,3 +178,21 @@ def analyse_record(record: GameRecord, algorithm: str | None, time: float | None
         else:
             out.print(analysis_table(game, analysis))
             out.print(decisive_line(game, analysis))
+    if keep is not None:
+        store_analysis(keep, analysis.as_json()["moves"])
+
+
+def store_analysis(path: Path, moves: object) -> None:
+    """analyze --write: the analysis stored in the record it was made of, written whole."""
+    from rich.markup import escape
+
+    from nimmax.files import CannotWrite, read_text, write_atomic
+    from nimmax.match import MAX_RECORD_BYTES, BadRecord
+    from nimmax.recorded import with_analysis
+
+    stored = with_analysis(read_text(path, MAX_RECORD_BYTES, "a record", BadRecord), moves)  # type: ignore[arg-type]
+    try:
+        write_atomic(path, stored)
+    except OSError as error:
+        raise CannotWrite("the analysis", path, error) from None
+    err.print(f"[dim]analysis stored in {escape(str(path))}: nimmax replay shows it with the a key[/dim]")

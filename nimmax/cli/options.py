@@ -16,7 +16,18 @@ from nimmax.search.limits import TIME as TIME_LIMIT
 
 GAME_WORDS = {"allow_extra_args": True, "ignore_unknown_options": True}
 """A command's context settings where game words follow it: options it does not know go to the game."""
-GameWords = Annotated[list[str], typer.Argument(metavar="GAME [ARGS]...", help="Game name and its options.")]
+
+
+def from_records(words: list[str] | None) -> list[str] | None:
+    """Game words with `--position RECORD@N` read as the record's game at ply N (`match.at_ply`)."""
+    from nimmax.recorded import at_ply
+
+    return at_ply(words) if words else words
+
+
+GameWords = Annotated[
+    list[str], typer.Argument(metavar="GAME [ARGS]...", help="Game name and its options.", callback=from_records)
+]
 
 MAX_DEPTH = int(DEPTH_LIMIT.high)
 LEAST_TIME, MOST_TIME = TIME_LIMIT.low, TIME_LIMIT.high  # every command's --time: seconds of search

@@ -210,7 +210,9 @@ class Nim(Game[Piles, Take]):
                 raise IllegalMove(f"{quoted(text.strip())} is not PILE:COUNT (e.g. 3:4)")
             pile = parse_int(words[0], "pile", 1, MAX_PILE, IllegalMove)
             amount = parse_int(words[1], "count", 1, MAX_PILE, IllegalMove)
-            if pile > len(state.piles) or amount > state.piles[pile - 1]:
+            if pile > len(state.piles):
+                raise IllegalMove(f"there is no pile {pile}")
+            if amount > state.piles[pile - 1]:
                 raise IllegalMove(f"cannot take {amount} from pile {pile}")
         except IllegalMove as error:
             raise IllegalMove(f"{error}; piles are {self.format_position(state)}") from None

@@ -183,6 +183,10 @@ class Crosstable:
             else f"cells left out: they need {needed} columns, not {width} (--json has them)"
         ]
         caption.append("Elo: maximum likelihood, mean 1500" if standings.ratings else "Elo: left out (interrupted)")
+        caption.append(
+            "points: a win 1, a draw ½, margins not counted: perfect play keeps its proven value and does not "
+            "press random's mistakes, so it can rank below a weaker engine"
+        )
         table = Table(caption="\n".join(caption), caption_justify="left")
         table.add_column("#", justify="right")
         table.add_column("player", style="bold cyan")

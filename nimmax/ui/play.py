@@ -8,6 +8,8 @@ types becomes a value the match acts on: a move, or a command (`TakeBack`, `Aban
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
 import sys
 import time
@@ -21,7 +23,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from nimmax import games, interrupt
+from nimmax import games, interrupt, saves
 from nimmax.analyze import game_value
 from nimmax.explain import lines
 from nimmax.files import read_text
@@ -29,6 +31,7 @@ from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove
 from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, Command, GameRecord, Match, Ply, TakeBack, TakenBack
 from nimmax.numbers import MAX_DELAY, quoted
 from nimmax.players import HumanPlayer, Player, SearchPlayer, check_fit, create, limited, suggested
+from nimmax.recorded import plies
 from nimmax.search.limits import override
 from nimmax.ui.banner import banner, engine_status, facing, last_mover, seat_labels, worth_drawing
 from nimmax.ui.games import presentation
@@ -47,6 +50,7 @@ from nimmax.ui.prompt import (
 )
 from nimmax.ui.records import write_record
 from nimmax.ui.render import render
+from nimmax.ui.resume import keep_to_resume
 from nimmax.ui.rules import rules_of, title
 from nimmax.ui.why import why_table
 
@@ -69,6 +73,7 @@ class PlaySession:
         seed: int | None = None,
         delay: float = 0.0,
         time_limit: float | None = None,
+        history: Sequence[Ply] = (),
     ) -> None:
         self.game, self.console, self.delay = game, console, delay
         limits = override(time=time_limit)
@@ -85,7 +90,8 @@ class PlaySession:
         self.labels = seat_labels(game, [player.spec for player in self.players])
         self.humans = {seat for seat, player in enumerate(self.players) if isinstance(player, HumanPlayer)}
         self.bottom = facing(self.humans)
-        self.match = Match(game, self.players, random.Random(game.seed if game.seed is not None else seed))
+        rng = random.Random(game.seed if game.seed is not None else seed)
+        self.match = Match(game, self.players, rng, history)
         self.reader = reader
         self.interactive = reader is None and sys.stdin.isatty() and console.is_terminal
         if self.interactive and self.humans:
@@ -102,24 +108,22 @@ class PlaySession:
             self.console.print(Text(said, style="dim"))
         if self.humans:
             self.console.print(Text(self.controls(), style="dim"))
+        if self.match.history:
+            self.console.print(Text(f"going on from ply {len(self.match.history)}", style="dim"))
         if worth_drawing(game, self.match.state):
             self.console.print(render(game, self.match.state, bottom=self.bottom))
         moves = self.match.run()
-        try:
-            with quiet_keys(sys.stdin) if self.interactive and self.humans else nullcontext():
-                while True:
-                    with self.thinking():
-                        made = next(moves, None)
-                    if made is None:
-                        break
-                    if isinstance(made, TakenBack):
-                        self.taken_back(made)
-                        continue
-                    self.show(made)
-                    interrupt.raise_pending()  # SIGTERM or SIGHUP made the engine move now: the game ends here
-        except KeyboardInterrupt:
-            self.console.print("[yellow]interrupted[/yellow]")
-            raise
+        with quiet_keys(sys.stdin) if self.interactive and self.humans else nullcontext():
+            while True:  # a Ctrl-C ends it: main() says so in one line, with what was kept
+                with self.thinking():
+                    made = next(moves, None)
+                if made is None:
+                    break
+                if isinstance(made, TakenBack):
+                    self.taken_back(made)
+                    continue
+                self.show(made)
+                interrupt.raise_pending()  # SIGTERM or SIGHUP made the engine move now: the game ends here
         moves_made = sum(ply.seat != CHANCE for ply in self.match.history)
         last = next((ply.seat for ply in reversed(self.match.history) if ply.seat != CHANCE), None)
         state = self.match.state
@@ -208,7 +212,9 @@ class PlaySession:
         if not taken.plies:
             self.console.print("[yellow]nothing to take back yet[/yellow]")
             return
+        whose = [f"{self.game.player_names[ply.seat]}'s" if ply.seat != CHANCE else "chance's" for ply in taken.plies]
         moves = ", ".join(self.game.format_move(ply.move) for ply in taken.plies)
+        moves += f" ({' and '.join(whose)})"
         self.console.print(f"[yellow]took back {escape(moves)}[/yellow]")
         history = self.match.history
         self.console.print(render(self.game, self.match.state, history[-1].move if history else None, self.bottom))
@@ -275,8 +281,10 @@ def play(
     record: Path | None = None,
     reader: MoveReader | None = None,
     time_limit: float | None = None,
+    history: Sequence[Ply] = (),
 ) -> GameRecord:
-    """Play one game on the console; the record is written even when the game is cut short.
+    """Play one game on the console (on from `history`, a resumed game's plies); the record is
+    written even when the game is cut short, and a game a person quits is kept to resume.
 
     `time_limit` is the seconds a move for every engine whose spec sets no limit of its own.
     """
@@ -284,12 +292,51 @@ def play(
         raise BadInput(f"cannot write the record to {record}: no such directory {record.parent}")
     if record is not None and record.is_dir():
         raise BadInput(f"cannot write the record to {record}: it is a directory")
-    session = PlaySession(game, specs, console, reader, seed, delay, time_limit)
+    session = PlaySession(game, specs, console, reader, seed, delay, time_limit, history)
     try:
         return session.play()
     finally:
         if record is not None:
             write_record(session.match.record(), record, console)
+        if session.humans:
+            keep_to_resume(session.match.record(), record, console)
+
+
+def setup(
+    words: Sequence[str], first: str | None, second: str | None, resume: bool, record: Path | None, plugin: str | None
+) -> tuple[AnyGame, list[str], Path | None, list[Ply]]:
+    """What `play` plays: the game, each seat's spec, where the record goes, and the plies already
+    made (a resumed game's, its players unless `first`/`second` name others)."""
+    history: list[Ply] = []
+    if resume:
+        started, record, history = resumed(words, record, plugin)
+        game = games.create(started.game)
+        first, second = first or started.players[0], second or started.players[-1]
+    elif not words:
+        raise BadInput("name a game to play (nimmax play nim 2 3 5), or --resume to go on with one")
+    else:
+        game = games.create(words)
+        if game.players == 1 and second is not None:
+            raise BadInput(f"{game.name} is a one-player game: give only --first")
+    specs = [first or "human"] if game.players == 1 else [first or "human", second or suggested(game).kind]
+    return game, specs, record, history
+
+
+def resumed(words: Sequence[str], record: Path | None, plugin: str | None) -> tuple[GameRecord, Path | None, list[Ply]]:
+    """What `play --resume [FILE]` goes on with: the unfinished record, where the game is written
+    (`record`, else the file itself; an autosave is replaced by a new one on quitting), its plies."""
+    if len(words) > 1:
+        raise BadInput("--resume takes one record (or none: the latest autosave), not game words")
+    target = record
+    if words:
+        path = Path(words[0])
+        started = saves.resumable(read_record(path, plugin), path)
+        target = record if record is not None else path
+    else:
+        started, autosave = saves.latest()
+        with contextlib.suppress(OSError):  # its moves go on in this game, kept anew if it is left again
+            os.unlink(autosave)
+    return started, target, plies(started)
 
 
 def read_record(path: Path, plugin: str | None = None) -> GameRecord:

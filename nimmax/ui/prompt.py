@@ -27,7 +27,7 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.search import stop_search
 from prompt_toolkit.validation import ValidationError, Validator
 
-from nimmax.game import AnyGame, BadInput
+from nimmax.game import AnyGame, BadInput, Capability
 from nimmax.ui.games import presentation
 from nimmax.ui.presentation import COMMANDS, MoveReader
 
@@ -91,7 +91,11 @@ class MoveCompleter(Completer):
     """Completes the legal moves of one position and the commands."""
 
     def __init__(self, game: AnyGame, state: Any) -> None:
-        self.moves = [game.format_move(action) for action in islice(game.actions(state), COMPLETED_MOVES)]
+        actions = list(islice(game.actions(state), COMPLETED_MOVES))
+        if Capability.NARROWING in game.capabilities:  # a big board: the moves near the stones first
+            first = dict.fromkeys(game.heuristic_actions(state) or ())
+            actions = [*first, *(action for action in actions if action not in first)]
+        self.moves = [game.format_move(action) for action in actions]
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
         typed = document.text_before_cursor

@@ -128,17 +128,21 @@ BEST_ROWS = 10
 board has 225, a pile of millions has millions."""
 
 
-def solution_header(game: AnyGame, state: Any) -> Text:
+def solution_header(game: AnyGame, state: Any) -> Text | Group:
     """Above the table: the game words, who is to move, the position, each on a line of its own,
-    so none breaks mid-phrase at 80 columns."""
+    so none breaks mid-phrase at 80 columns; a position too long for a line is drawn as its board."""
+    from nimmax.ui.render import render
+
     mover = game.to_move(state)
-    return Text.assemble(
-        (game.spec, "bold"),
-        "\n",
-        (f"{game.player_names[mover]} to move", "bold"),
-        "\n",
-        (f"position {game.format_position(state)}", "dim"),
-    )
+    position = game.format_position(state)
+    if len(position) > MAX_POSITION_LINE:  # the board names the side to move
+        return Group(Text(game.spec, "bold"), render(game, state))
+    said = Text.assemble((game.spec, "bold"), "\n", (f"{game.player_names[mover]} to move", "bold"))
+    return Text.assemble(said, "\n", (f"position {position}", "dim"))
+
+
+MAX_POSITION_LINE = 70
+"""The longest position solve's header writes as text (a line at 80 columns); a longer one is drawn."""
 
 
 def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | None = BEST_ROWS) -> Group:
@@ -157,7 +161,7 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
         label = game.format_move(move) + ("  ← best" if best else "")
         word = (bound_word if bounded else outcome_word)(game, value, result.moves_proven, mover)
         table.add_row(Text(label, style=style), move_value(value, bounded), word)
-    parts: list[Text | Table] = [solution_header(game, state), table]
+    parts: list[Text | Table | Group] = [solution_header(game, state), table]
     if len(shown) < len(ranked):
         more = len(ranked) - len(shown)
         lowest = min(value for _, value in shown)
