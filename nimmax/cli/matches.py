@@ -122,6 +122,27 @@ def analyze_command(
     analyse_record(play.read_record(file, plugin), algorithm, time, as_json)
 
 
+def time_now() -> float:
+    """The clock the progress line reads."""
+    import time
+
+    return time.perf_counter()
+
+
+def progress_label(done: int, total: int, elapsed: float, player: object) -> str:
+    """The live line's label while analysing: "move 5 of 31", and about how long is left (the pace so
+    far, no more than a paced analysis's own clock leaves)."""
+    from nimmax.analyze import Paced
+
+    label = f"analysing move {done + 1} of {total} (last first)"
+    if done:
+        left = elapsed / done * (total - done)
+        if isinstance(player, Paced):
+            left = min(left, max(player.deadline - time_now(), 0.0))
+        label += f", about {left:,.0f} s left"
+    return label
+
+
 def analyse_record(record: GameRecord, algorithm: str | None, time: float | None, as_json: bool) -> None:
     """Analyse a record and print the table (or JSON); Ctrl-C prints the moves analysed so far."""
     from nimmax import games
@@ -134,10 +155,10 @@ def analyse_record(record: GameRecord, algorithm: str | None, time: float | None
     live = LiveSearch(game, err, "Ctrl-C stops and shows the moves analysed so far")
     player = analyst(game, algorithm, override(time=time), live, choices(record))
     done: list[MoveAnalysis] = []
-    moves = judged(record, player)
+    moves, total, started = judged(record, player), choices(record), time_now()
     try:
         while True:
-            with live.watching(f"analysing move {len(done) + 1}"):
+            with live.watching(progress_label(len(done), total, time_now() - started, player)):
                 found = next(moves, None)
             if found is None:
                 break

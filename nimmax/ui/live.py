@@ -21,10 +21,11 @@ from rich.live import Live
 from rich.text import Text
 
 from nimmax import cache, interrupt
+from nimmax.claim import Claim
 from nimmax.game import AnyGame
 from nimmax.search.result import Progress, SearchResult
 from nimmax.ui.building import building
-from nimmax.ui.views import outcome_word
+from nimmax.ui.claims import claim_text
 
 REFRESH = 0.1
 """Seconds between redraws of the live line."""
@@ -35,12 +36,9 @@ made the engine move and the next search began."""
 
 
 def value_text(game: AnyGame, value: float, exact: bool, depth: int) -> str:
-    """A value as a status line shows it: "+1 (win, proven)" or "+0.12 (estimate at depth 7)"."""
-    shown = "0" if value == 0 else f"{value:+,.0f}" if value == int(value) else f"{value:+,.2f}"
-    if not exact:
-        return f"{shown} (estimate at depth {depth})" if depth else f"{shown} (estimate)"
-    word = outcome_word(game, value, exact)
-    return f"{shown} ({word}, proven)" if word in ("win", "draw", "loss") else f"{shown} (proven)"
+    """A value as a status line shows it: "+1 (win, proven)" or "+0.12 (estimate at depth 7)"
+    (the words are `ui/claims.py`'s, as every view's)."""
+    return claim_text(game, Claim(value, "exact" if exact else "estimate", depth))
 
 
 def rate(nodes: int, seconds: float, unit: str = "nodes") -> str:

@@ -21,7 +21,7 @@ from nimmax.ui.views import outcome_word
 SHOWN_MOVES = 12
 """Root moves `why` lists: the played one and the best others; more would not be read."""
 
-VERDICT_STYLE = {"best": "green", "good": "cyan", "inaccuracy": "yellow", "mistake": "bold red"}
+VERDICT_STYLE = {"best": "green", "estimate": "dim", "inaccuracy": "yellow", "mistake": "bold red"}
 
 
 def line_text(game: AnyGame, state: Any, line: Sequence[Any], finished: bool) -> str:
@@ -119,22 +119,27 @@ def analysis_table(game: AnyGame, analysis: Analysis) -> Table:
             shown,
             best,
         )
-    table.caption = "values for the player who moved; ~ marks an estimate"
+    table.caption = "values for the player who moved; ~ marks an estimate (it proves no outcome kept)"
     return table
 
 
 def decisive_line(game: AnyGame, analysis: Analysis) -> Text:
-    """Which move decided the game, and the move that would have kept the outcome (a mistake is only ever proven)."""
+    """Which move decided the game, and the move that would have kept the outcome (a mistake is only
+    ever proven); a loss of margin is named with its size, so the line agrees with the banner."""
     decisive: MoveAnalysis | None = analysis.decisive
+    skipped = (
+        f" ({counted(analysis.skipped, 'earlier move')} left unanalysed: the time ran out)" if analysis.skipped else ""
+    )
     if decisive is None:
-        if all(move.exact for move in analysis.moves):
-            return Text("Nobody erred: every move kept the outcome.", style="green")
-        return Text("No proven mistake (some positions were only estimated).", style="cyan")
+        if all(move.exact for move in analysis.moves) and not analysis.skipped:
+            return Text("Nobody erred: every move kept the best proven result.", style="green")
+        return Text(f"No proven mistake (some positions were only estimated){skipped}.", style="cyan")
     name = game.player_names[decisive.seat]
     kept = outcome_word(game, decisive.best_value, True, decisive.seat)
     lost = outcome_word(game, decisive.value_after, True, decisive.seat)
+    keeps = f"kept the {kept}" if kept in ("win", "draw", "loss") else f"would have given {kept}"
     return Text(
-        f"Decided at ply {decisive.ply}: {name} played {decisive.move} ({lost}); {decisive.best_move} kept the {kept}."
-        " Both outcomes proven.",
+        f"Decided at ply {decisive.ply}: {name} played {decisive.move} ({lost}); {decisive.best_move} {keeps}"
+        f" — a mistake of {decisive.loss:,g}. Both proven.{skipped}",
         style="bold red",
     )
