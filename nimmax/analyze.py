@@ -38,6 +38,10 @@ LEAST_SECONDS = 0.001
 """The least time a search is given (the least `time=`): it still completes its first depth
 where that takes a few dozen nodes, and answers with a move it searched where it does not."""
 
+SEARCH_SHARE = 0.6
+"""The part of what is left of a position's time a paced search takes: the position's own search
+the most, a move searched on its own after it part of the rest."""
+
 SAME = 1e-9
 """Values closer than this are equal (estimates are floats)."""
 
@@ -165,18 +169,24 @@ class Paced(SearchPlayer):
         super().__init__(spec, watcher)
         self.left = positions
         self.deadline = clock.perf_counter() + seconds
+        self.until = self.deadline
 
     @property
     def spent(self) -> bool:
         """Whether the whole analysis's time is out."""
         return clock.perf_counter() >= self.deadline
 
+    def position(self) -> None:
+        """A position starts: its share of the time left is the time left over the positions left."""
+        now = clock.perf_counter()
+        self.until = now + min(MOVE_SECONDS, max(self.deadline - now, 0.0) / max(self.left, 1))
+        self.left -= 1
+
     def search(self, game: AnyGame, state: Any, every_move: bool = False, deepen: bool | None = None) -> SearchResult:
-        """Search with this position's share of the time; a search valuing every move starts a position."""
-        share = max(self.deadline - clock.perf_counter(), 0.0) / max(self.left, 1)
-        if every_move:  # the next searches share what is left among the positions after this one
-            self.left -= 1
-        limits = Limits(time=min(MOVE_SECONDS, max(share, LEAST_SECONDS)))
+        """Search with part of this position's share (each search of it after the first, a move
+        searched on its own, gets part of what the ones before left)."""
+        share = max(self.until - clock.perf_counter(), 0.0) * SEARCH_SHARE
+        limits = Limits(time=max(share, LEAST_SECONDS))
         table = self.table_for(game)
         return self.engine.search(
             self._searching,
@@ -230,8 +240,10 @@ def judged(record: GameRecord, player: SearchPlayer) -> Iterator[MoveAnalysis]:
     once a paced analysis's clock is out, only the moves that end the game (no search needed)."""
     game = games.create(record.game)
     for ply, state, move in plies(record):
-        if isinstance(player, Paced) and player.spent and not game.is_terminal(game.result(state, move)):
-            continue
+        if isinstance(player, Paced):
+            if player.spent and not game.is_terminal(game.result(state, move)):
+                continue
+            player.position()
         yield judge(game, player, ply, state, move)
 
 

@@ -128,7 +128,7 @@ def show_answer(game: AnyGame, state: Any, algorithm: str, result: SearchResult)
     from nimmax.ui import views
 
     out.print(views.solution_header(game, state))
-    out.print(views.solution_summary(game, algorithm, result, game.to_move(state)))
+    out.print(views.solution_summary(game, algorithm, result, game.to_move(state), state))
 
 
 def show_solution(
@@ -148,7 +148,7 @@ def show_solution(
             out.print(views.refinement_note(result))
         else:
             out.print(table)
-            out.print(views.solution_summary(game, algorithm, result, game.to_move(state)))
+            out.print(views.solution_summary(game, algorithm, result, game.to_move(state), state))
 
 
 def show_lines(game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult, live: LiveSearch) -> None:
