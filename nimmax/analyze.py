@@ -271,12 +271,10 @@ def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) 
     if position.exact and not result.exact:  # the store's proof: its value stands, the move is the search's
         best_exact = True
     valued = dict(result.moves)
-    if move in valued:
+    if move in valued and move not in result.upper_bounds:
         claim = of_move(game, state, result, move, valued[move])
         played, proven = claim.value, claim.exact
-    else:
-        played, proven = None, False
-    if played is None or not proven:
+    else:  # not reached, or only bounded: searched on its own
         played, proven = value_of(game, player, state, move, seat)
     top = best_payoff(game, state)
     if proven and (played >= best - SAME and best_exact or top is not None and played >= top):

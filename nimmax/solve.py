@@ -39,6 +39,7 @@ def solve(
     watcher: Watcher | None = None,
     player: SearchPlayer | None = None,
     every_move: bool = False,
+    others: bool = True,
 ) -> SearchResult:
     """The value and best move of `state` with its line, by the engine `algorithm` names (or by
     `player`, made by `solver`, whose table then holds the search for refining or explaining it),
@@ -48,7 +49,8 @@ def solve(
     no better (`upper_bounds`), at the speed of its own search; `every_move` asks for each move's
     own value too, searched after the answer (`refine`). An engine that prunes nothing values
     every move at no extra cost, and so does a limited search of a game that narrows its moves
-    (estimates, all at one depth)."""
+    (estimates, all at one depth). A proven answer without a limit has its `others` valued
+    exactly for what the proof took (`valued_within`, `others_budget`); the rest keep their bounds."""
     if player is None:
         player = solver(algorithm, limits, watcher)
     if game.to_move(state) == CHANCE:
@@ -68,8 +70,8 @@ def solve(
         answer = deep(solved)
         if every_move:
             return refine(game, state, chosen, answer)
-        if answer.exact and answer.upper_bounds and not chosen.limits.limited:
-            return deep(lambda: valued_within(game, state, chosen, answer, max(answer.seconds, LEAST_OTHERS)))
+        if others and answer.exact and answer.upper_bounds and not chosen.limits.limited:
+            return deep(lambda: valued_within(game, state, chosen, answer, others_budget(answer)))
         return answer
 
 
@@ -112,6 +114,11 @@ def refine(game: AnyGame, state: Any, player: SearchPlayer, answer: SearchResult
         return answer
     every = deep(lambda: player.search(game, state, every_move=True, deepen=False))
     return merged(answer, every)
+
+
+def others_budget(answer: SearchResult) -> float:
+    """The seconds a proven answer's other moves are valued for: what the proof took, LEAST_OTHERS at least."""
+    return max(answer.seconds, LEAST_OTHERS)
 
 
 def valued_within(
@@ -213,7 +220,7 @@ def solution_record(
         "moves": [move_record(game, result, move, value) for move, value in result.moves],
         "pv": [game.format_move(move) for move in result.pv],
         "algorithm": algorithm,
-        "depth": result.depth if result.exact else clamped(game, state, result.depth),
+        "depth": clamped(game, state, result.depth),
         "nodes": result.nodes,
         "seconds": round(result.seconds, 6),
         "exact": result.exact,

@@ -88,7 +88,7 @@ def solve_command(
     live = LiveSearch(game, err, "Ctrl-C stops and shows the answer so far")
     player = solver(algorithm, override(depth, time), live)
     with live.watching("solving"):
-        result = solve(game, state, player=player)
+        result = solve(game, state, player=player, others=not (every_move or explain))
     refining = (every_move or explain) and bool(result.upper_bounds) and not live.interrupted
     if refining:
         result = refined(game, state, algorithm, player, result, live, as_json)

@@ -20,12 +20,17 @@ def meaning(game: AnyGame, value: float, mover: int | None = None) -> str:
     return value_words(game, value, mover)
 
 
-def claim_text(game: AnyGame, claim: Claim, mover: int | None = None, best: str | None = None) -> str:
-    """A claim in words: a proof with its meaning, an estimate with its depth, a bound compared with
-    the best move (`best`, its name) where the bound says no more than that."""
+def claim_text(
+    game: AnyGame, claim: Claim, mover: int | None = None, best: str | None = None, short: bool = False
+) -> str:
+    """A claim in words: a proof with its meaning ("proven" said unless `short`: a table of moves, a
+    tree, where an estimate is the marked exception), an estimate with its depth, a bound compared
+    with the best move (`best`, its name)."""
     shown = number(claim.value)
     if claim.kind == "exact":
         word = meaning(game, claim.value, mover)
+        if short:
+            return f"{shown} ({word})"
         return f"{shown} ({word}, proven)" if word not in ("proven", "") else f"{shown} (proven)"
     if claim.kind == "bound":
         return f"no better than {best}" if best else f"at most {shown}"

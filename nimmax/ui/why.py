@@ -45,7 +45,7 @@ def value_phrase(game: AnyGame, value: float, exact: bool, mover: int, depth: in
     proven, else the estimate at its depth (no deeper than the plies left from `state`, where given)."""
     if not exact and state is not None:
         depth = clamped(game, state, depth)
-    return claim_text(game, Claim(value, "exact" if exact else "estimate", depth), mover)
+    return claim_text(game, Claim(value, "exact" if exact else "estimate", depth), mover, short=True)
 
 
 def explanation(game: AnyGame, state: Any, found: MoveLine, depth: int = 0) -> str:
@@ -139,9 +139,11 @@ def decisive_line(game: AnyGame, analysis: Analysis) -> Text:
     name = game.player_names[decisive.seat]
     kept = outcome_word(game, decisive.best_value, True, decisive.seat)
     lost = outcome_word(game, decisive.value_after, True, decisive.seat)
-    keeps = f"kept the {kept}" if kept in ("win", "draw", "loss") else f"would have given {kept}"
+    if kept in ("win", "draw", "loss"):
+        said = f"{decisive.best_move} kept the {kept}. Both outcomes proven."
+    else:  # a loss of margin: its size, as the banner's "keeps 10; best possible 20"
+        said = f"{decisive.best_move} would have given {kept}: a mistake of {decisive.loss:,g}. Both proven."
     return Text(
-        f"Decided at ply {decisive.ply}: {name} played {decisive.move} ({lost}); {decisive.best_move} {keeps}"
-        f" — a mistake of {decisive.loss:,g}. Both proven.{skipped}",
+        f"Decided at ply {decisive.ply}: {name} played {decisive.move} ({lost}); {said}{skipped}",
         style="bold red",
     )
