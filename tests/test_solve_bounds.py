@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 import re
 import signal
-from unittest import mock
 from math import inf
 from typing import Any
+from unittest import mock
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
