@@ -42,7 +42,7 @@ def played(words: str, depth: int, seed: int = 1, most: int = 400) -> GameRecord
     (and chance) by a seeded random choice; at most `most` plies."""
     game = games.create(words)
     rng = random.Random(seed)
-    state, moves = game.initial_state(), []
+    state, moves = game.initial_state(), list[str]()
     engine = "expectimax" if game.has_chance else "alphabeta"
     while not game.is_terminal(state) and len(moves) < most:
         mover = game.to_move(state)
