@@ -86,6 +86,7 @@ def solve_command(
     game = games.create(game_words)
     state = game.initial_state()
     live = LiveSearch(game, err, "Ctrl-C stops and shows the answer so far")
+    live.state = state
     player = solver(algorithm, override(depth, time), live)
     with live.watching("solving"):
         result = solve(game, state, player=player, others=not (every_move or explain))

@@ -15,13 +15,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
 from types import FrameType
+from typing import Any
 
 from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
 from nimmax import cache, interrupt
-from nimmax.claim import Claim
+from nimmax.claim import Claim, clamped
 from nimmax.game import AnyGame
 from nimmax.search.result import Progress, SearchResult
 from nimmax.ui.building import building
@@ -57,6 +58,8 @@ class LiveSearch:
     def __init__(self, game: AnyGame, console: Console, stop_words: str = "Ctrl-C moves now") -> None:
         self.game, self.console, self.stop_words = game, console, stop_words
         self.interrupted = False
+        self.state: Any = None
+        """The position searched, where the caller says (its depths are clamped to the plies left there)."""
         self.last: SearchResult | None = None
         self.label = ""
         self._live: Live | None = None
@@ -116,8 +119,9 @@ class LiveSearch:
         game, last, budget = self.game, self.last, searcher.budget
         simulating = searcher.simulates
         if last is not None and last.move is not None:
-            known = f"depth {last.depth} · best {game.format_move(last.move)} · "
-            known += value_text(game, last.value, last.exact, last.depth)
+            depth = last.depth if self.state is None else clamped(game, self.state, last.depth)
+            known = f"depth {depth} · best {game.format_move(last.move)} · "
+            known += value_text(game, last.value, last.exact, depth)
         else:
             best = searcher.best_scored()
             if best is None:
