@@ -49,7 +49,7 @@ def solve(
     no better (`upper_bounds`), at the speed of its own search; `every_move` asks for each move's
     own value too, searched after the answer (`refine`). An engine that prunes nothing values
     every move at no extra cost, and so does a limited search of a game that narrows its moves
-    (estimates, all at one depth). A proven answer without a limit has its `others` valued
+    (estimates, all at one depth). A proven answer without a clock has its `others` valued
     exactly for what the proof took (`valued_within`, `others_budget`); the rest keep their bounds."""
     if player is None:
         player = solver(algorithm, limits, watcher)
@@ -70,7 +70,7 @@ def solve(
         answer = deep(solved)
         if every_move:
             return refine(game, state, chosen, answer)
-        if others and answer.exact and answer.upper_bounds and not chosen.limits.limited:
+        if others and answer.exact and answer.upper_bounds and not chosen.limits.clocked:
             return deep(lambda: valued_within(game, state, chosen, answer, others_budget(answer)))
         return answer
 
