@@ -148,7 +148,7 @@ def valued_within(
         )
         nodes, spent = nodes + found.nodes, spent + found.seconds
         if found.exact:
-            own[move] = found.value if then == mover else -found.value
+            own[move] = (found.value if then == mover else -found.value) + 0.0  # a draw is 0, not -0
     ranked = sorted(own.items(), key=lambda item: -item[1])
     first = [value for value in answer.moves if value.move == answer.move]
     rest = [value for value in answer.moves if value.move != answer.move and value.move not in own]
