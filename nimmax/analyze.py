@@ -2,8 +2,12 @@
 
 Each position is searched as `solve` searches it: "before" is the best value, "after" the
 value of the move played (searched on its own where the answer only bounded it), both for the
-side that moved; a limited search estimates every move of the position at one depth. Exact
-values give verdicts on the outcome (win, draw, loss); estimates only say how much a move gave up.
+side that moved; a limited search estimates every move of the position at one depth. The plies
+are searched from the last back to the first on one table, so what a later ply proved helps the
+earlier ones, and every claim goes through `nimmax.claim` (a move that ends the game is exact by
+definition; a position a search of the session proved stays proven). Exact values grade by the
+payoff: a proven loss of any of it (an outcome, or a margin: plates, Kalah) is a mistake of that
+size; estimates only say how much a move gave up, and never that it kept an outcome.
 """
 
 from __future__ import annotations
@@ -14,13 +18,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from nimmax import games
+from nimmax.claim import Claim, best_payoff, claimed, of_move, remember
 from nimmax.game import CHANCE, AnyGame
 from nimmax.match import GameRecord
 from nimmax.players import BadPlayerSpec, SearchPlayer, Spec, parse_spec, suggested
 from nimmax.search import ENGINES, INFINITY, MOVE_SECONDS, Limits, SearchResult, Watcher, search
 from nimmax.solve import prunes
 
-Verdict = Literal["best", "good", "inaccuracy", "mistake"]
+Verdict = Literal["best", "inaccuracy", "mistake", "estimate"]
 
 INACCURACY = 0.2
 """An estimated move is an inaccuracy when it gives up more than this share of the best
@@ -32,6 +37,10 @@ GAME_SECONDS = 60.0
 LEAST_SECONDS = 0.001
 """The least time a search is given (the least `time=`): it still completes its first depth
 where that takes a few dozen nodes, and answers with a move it searched where it does not."""
+
+SEARCH_SHARE = 0.6
+"""The part of what is left of a position's time a paced search takes: the position's own search
+the most, a move searched on its own after it part of the rest."""
 
 SAME = 1e-9
 """Values closer than this are equal (estimates are floats)."""
@@ -57,10 +66,16 @@ class MoveAnalysis:
     verdict: Verdict
     exact: bool
 
+    @property
+    def loss(self) -> float:
+        """What the move gave up against the best, in payoff (0 for the best move)."""
+        return max(self.best_value - self.value_after, 0.0)
+
     def as_json(self) -> dict[str, object]:
         """The object `analyze --json` prints for this move (DESIGN.md)."""
         return {
             "ply": self.ply,
+            "loss": self.loss,
             "seat": self.seat,
             "move": self.move,
             "value_before": self.value_before,
@@ -82,12 +97,16 @@ class Analysis:
     moves: tuple[MoveAnalysis, ...]
     finished: bool
 
+    skipped: int = 0
+    """Moves left unanalysed when the whole analysis's clock ran out (the earliest ones)."""
+
     @classmethod
     def of(cls, record: GameRecord, algorithm: str, moves: Iterable[MoveAnalysis]) -> Analysis:
-        """The analysis of `record` made of these moves (all of them, or those analysed before a stop);
-        finished when its moves end the game, whatever the record says."""
+        """The analysis of `record` made of these moves (all of them, or those analysed before a stop),
+        in the order of the game; finished when its moves end the game, whatever the record says."""
         finished = games.create(record.game).is_terminal(record.positions()[-1])
-        return cls(record.game, record.players, algorithm, tuple(moves), finished)
+        ordered = tuple(sorted(moves, key=lambda move: move.ply))
+        return cls(record.game, record.players, algorithm, ordered, finished, choices(record) - len(ordered))
 
     @property
     def decisive(self) -> MoveAnalysis | None:
@@ -106,6 +125,7 @@ class Analysis:
             "finished": self.finished,
             "moves": [move.as_json() for move in self.moves],
             "decisive_ply": decisive.ply if decisive is not None else None,
+            "skipped": self.skipped,
         }
 
 
@@ -118,12 +138,12 @@ def outcome(value: float, players: int) -> float:
 
 
 def verdict(best: float, played: float, exact: bool, players: int) -> Verdict:
-    """How the move valued `played` compares with the best move, valued `best`."""
-    if played >= best - SAME:
-        return "best"
+    """How the move valued `played` compares with the best move, valued `best`: a proven loss of
+    payoff (an outcome, or a margin) is a mistake; an estimate is an inaccuracy where it gave up more
+    than INACCURACY of the best, else only an estimate (it proves no outcome kept)."""
     if exact:
-        return "good" if outcome(played, players) == outcome(best, players) else "mistake"
-    return "inaccuracy" if best - played > INACCURACY * max(1.0, abs(best)) else "good"
+        return "best" if played >= best - SAME else "mistake"
+    return "inaccuracy" if best - played > INACCURACY * max(1.0, abs(best)) else "estimate"
 
 
 def default_algorithm(game: AnyGame) -> str:
@@ -142,22 +162,34 @@ def positions(record: GameRecord) -> Iterator[tuple[int, Any, Any]]:
 class Paced(SearchPlayer):
     """A search player whose searches share one clock: each takes the time left over the positions
     left (a second at most), so a whole game is analysed in `seconds` however long it is, a search
-    that overran being paid for by the next ones."""
+    that overran being paid for by the next ones; once the clock is out, only the moves that end
+    the game (exact by definition, no search) are analysed (`judged`)."""
 
     def __init__(self, spec: Spec, watcher: Watcher | None, positions: int, seconds: float) -> None:
         super().__init__(spec, watcher)
         self.left = positions
         self.deadline = clock.perf_counter() + seconds
+        self.until = self.deadline
+
+    @property
+    def spent(self) -> bool:
+        """Whether the whole analysis's time is out."""
+        return clock.perf_counter() >= self.deadline
+
+    def position(self) -> None:
+        """A position starts: its share of the time left is the time left over the positions left."""
+        now = clock.perf_counter()
+        self.until = now + min(MOVE_SECONDS, max(self.deadline - now, 0.0) / max(self.left, 1))
+        self.left -= 1
 
     def search(self, game: AnyGame, state: Any, every_move: bool = False, deepen: bool | None = None) -> SearchResult:
-        """Search with this position's share of the time; a search valuing every move starts a position."""
-        share = max(self.deadline - clock.perf_counter(), 0.0) / max(self.left, 1)
-        if every_move:  # the next searches share what is left among the positions after this one
-            self.left -= 1
-        limits = Limits(time=min(MOVE_SECONDS, max(share, LEAST_SECONDS)))
+        """Search with part of this position's share (each search of it after the first, a move
+        searched on its own, gets part of what the ones before left)."""
+        share = max(self.until - clock.perf_counter(), 0.0) * SEARCH_SHARE
+        limits = Limits(time=max(share, LEAST_SECONDS))
         table = self.table_for(game)
         return self.engine.search(
-            game,
+            self._searching,
             state,
             limits,
             table=table,
@@ -196,12 +228,23 @@ def analyst(
     return Paced(spec, watcher, positions, GAME_SECONDS)
 
 
-def judged(record: GameRecord, player: SearchPlayer) -> Iterator[MoveAnalysis]:
-    """Each player's move of the record, analysed in turn (chance's draws are no one's choice)."""
+def plies(record: GameRecord) -> list[tuple[int, Any, Any]]:
+    """The record's players' plies (chance's draws are no one's choice), from the last back to the
+    first: the order `judged` searches them in, so each proof helps the plies before it."""
     game = games.create(record.game)
-    for ply, state, move in positions(record):
-        if game.to_move(state) != CHANCE:
-            yield judge(game, player, ply, state, move)
+    return [(ply, state, move) for ply, state, move in positions(record) if game.to_move(state) != CHANCE][::-1]
+
+
+def judged(record: GameRecord, player: SearchPlayer) -> Iterator[MoveAnalysis]:
+    """Each player's move of the record, analysed from the last back to the first on one table;
+    once a paced analysis's clock is out, only the moves that end the game (no search needed)."""
+    game = games.create(record.game)
+    for ply, state, move in plies(record):
+        if isinstance(player, Paced):
+            if player.spent and not game.is_terminal(game.result(state, move)):
+                continue
+            player.position()
+        yield judge(game, player, ply, state, move)
 
 
 def analyze(
@@ -217,23 +260,37 @@ def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) 
     """The analysis of `move` in `state`: the best value and move from the search `solve` answers
     with (to the end: alpha-beta's own, the other moves bounded; under a limit: every move
     estimated at one depth), and the move alone searched on where that search gave only a bound
-    for it or did not reach it (stopped, or narrowed); an estimated inaccuracy of a two-player game
-    is a mistake where the best move and the played one, each proven on its own, differ in outcome."""
+    for it or did not reach it (stopped, or narrowed). Claims come from `nimmax.claim`: a move that
+    ends the game is exact, a proof an earlier search made stands; a played move proven worth the
+    most there is proves the best value too. An estimated inaccuracy of a two-player game is a
+    mistake where the best move and the played one, each proven on its own, differ in outcome."""
     seat = game.to_move(state)
     result = player.search(game, state, every_move=player.limits.limited or not prunes(player))
-    exact = result.exact and result.moves_proven
-    played = dict(result.moves).get(move)
-    if played is None or move in result.upper_bounds:
+    position = claimed(game, state, result, player.spec)
+    best, best_move, best_exact = position.value, result.move, position.exact and result.exact
+    if position.exact and not result.exact:  # the store's proof: its value stands, the move is the search's
+        best_exact = True
+    valued = dict(result.moves)
+    if move in valued and move not in result.upper_bounds:
+        claim = of_move(game, state, result, move, valued[move])
+        played, proven = claim.value, claim.exact
+    else:  # not reached, or only bounded: searched on its own
         played, proven = value_of(game, player, state, move, seat)
-        exact = exact and proven
-    best, said = result.value, verdict(result.value, played, exact, game.players)
+    top = best_payoff(game, state)
+    if proven and (played >= best - SAME and best_exact or top is not None and played >= top):
+        best, best_move, best_exact = played, move, True  # nothing is better than what it proved
+    if proven and best_exact and played > best:  # the played move's proof beats the search's value
+        best, best_move = played, move
+    exact = proven and best_exact
+    if exact:
+        remember(game, state, Claim(best, "exact", 0, player.spec))
+    said = verdict(best, played, exact, game.players)
     if said == "inaccuracy" and game.players == 2:  # an estimate's loss may be a proven one
         pair = proven_pair(game, player, state, (result.move, move), seat)
         if pair is not None and outcome(pair[0], 2) > outcome(pair[1], 2):
             (best, played), said, exact = pair, "mistake", True
-    return MoveAnalysis(
-        ply, seat, game.format_move(move), best, played, game.format_move(result.move), best, said, exact
-    )
+    shown = game.format_move(best_move) if best_move is not None else game.format_move(move)
+    return MoveAnalysis(ply, seat, game.format_move(move), best, played, shown, best, said, exact)
 
 
 def proven_pair(
@@ -257,7 +314,7 @@ def value_of(
     """The value of `move` for `seat` searched on its own (`every_move`: each reply valued, none left
     out by a narrowing search, so a draw is proven too), and whether it is proven."""
     after = game.result(state, move)
-    if game.is_terminal(after):
+    if game.is_terminal(after):  # exact by definition
         return game.utility(after, seat), True
     mover = game.to_move(after)
     if mover == CHANCE and game.players == 2:  # a two-player search chooses at its root: chance's draws averaged here
@@ -266,6 +323,7 @@ def value_of(
         ]
         return sum(chance * value for chance, (value, _) in valued), all(proven for _, (_, proven) in valued)
     result = player.search(game, after, every_move=every_move)
+    claim = claimed(game, after, result, player.spec)
     if mover == seat or (mover == CHANCE and seat == 0):  # a chance node is valued for seat 0
-        return result.value, result.exact
-    return -result.value, result.exact
+        return claim.value, claim.exact
+    return -claim.value, claim.exact

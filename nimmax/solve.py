@@ -4,15 +4,17 @@ at the engine's own speed, the other root moves with the bounds that prove them 
 
 from __future__ import annotations
 
+import time as clock
 from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
 
 from nimmax import cache
+from nimmax.claim import clamped
 from nimmax.explain import ANY_SPAWN, follow
 from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
-from nimmax.search import ENGINES, SCALE, Limits, SearchResult, Table, Watcher, deep
+from nimmax.search import ENGINES, SCALE, Limits, MoveValue, SearchResult, Table, Watcher, deep
 from nimmax.search.engines import Kept
 
 
@@ -37,6 +39,7 @@ def solve(
     watcher: Watcher | None = None,
     player: SearchPlayer | None = None,
     every_move: bool = False,
+    others: bool = True,
 ) -> SearchResult:
     """The value and best move of `state` with its line, by the engine `algorithm` names (or by
     `player`, made by `solver`, whose table then holds the search for refining or explaining it),
@@ -46,7 +49,8 @@ def solve(
     no better (`upper_bounds`), at the speed of its own search; `every_move` asks for each move's
     own value too, searched after the answer (`refine`). An engine that prunes nothing values
     every move at no extra cost, and so does a limited search of a game that narrows its moves
-    (estimates, all at one depth)."""
+    (estimates, all at one depth). A proven answer without a clock has its `others` valued
+    exactly for what the proof took (`valued_within`, `others_budget`); the rest keep their bounds."""
     if player is None:
         player = solver(algorithm, limits, watcher)
     if game.to_move(state) == CHANCE:
@@ -64,8 +68,15 @@ def solve(
     # A search to the end without a clock may wait for a wide endgame book (Kalah's), made once and kept.
     with nullcontext() if chosen.limits.limited else cache.patient():
         answer = deep(solved)
-        return refine(game, state, chosen, answer) if every_move else answer
+        if every_move:
+            return refine(game, state, chosen, answer)
+        if others and answer.exact and answer.upper_bounds and not chosen.limits.clocked:
+            return deep(lambda: valued_within(game, state, chosen, answer, others_budget(answer)))
+        return answer
 
+
+LEAST_OTHERS = 0.5
+"""Seconds a proven solve spends valuing the other moves exactly at least (else what the proof took)."""
 
 GLANCE = Limits(time=0.3)
 """What a solve stopped before its proof spends on an estimate to show (`searched`)."""
@@ -103,6 +114,51 @@ def refine(game: AnyGame, state: Any, player: SearchPlayer, answer: SearchResult
         return answer
     every = deep(lambda: player.search(game, state, every_move=True, deepen=False))
     return merged(answer, every)
+
+
+def others_budget(answer: SearchResult) -> float:
+    """The seconds a proven answer's other moves are valued for: what the proof took, LEAST_OTHERS at least."""
+    return max(answer.seconds, LEAST_OTHERS)
+
+
+def valued_within(
+    game: AnyGame, state: Any, player: SearchPlayer, answer: SearchResult, seconds: float
+) -> SearchResult:
+    """`answer` with its bounded moves valued exactly, each searched on its own on the answer's table,
+    for as long as `seconds` allow: a move whose search is proven in time trades its bound for its
+    value; the rest keep their bounds (a chance node after a move is left bounded). Straight to the
+    end, as the answer's proof: deepening ply by ply would repeat ever bigger searches."""
+    deadline = clock.perf_counter() + seconds
+    mover, table = game.to_move(state), player.table_for(game)
+    own: dict[Any, float] = {}
+    nodes, spent = 0, 0.0
+    for move, _ in answer.moves:
+        left = deadline - clock.perf_counter()
+        if move not in answer.upper_bounds or left <= 0:
+            continue
+        after = game.result(state, move)
+        if game.is_terminal(after):
+            own[move] = game.utility(after, mover)
+            continue
+        then = game.to_move(after)
+        if then == CHANCE:
+            continue
+        found = player.engine.search(
+            game, after, Limits(time=left), table=table, watcher=player.watcher, deepen=False, settings=player.settings
+        )
+        nodes, spent = nodes + found.nodes, spent + found.seconds
+        if found.exact:
+            own[move] = (found.value if then == mover else -found.value) + 0.0  # a draw is 0, not -0
+    ranked = sorted(own.items(), key=lambda item: -item[1])
+    first = [value for value in answer.moves if value.move == answer.move]
+    rest = [value for value in answer.moves if value.move != answer.move and value.move not in own]
+    return replace(
+        answer,
+        moves=tuple(first + [MoveValue(move, value) for move, value in ranked] + rest),
+        upper_bounds=answer.upper_bounds - set(own),
+        nodes=answer.nodes + nodes,
+        seconds=answer.seconds + spent,
+    )
 
 
 def merged(answer: SearchResult, every: SearchResult) -> SearchResult:
@@ -164,7 +220,7 @@ def solution_record(
         "moves": [move_record(game, result, move, value) for move, value in result.moves],
         "pv": [game.format_move(move) for move in result.pv],
         "algorithm": algorithm,
-        "depth": result.depth,
+        "depth": clamped(game, state, result.depth),
         "nodes": result.nodes,
         "seconds": round(result.seconds, 6),
         "exact": result.exact,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -128,10 +129,13 @@ def test_solve_reads_a_kalah_margin_in_seeds() -> None:
 
 
 def test_solve_reads_a_plates_value_as_the_note_kept() -> None:
-    run = nimmax_in_process("solve", "plates")
+    with mock.patch("nimmax.solve.others_budget", lambda answer: 0.0):  # the other moves keep their bounds
+        run = nimmax_in_process("solve", "plates")
     lines = [line.strip() for line in run.stdout.splitlines()]
     assert "value +20 (A keeps 20, proven)" in lines and "best line 1 1+20 20" in lines
     assert any(re.fullmatch(r"│ 3 +│ +≤ \+5 │ no better than A keeps 5 +│", line) for line in lines)  # a bound
+    valued = [line.strip() for line in nimmax_in_process("solve", "plates").stdout.splitlines()]
+    assert any(re.fullmatch(r"│ 3 +│ +\+5 │ A keeps 5 +│", line) for line in valued)  # valued in the proof's time
     every = [line.strip() for line in nimmax_in_process("solve", "plates", "--all").stdout.splitlines()]
     assert any(re.fullmatch(r"│ 3 +│ +\+5 │ A keeps 5 +│", line) for line in every)
 

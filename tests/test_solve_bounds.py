@@ -10,6 +10,7 @@ import re
 import signal
 from math import inf
 from typing import Any
+from unittest import mock
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -76,13 +77,19 @@ def test_nim_bounds_agree_with_bouton() -> None:
     """Nim 2 3 5 (misère): 3:4 wins, and every other move is bounded by a loss, which Bouton confirms."""
     game = games.create(["nim", "2", "3", "5"])
     state = game.initial_state()
-    answer = solve(game, state)
+    answer = solve(game, state, others=False)
     assert answer.value == 1 and game.format_move(answer.move) == "3:4"
     for move, value in answer.moves:
         after = game.result(state, move)
         mover_wins_after = nim_mover_wins(after.piles, misere=True)
         if move in answer.upper_bounds:
             assert value >= (-1 if mover_wins_after else 1)
+    # by default the other moves are valued exactly within what the proof took: each one Bouton's
+    valued = solve(game, state)
+    assert valued.value == 1 and not valued.upper_bounds and valued.moves_proven
+    for move, value in valued.moves:
+        after = game.result(state, move)
+        assert value == (-1 if nim_mover_wins(after.piles, misere=True) else 1)
 
 
 @settings(max_examples=25, deadline=None)
@@ -103,7 +110,7 @@ def test_a_refinement_stopped_early_keeps_the_answer_and_what_it_valued() -> Non
     """As Ctrl-C leaves it: the moves refined replace their bounds, the rest keep theirs."""
     game = games.create(["tictactoe"])
     state = game.initial_state()
-    answer = solve(game, state)
+    answer = solve(game, state, others=False)
     every = search(game, state, "alphabeta", every_move=True, time=inf)
     partial = SearchResult(0.0, every.moves[3].move, (), 5, 0, 0.0, False, every.moves[3:5], True)
     kept = merged(answer, partial)
@@ -122,8 +129,14 @@ def test_refining_an_answer_without_bounds_searches_nothing() -> None:
     assert not answer.upper_bounds and refine(game, game.initial_state(), player, answer) is answer
 
 
+def bounds_kept() -> Any:
+    """A solve that leaves the other moves their bounds: no time to value them (`others_budget`)."""
+    return mock.patch("nimmax.solve.others_budget", lambda answer: 0.0)
+
+
 def test_json_says_which_values_are_bounds() -> None:
-    plain = json.loads(nimmax_in_process("solve", "tictactoe", "--json").stdout)
+    with bounds_kept():
+        plain = json.loads(nimmax_in_process("solve", "tictactoe", "--json").stdout)
     first, *others = plain["moves"]
     assert first == {"move": plain["best_move"], "value": 0, "exact": True, "bound": None}
     assert others and all(move["bound"] == "upper" and not move["exact"] and move["value"] >= 0 for move in others)
@@ -134,9 +147,10 @@ def test_json_says_which_values_are_bounds() -> None:
 
 def test_the_table_words_each_bound_in_the_games_terms() -> None:
     """Win/draw/loss games: "loss or draw" (≤ 0); a scoring game: "no better than win by 2 seeds" (≤ +2)."""
-    board = nimmax_in_process("solve", "tictactoe").stdout
+    with bounds_kept():
+        board = nimmax_in_process("solve", "tictactoe").stdout
+        kalah = nimmax_in_process("solve", "kalah", "--pits", "3", "--seeds", "2").stdout
     assert "≤ 0 │ loss or draw" in board and "≤: a bound proving the move no better than the best" in board
-    kalah = nimmax_in_process("solve", "kalah", "--pits", "3", "--seeds", "2").stdout
     assert "≤ +2 │ no better than win by 2 seeds" in kalah
     every = nimmax_in_process("solve", "kalah", "--pits", "3", "--seeds", "2", "--all").stdout
     assert "≤" not in every and "every move valued exactly: 3 moves" in every

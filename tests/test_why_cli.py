@@ -36,6 +36,7 @@ def test_analyze_names_the_missed_block(tmp_path: Path) -> None:
         "best_value": 0.0,
         "verdict": "mistake",
         "exact": True,
+        "loss": 1.0,
     }
 
 

@@ -88,9 +88,10 @@ def solve_command(
     game = games.create(game_words)
     state = game.initial_state()
     live = LiveSearch(game, err, "Ctrl-C stops and shows the answer so far")
+    live.state = state
     player = solver(algorithm, override(depth, time), live)
     with live.watching("solving"):
-        result = solve(game, state, player=player)
+        result = solve(game, state, player=player, others=not (every_move or explain))
     refining = (every_move or explain) and bool(result.upper_bounds) and not live.interrupted
     if refining:
         result = refined(game, state, algorithm, player, result, live, as_json)
@@ -130,7 +131,7 @@ def show_answer(game: AnyGame, state: Any, algorithm: str, result: SearchResult)
     from nimmax.ui import views
 
     out.print(views.solution_header(game, state))
-    out.print(views.solution_summary(game, algorithm, result, game.to_move(state)))
+    out.print(views.solution_summary(game, algorithm, result, game.to_move(state), state))
 
 
 def show_solution(
@@ -150,7 +151,7 @@ def show_solution(
             out.print(views.refinement_note(result))
         else:
             out.print(table)
-            out.print(views.solution_summary(game, algorithm, result, game.to_move(state)))
+            out.print(views.solution_summary(game, algorithm, result, game.to_move(state), state))
 
 
 def show_lines(game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult, live: LiveSearch) -> None:

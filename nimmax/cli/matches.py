@@ -133,15 +133,36 @@ def analyze_command(
     """Value every move of a recorded game against the best, and name the mistake that decided it.
 
     Each position is valued exactly where the engine proves it in its time, else estimated.
-    Verdicts: best; good (keeps the outcome); mistake (changes the proven outcome); inaccuracy
-    (an estimate that gives up more than a fifth of the best value). Ctrl-C prints the moves
-    analysed so far, exit 130.
+    Verdicts: best (proven to keep the best payoff); mistake (a proven loss of payoff, by its
+    size); inaccuracy (an estimate that gives up more than a fifth of the best value); estimate
+    (not proven either way). Ctrl-C prints the moves analysed so far, exit 130.
     [bold]Examples[/bold]: [cyan]nimmax analyze game.json[/cyan] ·
     [cyan]nimmax analyze game.json --algorithm alphabeta:time=inf --json[/cyan]
     """
     from nimmax.ui import play
 
     analyse_record(play.read_record(file, plugin), algorithm, time, as_json, file if write else None)
+
+
+def time_now() -> float:
+    """The clock the progress line reads."""
+    import time
+
+    return time.perf_counter()
+
+
+def progress_label(done: int, total: int, elapsed: float, player: object) -> str:
+    """The live line's label while analysing: "move 5 of 31", and about how long is left (the pace so
+    far, no more than a paced analysis's own clock leaves)."""
+    from nimmax.analyze import Paced
+
+    label = f"analysing move {done + 1} of {total} (last first)"
+    if done:
+        left = elapsed / done * (total - done)
+        if isinstance(player, Paced):
+            left = min(left, max(player.deadline - time_now(), 0.0))
+        label += f", about {left:,.0f} s left"
+    return label
 
 
 def analyse_record(
@@ -158,10 +179,10 @@ def analyse_record(
     live = LiveSearch(game, err, "Ctrl-C stops and shows the moves analysed so far")
     player = analyst(game, algorithm, override(time=time), live, choices(record))
     done: list[MoveAnalysis] = []
-    moves = judged(record, player)
+    moves, total, started = judged(record, player), choices(record), time_now()
     try:
         while True:
-            with live.watching(f"analysing move {len(done) + 1}"):
+            with live.watching(progress_label(len(done), total, time_now() - started, player)):
                 found = next(moves, None)
             if found is None:
                 break

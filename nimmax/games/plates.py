@@ -68,6 +68,8 @@ class Plates(Game[Position, Move]):
 
     name = "plates"
     player_names = ("A", "B")
+    scores = True
+    """Its payoff is a margin (the note A keeps), not a win, a draw or a loss (`nimmax.claim.best_payoff`)."""
 
     def __init__(self, plates: Sequence[Sequence[int]] = DEFAULT_PLATES) -> None:
         self.plates = tuple(tuple(plate) for plate in plates)

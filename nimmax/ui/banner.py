@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 from rich.panel import Panel
 from rich.text import Text
 
+from nimmax.claim import Claim, claimed
 from nimmax.game import CHANCE, AnyGame
+from nimmax.ui.claims import claim_text
 from nimmax.ui.games import presentation
-from nimmax.ui.live import value_text
 from nimmax.ui.results import ending, outcome
-from nimmax.ui.text import counted, signed
-from nimmax.ui.views import outcome_word
+from nimmax.ui.text import counted
 
 if TYPE_CHECKING:
     from nimmax.search.result import SearchResult
@@ -31,21 +31,23 @@ def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
     return labels
 
 
-def search_status(game: AnyGame, search: SearchResult, mover: int | None = None) -> str:
-    """What an engine found, for the status line: value (proven, in the game's terms for `mover`, or an
-    estimate at a depth), nodes, time."""
-    if search.exact and not game.has_chance:
-        value = f"{signed(search.value)} ({outcome_word(game, search.value, True, mover)}, proven)"
+def search_status(game: AnyGame, search: SearchResult, mover: int | None = None, state: Any = None) -> str:
+    """What an engine found, for the status line: its claim on `state` (where given: a proof an earlier
+    search made stays proven, a depth is clamped to the plies left) in the one wording, nodes, time."""
+    if state is not None:
+        claim = claimed(game, state, search)
     else:
-        value = value_text(game, search.value, search.exact, search.depth)
-    return f"value {value} · {search.nodes:,} nodes · {search.seconds:.3f} s"
+        claim = Claim(search.value, "exact" if search.exact else "estimate", search.depth)
+    return f"value {claim_text(game, claim, mover)} · {search.nodes:,} nodes · {search.seconds:.3f} s"
 
 
 def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult) -> str:
     """What an engine found for the move it plays or hints in `state`: the game's own words where it has
     them (its presentation's `status`: 2048's slide points, its heuristic apart), else `search_status`."""
     own = presentation(game).status
-    return own(game, state, move, search) if own is not None else search_status(game, search, game.to_move(state))
+    if own is not None:
+        return own(game, state, move, search)
+    return search_status(game, search, game.to_move(state), state)
 
 
 def worth_drawing(game: AnyGame, state: Any) -> bool:

@@ -15,16 +15,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
 from types import FrameType
+from typing import Any
 
 from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
 from nimmax import cache, interrupt
+from nimmax.claim import Claim, clamped
 from nimmax.game import AnyGame
 from nimmax.search.result import Progress, SearchResult
 from nimmax.ui.building import building
-from nimmax.ui.views import outcome_word
+from nimmax.ui.claims import claim_text
 
 REFRESH = 0.1
 """Seconds between redraws of the live line."""
@@ -35,12 +37,9 @@ made the engine move and the next search began."""
 
 
 def value_text(game: AnyGame, value: float, exact: bool, depth: int) -> str:
-    """A value as a status line shows it: "+1 (win, proven)" or "+0.12 (estimate at depth 7)"."""
-    shown = "0" if value == 0 else f"{value:+,.0f}" if value == int(value) else f"{value:+,.2f}"
-    if not exact:
-        return f"{shown} (estimate at depth {depth})" if depth else f"{shown} (estimate)"
-    word = outcome_word(game, value, exact)
-    return f"{shown} ({word}, proven)" if word in ("win", "draw", "loss") else f"{shown} (proven)"
+    """A value as a status line shows it: "+1 (win, proven)" or "+0.12 (estimate at depth 7)"
+    (the words are `ui/claims.py`'s, as every view's)."""
+    return claim_text(game, Claim(value, "exact" if exact else "estimate", depth))
 
 
 def rate(nodes: int, seconds: float, unit: str = "nodes") -> str:
@@ -59,6 +58,8 @@ class LiveSearch:
     def __init__(self, game: AnyGame, console: Console, stop_words: str = "Ctrl-C moves now") -> None:
         self.game, self.console, self.stop_words = game, console, stop_words
         self.interrupted = False
+        self.state: Any = None
+        """The position searched, where the caller says (its depths are clamped to the plies left there)."""
         self.last: SearchResult | None = None
         self.label = ""
         self._live: Live | None = None
@@ -118,8 +119,9 @@ class LiveSearch:
         game, last, budget = self.game, self.last, searcher.budget
         simulating = searcher.simulates
         if last is not None and last.move is not None:
-            known = f"depth {last.depth} · best {game.format_move(last.move)} · "
-            known += value_text(game, last.value, last.exact, last.depth)
+            depth = last.depth if self.state is None else clamped(game, self.state, last.depth)
+            known = f"depth {depth} · best {game.format_move(last.move)} · "
+            known += value_text(game, last.value, last.exact, depth)
         else:
             best = searcher.best_scored()
             if best is None:

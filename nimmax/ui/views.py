@@ -9,9 +9,11 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from nimmax.claim import Claim, claimed, says_nothing
 from nimmax.game import AnyGame
 from nimmax.numbers import Option
 from nimmax.search.result import SearchResult
+from nimmax.ui.claims import claim_text
 from nimmax.ui.results import value_words
 
 if TYPE_CHECKING:
@@ -155,10 +157,14 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
     table.add_column("outcome")
     ranked = result.moves  # in the engine's order, its choice first
     shown = ranked if rows is None else ranked[:rows]
+    top = game.format_move(result.move) if result.move is not None else "the best"
     for move, value in shown:
         best, bounded = move == result.move, move in result.upper_bounds
         style = "bold green" if best else ("red" if value < 0 else "")
         label = game.format_move(move) + ("  ← best" if best else "")
+        if bounded and result.moves_proven and says_nothing(game, state, value):  # "≤ +1" would read as a win
+            table.add_row(Text(label, style=style), f"≤ {top}", f"no better than {top}")
+            continue
         word = (bound_word if bounded else outcome_word)(game, value, result.moves_proven, mover)
         table.add_row(Text(label, style=style), move_value(value, bounded), word)
     parts: list[Text | Table | Group] = [solution_header(game, state), table]
@@ -187,18 +193,21 @@ def line_text(game: AnyGame, pv: Sequence[Any]) -> str:
     return f"{shown} … ({counted(len(pv), 'move')} in all)" if len(pv) > LINE_MOVES else shown
 
 
-def solution_summary(game: AnyGame, algorithm: str, result: SearchResult, mover: int | None = None) -> Text:
-    """Lines under the table: the verdict, the best line as far as the search knows it, nodes and time."""
-    verdict = outcome_word(game, result.value, result.exact, mover)
+def solution_summary(
+    game: AnyGame, algorithm: str, result: SearchResult, mover: int | None = None, state: Any = None
+) -> Text:
+    """Lines under the table: the claim on the position (`nimmax.claim`, where `state` is given: a proof
+    made earlier in the process stands, a depth is clamped to the plies left), the best line as far as
+    the search knows it, nodes and time."""
+    if state is not None:
+        claim = claimed(game, state, result, algorithm)
+    else:
+        claim = Claim(result.value, "exact" if result.exact else "estimate", result.depth, algorithm)
     line = line_text(game, result.pv)
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
-    proof = "proven" if result.exact else f"estimate at depth {result.depth}"
     return Text.assemble(
         ("value ", "dim"),
-        (
-            f"{signed(result.value)} ({verdict}, {proof})" if result.exact else f"{signed(result.value)} ({proof})",
-            "bold",
-        ),
+        (claim_text(game, claim, mover), "bold"),
         ("\nbest line ", "dim"),
         (line or "-", "bold"),
         ("\n", ""),

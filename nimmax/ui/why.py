@@ -12,16 +12,17 @@ from rich.text import Text
 from rich.tree import Tree
 
 from nimmax.analyze import Analysis, MoveAnalysis
+from nimmax.claim import Claim, clamped
 from nimmax.explain import ANY_SPAWN, MoveLine
 from nimmax.game import CHANCE, AnyGame
-from nimmax.ui.live import value_text
+from nimmax.ui.claims import claim_text
 from nimmax.ui.text import counted, signed
 from nimmax.ui.views import outcome_word
 
 SHOWN_MOVES = 12
 """Root moves `why` lists: the played one and the best others; more would not be read."""
 
-VERDICT_STYLE = {"best": "green", "good": "cyan", "inaccuracy": "yellow", "mistake": "bold red"}
+VERDICT_STYLE = {"best": "green", "estimate": "dim", "inaccuracy": "yellow", "mistake": "bold red"}
 
 
 def line_text(game: AnyGame, state: Any, line: Sequence[Any], finished: bool) -> str:
@@ -39,17 +40,18 @@ def line_text(game: AnyGame, state: Any, line: Sequence[Any], finished: bool) ->
     return ", ".join(parts) + ("" if finished or not parts else ", …")
 
 
-def value_phrase(game: AnyGame, value: float, exact: bool, mover: int, depth: int = 0) -> str:
-    """A root move's value for the side to move: its meaning when proven, else the estimate."""
-    if exact:
-        return f"{signed(value)} ({outcome_word(game, value, True, mover)})"
-    return value_text(game, value, False, depth)
+def value_phrase(game: AnyGame, value: float, exact: bool, mover: int, depth: int = 0, state: Any = None) -> str:
+    """A root move's value for the side to move, in the one wording (`ui/claims.py`): its meaning when
+    proven, else the estimate at its depth (no deeper than the plies left from `state`, where given)."""
+    if not exact and state is not None:
+        depth = clamped(game, state, depth)
+    return claim_text(game, Claim(value, "exact" if exact else "estimate", depth), mover, short=True)
 
 
 def explanation(game: AnyGame, state: Any, found: MoveLine, depth: int = 0) -> str:
     """One sentence for a root move: "b1 -1 (loss): X a3" — its value, then the line after it."""
     mover = game.to_move(state)
-    head = f"{game.format_move(found.move)} {value_phrase(game, found.value, found.exact, mover, depth)}"
+    head = f"{game.format_move(found.move)} {value_phrase(game, found.value, found.exact, mover, depth, state)}"
     rest = found.line[1:]
     if not rest:
         return head + (": the game ends" if found.finished else "")
@@ -69,7 +71,7 @@ def why_table(game: AnyGame, state: Any, found: Sequence[MoveLine], played: Any,
         after = game.result(state, item.move)
         label = game.format_move(item.move) + (" (played)" if item.move == played else "")
         rest = line_text(game, after, item.line[1:], item.finished) or ("the game ends" if item.finished else "…")
-        table.add_row(Text(label), Text(value_phrase(game, item.value, item.exact, mover, depth)), Text(rest))
+        table.add_row(Text(label), Text(value_phrase(game, item.value, item.exact, mover, depth, state)), Text(rest))
     if len(ordered) > SHOWN_MOVES:
         table.caption = f"{counted(len(ordered) - SHOWN_MOVES, 'more move')} not shown"
     return table
@@ -82,7 +84,7 @@ def explain_tree(game: AnyGame, state: Any, found: Sequence[MoveLine], depth: in
     tree = Tree(Text(f"{name} to move in {game.format_position(state)}", style="bold"))
     for rank, item in enumerate(found):
         label = Text(game.format_move(item.move), style="bold green" if rank == 0 else "bold cyan")
-        label.append(f"  {value_phrase(game, item.value, item.exact, mover, depth)}")
+        label.append(f"  {value_phrase(game, item.value, item.exact, mover, depth, state)}")
         if rank == 0:
             label.append("  best", style="green")
         branch = tree.add(label)
@@ -119,22 +121,29 @@ def analysis_table(game: AnyGame, analysis: Analysis) -> Table:
             shown,
             best,
         )
-    table.caption = "values for the player who moved; ~ marks an estimate"
+    table.caption = "values for the player who moved; ~ marks an estimate (it proves no outcome kept)"
     return table
 
 
 def decisive_line(game: AnyGame, analysis: Analysis) -> Text:
-    """Which move decided the game, and the move that would have kept the outcome (a mistake is only ever proven)."""
+    """Which move decided the game, and the move that would have kept the outcome (a mistake is only
+    ever proven); a loss of margin is named with its size, so the line agrees with the banner."""
     decisive: MoveAnalysis | None = analysis.decisive
+    skipped = (
+        f" ({counted(analysis.skipped, 'earlier move')} left unanalysed: the time ran out)" if analysis.skipped else ""
+    )
     if decisive is None:
-        if all(move.exact for move in analysis.moves):
-            return Text("Nobody erred: every move kept the outcome.", style="green")
-        return Text("No proven mistake (some positions were only estimated).", style="cyan")
+        if all(move.exact for move in analysis.moves) and not analysis.skipped:
+            return Text("Nobody erred: every move kept the best proven result.", style="green")
+        return Text(f"No proven mistake (some positions were only estimated){skipped}.", style="cyan")
     name = game.player_names[decisive.seat]
     kept = outcome_word(game, decisive.best_value, True, decisive.seat)
     lost = outcome_word(game, decisive.value_after, True, decisive.seat)
+    if kept in ("win", "draw", "loss"):
+        said = f"{decisive.best_move} kept the {kept}. Both outcomes proven."
+    else:  # a loss of margin: its size, as the banner's "keeps 10; best possible 20"
+        said = f"{decisive.best_move} would have given {kept}: a mistake of {decisive.loss:,g}. Both proven."
     return Text(
-        f"Decided at ply {decisive.ply}: {name} played {decisive.move} ({lost}); {decisive.best_move} kept the {kept}."
-        " Both outcomes proven.",
+        f"Decided at ply {decisive.ply}: {name} played {decisive.move} ({lost}); {said}{skipped}",
         style="bold red",
     )

@@ -1,0 +1,169 @@
+"""One claim per position: what a search (a book hit, the end of the game) says of a position's
+value, made in one place and kept, so every view (status line, hint, why, solve, analyze, replay)
+says the same of it.
+
+A `Claim` is a value for the side to move, its kind (exact, an upper bound, an estimate), the plies
+behind it (an estimate's depth, never more than the plies the game has left) and the engine that
+made it. `claimed` builds one from a `SearchResult` and files a proof in the process's proof store,
+keyed by the game and the position's key; it answers with the proof where an earlier search of the
+session proved the position, so a position once proven stays proven in every later view. The
+wording is `ui/claims.py`'s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from nimmax.game import CHANCE, AnyGame, Capability
+from nimmax.search.result import SearchResult
+from nimmax.search.table import offsets
+
+Kind = Literal["exact", "bound", "estimate"]
+
+STORE_SIZE = 1 << 16
+"""Proofs the store keeps at most (a session proves far fewer positions than it searches)."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What is known of a position's (or a root move's) value, for the side to move there."""
+
+    value: float
+    kind: Kind
+    depth: int = 0
+    """An estimate's depth (plies searched), clamped to the plies left; 0 where none is known."""
+    engine: str = ""
+
+    @property
+    def exact(self) -> bool:
+        """Whether the value is proven."""
+        return self.kind == "exact"
+
+
+_proofs: dict[tuple[str, Hashable], Claim] = {}
+
+
+def _key(game: AnyGame, state: Any) -> tuple[str, Hashable]:
+    """A position's key in the store: the game's words and its key (the state itself where the key
+    holds an offset, a payoff banked, since two states under one such key differ in value)."""
+    try:
+        own: Hashable = state if offsets(game) else game.key(state)
+    except Exception:  # noqa: BLE001 - a plugin's key may fail; the state is hashable by the protocol
+        own = state
+    return game.spec, own
+
+
+def known(game: AnyGame, state: Any) -> Claim | None:
+    """The proof an earlier search of this process made of `state`, or None."""
+    try:
+        return _proofs.get(_key(game, state))
+    except TypeError:  # an unhashable plugin state: nothing is kept for it
+        return None
+
+
+def remember(game: AnyGame, state: Any, claim: Claim) -> None:
+    """Keep a proof of `state` for every later view (estimates and bounds are not kept)."""
+    if not claim.exact:
+        return
+    if len(_proofs) >= STORE_SIZE:
+        _proofs.clear()
+    with contextlib.suppress(TypeError):
+        _proofs[_key(game, state)] = claim
+
+
+def forget() -> None:
+    """Empty the proof store (tests)."""
+    _proofs.clear()
+
+
+def plies_left(game: AnyGame, state: Any) -> int | None:
+    """The most plies the game can last from `state`, where the game says or the board shows it
+    (an m,n,k board: its empty cells); None where unknown."""
+    own = getattr(game, "plies_left", None)
+    if callable(own):
+        try:
+            left = own(state)
+        except Exception:  # noqa: BLE001 - a plugin's own member may fail: no clamp then
+            return None
+        return int(left) if isinstance(left, int) else None
+    cells = getattr(game, "rows", None), getattr(game, "cols", None)
+    stones = getattr(state, "x", None), getattr(state, "o", None)
+    if all(isinstance(n, int) for n in (*cells, *stones)):
+        rows, cols = cells
+        x, o = stones
+        assert isinstance(rows, int) and isinstance(cols, int) and isinstance(x, int) and isinstance(o, int)
+        return max(rows * cols - (x.bit_count() + o.bit_count()), 0)
+    return None
+
+
+def clamped(game: AnyGame, state: Any, depth: int) -> int:
+    """`depth` no deeper than the plies the game has left from `state` (a narrowed line's plies)."""
+    left = plies_left(game, state)
+    return depth if left is None else max(min(depth, left), 0)
+
+
+def best_payoff(game: AnyGame, state: Any) -> float | None:
+    """The most the side to move can get at any end from `state`, where known: the game's
+    `utility_bounds`, else +1 in a two-player game without chance that does not say it `scores`
+    margins (win, draw, loss); None otherwise."""
+    if Capability.BOUNDS in game.capabilities:
+        try:
+            bounds = game.utility_bounds(state)
+        except Exception:  # noqa: BLE001 - a plugin's bounds may fail
+            bounds = None
+        if bounds is not None:
+            return float(bounds[1])
+    if game.players == 2 and not game.has_chance and not getattr(game, "scores", False):
+        return 1.0
+    return None
+
+
+def says_nothing(game: AnyGame, state: Any, bound: float) -> bool:
+    """Whether an upper bound on a move's value tells nothing: it is at least the best payoff there is."""
+    best = best_payoff(game, state)
+    return best is not None and bound >= best
+
+
+def claimed(game: AnyGame, state: Any, result: SearchResult, engine: str = "") -> Claim:
+    """The claim a search of `state` makes of it, the store's proof where an earlier search proved
+    more; a proof is filed for every later view."""
+    if game.is_terminal(state):
+        return terminal(game, state, engine)
+    if result.exact:
+        claim = Claim(result.value, "exact", clamped(game, state, result.depth), engine)
+        remember(game, state, claim)
+        return claim
+    proof = known(game, state)
+    if proof is not None:
+        return proof
+    return Claim(result.value, "estimate", clamped(game, state, result.depth), engine)
+
+
+def terminal(game: AnyGame, state: Any, engine: str = "") -> Claim:
+    """A finished position's claim: its payoff for the seat that would move (seat 0 where none does)."""
+    try:
+        seat = game.to_move(state)
+    except Exception:  # noqa: BLE001 - a game need not say who moves at its end
+        seat = 0
+    return Claim(game.utility(state, max(seat, 0)), "exact", 0, engine or "rules")
+
+
+def of_move(game: AnyGame, state: Any, result: SearchResult, move: Any, value: float) -> Claim:
+    """A root move's claim, for the side to move at `state`: its proven value, a proven bound, or an
+    estimate; the proof of the position after it, where the store holds one, overrides a bound or estimate."""
+    bounded = move in result.upper_bounds
+    if result.moves_proven and not bounded:
+        return Claim(value, "exact", 0)
+    after = game.result(state, move)
+    mover, then = game.to_move(state), game.to_move(after)
+    if game.is_terminal(after):  # a move that ends the game is exact by definition
+        return Claim(game.utility(after, mover), "exact", 0, "rules")
+    proof = known(game, after)
+    if proof is not None and then != CHANCE:
+        return Claim(proof.value if then == mover else -proof.value, "exact", 0, proof.engine)
+    if bounded and result.moves_proven:
+        return Claim(value, "bound", 0)
+    return Claim(value, "estimate", clamped(game, state, result.depth))
