@@ -81,7 +81,7 @@ def train(
 ) -> Progress:
     """Train a network (`start`) for `games` more games or `seconds`, keeping it at `path` every `every`
     seconds and at the end; a KeyboardInterrupt keeps it too, notes what was kept, and goes on up."""
-    trainer = start(path, tuples, resume, batch, seed)
+    trainer = start(path, tuples, resume, min(batch, games), seed)
     progress = Progress(total_games=trainer.games)
     began = time.monotonic()
 

@@ -109,7 +109,7 @@ def decode(head: bytes, file: object, size: int, shown: str) -> Network:
         raise BadNetwork(f"{shown} is a network of format {version}, not {VERSION}")
     if code not in TYPES or not 0 < count <= MOST_TUPLES or not scale > 0:
         raise BadNetwork(f"{shown} is damaged (its header is not one nimmax writes)")
-    cells = read(count * (MOST_CELLS + 1) + length + 1)
+    cells = read(min(count * (MOST_CELLS + 1), max(0, size - HEADER.size)))
     tuples: list[tuple[int, ...]] = []
     at = 0
     for _ in range(count):
@@ -123,10 +123,9 @@ def decode(head: bytes, file: object, size: int, shown: str) -> Network:
     if weights > MOST_WEIGHTS:
         raise BadNetwork(f"{shown} is damaged (its tuples ask for {weights:,} weights)")
     if HEADER.size + at + length != size:
-        raise BadNetwork(
-            f"{shown} is damaged or cut short ({size:,} bytes, its header says {HEADER.size + at + length:,})"
-        )
-    payload = cells[at:] + read(length - (len(cells) - at))
+        said = HEADER.size + at + length
+        raise BadNetwork(f"{shown} is damaged or cut short ({size:,} bytes, its header says {said:,})")
+    payload = cells[at:] + read(length - (len(cells) - at))  # the size is checked: at most `length` more
     if len(payload) != length or hashlib.sha256(cells[:at] + payload).digest() != digest:
         raise BadNetwork(f"{shown} is damaged (its checksum differs)")
     typecode = TYPES[code]

@@ -8,6 +8,7 @@ on the same weight are averaged, not summed: summed, a big batch overshoots and 
 
 from __future__ import annotations
 
+import functools
 import time
 from array import array
 from collections import deque
@@ -17,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from nimmax.games.twenty48_rows import Slides
+from nimmax.games.twenty48_rows import TOP_RANK
 from nimmax.learn.ntuple import Network, runs
 
 RATE = 0.1
@@ -28,16 +29,28 @@ MARKS = (11, 12, 13)
 """The tiles whose reach rates training reports: 2048, 4096, 8192."""
 
 
+@functools.cache
 def _row_tables() -> tuple[Any, Any, Any]:
-    slides = Slides(4)
-    left = np.zeros(1 << 16, np.uint64)
-    right = np.zeros(1 << 16, np.uint64)
-    points = np.zeros(1 << 16, np.float64)
-    for row in range(1 << 16):
-        slid, gained = slides.slide_left(row)
-        left[row], points[row] = slid, gained
-        right[row] = slides.slide_right(row)[0]
-    return left, right, points
+    """Every 16-bit row slid left and right, and the points a slide makes: merged as
+    `twenty48_rows.Slides` merges (each tile at most once, towards the wall; 32768s stay)."""
+    rows = np.arange(1 << 16)
+    cells = np.stack([(rows >> (4 * place)) & 15 for place in range(4)], axis=1)
+    packed = np.take_along_axis(cells, np.argsort(cells == 0, axis=1, kind="stable"), axis=1)
+    packed = np.concatenate([packed, np.zeros((len(rows), 2), packed.dtype)], axis=1)
+    read = np.zeros(len(rows), np.int64)
+    slid, points = np.zeros(len(rows), np.int64), np.zeros(len(rows), np.float64)
+    for place in range(4):
+        first = np.take_along_axis(packed, read[:, None], axis=1)[:, 0]
+        second = np.take_along_axis(packed, np.minimum(read + 1, 5)[:, None], axis=1)[:, 0]
+        merged = (first != 0) & (first == second) & (first < TOP_RANK)
+        slid |= np.where(merged, first + 1, first) << (4 * place)
+        points += np.where(merged, 2.0 ** (first + 1), 0.0)
+        read = np.minimum(read + np.where(merged, 2, 1), 4)
+    mirror = np.zeros(len(rows), np.int64)
+    for place in range(4):
+        mirror |= ((rows >> (4 * place)) & 15) << (4 * (3 - place))
+    right = mirror[slid[mirror]]
+    return slid.astype(np.uint64), right.astype(np.uint64), points
 
 
 def transpose(board: Any) -> Any:
