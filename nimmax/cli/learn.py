@@ -15,38 +15,43 @@ LEARNS = ("2048",)
 MOST_GAMES = 10**9
 
 
+Minutes = Annotated[
+    float | None,
+    typer.Option(
+        "--minutes",
+        parser=str,
+        callback=float_option("--minutes", 0.01, 10**6),
+        metavar="M",
+        help="Minutes to train at most, 0.01 to 10^6.",
+        show_default="no limit",
+    ),
+]
+TrainJobs = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        parser=str,
+        callback=int_option("--jobs", 1, MAX_JOBS),
+        metavar="N",
+        help=f"Processes training together on one shared table of weights, 1 to {MAX_JOBS}.",
+    ),
+]
+Tuples = Annotated[
+    str,
+    typer.Option(
+        "--tuples", metavar="large|small", help="large: four 6-cell tuples (256 MiB); small: the shipped shape."
+    ),
+]
+
+
 @app.command("train")
 def train_command(
     game: Annotated[str, typer.Argument(metavar="GAME", help="The game to learn: 2048.")],
     games: Annotated[int, count_option("--games", MOST_GAMES, "Training games to play")] = 100_000,
-    minutes: Annotated[
-        float | None,
-        typer.Option(
-            "--minutes",
-            parser=str,
-            callback=float_option("--minutes", 0.01, 10**6),
-            metavar="M",
-            help="Minutes to train at most, 0.01 to 10^6.",
-            show_default="no limit",
-        ),
-    ] = None,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs",
-            parser=str,
-            callback=int_option("--jobs", 1, MAX_JOBS),
-            metavar="N",
-            help=f"Processes training together on one shared table of weights, 1 to {MAX_JOBS}.",
-        ),
-    ] = 1,
+    minutes: Minutes = None,
+    jobs: TrainJobs = 1,
     resume: Annotated[bool, typer.Option("--resume", help="Go on from the network kept in the cache.")] = False,
-    tuples: Annotated[
-        str,
-        typer.Option(
-            "--tuples", metavar="large|small", help="large: four 6-cell tuples (256 MiB); small: the shipped shape."
-        ),
-    ] = "large",
+    tuples: Tuples = "large",
     seed: Annotated[int, seed_option("Seed of the training games' spawns")] = 0,
 ) -> None:
     """Teach 2048's learned evaluation by self-play (TD(0) over afterstates), kept in the cache folder.

@@ -206,11 +206,15 @@ class Twenty48(Game[Position, Action]):
         return 0 if self.best_rank(state.board) >= self.goal_rank else None
 
     def evaluated(self, name: str) -> Twenty48:
-        """This game valued at a horizon by `name`: `heuristic` (hand-made) or `ntuple` (the learned
-        network; BadGameSpec when there is none to read, or the board is not 4x4)."""
-        chosen = copy.copy(self)
-        chosen.evaluation, chosen._network = name, None
-        if name == "ntuple" and chosen.network() is None:
+        """This game valued at a horizon by `name`: `auto` (the learned network where one loads, else
+        the heuristic), `heuristic` (hand-made) or `ntuple` (the learned network; BadGameSpec when there
+        is none to read, or the board is not 4x4). The network is loaded here, before a search's clock
+        starts, and kept by the game it was loaded for."""
+        chosen = self
+        if name != self.evaluation:
+            chosen = copy.copy(self)
+            chosen.evaluation, chosen._network = name, (None if name == "heuristic" else self._network)
+        if name != "heuristic" and chosen.network() is None and name == "ntuple":
             why = "learns 4x4 boards only" if self.size != 4 else "could not be read (see above)"
             raise BadGameSpec(f"2048: eval=ntuple: the learned network {why}; use eval=heuristic")
         return chosen

@@ -133,21 +133,9 @@ def _together(
     context = multiprocessing.get_context("spawn")
     counts: Any = context.Queue()
     stop = context.Event()
+    shape = (memory.name, trainer.tuples, len(weights), trainer.batch)
     workers = [
-        context.Process(
-            target=_work,
-            args=(
-                memory.name,
-                trainer.tuples,
-                len(weights),
-                trainer.batch,
-                seed + 1 + index,
-                trainer.rate,
-                counts,
-                stop,
-            ),
-            daemon=True,
-        )
+        context.Process(target=_work, args=(*shape, seed + 1 + index, trainer.rate, counts, stop), daemon=True)
         for index in range(jobs)
     ]
     began = last = time.monotonic()
@@ -157,11 +145,7 @@ def _together(
             worker.start()
         while progress.games < games and time.monotonic() - began < seconds:
             with contextlib.suppress(queue.Empty):
-                played, moves, reached, scores = counts.get(timeout=REPORT_SECONDS)
-                progress.games += played
-                progress.moves += moves
-                progress.reached.extend(reached)
-                progress.scores.extend(scores)
+                _count(progress, counts.get(timeout=REPORT_SECONDS))
             if not any(worker.is_alive() for worker in workers):
                 raise BadInput("every training worker stopped; train with --jobs 1 to see why")
             progress.total_games, progress.seconds = first_games + progress.games, time.monotonic() - began
@@ -182,6 +166,15 @@ def _together(
         del shared
         memory.close()
         memory.unlink()
+
+
+def _count(progress: Progress, told: tuple[int, int, list[int], list[int]]) -> None:
+    """Add a worker's report (games, moves, their best tiles and scores) to the progress."""
+    played, moves, reached, scores = told
+    progress.games += played
+    progress.moves += moves
+    progress.reached.extend(reached)
+    progress.scores.extend(scores)
 
 
 def _work(

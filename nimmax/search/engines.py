@@ -126,7 +126,7 @@ class Engine:
         refusal = self.refuses(game, settings)
         if refusal is not None:
             raise CannotSearch(refusal)
-        if settings.eval != DEFAULTS.eval and settings.eval in game.evaluations:
+        if game.evaluations and (settings.eval in game.evaluations or settings.eval == DEFAULTS.eval):
             game = game.evaluated(settings.eval)
         elif settings.eval not in (DEFAULTS.eval, "heuristic"):
             raise CannotSearch(
