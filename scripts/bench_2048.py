@@ -21,6 +21,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -34,7 +35,7 @@ FULLNESS = ((0, 5), (6, 10), (11, 16))
 """Bands of tiles on the board, for the depth a move reached."""
 
 
-def play_one(spec: str, seed: int, max_moves: int | None) -> dict[str, float]:
+def play_one(spec: str, seed: int, max_moves: int | None) -> dict[str, Any]:
     """Play `2048 --seed seed` to its end (or `max_moves`); the figures of the game."""
     game = games.create(f"2048 --seed {seed}")
     assert isinstance(game, Twenty48)
@@ -65,11 +66,11 @@ def play_one(spec: str, seed: int, max_moves: int | None) -> dict[str, float]:
         "seconds": thinking,
         "slowest": slowest,
         "nodes": nodes,
-        "depths": depths,  # type: ignore[dict-item]
+        "depths": depths,
     }
 
 
-def _play(task: tuple[str, int, int | None]) -> dict[str, float]:
+def _play(task: tuple[str, int, int | None]) -> dict[str, Any]:
     return play_one(*task)
 
 
@@ -117,7 +118,7 @@ def main() -> None:
         f"slowest move {max(result['slowest'] for result in results) * 1000:.0f} ms"
     )
     for band, (low, high) in enumerate(FULLNESS):
-        reached = [depth for result in results for depth in result["depths"][band]]  # type: ignore[index]
+        reached = [depth for result in results for depth in result["depths"][band]]
         if reached:
             print(
                 f"  {low:>2}-{high:<2} tiles: mean depth {statistics.mean(reached):.1f} plies over {len(reached)} moves"
