@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from nimmax import games, players  # noqa: E402
 from nimmax.game import CHANCE  # noqa: E402
 from nimmax.games.twenty48 import Twenty48  # noqa: E402
+from nimmax.learn.networks import learned  # noqa: E402
 from nimmax.match import plies  # noqa: E402
 from nimmax.search.stack import interpreter  # noqa: E402
 
@@ -43,6 +44,7 @@ def play_one(spec: str, seed: int, max_moves: int | None) -> dict[str, Any]:
     moves, nodes, thinking, slowest = 0, 0, 0.0, 0.0
     depths: dict[int, list[int]] = {band: [] for band in range(len(FULLNESS))}
     state = game.initial_state()
+    learned()  # the network is read once a process, before the first move's clock (not a move's cost)
     with interpreter():
         for ply in plies(game, [player]):
             state = ply.after
