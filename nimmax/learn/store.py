@@ -50,7 +50,7 @@ def encode(network: Network, compact: bool) -> bytes:
         tables = [array("f", (weight * network.scale for weight in table)) for table in tables]
         scale = 1.0
     raw = b"".join(_little(table).tobytes() for table in tables)
-    payload = zlib.compress(raw, 6)
+    payload = zlib.compress(raw, 6 if compact else 1)  # a checkpoint is written often, the shipped file once
     cells = b"".join(bytes([len(shape), *shape]) for shape in network.tuples)
     head = HEADER.pack(
         MAGIC, VERSION, code, len(network.tuples), network.games, scale, len(payload),
