@@ -298,7 +298,7 @@ def engines(depth: int, iterations: int, rollout: str = "") -> dict[str, str]:
 
 
 SMALL = engines(3, 200)
-CROWDED = "2,8,2,4/4,64,16,2/2,128,32,4/8,2,8,0"
+CROWDED = "2,4,2,4/4,2,4,2/2,4,2,4/4,2,8,0"
 BOARD = engines(2, 30)
 EXAMPLES = ROOT / "examples"
 
@@ -321,7 +321,7 @@ SHAPES = (
         extra=(("alphabeta:time=0.1", "random"),),  # a narrowed search under a clock: issue 28's depth 4738
     ),
     Shape("2048-3x3", "2048 --size 3", Tiles(), engines(1, 20), ("--algorithm", "expectimax:depth=2")),
-    # the shipped network: a 4x4 game from a crowded board (a few moves), its hint, analysis and solve
+    # the shipped network: a 4x4 game from a crowded board (a few hundred plies), its hint, analysis and solve
     Shape(
         "2048-learned",
         f"2048 --position {CROWDED}",

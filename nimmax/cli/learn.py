@@ -58,7 +58,7 @@ def train_command(
 
     Play and hint use the network kept there (eval=auto) once it has trained on as many games as
     the shipped one. Ctrl-C or SIGTERM keeps what was learned; --resume goes on from it. Needs
-    numpy: pip install 'nimmax[learn]'.
+    numpy: pip install 'nimmax\\[learn]'.
     [bold]Examples[/bold]: [cyan]nimmax train 2048 --games 200000[/cyan] ·
     [cyan]nimmax train 2048 --resume --jobs 2 --minutes 60[/cyan]
     """
