@@ -81,6 +81,8 @@ class Game(Generic[S, A]):
     """The optional members this game implements; an instance may narrow or extend its class's set."""
     seed: int | None = None
     """Seed for drawing chance outcomes when the game is played (2048's `--seed`); None: the caller's."""
+    evaluations: tuple[str, ...] = ()
+    """The evaluations an engine's `eval=` may choose among (`evaluated`); empty: `evaluate` alone."""
     words: tuple[str, ...] = ()
     """The words that built a plugin game, its reference first (set when nimmax loads it)."""
 
@@ -169,6 +171,10 @@ class Game(Generic[S, A]):
     def evaluate(self, state: S, player: int) -> float:
         """Heuristic payoff estimate for `player` at a search horizon; neutral by default."""
         return 0.0
+
+    def evaluated(self, name: str) -> Self:
+        """This game valued at a horizon by the evaluation `name`, one of `evaluations`."""
+        raise BadGameSpec(f"{self.name} has no evaluation {name!r}")
 
     def key(self, state: S) -> Hashable:
         """Canonical table key: positions with the same key have the same value for the mover."""

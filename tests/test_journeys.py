@@ -189,9 +189,12 @@ class Seeds(Referee):
 @dataclass(frozen=True)
 class Tiles(Referee):
     """2048: the score is what the merges made, Σ (log2 t - 1) t over the tiles less 4 for each 4 that
-    spawned (it was never merged); the game is over when no cell is empty and no neighbours are equal."""
+    spawned (it was never merged), less that sum over a `start` position's tiles (a merge of two t
+    adds 2t to the sum, a spawned 4 adds 4); the game is over when no cell is empty and no
+    neighbours are equal."""
 
     goal: int = 2048
+    start: str = ""
 
     def verdict(self, game: AnyGame, moves: Sequence[str], state: Any) -> Verdict:
         grid = [[int(tile) for tile in row.split(",")] for row in game.format_position(state).split("/")]
@@ -199,7 +202,9 @@ class Tiles(Referee):
         lines = [*grid, *(list(column) for column in zip(*grid, strict=True))]
         assert all(tiles) and not any(a == b for line in lines for a, b in pairwise(line)), f"not an end: {grid}"
         fours = sum(move.startswith("4@") for move in moves)
-        score = sum((tile.bit_length() - 2) * tile for tile in tiles) - 4 * fours
+        given = [int(tile) for tile in self.start.replace("/", ",").split(",")] if self.start else []
+        made_of = [*tiles, *(-tile for tile in given)]
+        score = sum((abs(tile).bit_length() - 2) * tile for tile in made_of if tile) - 4 * fours
         best = max(tiles)
         made = best >= self.goal
         return Verdict(
@@ -315,6 +320,7 @@ def engines(depth: int, iterations: int, rollout: str = "") -> dict[str, str]:
 
 
 SMALL = engines(3, 200)
+CROWDED = "2,4,2,4/4,2,4,2/2,4,2,4/4,2,8,0"
 BOARD = engines(2, 30)
 EXAMPLES = ROOT / "examples"
 
@@ -337,6 +343,14 @@ SHAPES = (
         extra=(("alphabeta:time=0.1", "random"),),  # a narrowed search under a clock: issue 28's depth 4738
     ),
     Shape("2048-3x3", "2048 --size 3", Tiles(), engines(1, 20), ("--algorithm", "expectimax:depth=2")),
+    # the shipped network: a 4x4 game from a crowded board (a few hundred plies), its hint, analysis and solve
+    Shape(
+        "2048-learned",
+        f"2048 --position {CROWDED}",
+        Tiles(start=CROWDED),
+        {"expectimax": "expectimax:depth=1,eval=ntuple"},
+        ("--depth", "1"),
+    ),
     Shape("kalah-3-3", "kalah --pits 3 --seeds 3", Seeds(), SMALL),
     Shape("kalah-6-4", "kalah", Seeds(), engines(2, 30), ("--depth", "6"), extra=(("random", "alphabeta:time=0.05"),)),
     Shape("plates", "plates", Notes(), SMALL),

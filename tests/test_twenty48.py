@@ -17,11 +17,11 @@ from rich.console import Console
 
 from nimmax import games, players
 from nimmax.game import CHANCE, BadGameSpec, IllegalMove
-from nimmax.games.twenty48 import MOVES, Position, Spawn, Twenty48
+from nimmax.games.twenty48 import Position, Spawn, Twenty48
 from nimmax.match import GameRecord, plies
 from nimmax.search import search
 from nimmax.ui.render import render
-from nimmax.ui.twenty48 import read_key
+from nimmax.ui.twenty48 import engine_status, read_key
 
 from .cli_helpers import nimmax, nimmax_in_process
 
@@ -369,17 +369,28 @@ def test_control_c_while_waiting_for_a_key_interrupts() -> None:
         press(game, state, "\x03")
 
 
-def test_the_hint_gives_the_slides_points_and_keeps_the_heuristic_apart() -> None:
-    """The search's value on a board scoring 0 is some 1.6 million: a heuristic, never shown as points."""
+def test_the_hint_gives_the_slides_points_and_the_final_score_the_network_expects() -> None:
+    """With the learned network the search's value is points: the final score it expects."""
     grid = [[2, 2, 4, 4], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]]
     done = nimmax_in_process("play", "2048", "--position", text_of(grid), stdin="hint\n")
     assert done.returncode == 0, done.stderr
-    hint = re.search(r"hint: (\w+) +scores (\S+) now · heuristic ([\d,]+) at depth \d+ \(not points\)", done.stdout)
+    hint = re.search(r"hint: (\w+) +scores (\S+) now · expects ([\d,]+) points in all at depth \d+", done.stdout)
     assert hint is not None, done.stdout
-    slide, points, heuristic = hint.groups()
+    slide, points, expected = hint.groups()
     assert int(points.lstrip("+")) == slide_grid(grid, slide)[1]
-    assert int(heuristic.replace(",", "")) > 1000 * max(slide_grid(grid, move)[1] for move in MOVES)
-    assert "expected value" not in done.stdout
+    assert 0 < int(expected.replace(",", "")) < 1_000_000  # a final score, not the heuristic's constant
+    assert "heuristic" not in done.stdout
+
+
+def test_the_heuristic_value_is_kept_apart_from_points() -> None:
+    """The heuristic's value on a board scoring 0 is some 1.6 million, never shown as points."""
+    game, state = position("2,2,4,4/0,0,0,0/0,0,0,0/0,0,0,2")
+    heuristic = game.evaluated("heuristic")
+    found = players.create("expectimax:depth=1,eval=heuristic")
+    assert isinstance(found, players.SearchPlayer)
+    search = found.search(heuristic, state)
+    line = engine_status(heuristic, state, search.move, search)
+    assert "(not points)" in line and search.value > 1_000_000
 
 
 def test_without_colour_the_board_is_a_grid_of_its_tiles() -> None:

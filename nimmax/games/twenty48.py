@@ -16,15 +16,19 @@ play goes on until no move is legal. Two 32768 tiles do not merge: the 4-bit cel
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 from math import pow
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from nimmax.game import CHANCE, BadGameSpec, Capability, Game, IllegalMove
 from nimmax.games.twenty48_rows import TOP_RANK, Slides, pack, transpose4
 from nimmax.games.words import Option, Signature
 from nimmax.numbers import MAX_SEED, parse_int, quoted
+
+if TYPE_CHECKING:
+    from nimmax.learn.ntuple import Network
 
 MOVES = ("left", "up", "right", "down")
 """The four slides, in the order the search tries them."""
@@ -76,6 +80,7 @@ class Twenty48(Game[Position, Action]):
     player_names = ("Player",)
     players = 1
     capabilities = frozenset({Capability.CHANCE, Capability.EVALUATION})
+    evaluations = ("heuristic", "ntuple")
 
     def __init__(self, size: int = 4, goal: int = 2048, seed: int | None = None, start: int | None = None) -> None:
         if not MIN_SIZE <= size <= MAX_SIZE:
@@ -91,6 +96,9 @@ class Twenty48(Game[Position, Action]):
         self.heuristics: dict[int, tuple[float, int]] = {}
         """Memo of `line_score` and the largest exponent by line value, filled as lines are met."""
         self.ones = pack([1] * self.cells)
+        self.evaluation = "auto"
+        """What `evaluate` reads (`evaluated`): auto (the learned network where one loads), ntuple, heuristic."""
+        self._network: Network | Literal[False] | None = None
         self._spawns = [(Spawn(cell, 1), Spawn(cell, 2)) for cell in range(self.cells)]
 
     @property
@@ -197,9 +205,43 @@ class Twenty48(Game[Position, Action]):
         """The player wins by making the goal tile, whatever the final score."""
         return 0 if self.best_rank(state.board) >= self.goal_rank else None
 
+    def evaluated(self, name: str) -> Twenty48:
+        """This game valued at a horizon by `name`: `auto` (the learned network where one loads, else
+        the heuristic), `heuristic` (hand-made) or `ntuple` (the learned network; BadGameSpec when there
+        is none to read, or the board is not 4x4). The network is loaded here, before a search's clock
+        starts, and kept by the game it was loaded for."""
+        chosen = self
+        if name != self.evaluation:
+            chosen = copy.copy(self)
+            chosen.evaluation, chosen._network = name, (None if name == "heuristic" else self._network)
+        if name != "heuristic" and chosen.network() is None and name == "ntuple":
+            why = "learns 4x4 boards only" if self.size != 4 else "could not be read (see above)"
+            raise BadGameSpec(f"2048: eval=ntuple: the learned network {why}; use eval=heuristic")
+        return chosen
+
+    def network(self) -> Network | None:
+        """The learned network this game evaluates with (`evaluation`), or None for the heuristic."""
+        if self._network is None and self.evaluation != "heuristic" and self.size == 4:
+            from nimmax.learn.networks import learned  # loaded on the first evaluation, not at start-up
+
+            self._network = learned() or False
+        return self._network or None
+
     def evaluate(self, state: Position, player: int) -> float:
-        """Points scored plus a positional bonus (see `heuristic`), which a lost board forfeits."""
-        return state.score + max(1.0, self.heuristic(state.board))
+        """Points scored plus what is still to come: the learned network's value of the board after
+        the best slide (at a chance node: of the board as it is), else `heuristic`'s bonus."""
+        network = self.network()
+        if network is None:
+            return state.score + max(1.0, self.heuristic(state.board))
+        board = state.board
+        if state.spawns:
+            return state.score + network.value(board)
+        best = 0.0
+        for move in MOVES:
+            slid, points = self.slide(board, move)
+            if slid != board:
+                best = max(best, points + network.value(slid))
+        return state.score + best
 
     def heuristic(self, board: int) -> float:
         """Positional bonus in point-sized units: each row and column is scored by `line_score`,

@@ -40,6 +40,8 @@ class Searcher:
     """Whether its nodes are simulations (MCTS's), which the live line counts as such."""
     averages = False
     """True for engines that average chance outcomes, whose values need not be whole payoffs."""
+    step = 1
+    """Plies each deepening iteration adds."""
     near = True
     """Whether a limited search may take the game's `heuristic_actions` (an engine's `near=off` clears it)."""
 
@@ -233,7 +235,7 @@ def iterate(
         if leap:  # estimates' moves order a proof worse than the game's own order: keep only proofs
             for key in [key for key, entry in searcher.table.items() if entry[0] < FULL_DEPTH]:
                 del searcher.table[key]
-        current, first = (limit if leap else current + 1), move
+        current, first = (limit if leap else min(limit, current + searcher.step)), move
 
 
 def answer(

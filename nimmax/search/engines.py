@@ -45,6 +45,7 @@ class Settings:
     near: bool = True
     book: bool = True
     cutoff: float | None = None
+    eval: str = "auto"
     c: float = EXPLORATION
     rollout: str = ROLLOUTS[0]
     seed: int | None = None
@@ -88,6 +89,14 @@ CUTOFF = Option(
     chosen=f"{DEFAULT_CUTOFF:g} (0 when exact)",
 )
 """`cutoff=0` cuts nothing off."""
+EVAL = Option(
+    "eval",
+    str,
+    DEFAULTS.eval,
+    choices=("auto", "heuristic", "ntuple"),
+    help="what values a horizon: auto (the game's best: 2048's learned network), heuristic, or ntuple (2048)",
+)
+"""The evaluation at a horizon, among the game's own (`Game.evaluations`)."""
 DEEPENING_OPTIONS = (*LIMITS, CACHE, TABLE_SIZE, NEAR, BOOK)
 """The options of every engine that deepens."""
 
@@ -117,6 +126,12 @@ class Engine:
         refusal = self.refuses(game, settings)
         if refusal is not None:
             raise CannotSearch(refusal)
+        if game.evaluations and (settings.eval in game.evaluations or settings.eval == DEFAULTS.eval):
+            game = game.evaluated(settings.eval)
+        elif settings.eval not in (DEFAULTS.eval, "heuristic"):
+            raise CannotSearch(
+                f"{self.name}: eval={settings.eval} is not one of {game.name}'s evaluations; use eval=auto"
+            )
         if game.players not in (1, 2):
             raise CannotSearch(f"{self.name} searches one- and two-player games; {game.name} has {game.players}")
         if not game.has_chance or self.averages_chance:
@@ -197,7 +212,7 @@ class ExpectimaxEngine(Engine):
 
     name = "expectimax"
     summary = "players maximise, chance nodes average their outcomes (2048)"
-    options = (*DEEPENING_OPTIONS, CUTOFF)
+    options = (*DEEPENING_OPTIONS, CUTOFF, EVAL)
     averages_chance = True
 
     def build(self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits) -> Searcher:

@@ -3,6 +3,10 @@
 Chance nodes are valued from seat 0's side, so a score crosses a chance node with the sign
 its two neighbours call for; two-player games with chance are valued as soundly as 2048.
 
+Under a clock, each deepening iteration goes a turn deeper, and the probability cut-off keeps
+unlikely spawn sequences out: a board with few empty cells has few spawns, so the same time
+searches it deeper (the depth grows as the board fills).
+
 A probability cut-off treats a node as a horizon once the chance of reaching it from the
 root falls below `cutoff` (unlikely spawn sequences are not worth their subtrees); such a
 value is an estimate, counted as a horizon, so no cut value is ever reported as proven.
@@ -26,6 +30,10 @@ class Expectimax(Searcher):
     """Depth-limited expectimax with a table; a depth counts player moves and chance alike."""
 
     averages = True
+    step = 2
+    """Deepening adds a whole turn, a move and the chance after it, so that every iteration's horizon
+    falls on the same kind of node (2048: the board after a slide, before its spawn): an iteration
+    ending one ply short of a chance node costs nearly what the next does and sees no further."""
 
     def __init__(
         self, game: AnyGame, table: Table | None = None, budget: Budget | None = None, cutoff: float = 0.0

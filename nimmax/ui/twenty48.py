@@ -102,14 +102,18 @@ def render(game: AnyGame, state: Any, last_move: Any = None, bottom: int = 0) ->
 
 
 def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult) -> str:
-    """An engine's slide: the points it scores now, and the search's value apart, which past its
-    horizon adds a heuristic worth of the board (some 1.6 million on an empty one), not points."""
+    """An engine's slide: the points it scores now, and the search's value apart: with the learned
+    network, the final score it expects; with the heuristic, which past its horizon adds a worth of
+    the board (some 1.6 million on an empty one), not points."""
     assert isinstance(state, Position)
     figures = f"{search.nodes:,} nodes · {search.seconds:.3f} s"
     if search.exact:
         return f"expected score gain {signed(search.value - state.score)} to the end (proven) · {figures}"
     gain = signed(game.result(state, move).score - state.score)
     estimate = f"{search.value:,.0f}" + (f" at depth {search.depth}" if search.depth else "")
+    if isinstance(game, Twenty48) and game.network() is not None:
+        depth = f" at depth {search.depth}" if search.depth else ""
+        return f"scores {gain} now · expects {search.value:,.0f} points in all{depth} (learned) · {figures}"
     return f"scores {gain} now · heuristic {estimate} (not points) · {figures}"
 
 
