@@ -362,7 +362,10 @@ def kind_of(value: object) -> str | None:
     # nimmax's own game classes: a cache keyed by the plugin classes a process loaded is no registry
     if (
         sum(
-            isinstance(key, type) and issubclass(key, Game) and key.__module__.startswith("nimmax.games")
+            isinstance(key, type)
+            and issubclass(key, Game)
+            and key.__module__.startswith("nimmax.games")
+            and key.__module__ != "nimmax.games.openspiel"  # guarded as a plugin: in the guard's class cache
             for key in keys
         )
         >= 2

@@ -175,7 +175,7 @@ def test_2048_has_help_and_a_hint_on_keys_and_never_echoes_a_key(tmp_path: Path)
     child.expect(shown("hint is thinking") + "|" + shown("hint:"))
     child.send(LEFT + RIGHT + LEFT)  # pressed while the hint searches, when no prompt is reading keys
     child.expect(shown("hint: "))
-    child.expect(shown(" now · heuristic "))  # the slide's points, the heuristic apart
+    child.expect(shown(" now · expects "))  # the slide's points, the learned expectation apart
     child.send(RIGHT + UP + DOWN)  # pressed quickly, before each board is drawn
     for _ in range(6):
         child.expect(shown("Player (you) plays"))

@@ -325,7 +325,7 @@ def test_memory_hint_names_only_the_options_the_command_has() -> None:
     assert solve.stderr == (
         "nimmax: the search needs more memory than this machine allows; limit it with --depth or --time\n"
     )
-    assert tree.stderr == "nimmax: this needs a deeper stack than this machine allows\n"
+    assert tree.stderr == "nimmax: the search needs a deeper stack than this machine allows; limit it with --depth\n"
 
 
 # --- every stop signal keeps the same work ------------------------------------------------------
