@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from nimmax import games
@@ -22,6 +22,7 @@ from nimmax.games.mnk import MAX_SIDE
 from nimmax.numbers import parse_int, quoted
 from nimmax.players import BadPlayerSpec, Spec, parse_spec
 from nimmax.search import ENGINES, Limits, TooDeep, deep
+from nimmax.search.engines import Settings
 
 DONE, OVER, TOO_DEEP, SKIPPED = "done", "over the limit", "too deep", "skipped"
 """A run's status: finished; stopped at the time limit; refused, since the game is longer than
@@ -127,15 +128,18 @@ def algorithms(text: str) -> list[Spec]:
     return chosen
 
 
+def searching(algorithm: Spec) -> Settings:
+    """The engine's settings with no book: a bench measures the search, and a theory (Nim's) answers at once."""
+    return replace(algorithm.engine_settings, book=False)
+
+
 def measure(board: Board, algorithm: Spec, limit: float) -> Row:
     """One exact search of `board` from its start, stopped at `limit` seconds."""
     assert algorithm.engine is not None
     engine, limits, state = algorithm.engine, Limits(time=limit), board.game.initial_state()
     start = time.perf_counter()
     try:  # straight to the end, on a stack that holds it
-        result = deep(
-            lambda: engine.search(board.game, state, limits, deepen=False, settings=algorithm.engine_settings)
-        )
+        result = deep(lambda: engine.search(board.game, state, limits, deepen=False, settings=searching(algorithm)))
     except TooDeep:  # a row of its own: the next board may well fit
         return Row(board.words, board.size, board.k, str(algorithm), TOO_DEEP, None, 0, time.perf_counter() - start)
     seconds = time.perf_counter() - start

@@ -104,7 +104,7 @@ def book_move(game: AnyGame, state: Any, known: Known) -> Any | None:
         else:
             continue
         if payoff == known.payoff:
-            if plies == known.plies - 1 and known.exact:
+            if not known.exact or plies == known.plies - 1:  # a bounded distance: any move keeping the payoff
                 return move
             keeping = move if keeping is None else keeping
     return keeping

@@ -258,6 +258,7 @@ def trace(
         whole = tree_size(game, state)
         plies = whole.plies if whole is not None else DEEPEST
     tracer = tracing(searched, Table(0), Budget())
+    tracer.book = None  # the tree shows the search alone, as without a table
     root = tracer.start(state, limit, DEEPEST if depth is None else depth, keep)
 
     def traced() -> tuple[Node, int]:

@@ -44,7 +44,9 @@ def test_solve_json_is_the_documented_object() -> None:
 
 
 def test_solve_plain_minimax_counts_the_whole_tree() -> None:
-    record = json.loads(nimmax("solve", "simple-nim", "6", "--algorithm", "minimax:cache=off", "--json").stdout)
+    record = json.loads(
+        nimmax("solve", "simple-nim", "6", "--algorithm", "minimax:cache=off,book=off", "--json").stdout
+    )
     assert record["nodes"] == simple_nim_tree_size(6)  # 1 + t(5) + t(4) + t(3) = 1 + 28 + 15 + 8 = 52
     assert record["best_move"] == "1" and record["value"] == 1
 
@@ -63,7 +65,9 @@ def test_deep_game_solves() -> None:
 
 
 def test_depth_limited_solve_is_marked_inexact() -> None:
-    record = json.loads(nimmax("solve", "nim", "4", "5", "6", "--depth", "2", "--json").stdout)
+    record = json.loads(
+        nimmax("solve", "nim", "4", "5", "6", "--depth", "2", "--algorithm", "alphabeta:book=off", "--json").stdout
+    )
     assert record["exact"] is False
 
 

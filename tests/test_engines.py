@@ -104,13 +104,15 @@ def test_engines_agree_on_random_trees_with_irregular_turns(tree: object) -> Non
 
 def test_depth_limit_uses_the_heuristic_and_is_not_exact() -> None:
     game = games.create("nim 3 4 5")
-    result = search(game, game.initial_state(), "alphabeta", depth=2)
+    result = search(game, game.initial_state(), "alphabeta", depth=2, book=False)
     assert not result.exact and result.depth == 2 and result.move in game.actions(game.initial_state())
 
 
 def test_node_counting_includes_root_and_table_answers() -> None:
     game = games.create("simple-nim 4")
-    assert search(game, game.initial_state(), "minimax", time=inf, cache=False).nodes == simple_nim_tree_size(4)
+    assert search(
+        game, game.initial_state(), "minimax", time=inf, cache=False, book=False
+    ).nodes == simple_nim_tree_size(4)
 
 
 def test_time_limit_is_honoured() -> None:

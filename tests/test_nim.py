@@ -106,8 +106,8 @@ def test_pruning_visits_fewer_nodes_than_minimax() -> None:
         game = games.create(words)
         state = game.initial_state()
         plain, pruned = (
-            search(game, state, "minimax", time=inf, cache=False),
-            search(game, state, "alphabeta", time=inf),
+            search(game, state, "minimax", time=inf, cache=False, book=False),
+            search(game, state, "alphabeta", time=inf, book=False),
         )
         assert plain.value == pruned.value
         assert pruned.nodes < plain.nodes, words

@@ -197,7 +197,7 @@ def test_an_exact_analysis_values_the_played_move_exactly(words: str, choices: l
 
 def test_explain_shows_every_exact_value_and_each_refutation() -> None:
     """--explain values every move before it draws the tree: no bound in its table or its tree."""
-    run = nimmax_in_process("solve", "nim", "1", "2", "3", "--normal", "--explain")
+    run = nimmax_in_process("solve", "nim", "1", "2", "3", "--normal", "--explain", "--algorithm", "alphabeta:book=off")
     assert run.returncode == 0, run.stderr
     assert "≤" not in run.stdout and "every move valued exactly: 6 moves" in run.stdout
     branches = [line for line in run.stdout.splitlines() if line.startswith(("├── ", "└── "))]

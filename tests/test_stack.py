@@ -18,7 +18,7 @@ import pytest
 from nimmax import games
 from nimmax.search import Limits, TooDeep, deep, interpreter
 from nimmax.search.stack import DeepThread, frames_room, refusing, stack_bytes
-from nimmax.solve import solve
+from nimmax.solve import solve, solver
 from nimmax.tree import format_count, tree_size
 
 from .cli_helpers import ENVIRONMENT, ROOT
@@ -195,15 +195,21 @@ def test_solve_simple_nim_with_a_long_game_is_proven_or_refused(counters: int, n
 
 
 def test_solve_of_a_game_longer_than_any_stack_is_refused_in_one_line() -> None:
-    code, out, err, seconds, megabytes = nimmax_measured("solve", "simple-nim", "1000000000")
+    """The search alone (no book) cannot reach the end; the book (the period) answers at once."""
+    code, out, err, seconds, megabytes = nimmax_measured(
+        "solve", "simple-nim", "1000000000", "--algorithm", "alphabeta:book=off"
+    )
     assert code == 2 and out == "" and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1 and "plies" in err and "depth" in err
     assert seconds < 30 and megabytes < 600
+    code, out, err, seconds, _ = nimmax_measured("solve", "simple-nim", "1000000000", "--json")
+    assert code == 0 and '"exact": true' in out, err
+    assert f'"value": {1.0 if simple_nim_mover_wins(10**9, 3, misere=True) else -1.0}' in out
 
 
 def test_a_depth_limited_search_of_a_long_game_needs_only_its_depth() -> None:
     game = games.create(["simple-nim", "1000000000"])
-    result = solve(game, game.initial_state(), limits=Limits(depth=8))
+    result = solve(game, game.initial_state(), player=solver("alphabeta:book=off", Limits(depth=8)))
     assert result.move is not None and not result.exact
     code, _, err, _, _ = nimmax_measured("solve", "kalah", "--pits", "32", "--seeds", "1000", "--depth", "2")
     assert code == 0, err

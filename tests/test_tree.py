@@ -85,7 +85,7 @@ def test_minimax_tree_has_every_node_the_engine_visits(words: str) -> None:
     game = games.create(words)
     state = game.initial_state()
     root, visited = trace(game, state, "minimax")
-    engine = search(game, state, "minimax", every_move=True, time=inf, cache=False)
+    engine = search(game, state, "minimax", every_move=True, time=inf, cache=False, book=False)
     whole = tree_size(game, state)
     assert whole is not None and visited == searched(root) == engine.nodes == whole.nodes
     assert all(node.status == SEARCHED and node.bound == EXACT_VALUE for node in root.walk())
@@ -98,7 +98,7 @@ def test_alphabeta_tree_visits_what_the_engine_visits(words: str, every_move: bo
     game = games.create(words)
     state = game.initial_state()
     root, visited = trace(game, state, "alphabeta", every_move=every_move)
-    engine = search(game, state, "alphabeta", table=Table(0), every_move=every_move, time=inf)
+    engine = search(game, state, "alphabeta", table=Table(0), every_move=every_move, time=inf, book=False)
     assert visited == searched(root) == engine.nodes
     assert root.value == engine.value
     assert_values_hold(game, root)
@@ -135,11 +135,14 @@ def test_pruning_never_changes_the_root_value_on_toy_trees(tree: Any) -> None:
     max_sign = 1 if game.to_move(state) == 0 else -1
     minimax_root, minimax_visits = trace(game, state, "minimax")
     assert minimax_root.value == max_sign * toy_truth(tree)
-    assert minimax_visits == search(game, state, "minimax", every_move=True, time=inf, cache=False).nodes
+    assert minimax_visits == search(game, state, "minimax", every_move=True, time=inf, cache=False, book=False).nodes
     for every_move in (False, True):
         root, visited = trace(game, state, "alphabeta", every_move=every_move)
         assert root.value == minimax_root.value
-        assert visited == search(game, state, "alphabeta", table=Table(0), every_move=every_move, time=inf).nodes
+        assert (
+            visited
+            == search(game, state, "alphabeta", table=Table(0), every_move=every_move, time=inf, book=False).nodes
+        )
         assert_values_hold(game, root)
 
 
@@ -155,7 +158,7 @@ def test_explore_refuses_a_tree_over_the_limit_saying_how_big() -> None:
 
 def test_cli_draws_simple_nim_6_with_pruning_and_the_footer(tmp_path: Any) -> None:
     game = games.create("simple-nim 6")
-    with_pruning = search(game, game.initial_state(), "alphabeta", table=Table(0), time=inf).nodes
+    with_pruning = search(game, game.initial_state(), "alphabeta", table=Table(0), time=inf, book=False).nodes
     svg = tmp_path / "tree.svg"
     run = nimmax("tree", "simple-nim", "6", "--algorithm", "alphabeta", "--svg", str(svg))
     assert run.returncode == 0, run.stderr
@@ -213,12 +216,12 @@ def test_tictactoe_trees_count_what_the_engines_count(words: str) -> None:
     game = games.create(words)
     state = game.initial_state()
     root, visited = trace(game, state, "alphabeta")
-    assert visited == searched(root) == search(game, state, "alphabeta", table=Table(0), time=inf).nodes
+    assert visited == searched(root) == search(game, state, "alphabeta", table=Table(0), time=inf, book=False).nodes
     assert_values_hold(game, root)
     if "position" in words:
         minimax_root, minimax_visits = trace(game, state, "minimax")
         assert (
-            minimax_visits == search(game, state, "minimax", every_move=True, time=inf, cache=False).nodes
+            minimax_visits == search(game, state, "minimax", every_move=True, time=inf, cache=False, book=False).nodes
             and minimax_root.value == root.value
         )
 
@@ -244,10 +247,13 @@ def test_chance_as_adversary_is_traced_as_the_engines_count_it(tree: Any) -> Non
     game = TreeGame(tree, players=1)
     state = game.initial_state()
     minimax_root, minimax_visits = trace(game, state, "minimax")
-    engine = search(game, state, "minimax", every_move=True, time=inf, cache=False)
+    engine = search(game, state, "minimax", every_move=True, time=inf, cache=False, book=False)
     assert minimax_visits == engine.nodes and minimax_root.value == engine.value
     root, visited = trace(game, state, "alphabeta")
-    assert visited == search(game, state, "alphabeta", table=Table(0), time=inf).nodes and root.value == engine.value
+    assert (
+        visited == search(game, state, "alphabeta", table=Table(0), time=inf, book=False).nodes
+        and root.value == engine.value
+    )
 
 
 def test_a_two_player_game_with_chance_is_refused() -> None:

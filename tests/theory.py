@@ -147,3 +147,36 @@ def kalah_solved_within(board: tuple[int, ...], player: int) -> tuple[int, int]:
     best = max(margin for margin, _ in outcomes)
     lengths = [plies for margin, plies in outcomes if margin == best]
     return best, max(lengths) if best < 0 else min(lengths)
+
+
+# --- Nim-family ends: the payoff and the plies when the winner wins quickest, the loser slowest ---
+
+
+def best_end(outcomes: Iterable[tuple[int, int]]) -> tuple[int, int]:
+    """The mover's (payoff, plies) among its moves' outcomes: a win soonest, a loss latest."""
+    return max(outcomes, key=lambda pair: (pair[0], -pair[1] if pair[0] > 0 else pair[1]))
+
+
+@cache
+def nim_end(piles: tuple[int, ...], misere: bool) -> tuple[int, int]:
+    """Nim by plain recursion over every take: (payoff for the mover, plies to the end)."""
+    if not any(piles):
+        return (1 if misere else -1), 0  # the other side took the last counter
+    outcomes = []
+    for index, pile in enumerate(piles):
+        for take in range(1, pile + 1):
+            payoff, plies = nim_end(tuple(sorted((*piles[:index], pile - take, *piles[index + 1 :]))), misere)
+            outcomes.append((-payoff, plies + 1))
+    return best_end(outcomes)
+
+
+@cache
+def simple_nim_end(counters: int, max_take: int, misere: bool) -> tuple[int, int]:
+    """Simple-Nim by plain recursion: (payoff for the mover, plies to the end)."""
+    if not counters:
+        return (1 if misere else -1), 0
+    outcomes = []
+    for take in range(1, min(max_take, counters) + 1):
+        payoff, plies = simple_nim_end(counters - take, max_take, misere)
+        outcomes.append((-payoff, plies + 1))
+    return best_end(outcomes)

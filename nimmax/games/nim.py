@@ -13,15 +13,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Sequence
+from functools import cache
 from typing import NamedTuple
 
-from nimmax.game import BadGameSpec, Capability, Game, IllegalMove
-from nimmax.games.nim_moves import Moves, Split, Splits, Take, Takes, is_split, is_take, winning_take
+from nimmax.game import BadGameSpec, Capability, Game, IllegalMove, Known
+from nimmax.games.nim_moves import (
+    Moves,
+    Split,
+    Splits,
+    Take,
+    Takes,
+    grundy,
+    is_split,
+    is_take,
+    nim_mover_wins,
+    winning_take,
+)
 from nimmax.games.words import Option, Signature
 from nimmax.numbers import parse_int, quoted
 
 __all__ = [
     "MAX_PILE",
+    "GRUNDY_PILE",
     "MAX_SPLIT_PILE",
     "NIM",
     "SIMPLE_NIM",
@@ -49,6 +62,10 @@ number a move may name: far past anything a search finishes, yet numbers the gam
 MAX_SPLIT_PILE = 10**6
 """The most counters a Split-Nim pile holds: `actions` lists every way to split a pile (a
 pile of P has about P/2), and an error message lists the legal moves."""
+
+GRUNDY_PILE = 2000
+"""The largest Split-Nim pile whose Grundy value the book works out (by mex, in O(pile**2) the
+first time, once a process): past it the book is silent and the search plays on its own."""
 
 NORMAL = Option("--normal")
 """Normal play: whoever takes the last counter wins."""
@@ -94,7 +111,7 @@ class SimpleNim(Game[Pile, int]):
 
     name = "simple-nim"
     player_names = NIM_NAMES
-    capabilities = frozenset({Capability.SEARCH_ORDER})
+    capabilities = frozenset({Capability.SEARCH_ORDER, Capability.BOOK})
 
     def __init__(self, counters: int, max_take: int = 3, misere: bool = True) -> None:
         if max_take < 1:
@@ -137,6 +154,15 @@ class SimpleNim(Game[Pile, int]):
     def key(self, state: Pile) -> Hashable:
         return state.counters
 
+    def book(self, state: Pile) -> Known | None:
+        """The period's answer, with its exact plies: every round of two plies takes max_take + 1
+        counters whatever the loser takes, and the winner cannot leave the period without losing."""
+        rounds, rest = divmod(state.counters - self.misere, self.max_take + 1)
+        # Misère play ends with the loser taking the last counter: one ply past the period's end.
+        if rest:
+            return Known(1.0, 1 + 2 * rounds + self.misere, True)
+        return Known(-1.0, 2 * rounds + self.misere, True)
+
     def parse_move(self, text: str, state: Pile) -> int:
         words = _move_words(text)
         try:
@@ -158,7 +184,7 @@ class Nim(Game[Piles, Take]):
 
     name = "nim"
     player_names = NIM_NAMES
-    capabilities = frozenset({Capability.SEARCH_ORDER})
+    capabilities = frozenset({Capability.SEARCH_ORDER, Capability.BOOK})
 
     def __init__(self, piles: Sequence[int], misere: bool = True) -> None:
         self.piles, self.misere = tuple(piles), misere
@@ -203,6 +229,16 @@ class Nim(Game[Piles, Take]):
     def key(self, state: Piles) -> Hashable:
         return tuple(sorted(state.piles))
 
+    def book(self, state: Piles) -> Known | None:
+        """Bouton's theorem's payoff; the plies exact where few counters are left (EXACT_COUNTERS),
+        else bounded by the counters left (each ply takes one or more)."""
+        piles = state.piles
+        payoff = 1.0 if nim_mover_wins(piles, self.misere) else -1.0
+        counters = sum(piles)
+        if counters <= EXACT_COUNTERS:
+            return Known(payoff, nim_plies(tuple(sorted(pile for pile in piles if pile)), self.misere), True)
+        return Known(payoff, counters, False)
+
     def parse_move(self, text: str, state: Piles) -> Take:
         words = _move_words(text)
         try:
@@ -230,7 +266,7 @@ class SplitNim(Game[Piles, Split]):
 
     name = "split-nim"
     player_names = NIM_NAMES
-    capabilities = frozenset({Capability.SEARCH_ORDER})
+    capabilities = frozenset({Capability.SEARCH_ORDER, Capability.BOOK})
 
     def __init__(self, piles: Sequence[int]) -> None:
         self.piles = tuple(piles)
@@ -268,6 +304,18 @@ class SplitNim(Game[Piles, Split]):
     def key(self, state: Piles) -> Hashable:
         return tuple(sorted(pile for pile in state.piles if pile > 2))
 
+    def book(self, state: Piles) -> Known | None:
+        """Sprague-Grundy: the mover wins iff the piles' Grundy values have a non-zero nim-sum,
+        where those values are cheap (piles up to GRUNDY_PILE); the plies bounded by the sum of
+        each pile's counters past two, which every split lowers by one or more."""
+        piles = state.piles
+        if max(piles, default=0) > GRUNDY_PILE:
+            return None
+        total = 0
+        for pile in piles:
+            total ^= grundy(pile)
+        return Known(1.0 if total else -1.0, sum(pile - 2 for pile in piles if pile > 2), False)
+
     def parse_move(self, text: str, state: Piles) -> Split:
         """`PILE:A+B`, or `PILE:A` with B the rest of the pile."""
         words = _move_words(text)
@@ -291,6 +339,30 @@ class SplitNim(Game[Piles, Split]):
 
     def format_position(self, state: Piles) -> str:
         return ",".join(map(str, state.piles))
+
+
+EXACT_COUNTERS = 24
+"""The most counters left for which Nim's book works out the exact plies to the end (`nim_plies`):
+a few thousand positions at most, each once a process."""
+
+
+@cache
+def nim_plies(piles: tuple[int, ...], misere: bool) -> int:
+    """Plies to the end of Nim from sorted non-empty `piles` when the winner (by Bouton) wins
+    quickest and the loser loses slowest."""
+    if not piles:
+        return 0
+    wins = nim_mover_wins(piles, misere)
+    lengths = []
+    for index, size in enumerate(piles):
+        if index and piles[index - 1] == size:
+            continue  # equal piles give the same positions
+        for amount in range(1, size + 1):
+            rest = piles[:index] + ((size - amount,) if amount < size else ()) + piles[index + 1 :]
+            child = tuple(sorted(rest))
+            if not wins or not nim_mover_wins(child, misere):  # the winner keeps to winning moves
+                lengths.append(1 + nim_plies(child, misere))
+    return min(lengths) if wins else max(lengths)
 
 
 def _piles(signature: Signature, words: Sequence[str], most: int) -> tuple[int, ...]:

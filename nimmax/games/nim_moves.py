@@ -209,3 +209,25 @@ def winning_take(piles: tuple[int, ...], misere: bool) -> Take | None:
         if size ^ total < size:
             return Take(pile, size - (size ^ total))
     return None  # unreachable: the highest bit of a non-zero nim-sum is set in some pile
+
+
+def nim_mover_wins(piles: tuple[int, ...], misere: bool) -> bool:
+    """Bouton's theorem: the mover wins iff the nim-sum is not 0; in misère play with no pile
+    above one counter, iff the piles left are even in number."""
+    if misere and max(piles, default=0) <= 1:
+        return not sum(piles) % 2
+    return reduce(xor, piles, 0) != 0
+
+
+def grundy(pile: int) -> int:
+    """Split-Nim's (Grundy's game's) value of one pile: the mex over its splits, every smaller
+    pile's value worked out once (a table grown as larger piles are asked for)."""
+    values = _GRUNDY
+    for size in range(len(values), pile + 1):
+        seen = {values[size - smaller] ^ values[smaller] for smaller in range(1, (size + 1) // 2)}
+        values.append(next(value for value in range(len(seen) + 1) if value not in seen))
+    return values[pile]
+
+
+_GRUNDY: list[int] = []
+"""Grundy values of Split-Nim piles 0, 1, 2, ...: grown by `grundy`, never shrunk."""

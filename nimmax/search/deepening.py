@@ -93,7 +93,9 @@ class Searcher:
         """The least and the most score of a book's answer: one score where it knows the plies,
         the payoff's scores within them where it bounds them."""
         payoff, plies, exact = known
-        score = score_of(payoff, plies)
+        score = score_of(
+            payoff, min(plies, HALF - 2)
+        )  # past HALF plies a score reads as the farthest it holds (a ply older too)
         # A limited search proves outcomes, not distances: the most plies serve as the distance.
         if exact or self.limited or not payoff:
             return score, score
@@ -208,6 +210,16 @@ def iterate(
     current, first = (1 if deepen else limit), None
     searcher.narrowing = limits.limited and searcher.near and Capability.NARROWING in game.capabilities
     searcher.limited = limits.limited
+    # A root the book answers is answered at once where the book knows its distances or its moves
+    # are too many to search one by one; else the search (reading the book below) ranks them.
+    if searcher.book is not None and not game.is_terminal(state) and (known := searcher.book(state)) is not None:
+        try:
+            booked = book_root(searcher, state, known, start, nodes_before)
+        except OutOfBudget:
+            return
+        if booked is not None:
+            yield booked
+            return
     while True:
         horizon_before, narrowed_before, rough_before = searcher.horizon, sum(searcher.narrowed), searcher.rough
         if game.is_terminal(state):
@@ -236,6 +248,57 @@ def iterate(
             for key in [key for key, entry in searcher.table.items() if entry[0] < FULL_DEPTH]:
                 del searcher.table[key]
         current, first = (limit if leap else min(limit, current + searcher.step)), move
+
+
+BOOK_MOVES = 1000
+"""The most root moves a root the book answers values one by one (a Nim pile may offer a billion):
+past them only the move of the book's own line is looked for."""
+
+
+def book_root(searcher: Searcher, state: Any, known: Known, start: float, nodes_before: int) -> SearchResult | None:
+    """A root the book answers, at once: its value, a move keeping it, and up to BOOK_MOVES root
+    moves each valued by the book (each child a node); None where the book is silent on a child."""
+    game, budget, book = searcher.game, searcher.budget, searcher.book
+    assert book is not None
+    if not known.exact and len(game.actions(state)) <= BOOK_MOVES:
+        return None
+    budget.count()
+    me = searcher.viewpoint(state)
+    scored: list[tuple[Any, float]] = []
+    best, best_move, distances = -INFINITY, None, known.exact
+    for move in game.actions(state):
+        if len(scored) >= BOOK_MOVES and round(best / SCALE) == known.payoff:
+            break
+        child = game.result(state, move)
+        budget.count()
+        if game.is_terminal(child):
+            score = payoff(game, child, me)
+        elif (seen := book(child)) is not None:
+            distances = distances and seen.exact
+            score = score_of(seen.payoff, min(seen.plies, HALF - 2)) * (1 if game.to_move(child) == me else -1)
+        else:
+            return None
+        score = score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0  # one ply older
+        if len(scored) < BOOK_MOVES:
+            scored.append((move, score))
+        if score > best:
+            best, best_move = score, move
+    if best_move is None:
+        return None
+    if all(move != best_move for move, _ in scored):
+        scored.insert(0, (best_move, best))
+    return SearchResult(
+        value=to_value(best, True),
+        move=best_move,
+        pv=(best_move,),
+        nodes=budget.nodes - nodes_before,
+        depth=known.plies,
+        seconds=time.perf_counter() - start,
+        exact=True,
+        moves=valued(scored, True),
+        moves_proven=True,
+        distance_exact=distances,
+    )
 
 
 def answer(

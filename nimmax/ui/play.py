@@ -15,7 +15,6 @@ import sys
 import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +35,7 @@ from nimmax.search.limits import override
 from nimmax.ui.banner import banner, engine_status, facing, last_mover, seat_labels, worth_drawing
 from nimmax.ui.games import presentation
 from nimmax.ui.live import LiveSearch
-from nimmax.ui.presentation import COMMANDS, MoveReader
+from nimmax.ui.presentation import COMMANDS, MoveReader, move_examples
 from nimmax.ui.prompt import (
     KEYS,
     LineReader,
@@ -93,9 +92,11 @@ class PlaySession:
         rng = random.Random(game.seed if game.seed is not None else seed)
         self.match = Match(game, self.players, rng, history)
         self.reader = reader
+        self.engines = any(isinstance(player, SearchPlayer) for player in self.players)
+        """Whether an engine plays: `why` and F4 are offered only then."""
         self.interactive = reader is None and sys.stdin.isatty() and console.is_terminal
         if self.interactive and self.humans:
-            self.reader = terminal_reader(game)
+            self.reader = terminal_reader(game, why=self.engines)
         self.shortcuts = short_words(game) if self.humans else {}
         self.hinter: SearchPlayer | None = None
 
@@ -161,8 +162,7 @@ class PlaySession:
 
     def controls(self) -> str:
         """The banner's line naming the commands that work in this game with this reader."""
-        engines = any(isinstance(player, SearchPlayer) for player in self.players)
-        return str(getattr(self.reader, "controls", "") or controls(self.shortcuts, self.interactive, engines))
+        return str(getattr(self.reader, "controls", "") or controls(self.shortcuts, self.interactive, self.engines))
 
     def read(self, game: AnyGame, state: Any, prompt: str) -> str:
         """One answer from the person to move; without a terminal, the reader is made at the first human turn."""
@@ -253,18 +253,20 @@ class PlaySession:
         game = self.game
         keyed = str(getattr(self.reader, "keys", ""))
         rules = rules_of(game)
-        examples = ", ".join(game.format_move(action) for action in islice(game.actions(state), 3))
+        examples = ", ".join(move_examples(game, state, 3))
         self.console.print(f"[bold]Rules:[/bold] {escape(rules.rules)}")
-        self.console.print(f"[bold]Notation:[/bold] {escape(rules.notation)}")
-        if keyed:  # a key reader: one key a move, no words typed
-            self.console.print(f"Keys: {escape(keyed)}")
+        if keyed:  # a key reader: one key a move, no words typed, so the keys that act, not the typed notation
+            self.console.print(f"[bold]Keys:[/bold] {escape(keyed)}")
             for name in ("help", "hint", "undo", "quit"):
                 self.console.print(f"  [bold]{name:<6}[/bold] {COMMANDS[name]}")
             return
+        self.console.print(f"[bold]Notation:[/bold] {escape(rules.notation)}")
         self.console.print(f"Moves look like: {escape(examples)}  (type moves for all of them)")
         short = {command: word for word, command in self.shortcuts.items()}
         keys = {command: key.upper() for key, command in KEYS.items()} if self.interactive else {}
         for name, meaning in COMMANDS.items():
+            if name == "why" and not self.engines:
+                continue
             shown = " / ".join(other for other in (short.get(name), keys.get(name), name) if other)
             self.console.print(f"  [bold]{escape(shown):<16}[/bold] {meaning}")
         if self.interactive:

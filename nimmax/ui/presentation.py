@@ -6,8 +6,10 @@ generic one (`ui.render`, `ui.prompt`, `ui.results`, `ui.rules`), which is also 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from random import Random
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rich.console import RenderableType
@@ -74,3 +76,25 @@ class Presentation:
     """The factory of the game's own terminal reader (one per session); a line prompt otherwise."""
     letters: frozenset[str] = frozenset()
     """Single letters its notation reads as moves in some position, though not always in the first."""
+
+
+SAMPLED_MOVES = 1000
+"""The most legal moves the examples are drawn from: a seeded sample where a position has more."""
+
+
+def move_examples(game: AnyGame, state: Any, count: int) -> list[str]:
+    """Up to `count` legal moves as typed, in the notation's own order (numbers by value): drawn
+    from every legal move, by a sample seeded by the position where there are many, never in the
+    engine's order (likeliest good first), so the examples give no move away."""
+    moves = game.actions(state)
+    if not isinstance(moves, Sequence):
+        moves = list(moves)
+    size = len(moves)
+    sample = Random(game.format_position(state)).sample
+    picks = sample(range(size), SAMPLED_MOVES) if size > SAMPLED_MOVES else range(size)
+    return sorted((game.format_move(moves[pick]) for pick in picks), key=notation_order)[:count]
+
+
+def notation_order(text: str) -> list[tuple[int, str]]:
+    """A sort key reading the numbers in a move's text by value (`1:9` before `1:10`)."""
+    return [(int(part), "") if part.isdigit() else (-1, part) for part in re.split(r"(\d+)", text) if part]

@@ -13,7 +13,6 @@ import contextlib
 import termios
 from collections.abc import Iterator
 from contextlib import contextmanager
-from itertools import islice
 from typing import Any, TextIO
 
 from prompt_toolkit import PromptSession
@@ -29,7 +28,7 @@ from prompt_toolkit.validation import ValidationError, Validator
 
 from nimmax.game import AnyGame, BadInput, Capability
 from nimmax.ui.games import presentation
-from nimmax.ui.presentation import COMMANDS, MoveReader
+from nimmax.ui.presentation import COMMANDS, MoveReader, move_examples, notation_order
 
 KEYS = {"f1": "help", "f2": "hint", "f3": "undo", "f4": "why"}
 """Function keys that answer a command at the terminal prompt without typing it."""
@@ -91,11 +90,10 @@ class MoveCompleter(Completer):
     """Completes the legal moves of one position and the commands."""
 
     def __init__(self, game: AnyGame, state: Any) -> None:
-        actions = list(islice(game.actions(state), COMPLETED_MOVES))
+        self.moves = move_examples(game, state, COMPLETED_MOVES)
         if Capability.NARROWING in game.capabilities:  # a big board: the moves near the stones first
-            first = dict.fromkeys(game.heuristic_actions(state) or ())
-            actions = [*first, *(action for action in actions if action not in first)]
-        self.moves = [game.format_move(action) for action in actions]
+            shown = {game.format_move(action) for action in game.heuristic_actions(state) or ()}
+            self.moves = [*sorted(shown, key=notation_order), *(move for move in self.moves if move not in shown)]
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
         typed = document.text_before_cursor
@@ -123,11 +121,13 @@ class MoveValidator(Validator):
             raise ValidationError(len(document.text), refusal(self.game, self.state, error)) from None
 
 
-def command_keys() -> KeyBindings:
-    """F1 help, F2 hint, F3 undo, F4 why, and `?` (no move has one) for help: answer the prompt with the
-    command at once, whatever mode the prompt is in."""
+def command_keys(why: bool = True) -> KeyBindings:
+    """F1 help, F2 hint, F3 undo, F4 why (only where an engine plays: `why`), and `?` (no move has one)
+    for help: answer the prompt with the command at once, whatever mode the prompt is in."""
     bindings = KeyBindings()
     for key, command in {**KEYS, "?": "help"}.items():
+        if command == "why" and not why:
+            continue
 
         def answer(event: KeyPressEvent, command: str = command) -> None:
             if event.app.layout.is_searching:  # else the next prompt would open inside the closed search field
@@ -162,16 +162,18 @@ def refused_answers_replaced() -> KeyBindings:
 
 
 TOOLBAR = " Tab: moves · ? or F1 help · F2 hint · F3 undo · F4 why · Ctrl-D quit "
+"""The prompt's toolbar where an engine plays; TOOLBAR_PEOPLE where only people do (no `why`)."""
+TOOLBAR_PEOPLE = TOOLBAR.replace(" · F4 why", "")
 
 
 class LinePrompt:
     """The default reader at a terminal: one line with completion, validation, history and keys."""
 
-    def __init__(self) -> None:
+    def __init__(self, why: bool = True) -> None:
         self.session: PromptSession[str] = PromptSession(
             history=InMemoryHistory(),
-            key_bindings=merge_key_bindings([command_keys(), refused_answers_replaced()]),
-            bottom_toolbar=TOOLBAR,
+            key_bindings=merge_key_bindings([command_keys(why), refused_answers_replaced()]),
+            bottom_toolbar=TOOLBAR if why else TOOLBAR_PEOPLE,
         )
         self.shortcuts: dict[str, str] = {}
 
@@ -224,10 +226,12 @@ class LineReader:
         raise BadInput(f"a typed line has no end within {ENDLESS:,} characters")
 
 
-def terminal_reader(game: AnyGame) -> MoveReader:
-    """A new reader for a person at a terminal playing `game`: its presentation's own, else LinePrompt.
-    A reader that reads single keys as moves says so in its `controls` attribute, the banner's line."""
-    return (presentation(game).reader or LinePrompt)()
+def terminal_reader(game: AnyGame, why: bool = True) -> MoveReader:
+    """A new reader for a person at a terminal playing `game`: its presentation's own, else LinePrompt
+    (offering `why` and F4 only where an engine plays). A reader that reads single keys as moves says
+    so in its `controls` attribute, the banner's line."""
+    own = presentation(game).reader
+    return own() if own is not None else LinePrompt(why)
 
 
 @contextmanager
