@@ -20,7 +20,6 @@ from nimmax.ui.claims import claim_text
 
 from .cli_helpers import ROOT, nimmax_in_process
 from .test_journeys import SHAPES
-from .theory import nim_mover_wins
 
 TIME = "0.1"
 """Every view's time: the same for each, and small (the test stays cheap)."""
@@ -146,16 +145,14 @@ def test_a_proof_stays_proven_in_later_views() -> None:
     from nimmax.search import search
 
     claim.forget()
-    game = games.create("nim 2 3 5")
+    game = games.create("tictactoe")  # no book: a shallow search proves nothing here
     state = game.initial_state()
     shallow = search(game, state, "alphabeta", depth=1)
     assert not claim.claimed(game, state, shallow).exact
-    deep = search(game, state, "alphabeta", depth=50)
+    deep = search(game, state, "alphabeta", depth=9)
     assert claim.claimed(game, state, deep).exact
     later = claim.claimed(game, state, shallow)
-    assert later == Claim(1.0, "exact", later.depth) and later.value == (
-        1 if nim_mover_wins((2, 3, 5), misere=True) else -1
-    )
+    assert later == Claim(0.0, "exact", later.depth)  # 3x3 is a draw with perfect play
 
 
 def test_a_bound_at_the_best_payoff_says_nothing() -> None:
