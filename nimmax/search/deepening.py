@@ -257,7 +257,7 @@ past them only the move of the book's own line is looked for."""
 
 def book_root(searcher: Searcher, state: Any, known: Known, start: float, nodes_before: int) -> SearchResult | None:
     """A root the book answers, at once: its value, a move keeping it, and up to BOOK_MOVES root
-    moves each valued by the book (each child a node); None where the book is silent on a child."""
+    moves the book values (each child a node); None where no move it values keeps the root's payoff."""
     game, budget, book = searcher.game, searcher.budget, searcher.book
     assert book is not None
     if not known.exact and len(game.actions(state)) <= BOOK_MOVES:
@@ -277,13 +277,13 @@ def book_root(searcher: Searcher, state: Any, known: Known, start: float, nodes_
             distances = distances and seen.exact
             score = score_of(seen.payoff, min(seen.plies, HALF - 2)) * (1 if game.to_move(child) == me else -1)
         else:
-            return None
+            continue  # a move the book is silent on is left out: the book's value needs one move keeping it
         score = score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0  # one ply older
         if len(scored) < BOOK_MOVES:
             scored.append((move, score))
         if score > best:
             best, best_move = score, move
-    if best_move is None:
+    if best_move is None or round(best / SCALE) != known.payoff:
         return None
     if all(move != best_move for move, _ in scored):
         scored.insert(0, (best_move, best))
