@@ -149,7 +149,7 @@ def test_random_players_are_seeded_game_by_game() -> None:
 
 
 def test_search_tables_live_for_a_block_of_games_then_start_afresh() -> None:
-    plan = duel.plan("nim 3 4 5", ["alphabeta", "alphabeta"], 2 * duel.MIN_BLOCK + 1, seed=0)
+    plan = duel.plan("nim 3 4 5", ["alphabeta:book=off", "alphabeta:book=off"], 2 * duel.MIN_BLOCK + 1, seed=0)
     assert plan.block_size == duel.MIN_BLOCK and plan.block_count == 3
     results = [result for block in plan.blocks() for result in duel.block_games(block)]
 

@@ -9,7 +9,7 @@ depth done.
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Generator, Hashable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import chain
 from typing import Any
@@ -210,16 +210,8 @@ def iterate(
     current, first = (1 if deepen else limit), None
     searcher.narrowing = limits.limited and searcher.near and Capability.NARROWING in game.capabilities
     searcher.limited = limits.limited
-    # A root the book answers is answered at once where the book knows its distances or its moves
-    # are too many to search one by one; else the search (reading the book below) ranks them.
-    if searcher.book is not None and not game.is_terminal(state) and (known := searcher.book(state)) is not None:
-        try:
-            booked = book_root(searcher, state, known, start, nodes_before)
-        except OutOfBudget:
-            return
-        if booked is not None:
-            yield booked
-            return
+    if (yield from book_answer(searcher, state, start, nodes_before)):
+        return
     while True:
         horizon_before, narrowed_before, rough_before = searcher.horizon, sum(searcher.narrowed), searcher.rough
         if game.is_terminal(state):
@@ -248,6 +240,23 @@ def iterate(
             for key in [key for key, entry in searcher.table.items() if entry[0] < FULL_DEPTH]:
                 del searcher.table[key]
         current, first = (limit if leap else min(limit, current + searcher.step)), move
+
+
+def book_answer(searcher: Searcher, state: Any, start: float, nodes_before: int) -> Generator[SearchResult, None, bool]:
+    """A root the book answers, answered at once where the book knows its distances or its moves are
+    too many to search one by one (yields it); whether the search is over (answered, or out of budget).
+    Else the search, reading the book below, ranks the moves."""
+    book = searcher.book
+    if book is None or searcher.game.is_terminal(state) or (known := book(state)) is None:
+        return False
+    try:
+        booked = book_root(searcher, state, known, start, nodes_before)
+    except OutOfBudget:
+        return True
+    if booked is None:
+        return False
+    yield booked
+    return True
 
 
 BOOK_MOVES = 1000
