@@ -110,7 +110,7 @@ def test_ctrl_c_at_the_prompt_exits_130_without_a_traceback() -> None:
 def test_ctrl_c_while_the_engine_thinks_makes_it_move_now_and_the_game_goes_on(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     # Plain minimax without a cache or a time limit on these piles would search for hours.
-    spec = "minimax:cache=off,time=inf"
+    spec = "minimax:cache=off,time=inf,book=off"
     child = spawn("play", "nim", "4", "5", "6", "7", "--first", spec, "--second", "human", "--record", str(record))
     child.expect(shown("is thinking"))
     child.sendintr()
@@ -125,7 +125,7 @@ def test_ctrl_c_while_the_engine_thinks_makes_it_move_now_and_the_game_goes_on(t
 
 def test_ctrl_c_twice_while_the_engine_thinks_exits_130_and_keeps_the_record(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    spec = "minimax:cache=off,time=inf"
+    spec = "minimax:cache=off,time=inf,book=off"
     child = spawn("play", "nim", "4", "5", "6", "7", "--first", spec, "--second", spec, "--record", str(record))
     child.expect(shown("is thinking"))
     child.sendintr()
