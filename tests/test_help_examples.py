@@ -5,6 +5,7 @@ at a terminal names the keys that act there."""
 from __future__ import annotations
 
 import pytest
+from prompt_toolkit.key_binding import KeyBindings
 
 from nimmax import games
 from nimmax.games.nim import Piles
@@ -57,7 +58,10 @@ def test_why_is_offered_only_where_an_engine_plays() -> None:
     assert people.returncode == engine.returncode == 0
     assert " why " not in people.stdout and "why the engine played" not in people.stdout
     assert "why the engine played" in engine.stdout
-    keys = lambda bindings: {str(binding.keys) for binding in bindings.bindings}  # noqa: E731
+
+    def keys(bindings: KeyBindings) -> set[str]:
+        return {str(binding.keys) for binding in bindings.bindings}
+
     assert keys(command_keys(why=True)) - keys(command_keys(why=False)) == {"(<Keys.F4: 'f4'>,)"}
     assert "why" not in TOOLBAR_PEOPLE
     assert LinePrompt(why=False).session.bottom_toolbar == TOOLBAR_PEOPLE

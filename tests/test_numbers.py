@@ -289,7 +289,11 @@ def test_the_deepest_depth_taken_keeps_the_table() -> None:
     game = games.create("nim 2 3 5")
     past_the_end, deepest, tableless = (
         SearchPlayer(parse_spec(spec)).search(game, game.initial_state(), every_move=True)
-        for spec in ("alphabeta:depth=50,book=off", "alphabeta:depth=1000000,book=off", "alphabeta:depth=50,cache=off,book=off")
+        for spec in (
+            "alphabeta:depth=50,book=off",
+            "alphabeta:depth=1000000,book=off",
+            "alphabeta:depth=50,cache=off,book=off",
+        )
     )
     assert deepest.nodes == past_the_end.nodes < tableless.nodes and deepest.value == 1
 

@@ -76,7 +76,8 @@ BOOK = Option(
     "book",
     bool,
     DEFAULTS.book,
-    help="read the game's book of known values where it has one (Connect Four 7x6, Kalah's endgames, the Nim family's theory)",
+    help="read the game's book of known values where it has one (Connect Four 7x6, Kalah's endgames,"
+    " the Nim family's theory)",
 )
 """The book on or off: off shows what the search finds by itself (and keeps the textbook counts)."""
 CUTOFF = Option(
