@@ -31,9 +31,15 @@ ROOT = Path(__file__).resolve().parent.parent
 ENVIRONMENT = {"COLUMNS": "120", "NO_COLOR": "1"}
 
 
-def nimmax(*args: str, stdin: str = "", cwd: Path = ROOT, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """Run the CLI in a subprocess with the checkout importable; returns code and output."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), **ENVIRONMENT}
+def nimmax(
+    *args: str,
+    stdin: str = "",
+    cwd: Path = ROOT,
+    timeout: float = 60,
+    environment: Mapping[str, str] = {},  # noqa: B006
+) -> subprocess.CompletedProcess[str]:
+    """Run the CLI in a subprocess with the checkout importable (`environment` added); returns code and output."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **ENVIRONMENT, **environment}
     return subprocess.run(
         [sys.executable, "-m", "nimmax", *args],
         input=stdin,

@@ -4,11 +4,9 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,44 +16,21 @@ import pytest
 from nimmax import games, saves
 from nimmax.match import GameRecord
 
-from .cli_helpers import ENVIRONMENT, ROOT
+from .cli_helpers import nimmax
 from .test_play_pty import shown
+from .test_play_pty import spawn as pty_spawn
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def spawn(data: Path, *args: str) -> pexpect.spawn:
     """`python -m nimmax ARGS` on a pseudo-terminal, its data folder `data`."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "TERM": "xterm",
-        "PROMPT_TOOLKIT_NO_CPR": "1",
-        "NIMMAX_DATA_DIR": str(data),
-    }
-    env.pop("NO_COLOR", None)
-    return pexpect.spawn(
-        sys.executable,
-        ["-m", "nimmax", *args],
-        env=env,
-        cwd=str(ROOT),
-        dimensions=(30, 120),
-        encoding="utf-8",
-        timeout=20,
-    )
+    return pty_spawn(*args, environment={"NIMMAX_DATA_DIR": str(data)}, columns=120)
 
 
 def run(data: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), **ENVIRONMENT, "NIMMAX_DATA_DIR": str(data)}
-    return subprocess.run(
-        [sys.executable, "-m", "nimmax", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=60,
-    )
+    """`python -m nimmax ARGS` in a subprocess, its data folder `data`."""
+    return nimmax(*args, stdin=stdin, environment={"NIMMAX_DATA_DIR": str(data)})
 
 
 def plain(text: str) -> str:

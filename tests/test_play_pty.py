@@ -12,6 +12,7 @@ import os
 import re
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import pexpect
@@ -29,17 +30,17 @@ def shown(text: str) -> str:
     return ESCAPES.join(re.escape(character) for character in text)
 
 
-def spawn(*args: str) -> pexpect.spawn:
-    """`python -m nimmax ARGS` on a 30x100 pseudo-terminal."""
+def spawn(*args: str, environment: Mapping[str, str] = {}, columns: int = 100) -> pexpect.spawn:  # noqa: B006
+    """`python -m nimmax ARGS` on a 30-row pseudo-terminal, `environment` added to this one's."""
     # No cursor-position requests: pexpect does not answer them, prompt_toolkit would wait.
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1", **environment}
     env.pop("NO_COLOR", None)
     return pexpect.spawn(
         sys.executable,
         ["-m", "nimmax", *args],
         env=env,
         cwd=str(ROOT),
-        dimensions=(30, 100),
+        dimensions=(30, columns),
         encoding="utf-8",
         timeout=20,
         preexec_fn=signals_default,  # a test that sends a signal starts the child with its default
