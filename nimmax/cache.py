@@ -26,12 +26,11 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TypeVar
 
-from nimmax.files import write_atomic
+from nimmax.files import user_folder, write_atomic
 from nimmax.numbers import quoted
 
 ENVIRONMENT = "NIMMAX_CACHE_DIR"
 """The variable that names the folder outright (tests point it at a temporary one)."""
-APP = "nimmax"
 T = TypeVar("T")
 MAGIC = b"nimmax cache\n"
 """How every cache file begins: a file without it is no file of ours."""
@@ -53,17 +52,8 @@ _halts: list[Callable[[], bool]] = []
 
 def folder(environ: Mapping[str, str] = os.environ, platform: str = sys.platform, home: Path | None = None) -> Path:
     """The cache folder for this user and system (see the module docstring)."""
-    chosen = environ.get(ENVIRONMENT)
-    if chosen:
-        return Path(chosen).expanduser()
-    home = home if home is not None else Path.home()
-    if platform == "darwin":
-        return home / "Library" / "Caches" / APP
-    if platform.startswith(("win", "cygwin")):
-        local = environ.get("LOCALAPPDATA")
-        return (Path(local) if local else home / "AppData" / "Local") / APP / "Cache"
-    xdg = environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg and os.path.isabs(xdg) else home / ".cache") / APP
+    windows = ("LOCALAPPDATA", "AppData/Local", "Cache")
+    return user_folder(ENVIRONMENT, ("XDG_CACHE_HOME", ".cache"), "Caches", windows, environ, platform, home)
 
 
 @contextlib.contextmanager

@@ -15,6 +15,7 @@ import errno
 import os
 import stat
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from nimmax.game import BadInput
@@ -156,3 +157,30 @@ def write_atomic(path: Path, text: str | bytes, *, own: bool = False) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def user_folder(
+    variable: str,
+    xdg: tuple[str, str],
+    darwin: str,
+    windows: tuple[str, str, str],
+    environ: Mapping[str, str],
+    platform: str,
+    home: Path | None,
+) -> Path:
+    """One of nimmax's own folders for this user and system: `variable` names it outright; else XDG's
+    (its variable, or the place below home) on Linux, ~/Library/`darwin` on macOS, and on Windows
+    `windows` (its variable, or the place below home, then the part below nimmax's folder)."""
+    chosen = environ.get(variable)
+    if chosen:
+        return Path(chosen).expanduser()
+    home = home if home is not None else Path.home()
+    if platform == "darwin":
+        return home / "Library" / darwin / "nimmax"
+    if platform.startswith(("win", "cygwin")):
+        name, below_home, below = windows
+        base = environ.get(name)
+        return (Path(base) if base else home / below_home) / "nimmax" / below
+    name, below_home = xdg
+    base = environ.get(name)
+    return (Path(base) if base and os.path.isabs(base) else home / below_home) / "nimmax"

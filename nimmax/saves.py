@@ -18,6 +18,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from nimmax.files import user_folder
 from nimmax.game import BadInput
 from nimmax.match import MAX_RECORD_BYTES, BadRecord, GameRecord
 from nimmax.numbers import quoted
@@ -32,17 +33,10 @@ KEPT = 20
 
 def folder(environ: Mapping[str, str] = os.environ, platform: str = sys.platform, home: Path | None = None) -> Path:
     """The data folder for this user and system (see the module docstring)."""
-    chosen = environ.get(ENVIRONMENT)
-    if chosen:
-        return Path(chosen).expanduser()
-    home = home if home is not None else Path.home()
-    if platform == "darwin":
-        return home / "Library" / "Application Support" / "nimmax"
-    if platform.startswith(("win", "cygwin")):
-        roaming = environ.get("APPDATA")
-        return (Path(roaming) if roaming else home / "AppData" / "Roaming") / "nimmax"
-    xdg = environ.get("XDG_DATA_HOME")
-    return (Path(xdg) if xdg and os.path.isabs(xdg) else home / ".local" / "share") / "nimmax"
+    windows = ("APPDATA", "AppData/Roaming", "")
+    return user_folder(
+        ENVIRONMENT, ("XDG_DATA_HOME", ".local/share"), "Application Support", windows, environ, platform, home
+    )
 
 
 def _own_folder(make: bool) -> Path:
