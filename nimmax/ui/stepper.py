@@ -9,11 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from prompt_toolkit import PromptSession
-from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Layout, Window
-from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 from rich.console import Console
 from rich.markup import escape
@@ -25,6 +21,7 @@ from nimmax.game import CHANCE
 from nimmax.match import MAX_RECORD_BYTES, BadRecord, GameRecord
 from nimmax.recorded import analysis_of, plies
 from nimmax.ui.banner import banner, facing, last_mover, seat_labels, worth_drawing
+from nimmax.ui.keys import read_one_key
 from nimmax.ui.render import render
 
 KEYS = {
@@ -49,22 +46,7 @@ HINT = "→ / ← (l / h, n / p) step · Home / End · g go to ply · a analysis
 
 def read_key(input: Input | None = None, output: Output | None = None) -> str:
     """Wait for one of the stepper's keys, and say what it does; Ctrl-C raises KeyboardInterrupt."""
-    bindings = KeyBindings()
-    for key, meaning in KEYS.items():
-        bindings.add(key)(lambda event, meaning=meaning: event.app.exit(result=meaning))
-
-    @bindings.add("c-c")
-    def interrupt(event: KeyPressEvent) -> None:
-        event.app.exit(exception=KeyboardInterrupt())
-
-    application: Application[str] = Application(
-        layout=Layout(Window(FormattedTextControl(HINT), height=1)),
-        key_bindings=bindings,
-        input=input,
-        output=output,
-        erase_when_done=True,
-    )
-    return application.run()
+    return read_one_key(KEYS, HINT, input=input, output=output)
 
 
 class Stepper:

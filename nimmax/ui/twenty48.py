@@ -23,7 +23,6 @@ from nimmax.ui.text import signed
 
 if TYPE_CHECKING:
     from prompt_toolkit.input import Input
-    from prompt_toolkit.key_binding import KeyPressEvent
     from prompt_toolkit.output import Output
 
     from nimmax.search.result import SearchResult
@@ -211,40 +210,12 @@ def read_key(game: AnyGame, state: Any, input: Input | None = None, output: Outp
     KeyboardInterrupt. Without a terminal (input piped in), a line is read instead: a move in
     any notation `parse_move` takes, or `undo` / `quit`.
     """
-    from prompt_toolkit.application import Application  # loaded for play only, not for every view of 2048
-    from prompt_toolkit.key_binding import KeyBindings
-    from prompt_toolkit.layout import Layout, Window
-    from prompt_toolkit.layout.controls import FormattedTextControl
+    from nimmax.ui.keys import read_one_key  # prompt_toolkit loaded for play only, not for every view of 2048
 
     legal = set(game.actions(state))
     if input is None and not sys.stdin.isatty():
         return _read_line(game, state)
-    bindings = KeyBindings()
-
-    def answer(meaning: str) -> Any:
-        def handler(event: KeyPressEvent) -> None:
-            if meaning in COMMANDS or meaning in legal:
-                event.app.exit(result=meaning)
-            else:
-                event.app.output.bell()
-
-        return handler
-
-    for key, meaning in KEYS.items():
-        bindings.add(key)(answer(meaning))
-
-    @bindings.add("c-c")
-    def interrupt(event: KeyPressEvent) -> None:
-        event.app.exit(exception=KeyboardInterrupt())
-
-    application: Application[Any] = Application(
-        layout=Layout(Window(FormattedTextControl(HINT), height=1)),
-        key_bindings=bindings,
-        input=input,
-        output=output,
-        erase_when_done=True,
-    )
-    return application.run()
+    return read_one_key(KEYS, HINT, lambda meaning: meaning in COMMANDS or meaning in legal, input, output)
 
 
 class KeyReader:
