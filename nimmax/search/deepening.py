@@ -358,7 +358,7 @@ def run(
     has an answer.
     """
     budget = searcher.budget
-    start, nodes_before, last = time.perf_counter(), budget.nodes, None
+    nodes_before, last = budget.nodes, None
     deepen = limits.clocked if deepen is None else deepen
     budget.watch = (lambda _: watcher.tick(searcher)) if watcher is not None else None
     try:
@@ -373,7 +373,8 @@ def run(
         budget.watch = None
     if last is None:
         last = unfinished(searcher, state, every_move)
-    return replace(last, nodes=budget.nodes - nodes_before, seconds=time.perf_counter() - start)
+    # the move's seconds on the clock its deadline is read from (started with the searcher)
+    return replace(last, nodes=budget.nodes - nodes_before, seconds=budget.elapsed)
 
 
 def unfinished(searcher: Searcher, state: Any, every_move: bool) -> SearchResult:
