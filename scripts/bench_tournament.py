@@ -56,7 +56,7 @@ def measure(count: int, cli: bool) -> dict[str, float]:
     scores, played = duel.points(event)
     _, rating = timed(lambda: elo_ratings(scores, played))
     console = Console(file=io.StringIO(), width=120, color_system=None)
-    _, table = timed(lambda: console.print(tournament_summary(event)))
+    _, table = timed(lambda: console.print(tournament_summary(event, duel.final_standings(event))))
     _, record = timed(lambda: json.dumps(duel.tournament_record(event), indent=2))
     row = {"games": games, "rating": rating, "table": table, "json": record}
     if cli:

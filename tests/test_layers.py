@@ -1,7 +1,7 @@
 """The house's layering and sizes: the core imports no presentation library, engines keep no module
 state, no module over 400 lines nor function over 50, no import cycle, ui imports no typer, views
-import no search engine, and each kind of thing (games, engines, players, presentations, commands)
-is registered in one place.
+import no search engine and run nothing (the sessions do), and each kind of thing (games, engines,
+players, presentations, commands) is registered in one place.
 
 Imports are read from the source (`ast`), not from `sys.modules`, so a lazy import counts as much as
 an eager one: a function-local import is allowed for laziness, never to hide a cycle or a layer
@@ -37,6 +37,9 @@ CORE = [
     "nimmax.solve",
     "nimmax.analyze",
     "nimmax.explain",
+    "nimmax.sessions",
+    "nimmax.sessions.play",
+    "nimmax.sessions.events",
 ]
 
 MOST_MODULE_LINES = 400
@@ -52,6 +55,24 @@ given (SearchResult, MoveValue; scores and their reading; Limits; an option's de
 an engine, table, budget or the deepening loop. A name taken from the package face (`from
 nimmax.search import SearchResult`) counts as the module that defines it; the face itself loads
 every engine, so a view imports these modules by their own names."""
+
+RUNNERS = frozenset(
+    {
+        "nimmax.players",
+        "nimmax.analyze",
+        "nimmax.explain",
+        "nimmax.duel",
+        "nimmax.duel.event",
+        "nimmax.duel.backend",
+        "nimmax.duel.pool",
+        "nimmax.duel.ray_backend",
+        "nimmax.duel.play",
+    }
+)
+"""What a view (nimmax/ui/) never imports to run: the players and their searches, the analysis, the
+explanations, and what plays a duel (`duel.run` in duel/event.py, the package face that re-exports
+it, the backends, a block's games). The core's sessions (`nimmax.sessions`) run them and hand the
+views values; a view may name their types under `if TYPE_CHECKING:`, where nothing runs."""
 
 
 # --- reading the package ------------------------------------------------------------------------
@@ -289,6 +310,19 @@ def test_ui_never_imports_typer() -> None:
         if found.target.split(".")[0] in ("typer", "click")
     ]
     assert not crossing, "ui imports typer:\n" + "\n".join(crossing)
+
+
+def test_views_run_nothing_themselves() -> None:
+    """The play session, hints, `why`, the game's value and the duel and ladder runners are the core's
+    (`nimmax.sessions`); ui draws what they hand it and reads the keys."""
+    crossing = [
+        f"{shown(MODULES[name])}:{found.line} imports {found.target}"
+        for name in MODULES
+        if name.startswith("nimmax.ui")
+        for found in imports(name)
+        if found.target in RUNNERS and not found.typing_only
+    ]
+    assert not crossing, "ui imports what runs (it may take values from nimmax.sessions):\n" + "\n".join(crossing)
 
 
 def _defining_module(module: str, name: str) -> str:

@@ -97,12 +97,13 @@ def duel_command(
     """
     from nimmax import duel
     from nimmax.players import limited
+    from nimmax.sessions.events import run_event
     from nimmax.ui import duel as duel_views
 
     plan = duel.plan(
         game or duel.DEFAULT_GAME, [limited(spec, override(time=time)) for spec in (first, second)], count, seed
     )
-    event = duel_views.play(plan, jobs, err, backend, address)
+    event = run_event(plan, jobs, duel_views.event_view(err), backend, address)
     if as_json:
         emit_json(duel.pairing_record(event, event.pairings[0]))
     else:
@@ -133,14 +134,15 @@ def tournament_command(
     """
     from nimmax import duel
     from nimmax.players import limited
+    from nimmax.sessions.events import run_event
     from nimmax.ui import duel as duel_views
 
     plan = duel.plan(game or duel.DEFAULT_GAME, [limited(spec, override(time=time)) for spec in specs], count, seed)
-    event = duel_views.play(plan, jobs, err, backend, address)
+    event = run_event(plan, jobs, duel_views.event_view(err), backend, address)
     if as_json:
         emit_json(duel.tournament_record(event))
     else:
-        out.print(duel_views.tournament_summary(event))
+        out.print(duel_views.tournament_summary(event, duel.final_standings(event)))
     exit_if_interrupted(event)
 
 
@@ -180,13 +182,14 @@ def ladder_command(
     [cyan]nimmax ladder tictactoe --size 15 --k 5 --players alphabeta,alphabeta:depth=2 --seed 1[/cyan] ·
     [cyan]nimmax ladder kalah --players alphabeta:time=0.2,random --games 20 --jobs 2 --json[/cyan]
     """
-    from nimmax import games, ladder
+    from nimmax import duel, games, ladder
+    from nimmax.sessions.events import run_ladder
     from nimmax.ui import ladder as ladder_views
 
     plan = ladder.plan(games.create(game_words), ladder.split_players(players), time, count, seed, openings)
-    event = ladder_views.play(plan, jobs, err)
+    event = run_ladder(plan, jobs, ladder_views.ladder_view(err))
     if as_json:
         emit_json(ladder.ladder_record(event, time))
     else:
-        out.print(ladder_views.ladder_summary(event, time))
+        out.print(ladder_views.ladder_summary(event, time, duel.standings(event), ladder.ladder(event)))
     exit_if_interrupted(event)

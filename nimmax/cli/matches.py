@@ -72,9 +72,10 @@ def play_command(
     [cyan]nimmax play kalah --first alphabeta:depth=6 --second random --delay 0.3[/cyan] ·
     [cyan]nimmax play nim 3 4 5 --first alphabeta --second random:seed=3 --record game.json[/cyan]
     """
+    from nimmax.sessions.play import setup
     from nimmax.ui import play  # prompt_toolkit loads only for the commands that play
 
-    game, specs, record, history = play.setup(game_words or [], first, second, resume, record, plugin)
+    game, specs, record, history = setup(game_words or [], first, second, resume, record, plugin)
     play.play(game, specs, out, seed=seed, delay=delay, record=record, time_limit=time, history=history)
 
 
@@ -97,15 +98,17 @@ def replay_command(
     """
     import sys
 
-    from nimmax.ui import play
+    from nimmax.sessions.play import read_record
 
-    record = play.read_record(file, plugin)
+    record = read_record(file, plugin)
     if delay is None and out.is_terminal and sys.stdin.isatty():
         from nimmax.ui.stepper import step
 
         step(record, file, out)
     else:
-        play.replay(record, out, delay or 0.0)
+        from nimmax.ui.play import replay
+
+        replay(record, out, delay or 0.0)
     if analyze:
         analyse_record(record, None, None, as_json=False)
 
@@ -139,9 +142,9 @@ def analyze_command(
     [bold]Examples[/bold]: [cyan]nimmax analyze game.json[/cyan] ·
     [cyan]nimmax analyze game.json --algorithm alphabeta:time=inf --json[/cyan]
     """
-    from nimmax.ui import play
+    from nimmax.sessions.play import read_record
 
-    analyse_record(play.read_record(file, plugin), algorithm, time, as_json, file if write else None)
+    analyse_record(read_record(file, plugin), algorithm, time, as_json, file if write else None)
 
 
 def time_now() -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -12,7 +13,9 @@ from rich.table import Table
 from rich.text import Text
 
 from nimmax.bench import DONE, OVER, TOO_DEEP, Board, Row
-from nimmax.players import Spec
+
+if TYPE_CHECKING:
+    from nimmax.players import Spec
 
 COLOURS = ("cyan", "magenta", "green", "yellow", "blue", "red")
 EIGHTHS = " ▏▎▍▌▋▊▉"

@@ -1,21 +1,25 @@
-"""Rich views of duels and tournaments: a live progress bar, the summary table, the crosstable."""
+"""Rich views of duels and tournaments: the live progress bar (an `EventView` that `sessions.events`
+tells), the summary table, the crosstable."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.markup import escape
 from rich.text import Text
 
-from nimmax import duel
-from nimmax.duel import Backend, Event, Pairing, Plan, Side, Standings
+from nimmax.duel.stats import wilson
 from nimmax.ui.games import presentation
 
 if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
     from rich.table import Table
+
+    from nimmax.duel import Event, Pairing, Plan, Side, Standings
 
 SHOW_EVERY = 0.05
 """Seconds between the tallies handed to the progress bar, which redraws ten times a second."""
@@ -39,40 +43,65 @@ def stopping_line(event: Event) -> str:
     return f"stopping: {event.done:,} of {total:,} games finished so far; games in play are dropped"
 
 
-def play(
-    plan: Plan, jobs: int | None, console: Console, backend: Backend | str | None = None, address: str | None = None
-) -> Event:
-    """Run the event under a progress bar (games done, wins and draws so far, rate, ETA) on a terminal."""
-    if jobs is not None:
-        duel.check_jobs(jobs)
+class StopLine:
+    """A duel's view where no bar is drawn (output not a terminal): only the line said when it stops."""
 
-    def stopping(event: Event) -> None:
-        console.print(stopping_line(event), style="yellow", markup=False, highlight=False)
+    def __init__(self, console: Console) -> None:
+        self.console = console
 
-    if not console.is_terminal:
-        return duel.run(plan, jobs, backend=backend, on_stop=stopping, address=address)
-    from nimmax.ui.progress import events_bar  # rich's progress loads only for a terminal
+    def watching(self, plan: Plan) -> AbstractContextManager[object]:
+        """Nothing drawn while the games are played."""
+        return nullcontext()
 
-    progress = events_bar(console)
-    with progress:
-        task = progress.add_task(escape(plan.game.spec), total=plan.total, score="")
-        shown = 0.0
+    def game_ended(self, event: Event) -> None:
+        """Nothing drawn for a game."""
 
-        def show(event: Event) -> None:
-            nonlocal shown
-            now = time.monotonic()
-            if now - shown >= SHOW_EVERY or event.done == plan.total:  # the bar redraws 10 times a second
-                shown = now
-                progress.update(task, completed=event.done, score=score_line(event))
+    def stopping(self, event: Event) -> None:
+        """Said the moment Ctrl-C (or SIGTERM) reaches the event."""
+        self.console.print(stopping_line(event), style="yellow", markup=False, highlight=False)
 
-        return duel.run(plan, jobs, show, backend, stopping, address)
+
+class DuelBar(StopLine):
+    """A duel's view on a terminal: a progress bar (games done, wins and draws so far, rate, ETA)."""
+
+    def __init__(self, console: Console) -> None:
+        super().__init__(console)
+        self.shown = 0.0
+        self.bar: tuple[Progress, TaskID, int] | None = None
+        """The bar while it is drawn, its task and the games it counts to."""
+
+    @contextmanager
+    def watching(self, plan: Plan) -> Iterator[object]:
+        """The bar, drawn while the games are played."""
+        from nimmax.ui.progress import events_bar  # rich's progress loads only for a terminal
+
+        progress = events_bar(self.console)
+        with progress:
+            task = progress.add_task(escape(plan.game.spec), total=plan.total, score="")
+            self.bar, self.shown = (progress, task, plan.total), 0.0
+            yield progress
+
+    def game_ended(self, event: Event) -> None:
+        """The tally on the bar, at most every SHOW_EVERY seconds (and at the last game)."""
+        if self.bar is None:
+            return
+        progress, task, total = self.bar
+        now = time.monotonic()
+        if now - self.shown >= SHOW_EVERY or event.done == total:  # the bar redraws 10 times a second
+            self.shown = now
+            progress.update(task, completed=event.done, score=score_line(event))
+
+
+def event_view(console: Console) -> StopLine:
+    """How a duel or tournament is drawn as it is played on `console` (`sessions.events.EventView`)."""
+    return DuelBar(console) if console.is_terminal else StopLine(console)
 
 
 def _share(count: int, games: int) -> str:
     """`count` with its Wilson 95% interval as shares: `12 (39-78%)`."""
     if not games:
         return str(count)
-    low, high = duel.wilson(count, games)
+    low, high = wilson(count, games)
     return f"{count} ({low:.0%}-{high:.0%})"
 
 
@@ -136,10 +165,10 @@ def failed_lines(event: Event) -> list[Text]:
     return lines
 
 
-def tournament_summary(event: Event) -> RenderableType:
-    """The crosstable of a tournament under a heading (the standings fitted first: Ctrl-C in the fit
-    marks the event interrupted)."""
-    table = Crosstable(duel.final_standings(event))
+def tournament_summary(event: Event, standings: Standings) -> RenderableType:
+    """The crosstable of a tournament under a heading (`standings`: `duel.final_standings`, fitted
+    before the heading is worded, since Ctrl-C in the fit marks the event interrupted)."""
+    table = Crosstable(standings)
     status = "interrupted after" if event.interrupted else "played"
     heading = (
         f"{event.plan.game.spec}: round robin, {status} {event.done} of {event.plan.total} games, "

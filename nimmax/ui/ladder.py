@@ -1,6 +1,11 @@
-"""Rich views of a ladder: live progress (game i of n, elapsed), the standings and the crosstable."""
+"""Rich views of a ladder: live progress (game i of n, elapsed, the leader: a `LadderView` that
+`sessions.events` tells), the standings and the crosstable."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from rich.console import Console, Group, RenderableType
 from rich.markup import escape
@@ -8,40 +13,53 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from nimmax import duel
-from nimmax.duel import Event, Plan
-from nimmax.ladder import ladder
+if TYPE_CHECKING:
+    from rich.progress import TaskID
+
+    from nimmax.duel import Event, Plan, Standings
+    from nimmax.ladder import Rung
 
 
-def play(plan: Plan, jobs: int, console: Console) -> Event:
-    """Run the round robin under a progress line on a terminal: games done of all, elapsed, the leader."""
-    duel.check_jobs(jobs)
-    if not console.is_terminal:
-        return duel.run(plan, jobs)
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TimeElapsedColumn(),
-        TextColumn("{task.fields[leader]}"),
-        console=console,
-        transient=True,
-    )
-    with progress:
-        task = progress.add_task(f"ladder {escape(plan.game.spec)}", total=plan.total, leader="")
+class LadderBar:
+    """A ladder's view on a terminal: games done of all, elapsed, the leader (`sessions.events.LadderView`)."""
 
-        def show(event: Event) -> None:
-            best = ladder(event)[0]
-            progress.update(task, completed=event.done, leader=f"leading: {escape(best.name)} {best.score:.0%}")
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.bar: tuple[Progress, TaskID] | None = None
+        """The progress line while it is drawn, and its task."""
 
-        return duel.run(plan, jobs, show)
+    @contextmanager
+    def watching(self, plan: Plan) -> Iterator[object]:
+        """The progress line, drawn while the games are played."""
+        progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("games"),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[leader]}"),
+            console=self.console,
+            transient=True,
+        )
+        with progress:
+            self.bar = progress, progress.add_task(f"ladder {escape(plan.game.spec)}", total=plan.total, leader="")
+            yield progress
+
+    def leading(self, event: Event, leader: Rung) -> None:
+        """The games done and who leads."""
+        if self.bar is not None:
+            progress, task = self.bar
+            progress.update(task, completed=event.done, leader=f"leading: {escape(leader.name)} {leader.score:.0%}")
 
 
-def standings_table(event: Event) -> Table:
-    """The crosstable, best first: each player's wins-draws-losses against each other, then its
-    games, score with its interval, Elo and speed."""
-    standings, rungs = duel.standings(event), ladder(event)
+def ladder_view(console: Console) -> LadderBar | None:
+    """How a ladder is drawn as it is played on `console`: a progress line on a terminal, else nothing."""
+    return LadderBar(console) if console.is_terminal else None
+
+
+def standings_table(standings: Standings, rungs: Sequence[Rung]) -> Table:
+    """The crosstable, best first (`rungs`: `ladder.ladder`'s): each player's wins-draws-losses
+    against each other, then its games, score with its interval, Elo and speed."""
     order = standings.order
     table = Table(
         caption="cells: the row player's wins-draws-losses against the column's\n"
@@ -80,8 +98,9 @@ def _seconds(value: float) -> str:
     return f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s"
 
 
-def ladder_summary(event: Event, seconds: float | None) -> RenderableType:
-    """The heading, the standings and the crosstable of a ladder (so far, when interrupted)."""
+def ladder_summary(event: Event, seconds: float | None, standings: Standings, rungs: Sequence[Rung]) -> RenderableType:
+    """The heading, the standings and the crosstable of a ladder (so far, when interrupted), from
+    `duel.standings` and `ladder.ladder` of the event."""
     status = "interrupted after" if event.interrupted else "played"
     pace = f"{seconds:g} s a move" if seconds is not None else "each engine's own time a move"
     plan = event.plan
@@ -90,6 +109,6 @@ def ladder_summary(event: Event, seconds: float | None) -> RenderableType:
         heading += f", each pair of games from its own {plan.openings} random plies"
     return Group(
         Text(heading, style="bold"),
-        standings_table(event),
+        standings_table(standings, rungs),
         Text(f"{event.done} games in {event.seconds:.1f} s", style="dim"),
     )

@@ -1,6 +1,7 @@
-"""The play session on a Rich console: boards, status lines and banners around the core's loop.
+"""The play session on a Rich console: boards, status lines and banners around the core's session.
 
-The core `Match` makes the moves; this module only shows them and asks people for theirs.
+The core's `GameSession` (`sessions/play.py`) makes the moves, hints and explanations; this module
+only shows what it hands back and asks people for theirs.
 A person answers through a move reader (`ui.prompt`): the prompt_toolkit line at a
 terminal, or a game's own reader (its presentation's), or plain lines from a pipe. What a person
 types becomes a value the match acts on: a move, or a command (`TakeBack`, `Abandon`).
@@ -8,9 +9,6 @@ types becomes a value the match acts on: a move, or a command (`TakeBack`, `Aban
 
 from __future__ import annotations
 
-import contextlib
-import os
-import random
 import sys
 import time
 from collections.abc import Sequence
@@ -22,16 +20,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from nimmax import games, interrupt, saves
-from nimmax.analyze import game_value
-from nimmax.explain import lines
-from nimmax.files import read_text
+from nimmax import games, interrupt
 from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove
-from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, Command, GameRecord, Match, Ply, TakeBack, TakenBack
+from nimmax.match import Abandon, Command, GameRecord, Ply, TakenBack
 from nimmax.numbers import MAX_DELAY, quoted
-from nimmax.players import HumanPlayer, Player, SearchPlayer, check_fit, create, limited, suggested
-from nimmax.recorded import plies
-from nimmax.search.limits import override
+from nimmax.sessions.play import GameSession, start_value
 from nimmax.ui.banner import banner, engine_status, facing, last_mover, seat_labels, worth_drawing
 from nimmax.ui.games import presentation
 from nimmax.ui.live import LiveSearch
@@ -54,10 +47,10 @@ from nimmax.ui.rules import rules_of, title
 from nimmax.ui.why import why_table
 
 
-def start_value(game: AnyGame, state: Any) -> float | None:
-    """The game's value from its start, searched for where `state` ends a game whose result is read
-    against it (`Presentation.valued`, the plates game's); None elsewhere."""
-    return game_value(game) if game.is_terminal(state) and presentation(game).valued else None
+def end_value(game: AnyGame, state: Any) -> float | None:
+    """The game's value from its start where `state` ends a game whose result is read against it
+    (`Presentation.valued`, the plates game's); None elsewhere."""
+    return start_value(game, state, presentation(game).valued)
 
 
 class PlaySession:
@@ -75,30 +68,19 @@ class PlaySession:
         history: Sequence[Ply] = (),
     ) -> None:
         self.game, self.console, self.delay = game, console, delay
-        limits = override(time=time_limit)
-        chosen = [limited(spec, limits) for spec in specs]
-        for spec in chosen:
-            check_fit(spec, game)
         self.live = LiveSearch(game, console)
-        self.players: list[Player] = [
-            create(spec, seed=None if seed is None else seed + seat, ask=self.ask, watcher=self.live)
-            for seat, spec in enumerate(chosen)
-        ]
-        hint = suggested(game)
-        self.hint_spec = hint.limited(limits) if limits is not None else hint
-        self.labels = seat_labels(game, [player.spec for player in self.players])
-        self.humans = {seat for seat, player in enumerate(self.players) if isinstance(player, HumanPlayer)}
+        self.session = GameSession(game, specs, self.ask, self.live, seed, time_limit, history)
+        self.match = self.session.match
+        self.labels = seat_labels(game, self.session.specs)
+        self.humans = self.session.humans
         self.bottom = facing(self.humans)
-        rng = random.Random(game.seed if game.seed is not None else seed)
-        self.match = Match(game, self.players, rng, history)
         self.reader = reader
-        self.engines = any(isinstance(player, SearchPlayer) for player in self.players)
+        self.engines = self.session.engines
         """Whether an engine plays: `why` and F4 are offered only then."""
         self.interactive = reader is None and sys.stdin.isatty() and console.is_terminal
         if self.interactive and self.humans:
             self.reader = terminal_reader(game, why=self.engines)
         self.shortcuts = short_words(game) if self.humans else {}
-        self.hinter: SearchPlayer | None = None
 
     def play(self) -> GameRecord:
         """Play the game out (or until a person quits) and show the result."""
@@ -113,7 +95,7 @@ class PlaySession:
             self.console.print(Text(f"going on from ply {len(self.match.history)}", style="dim"))
         if worth_drawing(game, self.match.state):
             self.console.print(render(game, self.match.state, bottom=self.bottom))
-        moves = self.match.run()
+        moves = self.session.run()
         with quiet_keys(sys.stdin) if self.interactive and self.humans else nullcontext():
             while True:  # a Ctrl-C ends it: main() says so in one line, with what was kept
                 with self.thinking():
@@ -128,15 +110,14 @@ class PlaySession:
         moves_made = sum(ply.seat != CHANCE for ply in self.match.history)
         last = next((ply.seat for ply in reversed(self.match.history) if ply.seat != CHANCE), None)
         state = self.match.state
-        shown = banner(game, state, self.labels, self.humans, moves_made, last, start_value(game, state))
+        shown = banner(game, state, self.labels, self.humans, moves_made, last, end_value(game, state))
         self.console.print(shown)
         return self.match.record()
 
     def thinking(self) -> AbstractContextManager[object]:
         """While an engine searches: its live line, and Ctrl-C as "move now"."""
-        state = self.match.state
-        seat = CHANCE if self.game.is_terminal(state) else self.game.to_move(state)
-        if seat == CHANCE or not isinstance(self.players[seat], SearchPlayer):
+        seat = self.session.searching()
+        if seat is None:
             return nullcontext()
         return self.live.watching(f"{self.labels[seat]} is thinking")
 
@@ -189,7 +170,7 @@ class PlaySession:
             if command == "quit":
                 return Abandon()
             if command == "undo":
-                return TakeBack(frozenset(self.humans))
+                return self.session.take_back()
             if command == "hint":
                 self.hint(state)
             elif command == "why":
@@ -222,11 +203,8 @@ class PlaySession:
     def hint(self, state: Any) -> None:
         """The best move by the opponent's engine (or a quick search), with its value for the mover
         (2048: the slide's points now, the search's heuristic estimate apart)."""
-        if self.hinter is None:
-            engines = [player for player in self.players if isinstance(player, SearchPlayer)]
-            self.hinter = engines[0] if engines else SearchPlayer(self.hint_spec, self.live)
         with self.live.watching("hint"):
-            search = self.hinter.search(self.game, state)
+            search = self.session.hint(state)
         move = escape(self.game.format_move(search.move))
         status = engine_status(self.game, state, search.move, search)
         self.console.print(f"hint: [bold green]{move}[/bold green]   [dim]{escape(status)}[/dim]")
@@ -234,18 +212,15 @@ class PlaySession:
     def why(self) -> None:
         """The engine's last move with its line, and every other move's value with the line that
         refutes it, searched again by that engine (its table still warm)."""
-        ply = next((ply for ply in reversed(self.match.history) if ply.search is not None), None)
+        ply = self.session.last_searched()
         if ply is None:
             self.console.print("[yellow]no engine has moved yet; hint shows the best move here[/yellow]")
             return
-        player = self.players[ply.seat]
-        assert isinstance(player, SearchPlayer)
         with self.live.watching("why"):
-            result = player.search(self.game, ply.before, every_move=True)
-            found = lines(self.game, ply.before, player, result)
+            why = self.session.why(ply)
         move = escape(self.game.format_move(ply.move))
         self.console.print(f"why [bold]{escape(self.labels[ply.seat])}[/bold] played [bold cyan]{move}[/bold cyan]:")
-        self.console.print(why_table(self.game, ply.before, found, ply.move, result.depth))
+        self.console.print(why_table(self.game, ply.before, why.lines, ply.move, why.result.depth))
 
     def help(self, state: Any) -> None:
         """The game's rules and move notation in short, with moves of this position; then the commands
@@ -304,49 +279,6 @@ def play(
             keep_to_resume(session.match.record(), record, console)
 
 
-def setup(
-    words: Sequence[str], first: str | None, second: str | None, resume: bool, record: Path | None, plugin: str | None
-) -> tuple[AnyGame, list[str], Path | None, list[Ply]]:
-    """What `play` plays: the game, each seat's spec, where the record goes, and the plies already
-    made (a resumed game's, its players unless `first`/`second` name others)."""
-    history: list[Ply] = []
-    if resume:
-        started, record, history = resumed(words, record, plugin)
-        game = games.create(started.game)
-        first, second = first or started.players[0], second or started.players[-1]
-    elif not words:
-        raise BadInput("name a game to play (nimmax play nim 2 3 5), or --resume to go on with one")
-    else:
-        game = games.create(words)
-        if game.players == 1 and second is not None:
-            raise BadInput(f"{game.name} is a one-player game: give only --first")
-    specs = [first or "human"] if game.players == 1 else [first or "human", second or suggested(game).kind]
-    return game, specs, record, history
-
-
-def resumed(words: Sequence[str], record: Path | None, plugin: str | None) -> tuple[GameRecord, Path | None, list[Ply]]:
-    """What `play --resume [FILE]` goes on with: the unfinished record, where the game is written
-    (`record`, else the file itself; an autosave is replaced by a new one on quitting), its plies."""
-    if len(words) > 1:
-        raise BadInput("--resume takes one record (or none: the latest autosave), not game words")
-    target = record
-    if words:
-        path = Path(words[0])
-        started = saves.resumable(read_record(path, plugin), path)
-        target = record if record is not None else path
-    else:
-        started, autosave = saves.latest()
-        with contextlib.suppress(OSError):  # its moves go on in this game, kept anew if it is left again
-            os.unlink(autosave)
-    return started, target, plies(started)
-
-
-def read_record(path: Path, plugin: str | None = None) -> GameRecord:
-    """Load a record file, at most MAX_RECORD_BYTES of it; BadRecord says why it cannot be used.
-    A plugin game's record needs the plugin named (`plugin`, `--plugin`): a record runs no code."""
-    return GameRecord.from_json(read_text(path, MAX_RECORD_BYTES, "a record", BadRecord), path.parent, plugin)
-
-
 def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
     """Show every position of a recorded game in turn, each move named, then the result."""
     game = games.create(record.game)
@@ -367,5 +299,5 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
         if worth_drawing(game, after):
             console.print(render(game, after, game.parse_move(text, before), bottom))
     moves_made = sum(game.to_move(state) != CHANCE for state in states[:-1])
-    value = start_value(game, states[-1])
+    value = end_value(game, states[-1])
     console.print(banner(game, states[-1], labels, humans, moves_made, last_mover(game, states), value))

@@ -4,20 +4,22 @@ recorded game's analysis (`nimmax analyze`, `replay --analyze`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from nimmax.analyze import Analysis, MoveAnalysis
 from nimmax.claim import Claim, clamped
-from nimmax.explain import ANY_SPAWN, MoveLine
 from nimmax.game import CHANCE, AnyGame
 from nimmax.ui.claims import claim_text
 from nimmax.ui.text import counted, signed
 from nimmax.ui.views import outcome_word
+
+if TYPE_CHECKING:
+    from nimmax.analyze import Analysis, MoveAnalysis
+    from nimmax.explain import MoveLine
 
 SHOWN_MOVES = 12
 """Root moves `why` lists: the played one and the best others; more would not be read."""
@@ -27,15 +29,15 @@ VERDICT_STYLE = {"best": "green", "estimate": "dim", "inaccuracy": "yellow", "mi
 
 def line_text(game: AnyGame, state: Any, line: Sequence[Any], finished: bool) -> str:
     """A line in the game's notation, each move named by its mover: "O b1, X a3"; "…" where it
-    stops short of the end, "any spawn" where chance moves."""
+    stops short of the end. Where chance moves a line stops, its move there the explanation's
+    marker (`explain.ANY_SPAWN`: "any spawn"), shown as it is."""
     parts = []
     for move in line:
-        if move == ANY_SPAWN:
-            parts.append(ANY_SPAWN)
-            return ", ".join(parts)
         mover = game.to_move(state)
-        name = game.player_names[mover] if mover != CHANCE else "chance"
-        parts.append(f"{name} {game.format_move(move)}")
+        if mover == CHANCE:
+            parts.append(str(move))
+            return ", ".join(parts)
+        parts.append(f"{game.player_names[mover]} {game.format_move(move)}")
         state = game.result(state, move)
     return ", ".join(parts) + ("" if finished or not parts else ", …")
 
