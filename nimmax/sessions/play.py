@@ -41,14 +41,15 @@ class Why:
 
 
 class GameSession:
-    """One game between players given by spec: their moves, take-backs, hints and `why`."""
+    """One game between players given by spec: their moves, take-backs, hints and `why`; people
+    answer through `ask`, and `watcher` (a live line) sees every search."""
 
     def __init__(
         self,
         game: AnyGame,
         specs: Sequence[str],
         ask: Ask,
-        watcher: Watcher,
+        watcher: Watcher | None = None,
         seed: int | None = None,
         time_limit: float | None = None,
         history: Sequence[Ply] = (),
