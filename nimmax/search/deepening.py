@@ -49,6 +49,7 @@ class Searcher:
         self.game = game.for_search()
         self.table = table if table is not None else Table()
         self.budget = budget if budget is not None else Budget()
+        self.game.charge(self.budget)  # the game's own proofs count in the search's nodes and keep its deadline
         self.horizon = 0
         """Leaves cut short by a horizon: a search that met none has proven its value."""
         self.scored: list[tuple[Any, float]] = []
@@ -371,6 +372,7 @@ def run(
                     watcher.reached(result)
     finally:
         budget.watch = None
+        searcher.game.charge(None)  # a copy kept for the next move charges nothing to this one
     if last is None:
         last = unfinished(searcher, state, every_move)
     # the move's seconds on the clock its deadline is read from (started with the searcher)

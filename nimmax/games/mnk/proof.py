@@ -19,9 +19,10 @@ timed, so a search without a clock plays the same on every run and every machine
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
-from nimmax.game import Known
+from nimmax.game import Account, Known
 from nimmax.games.mnk.fours import aligning, completing
 
 FIRST_NODES = 4_000
@@ -111,6 +112,8 @@ class Proof:
         self.turn, self.opened = 0, False  # the call count of the root's proof's next turn; a question asked yet
         self.pending: tuple[int, int] | None = None
         """A root the book says the mover wins, met before the search read it: asked first (`outcome`)."""
+        self.account: Account | None = None
+        """The search the proof's work is charged to (`MNK.charge`): a question stops at its deadline."""
 
     def begin(self) -> None:
         """A new search begins: the next question is about its root or one of its root's children."""
@@ -314,8 +317,9 @@ class Proof:
         return None
 
     def tick(self) -> None:
-        """Look at the budget (every CHECK_EVERY nodes): spent, stop; a full table starts afresh."""
-        if self.nodes >= self.stop:
+        """Look at the budget (every CHECK_EVERY nodes): spent, or the search's deadline passed, stop; a
+        full table starts afresh."""
+        if self.nodes >= self.stop or (self.account is not None and time.perf_counter() >= self.account.deadline):
             raise OutOfNodes
         self.limit = min(self.stop, self.nodes + CHECK_EVERY)
         if len(self.table) >= REMEMBERED:
