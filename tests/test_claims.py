@@ -58,24 +58,58 @@ def record(words: str, moves: list[str]) -> dict[str, object]:
 SMALL_GAMES = {"simple-nim-misere", "nim-misere", "nim-normal", "3x3", "kalah-3-3", "plates", "subtraction"}
 """Games every view proves at once (so the test compares proofs there, not only estimates)."""
 
-TWO_SEATS = [shape for shape in SHAPES if not games.create(shlex.split(shape.words)).has_chance]
+POSITIONED = {"tictactoe", "connect4", "kalah", "2048"}
+"""Games whose words take `--position` (solved where the session left off); the others are solved from the start."""
 
 
-@pytest.mark.parametrize("shape", TWO_SEATS, ids=[shape.name for shape in TWO_SEATS])
+def engine_for(game: AnyGame) -> str:
+    """The spec of the engine a person plays against: alpha-beta, or expectimax where chance moves."""
+    return f"{'expectimax' if game.has_chance else 'alphabeta'}:time={TIME}"
+
+
+def first_typed(game: AnyGame, state: object) -> str:
+    """A person's seeded first move (a slide where the game starts with chance's spawns: the session
+    places them, and an illegal slide is only refused)."""
+    if game.to_move(state) == CHANCE:
+        return "up"
+    return game.format_move(random.Random(game.spec).choice(list(game.actions(state))))
+
+
+def solved_claim(game: AnyGame, words: str, states: list[object]) -> tuple[int, dict[str, object]]:
+    """`solve --json` of the position the session left (where the game takes one), else of the start:
+    the ply whose position it values and its answer."""
+    argv = shlex.split(words)
+    if "--position" in argv:  # a game started from a position of its own: the session's position replaces it
+        at = argv.index("--position")
+        del argv[at : at + 2]
+    ply, where = len(states), states[-1]
+    if game.name not in POSITIONED or game.to_move(where) == CHANCE or game.is_terminal(where):
+        ply, where, position = 1, states[0], []
+    else:
+        position = ["--position", game.format_position(where)]
+    algorithm = ["--algorithm", "expectimax"] if game.has_chance else []
+    run = nimmax_in_process("solve", *argv, *position, *algorithm, "--time", TIME, "--json", cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    return ply, json.loads(run.stdout)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=[shape.name for shape in SHAPES])
 def test_every_view_makes_one_claim(shape: object, tmp_path: Path) -> None:
     """A seeded move of a person, the engine's reply with its status line, `why`, a `hint`; then
-    `analyze --json` of the record and (where the game takes a `--position`) `solve --json`: a value
-    proven in one view is the same proven value in the others."""
+    `analyze --json` of the record and `solve --json` (where the session left off, in a game that
+    takes a `--position`, else from the start): a value proven in one view is the same proven value
+    in the others, every game of the journey matrix (2048 and plugins too)."""
     words: str = shape.words  # type: ignore[attr-defined]
     game = games.create(shlex.split(words))
     claim.forget()
     state = game.initial_state()
-    first = random.Random(len(words)).choice(list(game.actions(state)))
-    typed = game.format_move(first)
+    engine = game.players == 2
     path = tmp_path / "game.json"
+    opponent = ["--second", engine_for(game)] if engine else []
+    asked = "hint\nwhy\n" if engine else "hint\n"
     run = nimmax_in_process(
-        "play", *shlex.split(words), "--second", f"alphabeta:time={TIME}", "--record", str(path),
-        stdin=f"{typed}\nhint\nwhy\nquit\n", cwd=ROOT,
+        "play", *shlex.split(words), *opponent, "--time", TIME, "--seed", "1", "--record", str(path),
+        stdin=f"{first_typed(game, state)}\n{asked}quit\n", cwd=ROOT,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     screen = run.stdout
@@ -86,30 +120,31 @@ def test_every_view_makes_one_claim(shape: object, tmp_path: Path) -> None:
         states.append(game.result(states[-1], game.parse_move(move, states[-1])))
     status = re.search(r"plays (\S+)\s+value (.+?) · [\d,]+ nodes", screen)
     engine_ply = next((ply for ply, s in enumerate(states[:-1], 1) if game.to_move(s) == 1), None)
-    if status and engine_ply is not None:
+    finished = record["result"]["finished"]  # a game the engine ended before the person asked anything
+    if engine and status and engine_ply is not None:
         claims.setdefault(engine_ply, []).append(("status", *parsed(status.group(2))))
         played = re.search(r"\(played\)\s*│\s*(.+?)\s*│", screen)
-        assert played, screen
-        value, proven, depth = parsed(played.group(1))
-        claims[engine_ply].append(("why", value, proven, depth))
+        assert played or finished, screen
+        if played:
+            value, proven, depth = parsed(played.group(1))
+            claims[engine_ply].append(("why", value, proven, depth))
     hint = re.search(r"hint: (\S+)\s+value (.+?) · [\d,]+ nodes", screen)
-    assert hint, screen
-    claims.setdefault(len(states), []).append(("hint", *parsed(hint.group(2))))
+    heuristic = re.search(r"hint: \S+ .* at depth (\d+) \((?:not points|learned)\) · [\d,]+ nodes", screen)
+    assert hint or heuristic or finished, screen
+    if hint:
+        claims.setdefault(len(states), []).append(("hint", *parsed(hint.group(2))))
+    elif heuristic:  # 2048: a score's estimate in its own words; its depth is still held to the plies left
+        claims.setdefault(len(states), []).append(("hint", 0.0, False, int(heuristic.group(1))))
     plugin = ["--plugin", words.split(":")[0]] if ".py:" in words else []
     analysed = nimmax_in_process("analyze", str(path), *plugin, "--time", TIME, "--json", cwd=ROOT)
     assert analysed.returncode == 0, analysed.stderr
     analysis = json.loads(analysed.stdout)
     for move in analysis["moves"]:
         claims.setdefault(move["ply"], []).append(("analyze", move["value_before"], move["exact"], None))
-    if "--position" not in words and game.name == "tictactoe" or game.name == "connect4":
-        at = states[-1]
-        solved = nimmax_in_process(
-            "solve", *shlex.split(words), "--position", game.format_position(at), "--time", TIME, "--json"
-        )
-        answer = json.loads(solved.stdout)
-        claims[len(states)].append(("solve", answer["value"], answer["exact"], answer["depth"]))
-        for row in answer["moves"]:
-            assert not (row["exact"] and row["bound"] == "upper")  # exact and bound kept apart
+    ply, answer = solved_claim(game, words, states)
+    claims.setdefault(ply, []).append(("solve", answer["value"], answer["exact"], answer.get("depth")))
+    for row in answer["moves"]:
+        assert not (row["exact"] and row["bound"] == "upper")  # exact and bound kept apart
     for ply, said in claims.items():
         position = states[ply - 1]
         values = {round(value, 6) for _, value, exact, _ in said if exact}
