@@ -10,6 +10,7 @@ import random
 import re
 import shlex
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -75,7 +76,7 @@ def first_typed(game: AnyGame, state: object) -> str:
     return game.format_move(random.Random(game.spec).choice(list(game.actions(state))))
 
 
-def solved_claim(game: AnyGame, words: str, states: list[object]) -> tuple[int, dict[str, object]]:
+def solved_claim(game: AnyGame, words: str, states: list[Any]) -> tuple[int, dict[str, Any]]:
     """`solve --json` of the position the session left (where the game takes one), else of the start:
     the ply whose position it values and its answer."""
     argv = shlex.split(words)
