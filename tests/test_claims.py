@@ -263,3 +263,28 @@ def test_status_words_come_from_one_place() -> None:
     estimate = SearchResult(0.25, None, (), 10, 4738, 0.1, False)
     assert "estimate at depth 225" in search_status(game, estimate, 0, state)
     assert CHANCE not in (game.to_move(state),)
+
+
+def test_why_shows_a_position_proven_earlier_in_the_process_proven() -> None:
+    """`why` at a shallow depth estimates; a move whose position an earlier search proved is shown
+    proven, with the proven value; and `why`'s own proofs are filed for later views."""
+    from nimmax.explain import lines
+    from nimmax.players import create
+    from nimmax.search import search
+    from nimmax.ui.why import explanation
+
+    claim.forget()
+    game = games.create("tictactoe")
+    state = game.result(game.initial_state(), game.parse_move("b2", game.initial_state()))  # O to move
+    shallow = create("alphabeta:depth=1")
+    before = {found.move: found for found in lines(game, state, shallow)}
+    corner = game.parse_move("a1", state)
+    assert not before[corner].exact and "estimate" in explanation(game, state, before[corner])
+    after = game.result(state, corner)
+    assert claim.claimed(game, after, search(game, after, "alphabeta", depth=9)).exact  # X to move: a draw
+    again = {found.move: found for found in lines(game, state, shallow)}
+    assert explanation(game, state, again[corner]).startswith("a1 0 (draw)")  # proven, no estimate
+    edge = game.parse_move("b1", state)  # O's edge loses (3x3 theory): why proves it and files it
+    lines(game, state, create("alphabeta:time=inf"))
+    filed = claim.known(game, game.result(state, edge))
+    assert filed is not None and filed.value == 1.0  # X, to move after it, wins
