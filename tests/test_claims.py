@@ -269,14 +269,14 @@ def test_why_shows_a_position_proven_earlier_in_the_process_proven() -> None:
     """`why` at a shallow depth estimates; a move whose position an earlier search proved is shown
     proven, with the proven value; and `why`'s own proofs are filed for later views."""
     from nimmax.explain import lines
-    from nimmax.players import create
+    from nimmax.players import SearchPlayer, parse_spec
     from nimmax.search import search
     from nimmax.ui.why import explanation
 
     claim.forget()
     game = games.create("tictactoe")
     state = game.result(game.initial_state(), game.parse_move("b2", game.initial_state()))  # O to move
-    shallow = create("alphabeta:depth=1")
+    shallow = SearchPlayer(parse_spec("alphabeta:depth=1"))
     before = {found.move: found for found in lines(game, state, shallow)}
     corner = game.parse_move("a1", state)
     assert not before[corner].exact and "estimate" in explanation(game, state, before[corner])
@@ -285,6 +285,33 @@ def test_why_shows_a_position_proven_earlier_in_the_process_proven() -> None:
     again = {found.move: found for found in lines(game, state, shallow)}
     assert explanation(game, state, again[corner]).startswith("a1 0 (draw)")  # proven, no estimate
     edge = game.parse_move("b1", state)  # O's edge loses (3x3 theory): why proves it and files it
-    lines(game, state, create("alphabeta:time=inf"))
+    lines(game, state, SearchPlayer(parse_spec("alphabeta:time=inf")))
     filed = claim.known(game, game.result(state, edge))
     assert filed is not None and filed.value == 1.0  # X, to move after it, wins
+
+
+def test_the_live_line_clamps_depths_where_no_view_names_the_position() -> None:
+    """The live line of play, hint, why and analyze (whose views name no position) reads the root from the
+    search itself: no depth above the 200 plies a 15x15 board with 25 stones has left."""
+    import io
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from nimmax.search.deepening import run
+    from nimmax.search.engines import ENGINES
+    from nimmax.search.limits import Limits
+    from nimmax.ui.live import LiveSearch
+
+    game = games.create("tictactoe --size 15 --k 5")
+    state = game.initial_state()
+    rng = random.Random(3)
+    for _ in range(25):
+        state = game.result(state, rng.choice(list(game.actions(state))))
+    limits = Limits(time=0.05)
+    searcher = ENGINES["alphabeta"].searcher(game, limits=limits)
+    result = run(searcher, state, limits)
+    live = LiveSearch(game, Console(file=io.StringIO()))  # as play's: no position set on it
+    live.reached(replace(result, depth=4738, exact=False))
+    shown = live.line(searcher).plain
+    assert "depth 200 " in shown and "4738" not in shown, shown

@@ -58,6 +58,8 @@ class Searcher:
         """Whether the game's `heuristic_actions` apply: a limited search, set by `iterate`."""
         self.mover = CHANCE
         """The seat to move at the root being searched (set by `search_root`)."""
+        self.position: Any = None
+        """The root being searched (set by `iterate`): a live view clamps depths to the plies left there."""
         self.narrowed = [0, 0]
         """Nodes narrowed to `heuristic_actions`: the root mover's, then the other side's. A horizon
         of the mover's own leaves a win sound (a win needs one good move); the other side's does not."""
@@ -207,6 +209,7 @@ def iterate(
     """
     game, budget = searcher.game, searcher.budget
     start, nodes_before = time.perf_counter(), budget.nodes
+    searcher.position = state
     limit = limits.depth if limits.depth is not None else FULL_DEPTH
     current, first = (1 if deepen else limit), None
     searcher.narrowing = limits.limited and searcher.near and Capability.NARROWING in game.capabilities

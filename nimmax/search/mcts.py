@@ -81,6 +81,8 @@ class MonteCarlo:
         self.rng = random.Random(seed)
         self.two = game.players == 2
         self.root: Node | None = None
+        self.position: Any = None
+        """The root position being searched (set by `run`): a live view clamps depths to the plies left there."""
         self.narrows = Capability.NARROWING in game.capabilities
         """Whether the game narrows a limited search (MCTS always is one) to its `heuristic_actions`."""
         self.bottom, self.top = -INFINITY, INFINITY
@@ -92,6 +94,7 @@ class MonteCarlo:
         """Simulate until the budget ends or the root is settled; the most visited move (a proven win first)."""
         game, budget = self.game, self.budget
         start, nodes_before = time.perf_counter(), budget.nodes
+        self.position = state
         if game.is_terminal(state):
             budget.count()
             value = game.utility(state, max(game.to_move(state), 0))
