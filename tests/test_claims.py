@@ -315,3 +315,16 @@ def test_the_live_line_clamps_depths_where_no_view_names_the_position() -> None:
     live.reached(replace(result, depth=4738, exact=False))
     shown = live.line(searcher).plain
     assert "depth 200 " in shown and "4738" not in shown, shown
+
+
+def test_a_huge_nim_roots_other_moves_are_counted_as_legal_moves() -> None:
+    """`solve nim 1000000000 999999999 7 --normal`: the moves not shown are the legal moves (one per
+    counter taken from a pile) less the rows shown, not the book's valued few less them."""
+    piles = (1_000_000_000, 999_999_999, 7)
+    run = nimmax_in_process("solve", "nim", *map(str, piles), "--normal")
+    assert run.returncode == 0, run.stderr
+    rows = re.findall(r"^│ \d+:\d+", run.stdout, re.MULTILINE)
+    more = re.search(r"and ([\d,]+) more moves \(([\d,]+) of them valued", run.stdout)
+    assert rows and more, run.stdout
+    assert int(more.group(1).replace(",", "")) == sum(piles) - len(rows)
+    assert "+1 (win, proven)" in run.stdout
