@@ -45,7 +45,10 @@ class Account(Protocol):
     node count, which it adds its nodes to, and the deadline (perf_counter) it must end by."""
 
     nodes: int
-    deadline: float
+
+    @property
+    def deadline(self) -> float:
+        """The perf_counter time the work must end by."""
 
 
 class Capability(enum.Enum):

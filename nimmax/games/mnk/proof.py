@@ -121,9 +121,10 @@ class Proof:
         self.nodes = self.calls = 0
 
     def budget(self, nodes: int) -> bool:
-        """Start a question of at most `nodes` nodes, fewer where the search's share runs out; False if none is left."""
+        """Start a question of at most `nodes` nodes, fewer where the search's share runs out; False if none is
+        left, or the search's deadline has passed."""
         left = SEARCH_NODES + SHARE * self.calls - self.nodes
-        if left <= 0:
+        if left <= 0 or (self.account is not None and time.perf_counter() >= self.account.deadline):
             return False
         self.stop = self.nodes + min(nodes, left)
         self.limit = min(self.stop, self.nodes + CHECK_EVERY)
