@@ -4,9 +4,15 @@ limit bounds its whole move, the proof included (issue 40, item 6)."""
 from __future__ import annotations
 
 import json
+import math
 import time
+from math import comb
+from pathlib import Path
 
-from nimmax.games import connect4_book
+from pytest import MonkeyPatch
+
+from nimmax.games import connect4_book, kalah_book
+from nimmax.games.kalah import Kalah
 from nimmax.search import search
 from nimmax.search.engines import ENGINES
 from nimmax.search.limits import Limits
@@ -56,3 +62,19 @@ def test_solve_reports_the_proof_in_its_nodes() -> None:
         assert answer["nodes"] / answer["seconds"] > 1000  # over the same seconds
         nodes[book] = answer["nodes"]
     assert nodes["off"] < 100 and nodes["on"] >= 4_000  # a question of the proof's costs 4,000 nodes at first
+
+
+def test_an_endgame_book_built_during_a_search_counts_in_its_nodes(tmp_path: Path, monkeypatch: MonkeyPatch) -> None:
+    """Kalah(4,2) with a book of 3 seeds: the search that builds it counts every position the build
+    valued (C(3 + 8, 8) of them: the pits' fillings with at most 3 seeds); the next, reading it, does not."""
+    monkeypatch.setenv("NIMMAX_CACHE_DIR", str(tmp_path))
+    kalah_book.forget()
+    try:
+        game = Kalah(4, 2, endgame=3)
+        state = game.initial_state()
+        building = search(game, state, "alphabeta", time=math.inf)
+        reading = search(game, state, "alphabeta", time=math.inf)
+    finally:
+        kalah_book.forget()  # the process's next book is read from its own cache again
+    assert building.value == reading.value and building.exact
+    assert building.nodes - reading.nodes == comb(3 + 8, 8)
