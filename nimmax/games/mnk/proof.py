@@ -62,6 +62,9 @@ class OutOfNodes(Exception):
 class Proof:
     """An exact search of one board size's Connect Four positions, with its own table."""
 
+    account: Account | None = None
+    """The search the proof's work is charged to (`MNK.charge`): a question stops at its deadline."""
+
     def __init__(self, rows: int, cols: int) -> None:
         self.rows, self.cols, stride = rows, cols, rows + 1
         self.cells = rows * cols
@@ -112,8 +115,6 @@ class Proof:
         self.turn, self.opened = 0, False  # the call count of the root's proof's next turn; a question asked yet
         self.pending: tuple[int, int] | None = None
         """A root the book says the mover wins, met before the search read it: asked first (`outcome`)."""
-        self.account: Account | None = None
-        """The search the proof's work is charged to (`MNK.charge`): a question stops at its deadline."""
 
     def begin(self) -> None:
         """A new search begins: the next question is about its root or one of its root's children."""
