@@ -157,13 +157,47 @@ def of_move(game: AnyGame, state: Any, result: SearchResult, move: Any, value: f
     bounded = move in result.upper_bounds
     if result.moves_proven and not bounded:
         return Claim(value, "exact", 0)
-    after = game.result(state, move)
-    mover, then = game.to_move(state), game.to_move(after)
-    if game.is_terminal(after):  # a move that ends the game is exact by definition
-        return Claim(game.utility(after, mover), "exact", 0, "rules")
-    proof = known(game, after)
-    if proof is not None and then != CHANCE:
-        return Claim(proof.value if then == mover else -proof.value, "exact", 0, proof.engine)
+    proof = proven_after(game, state, move)
+    if proof is not None:
+        return proof
     if bounded and result.moves_proven:
         return Claim(value, "bound", 0)
     return Claim(value, "estimate", clamped(game, state, result.depth))
+
+
+def of_line(game: AnyGame, state: Any, move: Any, value: float, exact: bool, depth: int = 0) -> Claim:
+    """A root move's claim as `why` and `solve --explain` show it with its line: proven where their
+    search proved it or the store holds a proof of the position after it, else an estimate at `depth`."""
+    if exact:
+        return Claim(value, "exact", 0)
+    proof = proven_after(game, state, move)
+    return proof if proof is not None else Claim(value, "estimate", clamped(game, state, depth))
+
+
+def proven_after(game: AnyGame, state: Any, move: Any) -> Claim | None:
+    """What is proven of `move` for the side to move at `state`: the end it makes (exact by
+    definition), or the store's proof of the position after it; None where neither is known."""
+    after = game.result(state, move)
+    mover, then = game.to_move(state), game.to_move(after)
+    if game.is_terminal(after):
+        return Claim(game.utility(after, mover), "exact", 0, "rules")
+    proof = known(game, after)
+    if proof is None or then == CHANCE:
+        return None
+    return Claim(proof.value if then == mover else -proof.value, "exact", 0, proof.engine)
+
+
+def file_moves(game: AnyGame, state: Any, result: SearchResult, engine: str = "") -> None:
+    """File what a search valuing every root move proved: the root, and the position after each move
+    it valued exactly (for the side to move there), so later views of those positions show the proof."""
+    claimed(game, state, result, engine)
+    if not (result.exact and result.moves_proven):
+        return
+    mover = game.to_move(state)
+    for row in result.moves:
+        if row.move in result.upper_bounds:
+            continue
+        after = game.result(state, row.move)
+        then = game.to_move(after)
+        if not game.is_terminal(after) and then != CHANCE:
+            remember(game, after, Claim(row.value if then == mover else -row.value, "exact", 0, engine))

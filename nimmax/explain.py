@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from nimmax.claim import file_moves
 from nimmax.game import CHANCE, AnyGame, Capability, Known
 from nimmax.players import SearchPlayer
 from nimmax.search import Entry, SearchResult, deep
@@ -46,6 +47,7 @@ def lines(game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult 
         whole = result is not None and result.moves and not result.upper_bounds  # each move's own value
         searched = result if result is not None and whole else player.search(game, state, every_move=True)
         exact = searched.exact and searched.moves_proven
+        file_moves(game, state, searched, player.spec)  # what `why` proves, every later view shows proven
         table = player.table_for(game)
         each = []
         for move, value in searched.moves:

@@ -11,13 +11,14 @@ import enum
 import shlex
 from collections.abc import Hashable, Sequence
 from itertools import islice
-from typing import Any, Generic, NamedTuple, Self, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from nimmax.errors import BadGameSpec, BadInput, IllegalMove
 from nimmax.numbers import quoted
 
 __all__ = [
     "CHANCE",
+    "Account",
     "REQUIRED",
     "AnyGame",
     "BadGameSpec",
@@ -37,6 +38,17 @@ A = TypeVar("A", bound=Hashable)
 
 REQUIRED = ("initial_state", "to_move", "actions", "result", "is_terminal", "utility")
 """The members every game defines; notation has defaults, and the rest are capabilities."""
+
+
+class Account(Protocol):
+    """What a game's own work in a search (a proof, a book's build) is charged to: the search's
+    node count, which it adds its nodes to, and the deadline (perf_counter) it must end by."""
+
+    nodes: int
+
+    @property
+    def deadline(self) -> float:
+        """The perf_counter time the work must end by."""
 
 
 class Capability(enum.Enum):
@@ -114,6 +126,10 @@ class Game(Generic[S, A]):
         moves, like its table) owns; such a copy, or any other game, gives itself (a wrapper that
         forwards attributes to a game answers it itself, or the search takes the inner game's copy)."""
         return self
+
+    def charge(self, account: Account | None) -> None:
+        """Charge the work this search copy does of its own (a proof, a book's build) to `account`,
+        a search's: its nodes counted there, ended once its deadline passes; None: to nothing."""
 
     def initial_state(self) -> S:
         """The position the game starts from."""

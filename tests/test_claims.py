@@ -10,6 +10,7 @@ import random
 import re
 import shlex
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,24 +59,58 @@ def record(words: str, moves: list[str]) -> dict[str, object]:
 SMALL_GAMES = {"simple-nim-misere", "nim-misere", "nim-normal", "3x3", "kalah-3-3", "plates", "subtraction"}
 """Games every view proves at once (so the test compares proofs there, not only estimates)."""
 
-TWO_SEATS = [shape for shape in SHAPES if not games.create(shlex.split(shape.words)).has_chance]
+POSITIONED = {"tictactoe", "connect4", "kalah", "2048"}
+"""Games whose words take `--position` (solved where the session left off); the others are solved from the start."""
 
 
-@pytest.mark.parametrize("shape", TWO_SEATS, ids=[shape.name for shape in TWO_SEATS])
+def engine_for(game: AnyGame) -> str:
+    """The spec of the engine a person plays against: alpha-beta, or expectimax where chance moves."""
+    return f"{'expectimax' if game.has_chance else 'alphabeta'}:time={TIME}"
+
+
+def first_typed(game: AnyGame, state: object) -> str:
+    """A person's seeded first move (a slide where the game starts with chance's spawns: the session
+    places them, and an illegal slide is only refused)."""
+    if game.to_move(state) == CHANCE:
+        return "up"
+    return game.format_move(random.Random(game.spec).choice(list(game.actions(state))))
+
+
+def solved_claim(game: AnyGame, words: str, states: list[Any]) -> tuple[int, dict[str, Any]]:
+    """`solve --json` of the position the session left (where the game takes one), else of the start:
+    the ply whose position it values and its answer."""
+    argv = shlex.split(words)
+    if "--position" in argv:  # a game started from a position of its own: the session's position replaces it
+        at = argv.index("--position")
+        del argv[at : at + 2]
+    ply, where = len(states), states[-1]
+    if game.name not in POSITIONED or game.to_move(where) == CHANCE or game.is_terminal(where):
+        ply, where, position = 1, states[0], []
+    else:
+        position = ["--position", game.format_position(where)]
+    algorithm = ["--algorithm", "expectimax"] if game.has_chance else []
+    run = nimmax_in_process("solve", *argv, *position, *algorithm, "--time", TIME, "--json", cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    return ply, json.loads(run.stdout)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=[shape.name for shape in SHAPES])
 def test_every_view_makes_one_claim(shape: object, tmp_path: Path) -> None:
     """A seeded move of a person, the engine's reply with its status line, `why`, a `hint`; then
-    `analyze --json` of the record and (where the game takes a `--position`) `solve --json`: a value
-    proven in one view is the same proven value in the others."""
+    `analyze --json` of the record and `solve --json` (where the session left off, in a game that
+    takes a `--position`, else from the start): a value proven in one view is the same proven value
+    in the others, every game of the journey matrix (2048 and plugins too)."""
     words: str = shape.words  # type: ignore[attr-defined]
     game = games.create(shlex.split(words))
     claim.forget()
     state = game.initial_state()
-    first = random.Random(len(words)).choice(list(game.actions(state)))
-    typed = game.format_move(first)
+    engine = game.players == 2
     path = tmp_path / "game.json"
+    opponent = ["--second", engine_for(game)] if engine else []
+    asked = "hint\nwhy\n" if engine else "hint\n"
     run = nimmax_in_process(
-        "play", *shlex.split(words), "--second", f"alphabeta:time={TIME}", "--record", str(path),
-        stdin=f"{typed}\nhint\nwhy\nquit\n", cwd=ROOT,
+        "play", *shlex.split(words), *opponent, "--time", TIME, "--seed", "1", "--record", str(path),
+        stdin=f"{first_typed(game, state)}\n{asked}quit\n", cwd=ROOT,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     screen = run.stdout
@@ -86,30 +121,31 @@ def test_every_view_makes_one_claim(shape: object, tmp_path: Path) -> None:
         states.append(game.result(states[-1], game.parse_move(move, states[-1])))
     status = re.search(r"plays (\S+)\s+value (.+?) · [\d,]+ nodes", screen)
     engine_ply = next((ply for ply, s in enumerate(states[:-1], 1) if game.to_move(s) == 1), None)
-    if status and engine_ply is not None:
+    finished = record["result"]["finished"]  # a game the engine ended before the person asked anything
+    if engine and status and engine_ply is not None:
         claims.setdefault(engine_ply, []).append(("status", *parsed(status.group(2))))
         played = re.search(r"\(played\)\s*│\s*(.+?)\s*│", screen)
-        assert played, screen
-        value, proven, depth = parsed(played.group(1))
-        claims[engine_ply].append(("why", value, proven, depth))
+        assert played or finished, screen
+        if played:
+            value, proven, depth = parsed(played.group(1))
+            claims[engine_ply].append(("why", value, proven, depth))
     hint = re.search(r"hint: (\S+)\s+value (.+?) · [\d,]+ nodes", screen)
-    assert hint, screen
-    claims.setdefault(len(states), []).append(("hint", *parsed(hint.group(2))))
+    heuristic = re.search(r"hint: \S+ .* at depth (\d+) \((?:not points|learned)\) · [\d,]+ nodes", screen)
+    assert hint or heuristic or finished, screen
+    if hint:
+        claims.setdefault(len(states), []).append(("hint", *parsed(hint.group(2))))
+    elif heuristic:  # 2048: a score's estimate in its own words; its depth is still held to the plies left
+        claims.setdefault(len(states), []).append(("hint", 0.0, False, int(heuristic.group(1))))
     plugin = ["--plugin", words.split(":")[0]] if ".py:" in words else []
     analysed = nimmax_in_process("analyze", str(path), *plugin, "--time", TIME, "--json", cwd=ROOT)
     assert analysed.returncode == 0, analysed.stderr
     analysis = json.loads(analysed.stdout)
     for move in analysis["moves"]:
         claims.setdefault(move["ply"], []).append(("analyze", move["value_before"], move["exact"], None))
-    if "--position" not in words and game.name == "tictactoe" or game.name == "connect4":
-        at = states[-1]
-        solved = nimmax_in_process(
-            "solve", *shlex.split(words), "--position", game.format_position(at), "--time", TIME, "--json"
-        )
-        answer = json.loads(solved.stdout)
-        claims[len(states)].append(("solve", answer["value"], answer["exact"], answer["depth"]))
-        for row in answer["moves"]:
-            assert not (row["exact"] and row["bound"] == "upper")  # exact and bound kept apart
+    ply, answer = solved_claim(game, words, states)
+    claims.setdefault(ply, []).append(("solve", answer["value"], answer["exact"], answer.get("depth")))
+    for row in answer["moves"]:
+        assert not (row["exact"] and row["bound"] == "upper")  # exact and bound kept apart
     for ply, said in claims.items():
         position = states[ply - 1]
         values = {round(value, 6) for _, value, exact, _ in said if exact}
@@ -227,3 +263,68 @@ def test_status_words_come_from_one_place() -> None:
     estimate = SearchResult(0.25, None, (), 10, 4738, 0.1, False)
     assert "estimate at depth 225" in search_status(game, estimate, 0, state)
     assert CHANCE not in (game.to_move(state),)
+
+
+def test_why_shows_a_position_proven_earlier_in_the_process_proven() -> None:
+    """`why` at a shallow depth estimates; a move whose position an earlier search proved is shown
+    proven, with the proven value; and `why`'s own proofs are filed for later views."""
+    from nimmax.explain import lines
+    from nimmax.players import SearchPlayer, parse_spec
+    from nimmax.search import search
+    from nimmax.ui.why import explanation
+
+    claim.forget()
+    game = games.create("tictactoe")
+    state = game.result(game.initial_state(), game.parse_move("b2", game.initial_state()))  # O to move
+    shallow = SearchPlayer(parse_spec("alphabeta:depth=1"))
+    before = {found.move: found for found in lines(game, state, shallow)}
+    corner = game.parse_move("a1", state)
+    assert not before[corner].exact and "estimate" in explanation(game, state, before[corner])
+    after = game.result(state, corner)
+    assert claim.claimed(game, after, search(game, after, "alphabeta", depth=9)).exact  # X to move: a draw
+    again = {found.move: found for found in lines(game, state, shallow)}
+    assert explanation(game, state, again[corner]).startswith("a1 0 (draw)")  # proven, no estimate
+    edge = game.parse_move("b1", state)  # O's edge loses (3x3 theory): why proves it and files it
+    lines(game, state, SearchPlayer(parse_spec("alphabeta:time=inf")))
+    filed = claim.known(game, game.result(state, edge))
+    assert filed is not None and filed.value == 1.0  # X, to move after it, wins
+
+
+def test_the_live_line_clamps_depths_where_no_view_names_the_position() -> None:
+    """The live line of play, hint, why and analyze (whose views name no position) reads the root from the
+    search itself: no depth above the 200 plies a 15x15 board with 25 stones has left."""
+    import io
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from nimmax.search.deepening import run
+    from nimmax.search.engines import ENGINES
+    from nimmax.search.limits import Limits
+    from nimmax.ui.live import LiveSearch
+
+    game = games.create("tictactoe --size 15 --k 5")
+    state = game.initial_state()
+    rng = random.Random(3)
+    for _ in range(25):
+        state = game.result(state, rng.choice(list(game.actions(state))))
+    limits = Limits(time=0.05)
+    searcher = ENGINES["alphabeta"].searcher(game, limits=limits)
+    result = run(searcher, state, limits)
+    live = LiveSearch(game, Console(file=io.StringIO()))  # as play's: no position set on it
+    live.reached(replace(result, depth=4738, exact=False))
+    shown = live.line(searcher).plain
+    assert "depth 200 " in shown and "4738" not in shown, shown
+
+
+def test_a_huge_nim_roots_other_moves_are_counted_as_legal_moves() -> None:
+    """`solve nim 1000000000 999999999 7 --normal`: the moves not shown are the legal moves (one per
+    counter taken from a pile) less the rows shown, not the book's valued few less them."""
+    piles = (1_000_000_000, 999_999_999, 7)
+    run = nimmax_in_process("solve", "nim", *map(str, piles), "--normal")
+    assert run.returncode == 0, run.stderr
+    rows = re.findall(r"^│ \d+:\d+", run.stdout, re.MULTILINE)
+    more = re.search(r"and ([\d,]+) more moves \(([\d,]+) of them valued", run.stdout)
+    assert rows and more, run.stdout
+    assert int(more.group(1).replace(",", "")) == sum(piles) - len(rows)
+    assert "+1 (win, proven)" in run.stdout

@@ -19,7 +19,7 @@ from collections.abc import Hashable, Sequence
 from operator import add, itemgetter
 from typing import NamedTuple
 
-from nimmax.game import BadGameSpec, Capability, Game, IllegalMove, Known
+from nimmax.game import Account, BadGameSpec, Capability, Game, IllegalMove, Known
 from nimmax.games import kalah_book
 from nimmax.games.words import Option, Signature
 from nimmax.numbers import parse_int, quoted
@@ -143,6 +143,8 @@ class Kalah(Game[Position, int]):
         """Seeds in the pits up to which the endgame book may answer (0: no book)."""
         self.reach = endgame
         """The seeds its book covers at the least; None: as far as the search may wait (`kalah_book.reach`)."""
+        self._charged: tuple[Account, int] | None = None
+        """The search charged with the books built while it runs, and the count of positions built when it began."""
         if not self.endgame:
             self.capabilities = self.capabilities - {Capability.BOOK}
         self.lap = 2 * pits + 1
@@ -290,6 +292,13 @@ class Kalah(Game[Position, int]):
         board, left = state.board, state.left
         lead = board[-1] - board[self.pits] if state.player else board[self.pits] - board[-1]
         return lead - left, lead + left
+
+    def charge(self, account: Account | None) -> None:
+        """A book built while a search runs is its work (`Game.charge`): the positions valued are
+        added to its nodes when it ends (the build itself stops where `cache.halting` asks)."""
+        if self._charged is not None:
+            self._charged[0].nodes += kalah_book.made - self._charged[1]
+        self._charged = (account, kalah_book.made) if account is not None else None
 
     def book(self, state: Position) -> Known | None:
         """The endgame book's margin and plies to the end, for a position with at most `endgame`

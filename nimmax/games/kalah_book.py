@@ -305,6 +305,8 @@ def _fetch(pits: int, seeds: int, book: Book | None) -> Book:
         try:
             with cache.making(what, steps) as advance:
                 wider = build(pits, seeds, advance, book)
+            global made  # the process's count, as its shelf is the process's
+            made += len(wider.values) - valued
             if wider.seeds > known:
                 cache.keep(name, FORMAT, what, wider.encode())
         except MemoryError:
@@ -331,6 +333,8 @@ def forget() -> None:
     _stopped.clear()
 
 
+made = 0
+"""Positions the books' builds in this process have valued: a search that built one counts them in its nodes."""
 _shelf: dict[int, Book] = {}
 """The book this process reads, by pits: the widest it has read or made."""
 _stopped: set[int] = set()

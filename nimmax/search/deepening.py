@@ -49,6 +49,7 @@ class Searcher:
         self.game = game.for_search()
         self.table = table if table is not None else Table()
         self.budget = budget if budget is not None else Budget()
+        self.game.charge(self.budget)  # the game's own proofs count in the search's nodes and keep its deadline
         self.horizon = 0
         """Leaves cut short by a horizon: a search that met none has proven its value."""
         self.scored: list[tuple[Any, float]] = []
@@ -57,6 +58,8 @@ class Searcher:
         """Whether the game's `heuristic_actions` apply: a limited search, set by `iterate`."""
         self.mover = CHANCE
         """The seat to move at the root being searched (set by `search_root`)."""
+        self.position: Any = None
+        """The root being searched (set by `iterate`): a live view clamps depths to the plies left there."""
         self.narrowed = [0, 0]
         """Nodes narrowed to `heuristic_actions`: the root mover's, then the other side's. A horizon
         of the mover's own leaves a win sound (a win needs one good move); the other side's does not."""
@@ -206,6 +209,7 @@ def iterate(
     """
     game, budget = searcher.game, searcher.budget
     start, nodes_before = time.perf_counter(), budget.nodes
+    searcher.position = state
     limit = limits.depth if limits.depth is not None else FULL_DEPTH
     current, first = (1 if deepen else limit), None
     searcher.narrowing = limits.limited and searcher.near and Capability.NARROWING in game.capabilities
@@ -371,6 +375,7 @@ def run(
                     watcher.reached(result)
     finally:
         budget.watch = None
+        searcher.game.charge(None)  # a copy kept for the next move charges nothing to this one
     if last is None:
         last = unfinished(searcher, state, every_move)
     # the move's seconds on the clock its deadline is read from (started with the searcher)

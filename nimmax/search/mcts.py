@@ -57,6 +57,19 @@ CLOCK_PLIES = 256
 """Plies of a playout between looks at the clock (a 26x26 playout is some 700 plies)."""
 
 
+class Clock:
+    """What MCTS charges a game's own work to: its budget's deadline; the work's nodes, which are no
+    simulations, are kept here apart from the simulations counted as its nodes."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget, self.nodes = budget, 0
+
+    @property
+    def deadline(self) -> float:
+        """The search's deadline, as its budget has it now (`stop` moves it)."""
+        return self.budget.deadline
+
+
 class MonteCarlo:
     """One MCTS search: UCT down the tree, a playout, the payoff backed up, proofs propagated."""
 
@@ -81,6 +94,8 @@ class MonteCarlo:
         self.rng = random.Random(seed)
         self.two = game.players == 2
         self.root: Node | None = None
+        self.position: Any = None
+        """The root position being searched (set by `run`): a live view clamps depths to the plies left there."""
         self.narrows = Capability.NARROWING in game.capabilities
         """Whether the game narrows a limited search (MCTS always is one) to its `heuristic_actions`."""
         self.bottom, self.top = -INFINITY, INFINITY
@@ -92,6 +107,7 @@ class MonteCarlo:
         """Simulate until the budget ends or the root is settled; the most visited move (a proven win first)."""
         game, budget = self.game, self.budget
         start, nodes_before = time.perf_counter(), budget.nodes
+        self.position = state
         if game.is_terminal(state):
             budget.count()
             value = game.utility(state, max(game.to_move(state), 0))
@@ -99,9 +115,10 @@ class MonteCarlo:
         if game.to_move(state) == CHANCE:
             raise ValueError("a chance node has no move to choose")
         self.bottom, self.top = self.payoff_range(state)
-        self.root = root = self._root(state, every_move)
+        game.charge(Clock(budget))  # the game's own proofs keep the deadline
         budget.watch = (lambda _: watcher.tick(self)) if watcher is not None else None
         try:
+            self.root = root = self._root(state, every_move)  # no budget check in it: the root is always made
             while not root.done:  # the caller's policy pauses the collector: a big tree holds no cycles
                 self.simulate(root)
                 budget.nodes += 1  # a simulation is a node; the clock is read after each one
@@ -110,6 +127,7 @@ class MonteCarlo:
             pass
         finally:
             budget.watch = None
+            game.charge(None)
         return self.answer(every_move, budget.nodes - nodes_before, time.perf_counter() - start)
 
     def payoff_range(self, state: Any) -> tuple[float, float]:

@@ -63,6 +63,8 @@ class Progress(Protocol):
 
     simulates: bool
     """Whether its nodes are simulations (MCTS) rather than positions searched."""
+    position: Any
+    """The root position being searched (None before it starts)."""
 
     @property
     def budget(self) -> Budget:

@@ -117,9 +117,9 @@ class LiveSearch:
     def line(self, searcher: Progress) -> Text:
         """The live line: what the search knows so far, then its speed (MCTS: in simulations)."""
         game, last, budget = self.game, self.last, searcher.budget
-        simulating = searcher.simulates
+        simulating, root = searcher.simulates, searcher.position if searcher.position is not None else self.state
         if last is not None and last.move is not None:
-            depth = last.depth if self.state is None else clamped(game, self.state, last.depth)
+            depth = last.depth if root is None else clamped(game, root, last.depth)
             known = f"depth {depth} · best {game.format_move(last.move)} · "
             known += value_text(game, last.value, last.exact, depth)
         else:

@@ -168,15 +168,28 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
         word = (bound_word if bounded else outcome_word)(game, value, result.moves_proven, mover)
         table.add_row(Text(label, style=style), move_value(value, bounded), word)
     parts: list[Text | Table | Group] = [solution_header(game, state), table]
-    if len(shown) < len(ranked):
-        more = len(ranked) - len(shown)
-        lowest = min(value for _, value in shown)
+    legal = legal_count(game, state, len(ranked))
+    if len(shown) < legal:
+        lowest = min((value for _, value in shown), default=0.0)
         higher = any(value > lowest for _, value in ranked[len(shown) :])  # MCTS ranks by visits
         note = "" if higher else ", none valued higher"
-        parts.append(Text(f"and {counted(more, 'more move')}{note} (--all shows them)"))
+        if legal > len(ranked):  # a root too wide to value move by move (a book's root): the rest unvalued
+            none = "" if higher else ", none higher"
+            note = f" ({len(ranked) - len(shown):,} of them valued{none}; the rest not valued)"
+            parts.append(Text(f"and {counted(legal - len(shown), 'more move')}{note}"))
+        else:
+            parts.append(Text(f"and {counted(legal - len(shown), 'more move')}{note} (--all shows them)"))
     if result.upper_bounds:
         parts.append(Text(BOUNDS_NOTE, style="dim"))
     return Group(*parts)
+
+
+def legal_count(game: AnyGame, state: Any, valued: int) -> int:
+    """How many moves `state` has (a lazy sequence says without making them), at least the `valued` ones."""
+    try:
+        return max(len(game.actions(state)), valued)
+    except Exception:  # noqa: BLE001 - a plugin's moves may not say their number: the valued ones then
+        return valued
 
 
 BOUNDS_NOTE = "≤: a bound proving the move no better than the best (--all: each exact value)"

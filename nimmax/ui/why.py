@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from nimmax.claim import Claim, clamped
+from nimmax.claim import of_line
 from nimmax.game import CHANCE, AnyGame
 from nimmax.ui.claims import claim_text
 from nimmax.ui.text import counted, signed
@@ -42,18 +42,17 @@ def line_text(game: AnyGame, state: Any, line: Sequence[Any], finished: bool) ->
     return ", ".join(parts) + ("" if finished or not parts else ", …")
 
 
-def value_phrase(game: AnyGame, value: float, exact: bool, mover: int, depth: int = 0, state: Any = None) -> str:
-    """A root move's value for the side to move, in the one wording (`ui/claims.py`): its meaning when
-    proven, else the estimate at its depth (no deeper than the plies left from `state`, where given)."""
-    if not exact and state is not None:
-        depth = clamped(game, state, depth)
-    return claim_text(game, Claim(value, "exact" if exact else "estimate", depth), mover, short=True)
+def value_phrase(game: AnyGame, state: Any, found: MoveLine, depth: int = 0) -> str:
+    """A root move's value for the side to move at `state`, in the one wording (`ui/claims.py`): its
+    meaning where proven (by this search, or earlier in the process: `claim.of_line`), else the
+    estimate at its depth (no deeper than the plies left)."""
+    claim = of_line(game, state, found.move, found.value, found.exact, depth)
+    return claim_text(game, claim, game.to_move(state), short=True)
 
 
 def explanation(game: AnyGame, state: Any, found: MoveLine, depth: int = 0) -> str:
     """One sentence for a root move: "b1 -1 (loss): X a3" — its value, then the line after it."""
-    mover = game.to_move(state)
-    head = f"{game.format_move(found.move)} {value_phrase(game, found.value, found.exact, mover, depth, state)}"
+    head = f"{game.format_move(found.move)} {value_phrase(game, state, found, depth)}"
     rest = found.line[1:]
     if not rest:
         return head + (": the game ends" if found.finished else "")
@@ -63,7 +62,6 @@ def explanation(game: AnyGame, state: Any, found: MoveLine, depth: int = 0) -> s
 def why_table(game: AnyGame, state: Any, found: Sequence[MoveLine], played: Any, depth: int = 0) -> Table:
     """The engine's move with its line first, then the other moves, best first, each with the
     line that shows its value (the refutation of a worse one)."""
-    mover = game.to_move(state)
     ordered = sorted(found, key=lambda item: item.move != played)
     table = Table(title_justify="left", show_edge=False)
     table.add_column("move", style="bold cyan")
@@ -73,7 +71,7 @@ def why_table(game: AnyGame, state: Any, found: Sequence[MoveLine], played: Any,
         after = game.result(state, item.move)
         label = game.format_move(item.move) + (" (played)" if item.move == played else "")
         rest = line_text(game, after, item.line[1:], item.finished) or ("the game ends" if item.finished else "…")
-        table.add_row(Text(label), Text(value_phrase(game, item.value, item.exact, mover, depth, state)), Text(rest))
+        table.add_row(Text(label), Text(value_phrase(game, state, item, depth)), Text(rest))
     if len(ordered) > SHOWN_MOVES:
         table.caption = f"{counted(len(ordered) - SHOWN_MOVES, 'more move')} not shown"
     return table
@@ -86,7 +84,7 @@ def explain_tree(game: AnyGame, state: Any, found: Sequence[MoveLine], depth: in
     tree = Tree(Text(f"{name} to move in {game.format_position(state)}", style="bold"))
     for rank, item in enumerate(found):
         label = Text(game.format_move(item.move), style="bold green" if rank == 0 else "bold cyan")
-        label.append(f"  {value_phrase(game, item.value, item.exact, mover, depth, state)}")
+        label.append(f"  {value_phrase(game, state, item, depth)}")
         if rank == 0:
             label.append("  best", style="green")
         branch = tree.add(label)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Self
 
-from nimmax.game import Capability, Known
+from nimmax.game import Account, Capability, Known
 from nimmax.games import connect4_book
 from nimmax.games.mnk.evaluation import Evaluation
 from nimmax.games.mnk.notation import CONNECT4, TICTACTOE
@@ -83,6 +83,12 @@ class MNK(Evaluation):
             self._proof.begin()
         return super().for_search()
 
+    def charge(self, account: Account | None) -> None:
+        """The proof's work charged to a search (`Game.charge`): its nodes added to the search's (`book`,
+        `heuristic_actions`), its questions stopped at the search's deadline."""
+        if self._proof is not None:
+            self._proof.account = account
+
     def heuristic_actions(self, state: Board) -> Sequence[int] | None:
         """`Threats.heuristic_actions`; past the 8-stone book, in a search's copy, the moves its proof
         says the position needs (`proof.Proof.best_moves`: a proven win or draw alone, else at the
@@ -92,7 +98,11 @@ class MNK(Evaluation):
             return super().heuristic_actions(state)
         if (state.x_threats | state.o_threats) & (taken + self.bottom):
             return None  # a four to make or to block: `search_actions` has the move
-        cells = self._proof.best_moves(state.o if state.player else state.x, taken, lambda: self.least(state))
+        proof = self._proof
+        before = proof.nodes
+        cells = proof.best_moves(state.o if state.player else state.x, taken, lambda: self.least(state))
+        if proof.account is not None:
+            proof.account.nodes += proof.nodes - before
         return tuple(col for col in self.column_order if cells & self.column_masks[col]) or None
 
     def least(self, state: Board) -> int:
@@ -129,7 +139,12 @@ class MNK(Evaluation):
         mine, threats = (state.o, state.o_threats) if state.player else (state.x, state.x_threats)
         if threats & (taken + self.bottom):  # the mover completes four at once
             return Known(1.0, 1, True)
-        return self._proof.outcome(mine, taken)
+        proof = self._proof
+        before = proof.nodes
+        known = proof.outcome(mine, taken)
+        if proof.account is not None:
+            proof.account.nodes += proof.nodes - before
+        return known
 
 
 def _shape(

@@ -19,9 +19,10 @@ timed, so a search without a clock plays the same on every run and every machine
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
-from nimmax.game import Known
+from nimmax.game import Account, Known
 from nimmax.games.mnk.fours import aligning, completing
 
 FIRST_NODES = 4_000
@@ -60,6 +61,9 @@ class OutOfNodes(Exception):
 
 class Proof:
     """An exact search of one board size's Connect Four positions, with its own table."""
+
+    account: Account | None = None
+    """The search the proof's work is charged to (`MNK.charge`): a question stops at its deadline."""
 
     def __init__(self, rows: int, cols: int) -> None:
         self.rows, self.cols, stride = rows, cols, rows + 1
@@ -118,9 +122,10 @@ class Proof:
         self.nodes = self.calls = 0
 
     def budget(self, nodes: int) -> bool:
-        """Start a question of at most `nodes` nodes, fewer where the search's share runs out; False if none is left."""
+        """Start a question of at most `nodes` nodes, fewer where the search's share runs out; False if none is
+        left, or the search's deadline has passed."""
         left = SEARCH_NODES + SHARE * self.calls - self.nodes
-        if left <= 0:
+        if left <= 0 or (self.account is not None and time.perf_counter() >= self.account.deadline):
             return False
         self.stop = self.nodes + min(nodes, left)
         self.limit = min(self.stop, self.nodes + CHECK_EVERY)
@@ -314,8 +319,9 @@ class Proof:
         return None
 
     def tick(self) -> None:
-        """Look at the budget (every CHECK_EVERY nodes): spent, stop; a full table starts afresh."""
-        if self.nodes >= self.stop:
+        """Look at the budget (every CHECK_EVERY nodes): spent, or the search's deadline passed, stop; a
+        full table starts afresh."""
+        if self.nodes >= self.stop or (self.account is not None and time.perf_counter() >= self.account.deadline):
             raise OutOfNodes
         self.limit = min(self.stop, self.nodes + CHECK_EVERY)
         if len(self.table) >= REMEMBERED:
