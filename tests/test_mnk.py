@@ -582,6 +582,25 @@ def test_small_boards_gravity_and_the_empty_board() -> None:
     assert [big.format_move(move) for move in big.heuristic_actions(big.initial_state()) or ()] == ["h8"]
 
 
+class Traced(MNK):
+    """An m,n,k game that counts the positions its own `result` makes."""
+
+    made = 0
+
+    def result(self, state: Board, action: int) -> Board:
+        self.made += 1
+        return super().result(state, action)
+
+
+def test_a_subclass_keeps_its_own_members_in_a_search() -> None:
+    """MNK binds the members a search calls at every node to its parts, but never over a
+    subclass's own: a search of its copy makes every child through it."""
+    game = Traced()
+    searching = game.for_search()
+    result = search(searching, game.initial_state(), "minimax", cache=False, time=inf)
+    assert result.nodes == 549_946 and searching.made >= result.nodes - 1 and game.made == 0
+
+
 class Counted(MNK):
     """An m,n,k game that counts the calls of `heuristic_actions` (a search's copy counts with it)."""
 
