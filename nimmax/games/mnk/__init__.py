@@ -56,7 +56,7 @@ class MNK(Game[Board, int]):
 
     player_names = ("X", "O")
     capabilities = frozenset({Capability.SEARCH_ORDER, Capability.NARROWING, Capability.EVALUATION, Capability.BOOK})
-    """BOOK where the books cover the board and are installed: an instance without them narrows it."""
+    """BOOK where the books cover the board and are installed: an instance without them drops it."""
 
     def __init__(
         self,
@@ -70,7 +70,8 @@ class MNK(Game[Board, int]):
         self.name, self.position = name, position
         self.geometry = Geometry(rows, cols, k, gravity, name)
         self.notation = Notation(self.geometry, name)
-        self.start = self.notation.read_position(position if position is not None else "/".join(["." * cols] * rows))
+        empty = "/".join(["." * cols] * rows)
+        self.start = self.notation.read_position(position if position is not None else empty)
         self.booked = name == "connect4" and (rows, cols, self.geometry.k) == (6, 7, 4)
         """Whether the opening books cover this board (Connect Four 7x6)."""
         self.books = self.booked and connect4_book.installed()
@@ -80,9 +81,9 @@ class MNK(Game[Board, int]):
         self._compose(remember=False)
 
     def _compose(self, remember: bool) -> None:
-        """The parts that remember: with memos of their own (a search's copy) or keeping nothing (the
-        game's own, so it is shared and pickled bare); and the members in BOUND bound to them, where
-        a subclass keeps MNK's."""
+        """The parts that remember: with memos of their own (a search's copy) or keeping nothing
+        (the game's own, so it is shared and pickled bare); and the members in BOUND bound to
+        them, where a subclass keeps MNK's."""
         geometry = self.geometry
         self.rules = Rules(geometry, self.notation, remember)
         self.threats = Threats(geometry, remember)
@@ -121,7 +122,7 @@ class MNK(Game[Board, int]):
         return payoff(state.outcome, player)
 
     def plies_left(self, state: Board) -> int:
-        """The most plies the game can last from `state`: its empty cells (a claim's depth stays within them)."""
+        """The most plies the game can last from `state`: its empty cells (a claim's depth)."""
         return self.geometry.cells - (state.x | state.o).bit_count()
 
     def actions(self, state: Board) -> Sequence[int]:
@@ -161,8 +162,9 @@ class MNK(Game[Board, int]):
 
     def heuristic_actions(self, state: Board) -> Sequence[int] | None:
         """`Threats.narrowed`; past the 8-stone book, in a search's copy, the moves its proof
-        says the position needs (`proof.Proof.best_moves`: a proven win or draw alone, else at the
-        search's root the moves not proven short of the 12-stone book's payoff); None for every move."""
+        says the position needs (`proof.Proof.best_moves`: a proven win or draw alone, else at
+        the search's root the moves not proven short of the 12-stone book's payoff); None for
+        every move."""
         taken = state.x | state.o
         if self.proof is None or state.outcome or taken.bit_count() < connect4_book.STONES[-1]:
             return self.threats.narrowed(state)
@@ -173,9 +175,10 @@ class MNK(Game[Board, int]):
         return tuple(col for col in geometry.column_order if cells & geometry.column_masks[col]) or None
 
     def least(self, state: Board) -> int:
-        """The least payoff the 12-stone book proves for the mover (-1 where it says nothing): its own
-        at 12 stones; one stone later, the most of every position X may have moved from (each X stone
-        on top of its column taken back), since each move of X from there leaves O at least its negation."""
+        """The least payoff the 12-stone book proves for the mover (-1 where it says nothing): its
+        own at 12 stones; one stone later, the most of every position X may have moved from (each
+        X stone on top of its column taken back), since each move of X from there leaves O at
+        least its negation."""
         taken, geometry = state.x | state.o, self.geometry
         stones = taken.bit_count()
         if stones == connect4_book.STONES[-1]:
@@ -183,7 +186,8 @@ class MNK(Game[Board, int]):
             return int(known.payoff) if known is not None else -1
         if stones != connect4_book.STONES[-1] + 1:
             return -1
-        least, tops = -1, (taken + geometry.bottom) >> 1 & state.x  # each column's top stone, where it is X's
+        # each column's top stone, where it is X's
+        least, tops = -1, (taken + geometry.bottom) >> 1 & state.x
         while tops and least < 1:
             top = tops & -tops
             tops ^= top
@@ -194,10 +198,10 @@ class MNK(Game[Board, int]):
         return least
 
     def book(self, state: Board) -> Known | None:
-        """The opening books at the stone counts they cover (`opening`); past them, in a search's copy
-        (`for_search`), the outcome an exact search of its own proves (`proof.Proof`: the root's children
-        within a budget of nodes that grows each time they are asked, all within a share of the calls
-        here, deeper positions from its table), or None."""
+        """The opening books at the stone counts they cover (`opening`); past them, in a search's
+        copy (`for_search`), the outcome an exact search of its own proves (`proof.Proof`: the
+        root's children within a budget of nodes that grows each time they are asked, all within
+        a share of the calls here, deeper positions from its table), or None."""
         taken = state.x | state.o
         if self.proof is not None:
             self.proof.read, self.proof.calls = True, self.proof.calls + 1
@@ -217,7 +221,7 @@ class MNK(Game[Board, int]):
         return connect4_book.probe(state.x, state.o, taken + self.geometry.bottom, state.x_threats)
 
     def missing_books(self) -> str | None:
-        """How to get perfect play, on the board the opening books cover when they are not installed."""
+        """How to get perfect play, on the board the books cover when they are not installed."""
         if self.booked and not connect4_book.installed():
             return connect4_book.ADVICE
         return None

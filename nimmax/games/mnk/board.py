@@ -41,7 +41,7 @@ class Board(NamedTuple):
     x_threats: int
     o_threats: int
     images: int
-    """Every symmetric image of both bitboards, packed side by side (see `Geometry.stone_images`)."""
+    """Every symmetric image of both bitboards, packed side by side (`Geometry.stone_images`)."""
 
 
 def bits_of(cells: int) -> list[int]:

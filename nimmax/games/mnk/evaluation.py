@@ -11,12 +11,13 @@ from nimmax.games.mnk.threats import NARROWED_CELLS, Threats
 
 GOOD_THREAT, POOR_THREAT = 60.0, 10.0
 """What a threat under gravity adds to the estimate, on a row of the parity that favours its
-owner and on the other (see `Evaluation.parity_score`); an open window of k - 1 stones weighs 4 ** (k - 2)."""
+owner and on the other (see `Evaluation.parity_score`); an open window of k - 1 stones weighs
+4 ** (k - 2)."""
 OPEN_FOUR = 600.0
 """What the estimate adds (no gravity, no threat on the board) when the mover can make two
 threats with one stone: a win next move unless the opponent wins first."""
 FORCED_PLIES = 12
-"""Forced blocks `evaluate` plays out at most before it scores a position (a quiescence on fours)."""
+"""Forced blocks `evaluate` plays out at most before it scores a position (quiescence on fours)."""
 VCF_WIN = 900.0
 """What the estimate adds when the mover wins by continuous fours: a win beyond the horizon."""
 
@@ -45,7 +46,8 @@ class Evaluation:
             mine, theirs = (o_threats, x_threats) if state.player else (x_threats, o_threats)
             if mine or not theirs or theirs & (theirs - 1):
                 break
-            state = self.rules.result(state, (theirs & -theirs).bit_length() - 1)  # the forced block
+            block = (theirs & -theirs).bit_length() - 1
+            state = self.rules.result(state, block)
         if state.outcome:
             return payoff(state.outcome, player) * 0.9
         x, o, mover, _, x_threats, o_threats, _ = state

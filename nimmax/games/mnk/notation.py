@@ -54,7 +54,7 @@ class Notation:
         )
 
     def format_move(self, action: int) -> str:
-        """A move as it is written: `b2` (column letter, row from the top), a column's letter under gravity."""
+        """A move as written: `b2` (column letter, row from the top); under gravity its column."""
         if self.geometry.gravity:
             return LETTERS[action]
         row, col = self.geometry.cell(action)
@@ -91,7 +91,8 @@ class Notation:
         if lettered:
             col = self._column(lettered[1])
             return geometry.bit(parse_int(lettered[2], "row", 1, geometry.rows, IllegalMove) - 1, col)
-        numbered = re.fullmatch(r"([^\s,]+)\s*[\s,]\s*([^\s,]+)", text)  # 2,2 or 2 2: row, then column
+        # 2,2 or 2 2: row, then column
+        numbered = re.fullmatch(r"([^\s,]+)\s*[\s,]\s*([^\s,]+)", text)
         if not numbered:
             return None
         row = parse_int(numbered[1], "row", 1, geometry.rows, IllegalMove) - 1
@@ -101,11 +102,12 @@ class Notation:
         """The column a letter names; IllegalMove when it is off the board."""
         col, cols = LETTERS.index(letter), self.geometry.cols
         if col >= cols:
-            raise IllegalMove(f"column must be a letter from a to {LETTERS[cols - 1]}, not {quoted(letter)}")
+            last = LETTERS[cols - 1]
+            raise IllegalMove(f"column must be a letter from a to {last}, not {quoted(letter)}")
         return col
 
     def format_position(self, state: Board) -> str:
-        """The position as `--position` reads it: rows from the top joined by '/', cells x, o and '.'."""
+        """The position as `--position` reads it: rows from the top joined by '/', cells x o ."""
         geometry = self.geometry
         return "/".join(
             "".join(self._mark(state, geometry.bit(row, col)) for col in range(geometry.cols))
@@ -146,14 +148,14 @@ class Notation:
         geometry, name, shown = self.geometry, self.name, quoted(text)
         rows = text.strip().lower().split("/")
         if len(rows) != geometry.rows or any(len(row) != geometry.cols for row in rows):
-            raise BadGameSpec(
-                f"{name}: position {shown} is not {geometry.rows} rows of {geometry.cols} cells joined by '/'"
-            )
+            shape = f"{geometry.rows} rows of {geometry.cols} cells"
+            raise BadGameSpec(f"{name}: position {shown} is not {shape} joined by '/'")
         x = o = 0
         for row, cells in enumerate(rows):
             for col, mark in enumerate(cells):
                 if mark not in "xo.":
-                    raise BadGameSpec(f"{name}: position {shown} has {quoted(mark)}; cells are x, o and '.'")
+                    wrong = quoted(mark)
+                    raise BadGameSpec(f"{name}: position {shown} has {wrong}; cells are x, o and '.'")
                 if mark == "x":
                     x |= 1 << geometry.bit(row, col)
                 elif mark == "o":

@@ -12,9 +12,9 @@ from nimmax.games.mnk.board import DRAWN, LETTERS, O_WON, X_WON, Board, Geometry
 from nimmax.games.mnk.notation import Notation
 
 REMEMBERED_CELLS = 16
-"""Boards up to this many cells remember the moves of each set of taken cells (2^16 sets at most)."""
+"""Boards up to this many cells remember the moves of each set of taken cells: 2^16 sets at most."""
 REMEMBERED_CHILDREN = 1 << 16
-"""Children a board of at most REMEMBERED_CELLS remembers (then it starts afresh): some 12 MB at worst."""
+"""Children a board of at most REMEMBERED_CELLS remembers (then it starts afresh), 12 MB at most."""
 REMEMBERED_SCORES = 1 << 19
 """Window scores a search remembers at most (then it starts afresh): some 60 MB at worst."""
 REMEMBERED_POSITIONS = 1 << 17

@@ -9,7 +9,8 @@ from nimmax.games.mnk.board import Board, Geometry, bits_of
 from nimmax.games.mnk.rules import REMEMBERED_POSITIONS, memo
 
 NARROWED_CELLS = 49
-"""Boards above this many cells (larger than 7x7, no gravity) narrow a limited search to the cells near the stones."""
+"""Boards above this many cells (larger than 7x7, no gravity) narrow a limited search to the cells
+near the stones."""
 BEAM = 12
 """Moves a limited search tries where nothing is forced: the near cells that add most to the
 mover's windows and take most from the opponent's."""
@@ -36,7 +37,8 @@ class Threats:
         opponent's windows that would make them (the answers to an open three); else the empty
         cells within two steps (any direction) of a stone, those next to one first, each centre
         first, the centre alone on an empty board. None on smaller boards, and where no cell is
-        left out (a forced move, or every empty cell worth trying), so a search there proves what it can."""
+        left out (a forced move, or every empty cell worth trying), so a search there proves what
+        it can."""
         geometry = self.geometry
         if geometry.gravity or geometry.cells <= NARROWED_CELLS or state.outcome:
             return None
