@@ -42,7 +42,13 @@ __all__ = [
     "create_tictactoe",
 ]
 
-BOUND = (("actions", "rules"), ("result", "rules"), ("key", "rules"), ("search_actions", "rules"))
+BOUND = (
+    ("actions", "rules"),
+    ("result", "rules"),
+    ("key", "rules"),
+    ("search_actions", "rules"),
+    ("evaluate", "evaluation"),
+)
 """The members a search calls at every node, bound on each game to the part that answers them
 (`MNK._compose`): a call goes straight to the part, without a frame of MNK's own."""
 
@@ -124,6 +130,9 @@ class MNK(Game[Board, int]):
     def plies_left(self, state: Board) -> int:
         """The most plies the game can last from `state`: its empty cells (a claim's depth)."""
         return self.geometry.cells - (state.x | state.o).bit_count()
+
+    # Each game binds the members in BOUND to its parts; these delegates are what Game's reflection
+    # (declared capabilities, `check`'s laws) and a subclass's `super()` reach.
 
     def actions(self, state: Board) -> Sequence[int]:
         """`Rules.actions`: the empty cells (under gravity the open columns), centre first."""
