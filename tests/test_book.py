@@ -145,7 +145,7 @@ def test_short_wins_and_losses_of_the_12_stone_book_agree_with_a_small_solver() 
             continue
         columns = decode(book.keys[index], 32)
         assert sum(map(len, columns)) == 12
-        known = CONNECT4.book(CONNECT4.read_position(position_text(columns)))
+        known = CONNECT4.book(CONNECT4.notation.read_position(position_text(columns)))
         assert known == Known(1.0 if value > 0 else -1.0, plies, True)
         grid = [list(column) for column in columns]
         if value > 0:
@@ -173,7 +173,7 @@ def test_the_8_stone_book_agrees_with_four_plies_of_the_12_stone_book() -> None:
     rng = random.Random(8)
     for wanted in (0.0, -1.0):  # the book lists draws and losses for X
         for index in rng.sample([i for i in range(len(eight.keys)) if -(eight.keys[i] & 3) == wanted], 4):
-            state = CONNECT4.read_position(position_text(decode(eight.keys[index] & ~3, 24)))
+            state = CONNECT4.notation.read_position(position_text(decode(eight.keys[index] & ~3, 24)))
             known = CONNECT4.book(state)
             assert known is not None and known.payoff == wanted
             assert four_plies_on(state) == wanted
@@ -269,7 +269,7 @@ class Booked(MNK):
         if taken != self.stones or state.outcome:
             return None
         payoff, plies = solved(self, state)
-        return Known(payoff, plies if self.exact else self.cells - taken, self.exact or payoff == 0)
+        return Known(payoff, plies if self.exact else self.geometry.cells - taken, self.exact or payoff == 0)
 
 
 class Ranged(Booked):
@@ -286,7 +286,7 @@ class Ranged(Booked):
 def solved(game: MNK, state: Board) -> tuple[float, int]:
     """The payoff for the side to move and the plies to the end with best play (the quickest win,
     the slowest loss), by plain negamax over the rules."""
-    return _solved(game.rows, game.cols, game.k, state)
+    return _solved(game.geometry.rows, game.geometry.cols, game.geometry.k, state)
 
 
 @functools.cache

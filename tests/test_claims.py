@@ -41,9 +41,9 @@ def parsed(text: str) -> tuple[float, bool, int | None]:
 def most_plies(game: AnyGame, state: object) -> int | None:
     """An independent bound on the plies left: an m,n,k board's empty cells; Nim's counters (every
     move takes one at least); None where this test knows none."""
-    if hasattr(state, "x") and hasattr(game, "rows"):
+    if hasattr(state, "x") and hasattr(game, "geometry"):
         stones = bin(state.x).count("1") + bin(state.o).count("1")  # type: ignore[attr-defined]
-        return int(game.rows * game.cols) - stones  # type: ignore[attr-defined]
+        return int(game.geometry.rows * game.geometry.cols) - stones
     piles = getattr(state, "piles", None)
     if isinstance(piles, tuple) and game.name in ("nim", "simple-nim"):
         return sum(piles)

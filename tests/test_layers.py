@@ -539,3 +539,33 @@ def test_help_solve_and_a_one_process_duel_load_only_what_they_draw() -> None:
     found = [ast.literal_eval(line) for line in loaded.stdout.splitlines()]
     commands = [" ".join(args) for args, _ in LEFT_FOR_LATER]
     assert found == [[]] * len(LEFT_FOR_LATER), dict(zip(commands, found, strict=False))
+
+
+# --- the m,n,k game: parts, not a chain ----------------------------------------------------------
+
+
+def test_mnk_is_a_game_holding_its_parts() -> None:
+    """MNK stands right on Game and holds its parts (geometry, notation, rules, threats, evaluation,
+    Connect Four's proof); each part stands on object alone, and no method or class attribute is
+    defined in two of them, so each question about the game has one place that answers it."""
+    from typing import Generic
+
+    from nimmax.game import Game
+    from nimmax.games import create
+    from nimmax.games.mnk import MNK, Board
+    from nimmax.games.mnk.proof import Proof
+
+    assert MNK.__mro__ == (MNK, Game, Generic, object)
+    game = create(["connect4"]).for_search()
+    held = {type(value) for value in vars(game).values()}
+    parts = {kind for kind in held if kind.__module__.startswith("nimmax.games.mnk.")} - {Board}
+    parts |= {Proof}  # a search's copy holds a proof only where the books are installed
+    names = sorted(part.__name__ for part in parts)
+    assert names == ["Evaluation", "Geometry", "Notation", "Proof", "Rules", "Threats"]
+    owners: dict[str, list[str]] = {}
+    for part in parts:
+        assert part.__mro__ == (part, object)
+        for name in vars(part):
+            if not (name.startswith("__") and name.endswith("__")):
+                owners.setdefault(name, []).append(part.__name__)
+    assert {name: where for name, where in owners.items() if len(where) > 1} == {}

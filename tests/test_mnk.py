@@ -119,7 +119,7 @@ def game_for(rows: int, cols: int, k: int, gravity: bool) -> MNK:
 def cell_name(game: MNK, cell: tuple[int, int]) -> str:
     """The oracle's cell in nimmax notation (a column letter under gravity)."""
     row, col = cell
-    return "abcdefghijklmnopqrstuvwxyz"[col] + ("" if game.gravity else str(row + 1))
+    return "abcdefghijklmnopqrstuvwxyz"[col] + ("" if game.geometry.gravity else str(row + 1))
 
 
 # -- published results and the 3x3 tree -----------------------------------------------------
@@ -175,7 +175,7 @@ def test_4x3_transposed_is_the_same_game() -> None:
 def test_alphabeta_agrees_with_the_oracle_on_every_position(rows: int, cols: int, k: int, gravity: bool) -> None:
     game = game_for(rows, cols, k, gravity)
     for board in oracle_positions(rows, cols, k, gravity):
-        state = game.read_position("/".join(board))
+        state = game.notation.read_position("/".join(board))
         assert game.is_terminal(state) == oracle_over(board, k)
         if game.is_terminal(state):
             continue
@@ -212,7 +212,7 @@ def midgame(draw: st.DrawFn) -> Case:
 def test_every_root_move_agrees_with_the_oracle_midgame(case: Case) -> None:
     (rows, cols, k, gravity), board, _ = case
     game = game_for(rows, cols, k, gravity)
-    state = game.read_position("/".join(board))
+    state = game.notation.read_position("/".join(board))
     if game.is_terminal(state):
         return
     result = search(game, state, "alphabeta", every_move=True, time=inf)
@@ -247,17 +247,17 @@ def oracle_symmetries(board: tuple[str, ...], gravity: bool) -> list[tuple[str, 
 def test_symmetric_positions_share_a_key_and_threats_are_kept_right(case: Case) -> None:
     (rows, cols, k, gravity), board, played = case
     game = game_for(rows, cols, k, gravity)
-    state = game.read_position("/".join(board))
+    state = game.notation.read_position("/".join(board))
     for image in oracle_symmetries(board, gravity):
-        assert game.key(game.read_position("/".join(image))) == game.key(state)
+        assert game.key(game.notation.read_position("/".join(image))) == game.key(state)
     # The threats `result` keeps up move by move match a count from scratch.
     replayed = game.initial_state()
     for row, col in played:
-        replayed = game.result(replayed, col if gravity else game.bit(row, col))
+        replayed = game.result(replayed, col if gravity else game.geometry.bit(row, col))
     assert replayed.x == state.x and replayed.o == state.o and replayed.outcome == state.outcome
     if not game.is_terminal(replayed):
-        assert replayed.x_threats == game.threats(state.x, state.o)
-        assert replayed.o_threats == game.threats(state.o, state.x)
+        assert replayed.x_threats == game.geometry.threats_of(state.x, state.o)
+        assert replayed.o_threats == game.geometry.threats_of(state.o, state.x)
         assert replayed.images == state.images
 
 
@@ -268,12 +268,12 @@ def test_remembered_moves_are_the_empty_cells_and_a_game_pickles_without_them(ca
     (rows, cols, k, gravity), board, _ = case
     bare = game_for(rows, cols, k, gravity)
     game = bare.for_search()
-    state = game.read_position("/".join(board))
+    state = game.notation.read_position("/".join(board))
     expected = set() if oracle_over(board, k) else {cell_name(game, cell) for cell in oracle_moves(board, gravity)}
     first, again = game.actions(state), game.actions(state)
     assert first == again and {game.format_move(move) for move in first} == expected and len(first) == len(expected)
     copy = pickle.loads(pickle.dumps(bare))
-    assert not copy._moves and copy.actions(state) == first
+    assert not copy.rules._moves and copy.actions(state) == first
 
 
 @given(midgame())
@@ -283,11 +283,11 @@ def test_remembered_children_are_the_positions_the_rules_make(case: Case) -> Non
     (rows, cols, k, gravity), board, played = case
     bare = game_for(rows, cols, k, gravity)
     game = bare.for_search()
-    state = game.read_position("/".join(board))
+    state = game.notation.read_position("/".join(board))
     for _ in range(2):
         replayed = game.initial_state()
         for row, col in played:
-            replayed = game.result(replayed, col if gravity else game.bit(row, col))
+            replayed = game.result(replayed, col if gravity else game.geometry.bit(row, col))
         assert (replayed.x, replayed.o, replayed.player, replayed.outcome) == (
             state.x,
             state.o,
@@ -296,11 +296,11 @@ def test_remembered_children_are_the_positions_the_rules_make(case: Case) -> Non
         )
         if not game.is_terminal(state):
             assert replayed == state
-    assert bare._children is None
-    if game.cells > mnk.REMEMBERED_CELLS:
-        assert game._children is None
+    assert bare.rules._children is None
+    if game.geometry.cells > mnk.REMEMBERED_CELLS:
+        assert game.rules._children is None
     elif played:
-        assert game._children and not pickle.loads(pickle.dumps(bare))._children
+        assert game.rules._children and not pickle.loads(pickle.dumps(bare)).rules._children
 
 
 def test_remembered_children_stay_within_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -309,7 +309,7 @@ def test_remembered_children_stay_within_their_bound(monkeypatch: pytest.MonkeyP
     state = game.initial_state()
     for move in game.actions(state):
         game.result(game.result(state, move), next(iter(game.actions(game.result(state, move)))))
-        seen = max(seen, len(game._children or {}))
+        seen = max(seen, len(game.rules._children or {}))
     assert 0 < seen <= 10
 
 
@@ -317,7 +317,7 @@ def test_different_positions_get_different_keys() -> None:
     game = game_for(3, 3, 3, False)
     boards = oracle_positions(3, 3, 3, False)
     classes = {min(oracle_symmetries(board, False)) for board in boards}
-    keys = {game.key(game.read_position("/".join(board))) for board in boards}
+    keys = {game.key(game.notation.read_position("/".join(board))) for board in boards}
     assert len(keys) == len(classes)
 
 
@@ -353,11 +353,12 @@ def test_gravity_stacks_stones_and_a_full_column_is_not_a_move() -> None:
 
 def test_connect_four_is_six_by_seven_with_gravity() -> None:
     game = create_mnk("connect4")
-    assert isinstance(game, MNK) and (game.rows, game.cols, game.k, game.gravity) == (6, 7, 4, True)
+    shape = game.geometry
+    assert (shape.rows, shape.cols, shape.k, shape.gravity) == (6, 7, 4, True)
     assert [game.format_move(move) for move in game.actions(game.initial_state())] == list("dcebfag")
     assert games.create("c4").spec == "connect4"
     small = games.create("connect4 --position ..../..../.xo.")
-    assert isinstance(small, MNK) and (small.rows, small.cols, small.gravity) == (3, 4, True)
+    assert isinstance(small, MNK) and (small.geometry.rows, small.geometry.cols, small.geometry.gravity) == (3, 4, True)
     assert games.create(small.spec).initial_state() == small.initial_state()
     assert games.create("connect4 --rows 5").spec == "connect4 --rows 5 --cols 7"
 
@@ -467,10 +468,10 @@ def styles_of_cells(game: MNK, text: Text) -> dict[str, str]:
     """The style of each cell's character, by its name in the notation."""
     console, lines, styles = Console(), text.plain.splitlines(), {}
     offset = len(lines[0]) + 1
-    for row in range(game.rows):
+    for row in range(game.geometry.rows):
         line = lines[row + 1]
-        start = len(line) - (2 * game.cols - 1)
-        for col in range(game.cols):
+        start = len(line) - (2 * game.geometry.cols - 1)
+        for col in range(game.geometry.cols):
             styles["abc"[col] + str(row + 1)] = str(text.get_style_at_offset(console, offset + start + 2 * col))
         offset += len(line) + 1
     return styles
@@ -478,7 +479,7 @@ def styles_of_cells(game: MNK, text: Text) -> dict[str, str]:
 
 def test_renderer_names_rows_and_columns_and_marks_the_line_and_the_last_move() -> None:
     game = create_mnk("tictactoe --position xo./ox./..x")
-    drawn = render(game, game.initial_state(), game.bit(2, 2))  # the last move was c3
+    drawn = render(game, game.initial_state(), game.geometry.bit(2, 2))  # the last move was c3
     assert isinstance(drawn, Text)
     lines = drawn.plain.splitlines()
     assert lines[0].split() == ["a", "b", "c"]
@@ -487,7 +488,7 @@ def test_renderer_names_rows_and_columns_and_marks_the_line_and_the_last_move() 
     styles = styles_of_cells(game, drawn)
     assert [cell for cell, style in styles.items() if "on green" in style] == ["a1", "b2", "c3"]
     game = create_mnk("tictactoe --position x../.o./...")
-    drawn = render(game, game.initial_state(), game.bit(1, 1))  # after b2
+    drawn = render(game, game.initial_state(), game.geometry.bit(1, 1))  # after b2
     assert isinstance(drawn, Text)
     styles = styles_of_cells(game, drawn)
     assert [cell for cell, style in styles.items() if "reverse" in style] == ["b2"]
@@ -527,14 +528,13 @@ def test_cli_refuses_bad_games_with_exit_2(words: list[str]) -> None:
 
 def chebyshev_near(game: MNK, state: Board, reach: int) -> set[str]:
     """Empty cells within `reach` king steps of a stone, by row and column arithmetic."""
-    stones = [
-        (row, col) for row in range(game.rows) for col in range(game.cols) if game.stone_at(state, row, col) != "."
-    ]
+    cells = [(row, col) for row in range(game.geometry.rows) for col in range(game.geometry.cols)]
+    marks = {cell: game.notation.stone_at(state, *cell) for cell in cells}
+    stones = [cell for cell in cells if marks[cell] != "."]
     return {
         f"{'abcdefghijklmnopqrstuvwxyz'[col]}{row + 1}"
-        for row in range(game.rows)
-        for col in range(game.cols)
-        if game.stone_at(state, row, col) == "." and any(max(abs(row - r), abs(col - c)) <= reach for r, c in stones)
+        for row, col in cells
+        if marks[row, col] == "." and any(max(abs(row - r), abs(col - c)) <= reach for r, c in stones)
     }
 
 
@@ -568,8 +568,8 @@ def test_a_limited_search_on_a_big_board_tries_near_cells_and_the_double_threats
         mine, theirs = (state.o, state.x) if state.player else (state.x, state.o)
         if doubles:  # two threats at once win: only those moves
             assert sorted(names) == sorted(doubles)
-        elif game.vcf(mine, theirs):  # (vcf agrees with a plain search: see below)
-            assert tried == (game.vcf(mine, theirs).bit_length() - 1,)
+        elif game.threats.vcf(mine, theirs):  # (vcf agrees with a plain search: see below)
+            assert tried == (game.threats.vcf(mine, theirs).bit_length() - 1,)
         else:
             assert 1 <= len(names) <= BEAM or double_threat_cells(game, state._replace(player=1 - state.player))
 
@@ -580,6 +580,25 @@ def test_small_boards_gravity_and_the_empty_board() -> None:
     assert connect4.heuristic_actions(connect4.initial_state()) is None
     big = create_mnk("tictactoe --size 15 --k 5")
     assert [big.format_move(move) for move in big.heuristic_actions(big.initial_state()) or ()] == ["h8"]
+
+
+class Traced(MNK):
+    """An m,n,k game that counts the positions its own `result` makes."""
+
+    made = 0
+
+    def result(self, state: Board, action: int) -> Board:
+        self.made += 1
+        return super().result(state, action)
+
+
+def test_a_subclass_keeps_its_own_members_in_a_search() -> None:
+    """MNK binds the members a search calls at every node to its parts, but never over a
+    subclass's own: a search of its copy makes every child through it."""
+    game = Traced()
+    searching = game.for_search()
+    result = search(searching, game.initial_state(), "minimax", cache=False, time=inf)
+    assert result.nodes == 549_946 and searching.made >= result.nodes - 1 and game.made == 0
 
 
 class Counted(MNK):
@@ -604,20 +623,20 @@ class Counted(MNK):
 
 def wins_within_three(game: MNK, state: Board, move: int) -> bool:
     """Whether `move` wins by force within three plies: every reply leaves the mover a cell that
-    completes a line (read from the stones alone, with game.lines as the only nimmax help)."""
+    completes a line (read from the stones alone, with game.geometry.lines as the only nimmax help)."""
     move_seat = state.player == 0
 
     def mine(board: Board) -> int:
         return board.x if move_seat else board.o
 
     after = game.result(state, move)
-    if any(mine(after) & line == line for line in game.lines):
+    if any(mine(after) & line == line for line in game.geometry.lines):
         return True
     for reply in game.actions(after):
         board = game.result(after, reply)
         stones, theirs = mine(board), board.o if move_seat else board.x
-        free = [line for line in game.lines if not theirs & line]
-        if not any((stones & line).bit_count() == game.k - 1 for line in free):
+        free = [line for line in game.geometry.lines if not theirs & line]
+        if not any((stones & line).bit_count() == game.geometry.k - 1 for line in free):
             return False
     return True
 
@@ -651,7 +670,7 @@ def test_a_narrowed_search_stops_at_the_win_it_finds() -> None:
     for text in VCF_15X15.split():
         state = game.result(state, game.parse_move(text, state))
     result = search(game, state, "alphabeta", time=2.0)
-    empty = game.cells - (state.x | state.o).bit_count()
+    empty = game.geometry.cells - (state.x | state.o).bit_count()
     assert result.exact and result.value == 1
     assert result.depth <= len(result.pv) <= empty and result.seconds < 1.0
     assert wins_by_vcf(game, state, (result.depth + 1) // 2)
@@ -660,15 +679,15 @@ def test_a_narrowed_search_stops_at_the_win_it_finds() -> None:
 def wins_by_vcf(game: MNK, state: Board, fours: int) -> bool:
     """Whether the side to move wins by continuous fours within `fours` of its moves: each of
     its moves makes a line lack one stone, so the other side must fill that cell (or lose at
-    once), until two such cells are open at once. Read from the stones and game.lines alone."""
+    once), until two such cells are open at once. Read from the stones and game.geometry.lines alone."""
     stones, others = (state.o, state.x) if state.player else (state.x, state.o)
-    empty = game.board & ~(stones | others)
+    empty = game.geometry.board & ~(stones | others)
 
     def open_cells(mine: int, theirs: int) -> set[int]:
         """The cells that complete one of `mine`'s lines free of `theirs`."""
         cells = set()
-        for line in game.lines:
-            if not theirs & line and (mine & line).bit_count() == game.k - 1:
+        for line in game.geometry.lines:
+            if not theirs & line and (mine & line).bit_count() == game.geometry.k - 1:
                 cells.add((line & ~mine).bit_length() - 1)
         return cells
 
@@ -764,16 +783,16 @@ def test_window_scores_kept_stone_by_stone_equal_a_count_of_every_window(words: 
         if game.is_terminal(state):
             break
         board = tuple(game.format_position(state).split("/"))
-        assert game.window_score(state.x, state.o) == oracle_window_score(board, game.k)
+        assert game.evaluation.window_score(state.x, state.o) == oracle_window_score(board, game.geometry.k)
         state = game.result(state, data.draw(st.sampled_from(list(game.actions(state)))))
 
 
 def test_threats_count_by_row_parity() -> None:
     """X's threat on row 3 from the bottom (odd) outweighs one on row 2, and O's the other way."""
     game = create_mnk("connect4")
-    odd, even = 1 << game.bit(3, 0), 1 << game.bit(4, 0)  # rows 3 and 2 from the bottom
-    assert game.parity_score(odd, 0) > game.parity_score(even, 0) > 0
-    assert game.parity_score(0, even) < game.parity_score(0, odd) < 0
+    odd, even = 1 << game.geometry.bit(3, 0), 1 << game.geometry.bit(4, 0)  # rows 3 and 2 from the bottom
+    assert game.evaluation.parity_score(odd, 0) > game.evaluation.parity_score(even, 0) > 0
+    assert game.evaluation.parity_score(0, even) < game.evaluation.parity_score(0, odd) < 0
 
 
 def test_depth_8_alphabeta_opens_connect_four_in_the_centre() -> None:
@@ -864,7 +883,7 @@ def plain_vcf(game: MNK, mine: int, theirs: int, fours: int) -> bool:
     trying every empty cell and asking `threats` (a scan of every line) what it made."""
     if fours <= 0:
         return False
-    for bit in game.cell_order:
+    for bit in game.geometry.cell_order:
         if (mine | theirs) >> bit & 1:
             continue
         if plain_wins_with(game, mine, theirs, 1 << bit, fours):
@@ -876,13 +895,13 @@ def plain_wins_with(game: MNK, mine: int, theirs: int, stone: int, fours: int) -
     """Whether `stone` makes two fours, or one whose only block leaves `mine` a victory by
     continuous fours (a block that makes a four must be stopped by the next stone, a four too)."""
     mine |= stone
-    made = game.threats(mine, theirs)
+    made = game.geometry.threats_of(mine, theirs)
     if not made:
         return False
     if made.bit_count() >= 2:
         return True
     theirs |= made
-    answer = game.threats(theirs, mine)
+    answer = game.geometry.threats_of(theirs, mine)
     if answer:
         return fours > 1 and answer.bit_count() == 1 and plain_wins_with(game, mine, theirs, answer, fours - 1)
     return plain_vcf(game, mine, theirs, fours - 1)
@@ -899,7 +918,7 @@ def test_victory_by_continuous_fours_agrees_with_a_plain_search(words: str, data
             break
         state = after
     mine, theirs = (state.o, state.x) if state.player else (state.x, state.o)
-    found = game.vcf(mine, theirs, 3)
+    found = game.threats.vcf(mine, theirs, 3)
     assert bool(found) == plain_vcf(game, mine, theirs, 3)
     if found:
         assert plain_wins_with(game, mine, theirs, found, 3)
@@ -912,8 +931,8 @@ def test_a_victory_by_continuous_fours_is_played_at_once() -> None:
     words = f"tictactoe --size 9 --k 5 --position {position(9, 'e2 e3 e4 c5 d5 a9', 'e6 i1 i9 a1 b9 c9')}"
     game = create_mnk(words)
     state = game.initial_state()
-    assert not game.shapes(state.x, state.o)[1]
-    stone = game.vcf(state.x, state.o)
+    assert not game.threats.shapes(state.x, state.o)[1]
+    stone = game.threats.vcf(state.x, state.o)
     assert game.format_move(stone.bit_length() - 1) == "e5" and plain_wins_with(game, state.x, state.o, stone, 3)
     assert game.heuristic_actions(state) == (stone.bit_length() - 1,)
     result = search(game, state, "alphabeta", time=0.5)

@@ -53,7 +53,7 @@ def endings(seed: int, count: int) -> list[Board]:
         while not CONNECT4.is_terminal(state):
             taken = state.x | state.o
             mine = state.o_threats if state.player else state.x_threats
-            if ROWS * COLUMNS - taken.bit_count() <= EMPTY and not mine & (taken + CONNECT4.bottom):
+            if ROWS * COLUMNS - taken.bit_count() <= EMPTY and not mine & (taken + CONNECT4.geometry.bottom):
                 found.append(state)
             state = CONNECT4.result(state, rng.choice(list(CONNECT4.actions(state))))
     return found[:count]
@@ -136,7 +136,7 @@ def test_past_the_books_a_search_proves_what_its_own_search_proves() -> None:
         truth = exhaustive(columns_of(ending), "o" if ending.player else "x")
         left = ROWS * COLUMNS - (ending.x | ending.o).bit_count()
         assert answers[-1] == Known(float(truth), left, truth == 0)
-    proof = searching._proof
+    proof = searching.proof
     assert proof is not None
     for first, deeper in zip(endings(9, 20), endings(9, 20)[1:], strict=False):  # consecutive plies of one game mostly
         if (deeper.x | deeper.o).bit_count() > (first.x | first.o).bit_count():
@@ -151,7 +151,7 @@ def test_the_moves_a_root_needs_keep_its_payoff() -> None:
     narrowed = 0
     for ending in endings(17, 30):
         searching = CONNECT4.for_search()
-        proof = searching._proof
+        proof = searching.proof
         assert proof is not None
         mover, other = ("o", "x") if ending.player else ("x", "o")
         truth = exhaustive(columns_of(ending), mover)
@@ -162,7 +162,7 @@ def test_the_moves_a_root_needs_keep_its_payoff() -> None:
             cells = proof.best_moves(mine, taken, functools.partial(int, truth))
             narrowed += bool(cells)
             for col in searching.actions(ending):
-                if cells & searching.column_masks[col]:
+                if cells & searching.geometry.column_masks[col]:
                     child = searching.result(ending, col)
                     value = 1 if child.outcome else -exhaustive(columns_of(child), other)
                     assert value >= truth, (CONNECT4.format_position(ending), col)

@@ -22,23 +22,24 @@ def render_board(game: AnyGame, state: Any, last_move: Any = None, bottom: int =
     """The board as a grid of x, o and '.', with the notation's letters and numbers around it."""
     if not isinstance(game, MNK):
         return Text(game.format_position(state))
-    line = game.winning_line(state)
-    last = game.filled_by(state, last_move) if last_move is not None else None
-    width = len(str(game.rows))
+    shape, notation = game.geometry, game.notation
+    line = notation.winning_line(state)
+    last = notation.filled_by(state, last_move) if last_move is not None else None
+    width = len(str(shape.rows))
     text = Text()
-    text.append(" " * (width + 1) + " ".join(LETTERS[: game.cols]) + "\n", style="bold")
-    for row in range(game.rows):
+    text.append(" " * (width + 1) + " ".join(LETTERS[: shape.cols]) + "\n", style="bold")
+    for row in range(shape.rows):
         text.append(f"{row + 1:>{width}} ", style="bold")
-        for col in range(game.cols):
-            bit = game.bit(row, col)
-            mark = game.stone_at(state, row, col)
+        for col in range(shape.cols):
+            bit = shape.bit(row, col)
+            mark = notation.stone_at(state, row, col)
             style = STONE_STYLES[mark]
             if line >> bit & 1:
                 style = LINE_STYLE
             elif bit == last:
                 style += " " + LAST_MOVE_STYLE
             text.append(mark, style=style)
-            if col < game.cols - 1:
+            if col < shape.cols - 1:
                 text.append(" ")
         text.append("\n")
     if game.is_terminal(state):
@@ -52,17 +53,18 @@ def render_board(game: AnyGame, state: Any, last_move: Any = None, bottom: int =
 def mnk_rules(game: AnyGame) -> Rules:
     """The rules of k in a row on this board, stones placed or dropped."""
     assert isinstance(game, MNK)
-    line = f"{game.k} in a row (across, down or diagonally) wins; a full board is a draw."
-    setup = f"{game.rows}x{game.cols}, {game.k} in a row" + (", stones drop" if game.gravity else "")
-    if game.gravity:
+    shape = game.geometry
+    line = f"{shape.k} in a row (across, down or diagonally) wins; a full board is a draw."
+    setup = f"{shape.rows}x{shape.cols}, {shape.k} in a row" + (", stones drop" if shape.gravity else "")
+    if shape.gravity:
         return Rules(
-            f"X and O take turns dropping a stone into a column of the {game.rows}x{game.cols} board; it falls "
+            f"X and O take turns dropping a stone into a column of the {shape.rows}x{shape.cols} board; it falls "
             f"to the lowest empty cell. {line}",
             "a column by its letter: c (also typed 3)",
             setup,
         )
     return Rules(
-        f"X and O take turns placing a stone on an empty cell of the {game.rows}x{game.cols} board. {line}",
+        f"X and O take turns placing a stone on an empty cell of the {shape.rows}x{shape.cols} board. {line}",
         "a cell by column letter and row number from the top: b2 (also typed 2,2 or 2 2, row then column)",
         setup,
     )
@@ -74,7 +76,7 @@ def line_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | No
     winner = game.winner(state)
     if winner is None:
         return "the board is full with no line made"
-    return f"{labels[winner]} made {game.k} in a row: {', '.join(game.winning_cells(state))}"
+    return f"{labels[winner]} made {game.geometry.k} in a row: {', '.join(game.notation.winning_cells(state))}"
 
 
 def books_notice(game: AnyGame) -> str | None:

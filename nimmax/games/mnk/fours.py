@@ -1,4 +1,4 @@
-"""Four in a row on Connect Four bitboards (`rules`' layout: column by column, bottom first, a
+"""Four in a row on Connect Four bitboards (`board`'s layout: column by column, bottom first, a
 guard bit on top of each column), as functions with the board's shifts bound in: the proof
 (`proof.Proof`) asks them at every node."""
 
