@@ -44,7 +44,7 @@ def test_the_proofs_nodes_are_the_searchs_nodes() -> None:
     state = played(WON + "b")  # O to move: the proof's first questions settle nothing
     copy = CONNECT4.for_search()  # a player's copy: its proof counts what it searched for this search
     result = ENGINES["alphabeta"].search(copy, state, Limits(depth=2))
-    proof = copy._proof
+    proof = copy.proof
     assert proof is not None and proof.nodes >= 4_000  # its first questions' budget, spent
     assert result.nodes > proof.nodes  # the search's own nodes, and the proof's
     assert proof.account is None  # the search over, the copy charges nothing to it
