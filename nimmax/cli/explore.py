@@ -89,6 +89,7 @@ def solve_command(
     state = game.initial_state()
     live = LiveSearch(game, err, "Ctrl-C stops and shows the answer so far")
     live.state = state
+    game = live.working(game)  # a book made for the solve shows its bar and stops with it
     player = solver(algorithm, override(depth, time), live)
     with live.watching("solving"):
         result = solve(game, state, player=player, others=not (every_move or explain))

@@ -15,10 +15,12 @@ store, North's pits 1..m (from North's left), North's store. South moves first.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Hashable, Sequence
 from operator import add, itemgetter
 from typing import NamedTuple
 
+from nimmax import cache
 from nimmax.game import BadGameSpec, Capability, Game, IllegalMove, Known
 from nimmax.games import kalah_book
 from nimmax.games.words import Option, Signature
@@ -143,6 +145,10 @@ class Kalah(Game[Position, int]):
         """Seeds in the pits up to which the endgame book may answer (0: no book)."""
         self.reach = endgame
         """The seeds its book covers at the least; None: as far as the search may wait (`kalah_book.reach`)."""
+        self.shelf = kalah_book.Shelf(pits)
+        """Its book, read or built on first use; shared with its copies (`working`)."""
+        self.work = cache.IDLE
+        """How its book is made where a search needs a wider one: shown, waited for, stopped (`working`)."""
         if not self.endgame:
             self.capabilities = self.capabilities - {Capability.BOOK}
         self.lap = 2 * pits + 1
@@ -293,16 +299,23 @@ class Kalah(Game[Position, int]):
 
     def book(self, state: Position) -> Known | None:
         """The endgame book's margin and plies to the end, for a position with at most `endgame`
-        seeds in the pits that its book covers (read or built on first use, `kalah_book.shelved`)."""
+        seeds in the pits that its book covers (read or built on first use, `kalah_book.Shelf`)."""
         left = state.left
         if left > self.endgame:
             return None
-        book = kalah_book.shelved(self.pits, self.reach)
+        book = self.shelf.shelved(self.reach, self.work)
         if left > book.seeds:  # a timed search's book may be narrower than `endgame`
             return None
         board, player = state.board, state.player
         lead = board[-1] - board[self.pits] if player else board[self.pits] - board[-1]
         return book.probe(self._views[player](board), lead)
+
+    def working(self, work: cache.Work) -> Kalah:
+        """This game with its book's work made as `work` says (its width, display and stop): the
+        book's width is part of the game a search is handed (`cache.at_work`)."""
+        working = copy.copy(self)
+        working.work = work
+        return working
 
     def key(self, state: Position) -> Hashable:
         """The position seen by the mover: their pits, the opponent's pits, the store difference.
