@@ -268,6 +268,11 @@ def test_no_module_keeps_mutable_module_state() -> None:
     assert not kept, f"{len(kept)} places keep module state:\n" + "\n".join(sorted(kept))
 
 
+def test_the_exact_solver_imports_nothing_of_nimmax() -> None:
+    """search/exact.py stands below games and engines alike: a book or a proof may drive it."""
+    assert [found.target for found in imports("nimmax.search.exact") if found.target.startswith("nimmax")] == []
+
+
 def test_games_never_import_search() -> None:
     crossing = [
         f"{shown(MODULES[name])}:{found.line} imports {found.target}"
