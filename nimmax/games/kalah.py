@@ -149,6 +149,8 @@ class Kalah(Game[Position, int]):
         """Its book, read or built on first use; shared with its copies (`working`)."""
         self.work = cache.IDLE
         """How its book is made where a search needs a wider one: shown, waited for, stopped (`working`)."""
+        self.width = kalah_book.reach(pits) if endgame is None else endgame
+        """The seeds its book covers at the least: `reach`, else as far as its work may wait."""
         if not self.endgame:
             self.capabilities = self.capabilities - {Capability.BOOK}
         self.lap = 2 * pits + 1
@@ -303,7 +305,10 @@ class Kalah(Game[Position, int]):
         left = state.left
         if left > self.endgame:
             return None
-        book = self.shelf.shelved(self.reach, self.work)
+        shelf = self.shelf
+        book = shelf.book
+        if book is None or (book.seeds < self.width and not shelf.stopped):  # read or widened once
+            book = shelf.shelved(self.width, self.work)
         if left > book.seeds:  # a timed search's book may be narrower than `endgame`
             return None
         board, player = state.board, state.player
@@ -315,6 +320,8 @@ class Kalah(Game[Position, int]):
         book's width is part of the game a search is handed (`cache.at_work`)."""
         working = copy.copy(self)
         working.work = work
+        if self.reach is None:
+            working.width = kalah_book.reach(self.pits, work)
         return working
 
     def key(self, state: Position) -> Hashable:
