@@ -8,10 +8,11 @@ version and a checksum of its data; a file that is damaged, stale or another thi
 again, with one line on stderr saying so, and never trusted. A folder that cannot be written
 costs only the keeping: the data is made in memory, with one line saying so.
 
-Making the data may take seconds: it reports its progress to whatever the caller installed with
-`reporting` (the CLI draws a bar on a terminal; the core itself draws nothing), stops early where
-`halting` asks it to (a watched search told to answer now), and goes as far as the work allows
-only where a search may wait for it (`patient`: a solve to the end, not a timed move).
+Making the data may take seconds: how it goes is a value, `Work`, that the caller hands down with
+the game (`at_work`): it reports its progress to the display named there (the CLI draws a bar on a
+terminal; the core itself draws nothing), stops early where it is asked to (a watched search told
+to answer now), and goes as far as the work allows only where a search may wait for it (`patient`:
+a solve to the end, not a timed move).
 """
 
 from __future__ import annotations
@@ -21,17 +22,17 @@ import errno
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, Self, TypeVar, cast, runtime_checkable
 
 from nimmax.files import user_folder, write_atomic
 from nimmax.numbers import quoted
 
 ENVIRONMENT = "NIMMAX_CACHE_DIR"
 """The variable that names the folder outright (tests point it at a temporary one)."""
-T = TypeVar("T")
 MAGIC = b"nimmax cache\n"
 """How every cache file begins: a file without it is no file of ours."""
 
@@ -40,15 +41,6 @@ Advance = Callable[[int], None]
 Progress = Callable[[str, int], AbstractContextManager[Advance]]
 """Given what is being made and its steps, a context that shows the work going on (a bar)."""
 
-_shown: list[Progress] = []
-"""The displays installed by `reporting`, the innermost last: one process-wide stack, not a context
-variable, since a search runs on a thread of its own (`search.stack.deep`), which starts with an
-empty context."""
-_patience: list[bool] = []
-"""One entry per `patient` block entered and not left: process-wide, as `_shown` is."""
-_halts: list[Callable[[], bool]] = []
-"""The questions `halting` installed: whether the work should stop now."""
-
 
 def folder(environ: Mapping[str, str] = os.environ, platform: str = sys.platform, home: Path | None = None) -> Path:
     """The cache folder for this user and system (see the module docstring)."""
@@ -56,50 +48,67 @@ def folder(environ: Mapping[str, str] = os.environ, platform: str = sys.platform
     return user_folder(ENVIRONMENT, ("XDG_CACHE_HOME", ".cache"), "Caches", windows, environ, platform, home)
 
 
-@contextlib.contextmanager
-def _pushed(stack: list[T], item: T) -> Iterator[None]:
-    """`item` on top of `stack` within the block, taken off after it (this block's own, the innermost)."""
-    stack.append(item)
-    try:
-        yield
-    finally:
-        del stack[len(stack) - 1 - stack[::-1].index(item)]
-
-
-def reporting(progress: Progress) -> AbstractContextManager[None]:
-    """Within this block, long work made for the cache shows its progress through `progress`."""
-    return _pushed(_shown, progress)
-
-
-def making(what: str, total: int) -> AbstractContextManager[Advance]:
-    """The progress display the caller installed, or one that shows nothing."""
-    return _shown[-1](what, total) if _shown else nullcontext(nothing)
-
-
-def patient() -> AbstractContextManager[None]:
-    """Within this block a search waits for what it reads from the cache however long making it
-    takes (an exact solve without a clock): a game's book may then be made as wide as it goes."""
-    return _pushed(_patience, True)
-
-
-def waits() -> bool:
-    """Whether the search running now may wait for long work made for the cache (`patient`)."""
-    return bool(_patience)
-
-
-def halting(asked: Callable[[], bool]) -> AbstractContextManager[None]:
-    """Within this block, long work made for the cache stops early when `asked()` is true (a watched
-    search told to answer now), keeping what it finished."""
-    return _pushed(_halts, asked)
-
-
-def halted() -> bool:
-    """Whether the work made for the cache now should stop (`halting`)."""
-    return any(asked() for asked in _halts)
-
-
 def nothing(done: int) -> None:
     """Progress nobody shows."""
+
+
+def quiet(what: str, total: int) -> AbstractContextManager[Advance]:
+    """A display that shows nothing."""
+    return nullcontext(nothing)
+
+
+def never() -> bool:
+    """Work nobody stops."""
+    return False
+
+
+@dataclass(frozen=True)
+class Work:
+    """How long work made for the cache goes, as the caller says: where its progress shows
+    (`progress`, a bar the CLI draws), whether the search may wait for it however long it takes
+    (`patient`: a solve to the end, not a timed move), and whether to stop now (`halted`: a watched
+    search told to answer now). A value the caller hands down with the game's search copy."""
+
+    progress: Progress = quiet
+    patient: bool = False
+    halted: Callable[[], bool] = never
+
+    def making(self, what: str, total: int) -> AbstractContextManager[Advance]:
+        """The display of `what`, `total` steps long."""
+        return self.progress(what, total)
+
+
+IDLE = Work()
+"""Work nobody shows, waits for or stops: what a game made without a caller's word does."""
+
+
+@runtime_checkable
+class Working(Protocol):
+    """A game whose searches read work made for the cache (Kalah's book): its copy carries a `Work`."""
+
+    work: Work
+
+    def working(self, work: Work) -> Self:
+        """A copy of this game whose searches do their cache's work as `work` says."""
+        ...
+
+
+G = TypeVar("G")
+
+
+def at_work(
+    game: G, progress: Progress | None = None, patient: bool | None = None, halted: Callable[[], bool] | None = None
+) -> G:
+    """`game` with its cache's work changed where a setting is given (a game that makes none: itself)."""
+    if not isinstance(game, Working):
+        return game
+    work = game.work
+    changed = Work(
+        work.progress if progress is None else progress,
+        work.patient if patient is None else patient,
+        work.halted if halted is None else halted,
+    )
+    return cast(G, game.working(changed))
 
 
 def say(line: str) -> None:

@@ -253,8 +253,8 @@ class Session:
         from nimmax.search.stack import deep
 
         try:
-            with cache.halting(self.stopping.is_set):
-                result = deep(lambda: player.search(game, state))
+            working = cache.at_work(game, halted=self.stopping.is_set)  # `stop` stops a book being made too
+            result = deep(lambda: player.search(working, state))
         except Exception as error:  # a plugin's failure, or a search too deep: said, and the session goes on
             self.say(f"error {type(error).__name__}: {' '.join(str(error).split())}")
             return

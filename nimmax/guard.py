@@ -12,9 +12,11 @@ they pay nothing; a plugin's calls to itself stay unguarded (it gets its own obj
 
 from __future__ import annotations
 
+import sys
 import traceback
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from nimmax.game import AnyGame, BadInput, Capability, Game, defined
@@ -49,15 +51,23 @@ def place(cls: type, member: str | None = None) -> str:
         return f"{cls.__module__}.{cls.__qualname__}"
 
 
-LOADED: set[str] = set()
-"""The files of plugins loaded in this process, so an error raised in them can be blamed on them."""
+PLUGIN_MARK = "__nimmax_plugin__"
+"""The name the plugin loader sets in a plugin module's namespace: the import system (`sys.modules`),
+which holds each module once a process, is then the one record of the plugins loaded."""
+
+
+def loaded() -> set[str]:
+    """The files of the plugins loaded in this process, so an error raised in them can be blamed on them."""
+    marked = (module for module in list(sys.modules.values()) if vars(module).get(PLUGIN_MARK))
+    return {str(Path(module.__file__).resolve()) for module in marked if module.__file__}
 
 
 def blame(error: BaseException) -> str | None:
     """For an error raised inside a loaded plugin's code: "file:line: Type: message" at the
     plugin's deepest frame; None when no plugin's code is on the traceback."""
+    plugins = loaded()
     frames = [
-        frame for frame in traceback.extract_tb(error.__traceback__) if str(Path(frame.filename).resolve()) in LOADED
+        frame for frame in traceback.extract_tb(error.__traceback__) if str(Path(frame.filename).resolve()) in plugins
     ]
     if not frames:
         return None
@@ -176,13 +186,15 @@ def _checked(game: PluginGame, member: str, value: Any, args: tuple[Any, ...]) -
         raise _named(game, member, error) from error
 
 
-HOT: dict[str, Callable[..., Any]] = {
-    "to_move": _hot_to_move,
-    "actions": _hot_actions,
-    "result": _hot_result,
-    "is_terminal": _hot_is_terminal,
-    "utility": _hot_utility,
-}
+HOT: Mapping[str, Callable[..., Any]] = MappingProxyType(
+    {
+        "to_move": _hot_to_move,
+        "actions": _hot_actions,
+        "result": _hot_result,
+        "is_terminal": _hot_is_terminal,
+        "utility": _hot_utility,
+    }
+)
 
 
 class PluginGame(Game[Any, Any]):
@@ -230,20 +242,16 @@ def offered(cls: type[AnyGame], declared: object = None) -> frozenset[Capability
     return frozenset(declared) | (defined(cls) - {Capability.CHANCE})
 
 
-_CLASSES: dict[type, type[PluginGame]] = {}
-
-
 def guard_game(inner: AnyGame) -> PluginGame:
-    """`inner` behind the boundary: a guarded method for each protocol member its class defines."""
+    """`inner` behind the boundary: a guarded method for each protocol member its class defines
+    (a class made for each game: a plugin game is made once or twice a command)."""
     cls = type(inner)
-    guarded = _CLASSES.get(cls)
-    if guarded is None:
-        members = {
-            member: HOT.get(member) or _guarded(member, check, passes)
-            for member, (check, passes) in CHECKS.items()
-            if getattr(cls, member, None) is not getattr(Game, member)
-        }
-        guarded = _CLASSES[cls] = type(f"Guarded{cls.__name__}", (PluginGame,), members)
+    members = {
+        member: HOT.get(member) or _guarded(member, check, passes)
+        for member, (check, passes) in CHECKS.items()
+        if getattr(cls, member, None) is not getattr(Game, member)
+    }
+    guarded: type[PluginGame] = type(f"Guarded{cls.__name__}", (PluginGame,), members)
     return guarded(inner)
 
 

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from nimmax import games
@@ -147,12 +148,14 @@ class Match:
         return GameRecord.of(self.game, [player.spec for player in self.players], self.history)
 
 
-RECORD_FIELDS = {
-    "game": 'the game words, e.g. "nim 2 3 5"',
-    "players": "the player spec of each seat",
-    "moves": "the moves as written",
-    "result": "the winner, the payoffs and whether the game finished",
-}
+RECORD_FIELDS = MappingProxyType(
+    {
+        "game": 'the game words, e.g. "nim 2 3 5"',
+        "players": "the player spec of each seat",
+        "moves": "the moves as written",
+        "result": "the winner, the payoffs and whether the game finished",
+    }
+)
 """A record's fields, with what each holds: a refusal names the missing ones in words."""
 
 

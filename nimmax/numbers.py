@@ -14,6 +14,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from nimmax.errors import BadInput
 
@@ -121,7 +122,9 @@ def int_option(field: str, low: int, high: int) -> Callable[[str | None], int | 
 Value = int | float | bool | str | None
 """What an option holds once read: a number, a switch, a word, or None (not set)."""
 
-SWITCHES = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
+SWITCHES = MappingProxyType(
+    {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
+)
 """The words a switch takes."""
 
 

@@ -9,7 +9,7 @@ OpenSpiel's speed and nimmax's games through the protocol, with no game register
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import SimpleNamespace
+from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
 from nimmax.game import CHANCE, AnyGame, Capability
@@ -168,10 +168,12 @@ class AlphaBetaBotPlayer:
         return Decision(_move(game, state, action))
 
 
-KINDS: dict[str, type[MCTSBotPlayer | AlphaBetaBotPlayer]] = {
-    "openspiel-mcts": MCTSBotPlayer,
-    "openspiel-ab": AlphaBetaBotPlayer,
-}
+KINDS: Mapping[str, type[MCTSBotPlayer | AlphaBetaBotPlayer]] = MappingProxyType(
+    {
+        "openspiel-mcts": MCTSBotPlayer,
+        "openspiel-ab": AlphaBetaBotPlayer,
+    }
+)
 
 
 def create(kind: str, spec: str, options: Mapping[str, Value]) -> MCTSBotPlayer | AlphaBetaBotPlayer:

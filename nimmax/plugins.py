@@ -24,7 +24,7 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from nimmax.game import REQUIRED, AnyGame, BadGameSpec, BadInput, Game
-from nimmax.guard import LOADED, PluginFailed, PluginPlayer, blame, guard_game, offered, one_line
+from nimmax.guard import PLUGIN_MARK, PluginFailed, PluginPlayer, blame, guard_game, offered, one_line
 
 GAME_GROUP, PLAYER_GROUP = "nimmax.games", "nimmax.players"
 
@@ -85,7 +85,7 @@ def _load_file(where: str) -> ModuleType:
     if spec is None or spec.loader is None:
         raise BadPlugin(f"plugin {where}: cannot be imported as Python")
     module = importlib.util.module_from_spec(spec)
-    LOADED.add(str(path))
+    setattr(module, PLUGIN_MARK, True)
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
@@ -105,8 +105,7 @@ def _load_module(where: str) -> ModuleType:
         raise BadPlugin(f"plugin {where}: no module named {error.name or where!r}") from None
     except (Exception, SystemExit) as error:
         raise BadPlugin(_loading_error(where, error)) from None
-    if module.__file__:
-        LOADED.add(str(Path(module.__file__).resolve()))
+    setattr(module, PLUGIN_MARK, True)
     return module
 
 

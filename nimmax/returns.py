@@ -4,8 +4,9 @@ the value to use, or raising Broken with why."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sized
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sized
 from numbers import Integral, Real
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from nimmax.game import CHANCE, BadInput
@@ -164,23 +165,25 @@ def _winner(game: PluginGame, value: Any, args: tuple[Any, ...]) -> Any:
 
 Check = Callable[["PluginGame", Any, tuple[Any, ...]], Any]
 
-CHECKS: dict[str, tuple[Check, tuple[type[BaseException], ...]]] = {
-    "initial_state": (_state, ()),
-    "to_move": (_seat, ()),
-    "actions": (_actions, ()),
-    "search_actions": (_search_actions, ()),
-    "heuristic_actions": (_heuristic_actions, ()),
-    "utility_bounds": (_bounds, ()),
-    "result": (_state, (BadInput,)),  # IllegalMove is the protocol's answer to an illegal move
-    "is_terminal": (_terminal, ()),
-    "utility": (_payoff, ()),
-    "chance_outcomes": (_outcomes, ()),
-    "evaluate": (_estimate, ()),
-    "key": (_key, ()),
-    "parse_move": (_move, (BadInput,)),  # a refusal of the text typed, IllegalMove
-    "format_move": (_text, ()),
-    "format_position": (_text, ()),
-    "winner": (_winner, ()),
-    "legal_text": (_text, ()),
-}
+CHECKS: Mapping[str, tuple[Check, tuple[type[BaseException], ...]]] = MappingProxyType(
+    {
+        "initial_state": (_state, ()),
+        "to_move": (_seat, ()),
+        "actions": (_actions, ()),
+        "search_actions": (_search_actions, ()),
+        "heuristic_actions": (_heuristic_actions, ()),
+        "utility_bounds": (_bounds, ()),
+        "result": (_state, (BadInput,)),  # IllegalMove is the protocol's answer to an illegal move
+        "is_terminal": (_terminal, ()),
+        "utility": (_payoff, ()),
+        "chance_outcomes": (_outcomes, ()),
+        "evaluate": (_estimate, ()),
+        "key": (_key, ()),
+        "parse_move": (_move, (BadInput,)),  # a refusal of the text typed, IllegalMove
+        "format_move": (_text, ()),
+        "format_position": (_text, ()),
+        "winner": (_winner, ()),
+        "legal_text": (_text, ()),
+    }
+)
 """Each protocol member's check of what it returns, and the errors it may raise as the protocol's own answer."""

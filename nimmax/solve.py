@@ -5,7 +5,6 @@ at the engine's own speed, the other root moves with the bounds that prove them 
 from __future__ import annotations
 
 import time as clock
-from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
 
@@ -65,14 +64,14 @@ def solve(
         own = prunes(chosen) and chosen.settings.cache  # its table holds most of the line
         return replace(result, pv=full_line(game, state, result, chosen.table_for(game) if own else Table()))
 
-    # A search to the end without a clock may wait for a wide endgame book (Kalah's), made once and kept.
-    with nullcontext() if chosen.limits.limited else cache.patient():
-        answer = deep(solved)
-        if every_move:
-            return refine(game, state, chosen, answer)
-        if others and answer.exact and answer.upper_bounds and not chosen.limits.clocked:
-            return deep(lambda: valued_within(game, state, chosen, answer, others_budget(answer)))
-        return answer
+    if not chosen.limits.limited:  # a search to the end without a clock may wait for a wide book (Kalah's)
+        game = cache.at_work(game, patient=True)
+    answer = deep(solved)
+    if every_move:
+        return refine(game, state, chosen, answer)
+    if others and answer.exact and answer.upper_bounds and not chosen.limits.clocked:
+        return deep(lambda: valued_within(game, state, chosen, answer, others_budget(answer)))
+    return answer
 
 
 LEAST_OTHERS = 0.5

@@ -112,13 +112,11 @@ def build_books(folder: Path) -> None:
     widened from there as an exact solve does, then read back from it, timed."""
     for pits in sorted(kalah_book.BASE):
         for seeds in sorted({kalah_book.BASE[pits], kalah_book.WIDE[pits]}):
-            kalah_book.forget()  # not the process's book: each call reads, then builds or widens
             started, used = time.perf_counter(), time.process_time()
-            kalah_book.shelved(pits, seeds)
+            kalah_book.Shelf(pits).shelved(seeds)  # a new shelf: it reads, then builds or widens
             built, cpu = time.perf_counter() - started, time.process_time() - used
-            kalah_book.forget()
             started = time.perf_counter()
-            kalah_book.shelved(pits, seeds)
+            kalah_book.Shelf(pits).shelved(seeds)
             read = time.perf_counter() - started
             size = (folder / f"kalah-{pits}.book").stat().st_size
             print(
@@ -131,7 +129,7 @@ def build_books(folder: Path) -> None:
 def widths(board: tuple[int, int], seeds: list[int], rounds: int) -> None:
     """One board proven with books of so many `seeds`, alternating, medians of `rounds` runs."""
     for width in seeds:
-        kalah_book.shelved(board[0], width)  # built before any clock starts
+        kalah_book.Shelf(board[0]).shelved(width)  # built before any clock starts
     print(f"\n{'board':10} {'book':>5} {'value':>6} {'seconds':>9} {'nodes':>12}   ratio (to the first)")
     runs: dict[int, list[tuple[SearchResult, float]]] = {width: [] for width in seeds}
     for _ in range(rounds):
@@ -186,7 +184,7 @@ def main() -> None:
             os.environ[cache.ENVIRONMENT] = folder
             build_books(Path(folder))
             for pits, seeds in kalah_book.WIDE.items():  # read before any clock starts
-                kalah_book.shelved(pits, seeds)
+                kalah_book.Shelf(pits).shelved(seeds)
             if "--widths" in sys.argv:  # e.g. --widths 6,3 11,13,14: Kalah(6,3) with books of 11, 13, 14 seeds
                 at = sys.argv.index("--widths")
                 pits, seeds = map(int, sys.argv[at + 1].split(","))

@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 from bench_mnk import yardstick  # noqa: E402
 
 from nimmax import games  # noqa: E402
-from nimmax.search import ENGINES, Limits, SearchResult, Settings, deep  # noqa: E402
+from nimmax.search import ENGINES, Limits, SearchResult, Settings, deep, interpreter  # noqa: E402
 from nimmax.search.score import FULL_DEPTH, INFINITY  # noqa: E402
 
 PEER_PYTHON = os.environ.get("NIMMAX_PEER_PYTHON", "/work/peer/bin/python")
@@ -92,7 +92,8 @@ def solve(
     """One straight search from the start (no deepening), with a fresh table and no default limit."""
     game = games.create(words)
     limits, settings = Limits(depth, seconds), Settings.of(options)
-    return deep(lambda: ENGINES[engine].search(game, game.initial_state(), limits, deepen=False, settings=settings))
+    with interpreter():  # the policy the CLI enters once, as a command's search runs under it
+        return deep(lambda: ENGINES[engine].search(game, game.initial_state(), limits, deepen=False, settings=settings))
 
 
 def peer(case: str, repeat: int) -> dict[str, Any] | None:
@@ -194,7 +195,8 @@ def protocol_floor(words: str, depth: int, memo: bool) -> int:
             seen[key] = best  # window-dependent: a floor for speed, not a sound table
         return best
 
-    deep(lambda: value(game.initial_state(), depth, -INFINITY, INFINITY))
+    with interpreter():
+        deep(lambda: value(game.initial_state(), depth, -INFINITY, INFINITY))
     return nodes
 
 

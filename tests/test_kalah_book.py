@@ -109,23 +109,25 @@ def test_a_search_from_the_start_reaches_the_book_and_keeps_the_value() -> None:
 
 @pytest.fixture
 def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A cache folder of this test's own, and no book read yet in this process."""
+    """A cache folder of this test's own (each shelf below reads it afresh)."""
     monkeypatch.setenv(cache.ENVIRONMENT, str(tmp_path / "cache"))
-    kalah_book.forget()
     yield tmp_path / "cache"
-    kalah_book.forget()
 
 
 def book_file(folder: Path) -> Path:
     return folder / "kalah-3.book"
 
 
+def shelved(pits: int, seeds: int, work: cache.Work = cache.IDLE) -> kalah_book.Book:
+    """The book a new shelf gives: read from the cache, widened there where it is narrower."""
+    return kalah_book.Shelf(pits).shelved(seeds, work)
+
+
 def the_book() -> kalah_book.Book:
-    return kalah_book.shelved(3, 6)
+    return shelved(3, 6)
 
 
 def again() -> kalah_book.Book:
-    kalah_book.forget()
     return the_book()
 
 
@@ -156,7 +158,7 @@ def foreign(path: Path) -> None:
 
 
 def renamed(path: Path) -> None:
-    kalah_book.shelved(2, 5)
+    shelved(2, 5)
     path.write_bytes((path.parent / "kalah-2.book").read_bytes())
 
 
@@ -194,11 +196,7 @@ def test_a_folder_that_cannot_be_written_still_gives_the_book(
     blocker = tmp_path / "a file"
     blocker.write_text("not a folder")
     monkeypatch.setenv(cache.ENVIRONMENT, str(blocker / "cache"))
-    kalah_book.forget()
-    try:
-        book = the_book()
-    finally:
-        kalah_book.forget()
+    book = the_book()
     lines = said(capsys)
     assert len(lines) == 1 and "cannot keep" in lines[0] and "in memory" in lines[0], lines
     assert book.encode() == kalah_book.build(3, 6).encode()
@@ -213,8 +211,7 @@ def test_the_work_reports_its_progress_to_the_display_installed(fresh: Path) -> 
         seen.append((what, total, steps))
         yield steps.append
 
-    with cache.reporting(display):
-        the_book()
+    shelved(3, 6, cache.Work(display))
     [(what, total, steps)] = seen
     assert "Kalah endgame book" in what and total == comb(6 + 6, 6)
     assert steps == sorted(steps) and steps[-1] == total
@@ -296,12 +293,10 @@ def test_the_cache_keeps_the_widest_book_and_widens_it_by_the_missing_layers(
         totals.append(total)
         yield cache.nothing
 
-    with cache.reporting(display):
-        kalah_book.shelved(3, 4)
-        kalah_book.forget()
-        wide = kalah_book.shelved(3, 6)  # read back at 4 seeds, then the layers of 5 and 6 built
-        kalah_book.forget()
-        served = kalah_book.shelved(3, 4)  # the cache's wider book serves a narrower need
+    shown = cache.Work(display)
+    shelved(3, 4, shown)
+    wide = shelved(3, 6, shown)  # read back at 4 seeds, then the layers of 5 and 6 built
+    served = shelved(3, 4, shown)  # the cache's wider book serves a narrower need
     assert totals == [comb(4 + 6, 6), comb(6 + 6, 6) - comb(4 + 6, 6)]
     assert served.seeds == 6 and served.encode() == wide.encode() == kalah_book.build(3, 6).encode()
     assert not said(capsys)
@@ -309,20 +304,21 @@ def test_the_cache_keeps_the_widest_book_and_widens_it_by_the_missing_layers(
 
 def test_a_search_to_the_end_reads_the_wide_book_a_timed_one_the_base() -> None:
     assert kalah_book.reach(6) == kalah_book.BASE[6] < kalah_book.WIDE[6]
-    with cache.patient():
-        assert kalah_book.reach(6) == kalah_book.WIDE[6]
+    assert kalah_book.reach(6, cache.Work(patient=True)) == kalah_book.WIDE[6]
     assert kalah_book.reach(6) == kalah_book.BASE[6] and kalah_book.reach(3) == 0
+    game = Kalah(6, 4)
+    patient = cache.at_work(game, patient=True)
+    assert patient.work.patient and not game.work.patient and patient.shelf is game.shelf
 
 
 def test_a_build_asked_to_stop_keeps_the_layers_it_finished(fresh: Path, capsys: pytest.CaptureFixture[str]) -> None:
     asked = itertools.count()
-    with cache.halting(lambda: next(asked) >= 40):  # rows of 2, 3, 4 seeds: 31 checks; stopped in those of 5
-        book = kalah_book.shelved(3, 7)
+    shelf = kalah_book.Shelf(3)
+    book = shelf.shelved(7, cache.Work(halted=lambda: next(asked) >= 40))  # rows of 2-4 seeds: 31 checks
     assert book.seeds == 4 and book.encode() == kalah_book.build(3, 4).encode()
     assert cache.parse(book_file(fresh).read_bytes(), "kalah-3.book", kalah_book.FORMAT) == book.encode()
-    assert kalah_book.shelved(3, 7) is book  # this process tries no more
-    kalah_book.forget()
-    assert kalah_book.shelved(3, 7).encode() == kalah_book.build(3, 7).encode() and not said(capsys)
+    assert shelf.shelved(7) is book  # this shelf tries no more
+    assert shelved(3, 7).encode() == kalah_book.build(3, 7).encode() and not said(capsys)
 
 
 ENDGAME = "3,3,2,0,0,1:10/1,1,1,1,0,1:12/s"
@@ -365,11 +361,12 @@ def test_a_build_out_of_memory_is_dropped_and_the_search_goes_on_without_it(
 
     game = Kalah(3, 2)
     booked = search(game, game.initial_state(), "alphabeta", time=inf)
-    kalah_book.forget()
     capsys.readouterr()
     with mock.patch.object(kalah_book, "build", side_effect=MemoryError) as build:
-        book = kalah_book.shelved(3, 6)
-        again = kalah_book.shelved(3, 6)
+        shelf = kalah_book.Shelf(3)
+        book = shelf.shelved(6)
+        again = shelf.shelved(6)
+        game.shelf = shelf
         found = search(game, game.initial_state(), "alphabeta", time=inf)
     assert build.call_count == 1 and again is book and book.seeds == 0
     assert book.probe((1, 0, 0, 0, 1, 0), 0) is None and book.probe((0,) * 6, 0) is None
@@ -382,10 +379,9 @@ def test_a_build_out_of_memory_is_dropped_and_the_search_goes_on_without_it(
 def test_a_widening_out_of_memory_keeps_the_narrower_book_of_the_cache(
     fresh: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    narrow = kalah_book.shelved(3, 4)
-    kalah_book.forget()
+    narrow = shelved(3, 4)
     with mock.patch.object(kalah_book, "build", side_effect=MemoryError):
-        book = kalah_book.shelved(3, 6)
+        book = shelved(3, 6)
     assert book.seeds == 4 and book.encode() == narrow.encode()
     assert said(capsys) == [
         "nimmax: the Kalah endgame book (3 pits, 6 seeds): out of memory while making it; "
@@ -397,7 +393,7 @@ def test_a_widening_out_of_memory_keeps_the_narrower_book_of_the_cache(
 
 def test_keeping_a_book_out_of_memory_still_searches_with_none(fresh: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with mock.patch.object(cache, "keep", side_effect=MemoryError):
-        book = kalah_book.shelved(3, 4)
+        book = shelved(3, 4)
     assert book.seeds == 0 and "out of memory" in capsys.readouterr().err
 
 
@@ -406,7 +402,7 @@ import resource, sys
 from nimmax.games import kalah_book
 size = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
 resource.setrlimit(resource.RLIMIT_AS, (size + (16 << 20), resource.RLIM_INFINITY))
-book = kalah_book.shelved(6, 14)
+book = kalah_book.Shelf(6).shelved(14)
 print(book.seeds, book.probe((0, 0, 0, 0, 0, 1) + (1, 0, 0, 0, 0, 0), 0))
 """
 

@@ -226,11 +226,72 @@ def test_the_core_imports_no_presentation_library() -> None:
     assert loaded.stdout.strip() == "[]"
 
 
-def test_search_modules_keep_no_mutable_module_state() -> None:
-    for path in Path(ROOT, "nimmax", "search").rglob("*.py"):
-        for node in ast.parse(path.read_text()).body:
-            if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, (ast.List, ast.Dict, ast.Set)):
-                raise AssertionError(f"{shown(path)}:{node.lineno} keeps a mutable module-level value")
+MUTABLE_CALLS = frozenset(
+    {"dict", "list", "set", "bytearray", "defaultdict", "OrderedDict", "Counter", "deque", "array", "WeakSet"}
+    | {"WeakKeyDictionary", "WeakValueDictionary"}
+)
+"""Calls that make a mutable container: kept at module level, process-wide state."""
+MUTABLE_LITERALS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+STATEFUL = frozenset({"nimmax/interrupt.py"})
+"""The one module that keeps process-wide state: the signal handling (a handler has nowhere else to put it)."""
+NOT_YET = {
+    "nimmax/claim.py": "_proofs: the process's proof store, until a session owns one (issue 41, item 2)",
+    "nimmax/files.py": "_held: a checked FIFO's descriptor, until the check hands it to the writer",
+    "nimmax/learn/networks.py": "_loaded: the network read once a process, until the game's copy keeps it",
+}
+"""Module state still to move into an owner, each named with why it is still here: none may be added."""
+
+
+def module_state(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """Where a module keeps mutable state: a module-level container (literal or made by a call;
+    `__all__`, the import system's list of names, aside) and every `global` statement."""
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(target, ast.Name) and target.id == "__all__" for target in targets):
+                continue
+            value = node.value
+            called = value.func if isinstance(value, ast.Call) else None
+            name = (
+                called.id if isinstance(called, ast.Name) else called.attr if isinstance(called, ast.Attribute) else ""
+            )
+            if isinstance(value, MUTABLE_LITERALS) or name in MUTABLE_CALLS:
+                yield node.lineno, "keeps a mutable module-level value"
+    for found in ast.walk(tree):
+        if isinstance(found, ast.Global):
+            yield found.lineno, f"declares global {', '.join(found.names)}"
+
+
+def test_the_module_state_finder_finds_containers_and_globals_only() -> None:
+    found = list(
+        module_state(
+            ast.parse(
+                "A = []\nB: dict[str, int] = dict()\nC = (1,)\n__all__ = ['C']\n"
+                "D = frozenset()\ndef f():\n    global A\nE = {k: 1 for k in 'ab'}\n"
+            )
+        )
+    )
+    assert [line for line, _ in found] == [1, 2, 8, 7]
+
+
+def test_no_module_keeps_mutable_module_state() -> None:
+    """No mutable state at module level anywhere in nimmax/ but the signal handling: registries
+    belong to objects, settings travel as values."""
+    kept = [
+        f"{shown(path)}:{line} {why}"
+        for path in Path(ROOT, "nimmax").rglob("*.py")
+        if shown(path) not in STATEFUL
+        for line, why in module_state(ast.parse(path.read_text()))
+    ]
+    left = [place for place in kept if place.split(":")[0] in NOT_YET]
+    assert len(left) == len(NOT_YET), f"module state moved out: drop it from NOT_YET ({left})"
+    kept = [place for place in kept if place not in left]
+    assert not kept, f"{len(kept)} places keep module state:\n" + "\n".join(sorted(kept))
+
+
+def test_the_exact_solver_imports_nothing_of_nimmax() -> None:
+    """search/exact.py stands below games and engines alike: a book or a proof may drive it."""
+    assert [found.target for found in imports("nimmax.search.exact") if found.target.startswith("nimmax")] == []
 
 
 def test_games_never_import_search() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Annotated, TypeVar
 
 import typer
@@ -10,7 +11,7 @@ from nimmax.cli.options import LEAST_TIME, MOST_TIME, json_option, seconds_optio
 from nimmax.cli.root import app, emit_json, err, out, say, stop_if_interrupted
 from nimmax.numbers import float_option
 
-OLD_NAMES = {"--algorithms": "--algorithm", "--limit": "--time"}
+OLD_NAMES = MappingProxyType({"--algorithms": "--algorithm", "--limit": "--time"})
 """Options renamed to the shared vocabulary; the old spellings work for one more release, with a note."""
 
 OLD_LIMIT = float_option("--limit", LEAST_TIME, MOST_TIME)

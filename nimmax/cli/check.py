@@ -12,7 +12,7 @@ from nimmax.cli.root import app, emit_json, err, out, stop_if_interrupted
 MAX_PLAYOUTS = 10**6
 
 
-@app.command("check", context_settings=GAME_WORDS)
+@app.command("check", context_settings=dict(GAME_WORDS))
 def check_command(
     game_words: GameWords,
     playouts: Annotated[int, count_option("--playouts", MAX_PLAYOUTS, "Random playouts to try the laws on")] = 100,

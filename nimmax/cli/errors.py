@@ -11,15 +11,14 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 import typer
 from typer.core import TyperGroup
 
-from nimmax import cache, interrupt
+from nimmax import interrupt
 from nimmax.cli.group import command_group
-from nimmax.cli.root import app, err, say
+from nimmax.cli.root import app, say
 from nimmax.cli.streams import open_closed_streams, plain_streams
 from nimmax.errors import BadInput
 from nimmax.search.stack import interpreter
@@ -47,14 +46,6 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
-def building(what: str, total: int) -> AbstractContextManager[cache.Advance]:
-    """Work kept in the cache (Kalah's endgame book) shown as a bar on stderr's terminal; Rich's
-    progress is imported only when such work runs."""
-    from nimmax.ui.building import building as bar
-
-    return bar(err, what, total)
-
-
 def invoke(args: list[str]) -> int:
     """Run one command; its exit code, with the line that explains a failure said on stderr."""
     # Invoked directly rather than through app(): typer's standalone handling would turn
@@ -65,7 +56,6 @@ def invoke(args: list[str]) -> int:
         with (
             interrupt.raise_on_sigterm(),
             interpreter(),
-            cache.reporting(building),
             group.make_context("nimmax", list(args)) as context,
         ):
             group.invoke(context)

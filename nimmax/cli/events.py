@@ -146,7 +146,7 @@ def tournament_command(
     exit_if_interrupted(event)
 
 
-@app.command("ladder", context_settings=GAME_WORDS)
+@app.command("ladder", context_settings=dict(GAME_WORDS))
 def ladder_command(
     game_words: GameWords,
     players: Annotated[

@@ -55,7 +55,7 @@ def games_command(as_json: Annotated[bool, json_option("the list")] = False) -> 
     out.print(views.openspiel_table(found.openspiel))
 
 
-@app.command("solve", context_settings=GAME_WORDS)
+@app.command("solve", context_settings=dict(GAME_WORDS))
 def solve_command(
     game_words: GameWords,
     algorithm: Annotated[str, typer.Option(help="Player spec of the engine, e.g. minimax:cache=off.")] = "alphabeta",
@@ -89,6 +89,7 @@ def solve_command(
     state = game.initial_state()
     live = LiveSearch(game, err, "Ctrl-C stops and shows the answer so far")
     live.state = state
+    game = live.working(game)  # a book made for the solve shows its bar and stops with it
     player = solver(algorithm, override(depth, time), live)
     with live.watching("solving"):
         result = solve(game, state, player=player, others=not (every_move or explain))
@@ -164,7 +165,7 @@ def show_lines(game: AnyGame, state: Any, player: SearchPlayer, result: SearchRe
     out.print(explain_tree(game, state, found, result.depth))
 
 
-@app.command("tree", context_settings=GAME_WORDS)
+@app.command("tree", context_settings=dict(GAME_WORDS))
 def tree_command(
     game_words: GameWords,
     algorithm: Annotated[

@@ -8,6 +8,7 @@ import copy
 import importlib
 import sys
 from collections.abc import Iterator, MutableMapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -17,7 +18,7 @@ from typer.models import CommandInfo
 if TYPE_CHECKING:
     from typer._click import Command, Context, HelpFormatter
 
-UNDRAWN = {"rich.markdown": "Markdown", "rich.traceback": "Traceback"}
+UNDRAWN = MappingProxyType({"rich.markdown": "Markdown", "rich.traceback": "Traceback"})
 """What typer's help renderer imports and nimmax never has it draw: markdown (the app's markup is
 rich's) and pretty tracebacks (turned off); together half the renderer's import time."""
 

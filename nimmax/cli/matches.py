@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from nimmax.match import GameRecord
 
 
-@app.command("play", context_settings=GAME_WORDS)
+@app.command("play", context_settings=dict(GAME_WORDS))
 def play_command(
     game_words: Annotated[
         list[str] | None,

@@ -5,6 +5,7 @@ option's callback, so a bad number is one line, exit 2."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 from typing import Annotated
 
 import typer
@@ -14,7 +15,7 @@ from nimmax.search.limits import DEPTH as DEPTH_LIMIT
 from nimmax.search.limits import MOVE_SECONDS
 from nimmax.search.limits import TIME as TIME_LIMIT
 
-GAME_WORDS = {"allow_extra_args": True, "ignore_unknown_options": True}
+GAME_WORDS = MappingProxyType({"allow_extra_args": True, "ignore_unknown_options": True})
 """A command's context settings where game words follow it: options it does not know go to the game."""
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
-from typing import Annotated, TextIO
+from typing import Annotated, Any, TextIO, cast
 
 import typer
 from rich.console import Console
@@ -54,8 +54,15 @@ def options(
     """The options of nimmax itself, before a command."""
 
 
-_machine: list[TextIO] = []
-"""The real stdout while `json_stdout` holds it for the JSON alone, the innermost last."""
+class Diverted:
+    """Stdout while `json_stdout` holds it: what is printed goes to stderr; `machine` is the real
+    stdout, which the JSON alone is written to."""
+
+    def __init__(self, machine: TextIO) -> None:
+        self.machine = machine
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(sys.stderr, name)
 
 
 @contextlib.contextmanager
@@ -63,20 +70,18 @@ def json_stdout() -> Iterator[None]:
     """Within this block stdout is stderr, so that what a plugin prints cannot spoil the JSON, which
     `emit_json` writes to the real stdout."""
     real = sys.stdout
-    _machine.append(real)
-    sys.stdout = sys.stderr
+    sys.stdout = cast(TextIO, Diverted(real))
     try:
         yield
     finally:
         sys.stdout = real
-        _machine.pop()
 
 
 def emit_json(record: object) -> None:
     """Machine output: one JSON document on stdout, nothing else; flushed, so a write error is raised here."""
     import json  # loaded by the commands that print JSON, when they do
 
-    out = _machine[-1] if _machine else sys.stdout
+    out = sys.stdout.machine if isinstance(sys.stdout, Diverted) else sys.stdout
     out.write(json.dumps(record, indent=2) + "\n")
     out.flush()
 

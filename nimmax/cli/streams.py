@@ -7,29 +7,32 @@ import codecs
 import io
 import os
 import sys
+from types import MappingProxyType
 
-ASCII_MARKS = {
-    "·": "-",
-    "…": ".",
-    "—": "-",
-    "–": "-",
-    "›": ">",
-    "←": "<",
-    "→": ">",
-    "↑": "^",
-    "≤": "<",
-    "≥": ">",
-    "●": "o",
-    "○": ".",
-    "◀": "<",
-    "▶": ">",
-    "✂": "x",
-    "█": "#",
-    **dict.fromkeys("▏▎▍▌▋▊▉", "+"),  # a bar's last part
-    "è": "e",
-    "×": "x",
-    "²": "2",
-}
+ASCII_MARKS = MappingProxyType(
+    {
+        "·": "-",
+        "…": ".",
+        "—": "-",
+        "–": "-",
+        "›": ">",
+        "←": "<",
+        "→": ">",
+        "↑": "^",
+        "≤": "<",
+        "≥": ">",
+        "●": "o",
+        "○": ".",
+        "◀": "<",
+        "▶": ">",
+        "✂": "x",
+        "█": "#",
+        **dict.fromkeys("▏▎▍▌▋▊▉", "+"),  # a bar's last part
+        "è": "e",
+        "×": "x",
+        "²": "2",
+    }
+)
 """What nimmax's own marks become on a stream that speaks only ASCII (anything else: `?`): one character
 for one, so what Rich lined up stays lined up. Rich draws its boxes in ASCII there by itself."""
 

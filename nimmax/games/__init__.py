@@ -10,6 +10,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from nimmax.game import AnyGame, BadGameSpec
 from nimmax.games import kalah, mnk, nim, plates, twenty48
@@ -140,7 +141,7 @@ GAMES: tuple[GameInfo, ...] = (
     ),
 )
 
-_BY_NAME = {name: info for info in GAMES for name in (info.name, *info.aliases)}
+_BY_NAME = MappingProxyType({name: info for info in GAMES for name in (info.name, *info.aliases)})
 
 
 def lookup(name: str) -> GameInfo:

@@ -15,10 +15,12 @@ store, North's pits 1..m (from North's left), North's store. South moves first.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Hashable, Sequence
 from operator import add, itemgetter
 from typing import NamedTuple
 
+from nimmax import cache
 from nimmax.game import Account, BadGameSpec, Capability, Game, IllegalMove, Known
 from nimmax.games import kalah_book
 from nimmax.games.words import Option, Signature
@@ -143,6 +145,12 @@ class Kalah(Game[Position, int]):
         """Seeds in the pits up to which the endgame book may answer (0: no book)."""
         self.reach = endgame
         """The seeds its book covers at the least; None: as far as the search may wait (`kalah_book.reach`)."""
+        self.shelf = kalah_book.Shelf(pits)
+        """Its book, read or built on first use; shared with its copies (`working`)."""
+        self.work = cache.IDLE
+        """How its book is made where a search needs a wider one: shown, waited for, stopped (`working`)."""
+        self.width = kalah_book.reach(pits) if endgame is None else endgame
+        """The seeds its book covers at the least: `reach`, else as far as its work may wait."""
         self._charged: tuple[Account, int] | None = None
         """The search charged with the books built while it runs, and the count of positions built when it began."""
         if not self.endgame:
@@ -297,21 +305,33 @@ class Kalah(Game[Position, int]):
         """A book built while a search runs is its work (`Game.charge`): the positions valued are
         added to its nodes when it ends (the build itself stops where `cache.halting` asks)."""
         if self._charged is not None:
-            self._charged[0].nodes += kalah_book.made - self._charged[1]
-        self._charged = (account, kalah_book.made) if account is not None else None
+            self._charged[0].nodes += self.shelf.made - self._charged[1]
+        self._charged = (account, self.shelf.made) if account is not None else None
 
     def book(self, state: Position) -> Known | None:
         """The endgame book's margin and plies to the end, for a position with at most `endgame`
-        seeds in the pits that its book covers (read or built on first use, `kalah_book.shelved`)."""
+        seeds in the pits that its book covers (read or built on first use, `kalah_book.Shelf`)."""
         left = state.left
         if left > self.endgame:
             return None
-        book = kalah_book.shelved(self.pits, self.reach)
+        shelf = self.shelf
+        book = shelf.book
+        if book is None or (book.seeds < self.width and not shelf.stopped):  # read or widened once
+            book = shelf.shelved(self.width, self.work)
         if left > book.seeds:  # a timed search's book may be narrower than `endgame`
             return None
         board, player = state.board, state.player
         lead = board[-1] - board[self.pits] if player else board[self.pits] - board[-1]
         return book.probe(self._views[player](board), lead)
+
+    def working(self, work: cache.Work) -> Kalah:
+        """This game with its book's work made as `work` says (its width, display and stop): the
+        book's width is part of the game a search is handed (`cache.at_work`)."""
+        working = copy.copy(self)
+        working.work = work
+        if self.reach is None:
+            working.width = kalah_book.reach(self.pits, work)
+        return working
 
     def key(self, state: Position) -> Hashable:
         """The position seen by the mover: their pits, the opponent's pits, the store difference.

@@ -29,10 +29,11 @@ of fewer seeds. The cache keeps one book per pits, the widest made: a timed sear
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import accumulate, combinations
 from math import comb
 from operator import getitem
+from types import MappingProxyType
 
 from nimmax import cache
 from nimmax.game import Known
@@ -40,14 +41,14 @@ from nimmax.game import Known
 FORMAT = 1
 """The version of the book's layout and rules: a cached book of another version is made again."""
 
-BASE = {4: 14, 5: 11, 6: 8}
+BASE: Mapping[int, int] = MappingProxyType({4: 14, 5: 11, 6: 8})
 """Seeds in the pits the book covers at the least, by pits a side: what a search that cannot wait
 (a timed move) builds, in a fraction of a second, the first time it reaches a covered position on
 a machine whose cache holds no book; a board of fewer pits is searched to the end at once without
 one. A wider book in the cache serves every search."""
 
-WIDE = {4: 14, 5: 13, 6: 14}
-"""Seeds the book covers where the search may wait (`cache.patient`: an exact solve without a clock):
+WIDE: Mapping[int, int] = MappingProxyType({4: 14, 5: 13, 6: 14})
+"""Seeds the book covers where the search may wait (`cache.Work.patient`: an exact solve without a clock):
 widened once, from the layers the cache holds, with a progress bar, and kept for every later search.
 Each seed more cuts some 30% of the nodes of a proof from the start (`scripts/bench_kalah.py --book`)."""
 
@@ -188,7 +189,7 @@ def build(
     seeds: int,
     advance: cache.Advance = cache.nothing,
     start: Book | None = None,
-    halted: Halted = cache.halted,
+    halted: Halted = cache.never,
 ) -> Book:
     """The book of `pits` pits a side and at most `seeds` seeds, valued by a memoized search over
     the pits, layer by layer (the positions of s seeds need only those of at most s), from the
@@ -275,67 +276,69 @@ def _solver(
     return solve
 
 
-def reach(pits: int) -> int:
-    """The seeds a search's book covers at the least: WIDE where the search may wait (`cache.patient`), else BASE."""
-    return (WIDE if cache.waits() else BASE).get(pits, 0)
+def reach(pits: int, work: cache.Work = cache.IDLE) -> int:
+    """The seeds a search's book covers at the least: WIDE where the search may wait (`work.patient`), else BASE."""
+    return (WIDE if work.patient else BASE).get(pits, 0)
 
 
-def shelved(pits: int, seeds: int | None = None) -> Book:
-    """A book of `pits` pits covering at least `seeds` seeds (None: `reach`), or, when its making
-    was stopped (`cache.halted`), as far as it got: the process's own, else the widest the cache
-    holds, widened to `seeds` (and kept) where it is narrower."""
-    book = _shelf.get(pits)
-    wanted = reach(pits) if seeds is None else seeds
-    if book is not None and (book.seeds >= wanted or pits in _stopped):
-        return book
-    return _fetch(pits, wanted, book)
+class Shelf:
+    """The book of `pits` pits one game's searches read: the widest read or made so far, fetched
+    from the cache on first use and widened there as a search needs; a copy of the game for its
+    searches shares its shelf."""
 
+    def __init__(self, pits: int) -> None:
+        self.pits = pits
+        self.book: Book | None = None
+        self.made = 0
+        """Positions its builds have valued: a search that built some counts them in its nodes."""
+        self.stopped = False
+        """Whether widening the book was stopped: then its searches read the layers it finished."""
 
-def _fetch(pits: int, seeds: int, book: Book | None) -> Book:
-    """`shelved` past the process's own book: read from the cache, then widened where it is narrower."""
-    name, what = f"kalah-{pits}.book", f"the Kalah endgame book ({pits} pits, {seeds} seeds)"
-    if book is None and (data := cache.read(name, FORMAT, what)) is not None:
-        try:
-            book = Book.decode(pits, data)
-        except ValueError as error:
-            cache.say(f"{what}: {error}: made again, not trusted")
-    if book is None or book.seeds < seeds:
+    def __reduce__(self) -> tuple[type[Shelf], tuple[int]]:
+        """Pickled empty: a process the game is sent to reads its own book."""
+        return Shelf, (self.pits,)
+
+    def shelved(self, seeds: int | None = None, work: cache.Work = cache.IDLE) -> Book:
+        """A book covering at least `seeds` seeds (None: `reach`), or, when its making was stopped
+        (`work.halted`), as far as it got: the shelf's own, else the widest the cache holds, widened
+        to `seeds` (and kept) where it is narrower."""
+        book = self.book
+        wanted = reach(self.pits, work) if seeds is None else seeds
+        if book is not None and (book.seeds >= wanted or self.stopped):
+            return book
+        self.book = self._fetch(wanted, book, work)
+        return self.book
+
+    def _fetch(self, seeds: int, book: Book | None, work: cache.Work) -> Book:
+        """`shelved` past the shelf's own book: read from the cache, then widened where it is narrower."""
+        pits = self.pits
+        name, what = f"kalah-{pits}.book", f"the Kalah endgame book ({pits} pits, {seeds} seeds)"
+        if book is None and (data := cache.read(name, FORMAT, what)) is not None:
+            try:
+                book = Book.decode(pits, data)
+            except ValueError as error:
+                cache.say(f"{what}: {error}: made again, not trusted")
+        if book is not None and book.seeds >= seeds:
+            return book
         known, valued = (book.seeds, len(book.values)) if book is not None else (0, 0)
         steps = comb(seeds + 2 * pits, 2 * pits) - valued
         try:
-            with cache.making(what, steps) as advance:
-                wider = build(pits, seeds, advance, book)
-            global made  # the process's count, as its shelf is the process's
-            made += len(wider.values) - valued
+            with work.making(what, steps) as advance:
+                wider = build(pits, seeds, advance, book, work.halted)
+            self.made += len(wider.values) - valued
             if wider.seeds > known:
                 cache.keep(name, FORMAT, what, wider.encode())
         except MemoryError:
             # the arrays made so far go with the frames: the search has its memory back
-            _stopped.add(pits)
+            self.stopped = True
             kept = f"the {known} seeds read from the cache" if book is not None else "none"
             cache.say(f"{what}: out of memory while making it; the search goes on with {kept}")
             wider = book if book is not None else empty(pits)
         if wider.seeds < seeds:
-            _stopped.add(pits)  # asked to answer now (or out of memory): this process widens it no more
-        book = wider
-    _shelf[pits] = book
-    return book
+            self.stopped = True  # asked to answer now (or out of memory): this shelf widens it no more
+        return wider
 
 
 def empty(pits: int) -> Book:
     """A book that knows no position: what the search reads where none could be made."""
     return Book(pits, 0, array("b", [UNKNOWN]), bytes(1), bytes(1))
-
-
-def forget() -> None:
-    """Drop the books this process holds, so that the next `shelved` reads the cache again (tests)."""
-    _shelf.clear()
-    _stopped.clear()
-
-
-made = 0
-"""Positions the books' builds in this process have valued: a search that built one counts them in its nodes."""
-_shelf: dict[int, Book] = {}
-"""The book this process reads, by pits: the widest it has read or made."""
-_stopped: set[int] = set()
-"""Pits whose book's widening was stopped: the rest of the process reads the layers it finished."""

@@ -65,7 +65,7 @@ pile of P has about P/2), and an error message lists the legal moves."""
 
 GRUNDY_PILE = 2000
 """The largest Split-Nim pile whose Grundy value the book works out (by mex, in O(pile**2) the
-first time, once a process): past it the book is silent and the search plays on its own."""
+first time, once a game): past it the book is silent and the search plays on its own."""
 
 NORMAL = Option("--normal")
 """Normal play: whoever takes the last counter wins."""
@@ -270,6 +270,8 @@ class SplitNim(Game[Piles, Split]):
 
     def __init__(self, piles: Sequence[int]) -> None:
         self.piles = tuple(piles)
+        self.grundy_values: list[int] = []
+        """Grundy values of piles 0, 1, 2, ...: this game's own table, grown by `grundy`, never shrunk."""
 
     @property
     def spec(self) -> str:
@@ -313,7 +315,7 @@ class SplitNim(Game[Piles, Split]):
             return None
         total = 0
         for pile in piles:
-            total ^= grundy(pile)
+            total ^= grundy(pile, self.grundy_values)
         return Known(1.0 if total else -1.0, sum(pile - 2 for pile in piles if pile > 2), False)
 
     def parse_move(self, text: str, state: Piles) -> Split:

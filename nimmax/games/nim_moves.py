@@ -219,15 +219,11 @@ def nim_mover_wins(piles: tuple[int, ...], misere: bool) -> bool:
     return reduce(xor, piles, 0) != 0
 
 
-def grundy(pile: int) -> int:
+def grundy(pile: int, values: list[int]) -> int:
     """Split-Nim's (Grundy's game's) value of one pile: the mex over its splits, every smaller
-    pile's value worked out once (a table grown as larger piles are asked for)."""
-    values = _GRUNDY
+    pile's value worked out once (`values`, the caller's table of piles 0, 1, 2, ..., grown as
+    larger piles are asked for)."""
     for size in range(len(values), pile + 1):
         seen = {values[size - smaller] ^ values[smaller] for smaller in range(1, (size + 1) // 2)}
         values.append(next(value for value in range(len(seen) + 1) if value not in seen))
     return values[pile]
-
-
-_GRUNDY: list[int] = []
-"""Grundy values of Split-Nim piles 0, 1, 2, ...: grown by `grundy`, never shrunk."""

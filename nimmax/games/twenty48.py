@@ -20,6 +20,7 @@ import copy
 import re
 from collections.abc import Sequence
 from math import pow
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from nimmax.game import CHANCE, BadGameSpec, Capability, Game, IllegalMove
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 MOVES = ("left", "up", "right", "down")
 """The four slides, in the order the search tries them."""
 
-ALIASES = {"u": "up", "d": "down", "l": "left", "r": "right", "w": "up", "a": "left", "s": "down"}
+ALIASES = MappingProxyType({"u": "up", "d": "down", "l": "left", "r": "right", "w": "up", "a": "left", "s": "down"})
 """What a person may type for a slide besides its name: first letters, and w/a/s. A typed `d`
 is down (the first letter); the single-key reader of `ui/twenty48.py` maps the key d to right."""
 

@@ -17,6 +17,7 @@ import sys
 import zlib
 from array import array
 from pathlib import Path
+from types import MappingProxyType
 
 from nimmax.game import BadInput
 from nimmax.learn.ntuple import CELLS, Network
@@ -26,7 +27,7 @@ MAGIC = b"nimmax-ntuple\n\0\0"
 VERSION = 1
 HEADER = struct.Struct("<16sHBHQdQ32s")
 """magic, version, weight type (TYPES), tuple count, games trained, scale, payload bytes, sha256."""
-TYPES = {0: "h", 1: "f"}
+TYPES = MappingProxyType({0: "h", 1: "f"})
 """Weight type codes: int16 read times the scale (shipped), float32 (training checkpoints)."""
 MOST_TUPLES, MOST_CELLS = 16, 7
 MOST_WEIGHTS = 1 << 28

@@ -1,5 +1,6 @@
-"""The interpreter policy a command enters once: the recursion limit, kept within the C stack,
-the collector paused, and (`deep`) a thread with a big stack for a search to the end of a game.
+"""The interpreter policy a process enters once where it starts (`interpreter`: the recursion limit,
+kept within the C stack, the collector paused), and (`deep`) a thread with a big stack for a search
+to the end of a game, under the recursion limit that stack holds while it runs.
 
 CPython 3.11 counts every frame against one recursion limit, yet only a call that passes
 through C (a generator driven by `sum()`) takes room on the C stack; a limit past what the
@@ -144,27 +145,44 @@ def refusing() -> Iterator[int]:
 
 @contextmanager
 def interpreter() -> Iterator[None]:
-    """For the span of a command: the recursion limit raised as far as this thread's stack holds
-    and the cyclic garbage collector paused, then both put back as they were.
+    """The interpreter policy, entered once per process where it starts (the CLI, each pool worker
+    and Ray task): the recursion limit raised as far as this thread's stack holds and the cyclic
+    garbage collector paused, then both put back as they were.
 
     The collector is paused because a full collection over a large table costs a sizeable share
     of a timed move; table entries hold no reference cycles, so reference counting still frees
     every entry a table drops.
     """
-    limit, collecting = sys.getrecursionlimit(), gc.isenabled()
-    sys.setrecursionlimit(max(limit, frames_room(stack_bytes())))
+    collecting = gc.isenabled()
     gc.disable()
     try:
-        yield
+        with recursing():
+            yield
     finally:
-        sys.setrecursionlimit(limit)
         if collecting:
             gc.enable()
 
 
+@contextmanager
+def recursing() -> Iterator[None]:
+    """The recursion limit raised as far as this thread's stack holds, then put back.
+
+    CPython 3.11 has one limit for every thread: a limit sized for a DeepThread's stack would let a
+    recursion through C on the main thread's smaller one overflow it (a segmentation fault, not
+    TooDeep). So the deep thread's limit holds only while it runs (`deep`); the rest of the policy
+    (the collector) is the entry point's alone."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, frames_room(stack_bytes())))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 def deep(function: Callable[[], T]) -> T:
-    """`function()` inside `interpreter()` on a thread with a stack of MOST_STACK, for a command
-    that searches to the end of a game; TooDeep when it recurses deeper than even that holds.
+    """`function()` on a thread with a stack of MOST_STACK, under a recursion limit that stack holds
+    (`recursing`), for a command that searches to the end of a game; TooDeep when it recurses
+    deeper than even that holds. The collector is left as the entry point set it (`interpreter`).
 
     This thread serves when its own stack is as big; otherwise a DeepThread does, while this one
     waits. A signal's exception raised here while it waits (Ctrl-C) is raised in the search too,
@@ -172,7 +190,7 @@ def deep(function: Callable[[], T]) -> T:
     """
 
     def call() -> T:
-        with interpreter(), refusing():
+        with recursing(), refusing():
             return function()
 
     own = stack_bytes()

@@ -4,6 +4,7 @@ highlighted and a completed line marked), their rules, endings and the books' no
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 from rich.console import RenderableType
@@ -13,7 +14,7 @@ from nimmax.game import AnyGame
 from nimmax.games.mnk import LETTERS, MNK
 from nimmax.ui.presentation import Rules
 
-STONE_STYLES = {"x": "bold cyan", "o": "bold magenta", ".": "dim"}
+STONE_STYLES = MappingProxyType({"x": "bold cyan", "o": "bold magenta", ".": "dim"})
 LAST_MOVE_STYLE = "reverse"
 LINE_STYLE = "bold black on green"
 

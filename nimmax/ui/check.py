@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from rich.table import Table
 from rich.text import Text
 
 from nimmax.check import Report
 
-STATUS_STYLE = {"passed": "green", "failed": "bold red", "skipped": "dim"}
+STATUS_STYLE = MappingProxyType({"passed": "green", "failed": "bold red", "skipped": "dim"})
 SHOWN_MOVES = 24
 """The most moves of a counterexample a row shows; --json has them all."""
 

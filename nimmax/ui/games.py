@@ -9,6 +9,7 @@ its own `render` where it has one.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 from nimmax.game import AnyGame
 from nimmax.games.kalah import Kalah
@@ -24,42 +25,44 @@ from nimmax.ui.presentation import Presentation
 GENERIC = Presentation()
 """The presentation of a game nimmax does not know: every part generic."""
 
-PRESENTATIONS: Mapping[type[AnyGame], Presentation] = {
-    SimpleNim: Presentation(nim.render_simple_nim, nim.simple_nim_rules, ending=nim.counter_ending),
-    Nim: Presentation(nim.render_nim, nim.nim_rules, ending=nim.counter_ending),
-    SplitNim: Presentation(nim.render_split_nim, nim.split_nim_rules, ending=nim.split_ending),
-    MNK: Presentation(boards.render_board, boards.mnk_rules, ending=boards.line_ending, notice=boards.books_notice),
-    Twenty48: Presentation(
-        twenty48.render,
-        twenty48.rules,
-        twenty48.outcome,
-        value=twenty48.value_words,
-        ending=twenty48.ending,
-        status=twenty48.engine_status,
-        standing=twenty48.standing,
-        reader=twenty48.KeyReader,
-        letters=frozenset(ALIASES),
-    ),
-    Kalah: Presentation(
-        kalah.render_kalah,
-        kalah.kalah_rules,
-        kalah.kalah_outcome,
-        value=kalah.kalah_value,
-        margin="seeds ahead per game",
-        ending=kalah.kalah_ending,
-    ),
-    Plates: Presentation(
-        plates.render_plates,
-        plates.plates_rules,
-        plates.plates_outcome,
-        valued=True,
-        value=plates.plates_value,
-        margin="note per game (as B, minus A's)",
-        ending=plates.plates_ending,
-    ),
-    OpenSpielGame: Presentation(openspiel.render, openspiel.rules),
-    OpenSpielChanceGame: Presentation(openspiel.render, openspiel.rules),
-}
+PRESENTATIONS: Mapping[type[AnyGame], Presentation] = MappingProxyType(
+    {
+        SimpleNim: Presentation(nim.render_simple_nim, nim.simple_nim_rules, ending=nim.counter_ending),
+        Nim: Presentation(nim.render_nim, nim.nim_rules, ending=nim.counter_ending),
+        SplitNim: Presentation(nim.render_split_nim, nim.split_nim_rules, ending=nim.split_ending),
+        MNK: Presentation(boards.render_board, boards.mnk_rules, ending=boards.line_ending, notice=boards.books_notice),
+        Twenty48: Presentation(
+            twenty48.render,
+            twenty48.rules,
+            twenty48.outcome,
+            value=twenty48.value_words,
+            ending=twenty48.ending,
+            status=twenty48.engine_status,
+            standing=twenty48.standing,
+            reader=twenty48.KeyReader,
+            letters=frozenset(ALIASES),
+        ),
+        Kalah: Presentation(
+            kalah.render_kalah,
+            kalah.kalah_rules,
+            kalah.kalah_outcome,
+            value=kalah.kalah_value,
+            margin="seeds ahead per game",
+            ending=kalah.kalah_ending,
+        ),
+        Plates: Presentation(
+            plates.render_plates,
+            plates.plates_rules,
+            plates.plates_outcome,
+            valued=True,
+            value=plates.plates_value,
+            margin="note per game (as B, minus A's)",
+            ending=plates.plates_ending,
+        ),
+        OpenSpielGame: Presentation(openspiel.render, openspiel.rules),
+        OpenSpielChanceGame: Presentation(openspiel.render, openspiel.rules),
+    }
+)
 """A game's class to its presentation (Tic-tac-toe and Connect Four are both MNK)."""
 
 

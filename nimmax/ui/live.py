@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.live import Live
@@ -27,6 +27,8 @@ from nimmax.game import AnyGame
 from nimmax.search.result import Progress, SearchResult
 from nimmax.ui.building import building
 from nimmax.ui.claims import claim_text
+
+G = TypeVar("G")
 
 REFRESH = 0.1
 """Seconds between redraws of the live line."""
@@ -66,6 +68,11 @@ class LiveSearch:
         self._next_draw = 0.0
         self._pressed = -DOUBLE_PRESS
 
+    def working(self, game: G) -> G:
+        """`game` for the searches shown here: work for the cache (a book being made) shows its bar
+        under this line and stops with the search, keeping what is done (`cache.at_work`)."""
+        return cache.at_work(game, progress=partial(building, self.console), halted=lambda: self.interrupted)
+
     @contextmanager
     def watching(self, label: str) -> Iterator[LiveSearch]:
         """Show the searches made inside as `label`, and catch a first Ctrl-C as "stop now"."""
@@ -74,12 +81,7 @@ class LiveSearch:
         if threading.current_thread() is threading.main_thread():
             previous = signal.signal(signal.SIGINT, self._on_interrupt)
         try:
-            # SIGTERM and SIGHUP: an answer now, as Ctrl-C; work for the cache shows under this line
-            with (
-                interrupt.answering(self._answer_now),
-                cache.reporting(partial(building, self.console)),
-                cache.halting(lambda: self.interrupted),  # a book being made stops too, keeping what is done
-            ):
+            with interrupt.answering(self._answer_now):  # SIGTERM and SIGHUP: an answer now, as Ctrl-C
                 if self.console.is_terminal:
                     with Live(Text(f"{label}…", style="dim"), console=self.console, transient=True) as live:
                         self._live = live

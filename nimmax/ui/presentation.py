@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rich.console import RenderableType
@@ -20,14 +21,16 @@ if TYPE_CHECKING:
     from nimmax.search.result import SearchResult
 
 
-COMMANDS = {
-    "hint": "the engine's best move here and its value",
-    "why": "why the engine played its last move, and the line that refutes each other move",
-    "undo": "take back your last move and the replies to it",
-    "moves": "list the legal moves",
-    "help": "show this help",
-    "quit": "end the game (the record, if asked for, is still written)",
-}
+COMMANDS = MappingProxyType(
+    {
+        "hint": "the engine's best move here and its value",
+        "why": "why the engine played its last move, and the line that refutes each other move",
+        "undo": "take back your last move and the replies to it",
+        "moves": "list the legal moves",
+        "help": "show this help",
+        "quit": "end the game (the record, if asked for, is still written)",
+    }
+)
 """Words a person may type instead of a move, with what they do."""
 
 

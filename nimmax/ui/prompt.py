@@ -13,6 +13,7 @@ import contextlib
 import termios
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import MappingProxyType
 from typing import Any, TextIO
 
 from prompt_toolkit import PromptSession
@@ -30,10 +31,10 @@ from nimmax.game import AnyGame, BadInput, Capability
 from nimmax.ui.games import presentation
 from nimmax.ui.presentation import COMMANDS, MoveReader, move_examples, notation_order
 
-KEYS = {"f1": "help", "f2": "hint", "f3": "undo", "f4": "why"}
+KEYS = MappingProxyType({"f1": "help", "f2": "hint", "f3": "undo", "f4": "why"})
 """Function keys that answer a command at the terminal prompt without typing it."""
 
-SHORT = {"?": "help", "u": "undo", "q": "quit"}
+SHORT = MappingProxyType({"?": "help", "u": "undo", "q": "quit"})
 """One-character words for commands; `?` everywhere, the letters where no move is written so."""
 
 

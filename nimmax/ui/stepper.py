@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from prompt_toolkit import PromptSession
@@ -24,21 +25,23 @@ from nimmax.ui.banner import banner, facing, last_mover, seat_labels, worth_draw
 from nimmax.ui.keys import read_one_key
 from nimmax.ui.render import render
 
-KEYS = {
-    "right": "next",
-    "l": "next",
-    "n": "next",
-    "left": "back",
-    "h": "back",
-    "p": "back",
-    "home": "home",
-    "end": "end",
-    "g": "go",
-    "a": "analysis",
-    "r": "resume",
-    "q": "quit",
-    "c-d": "quit",
-}
+KEYS = MappingProxyType(
+    {
+        "right": "next",
+        "l": "next",
+        "n": "next",
+        "left": "back",
+        "h": "back",
+        "p": "back",
+        "home": "home",
+        "end": "end",
+        "g": "go",
+        "a": "analysis",
+        "r": "resume",
+        "q": "quit",
+        "c-d": "quit",
+    }
+)
 """Key (prompt_toolkit's name) to what it does in the stepper."""
 
 HINT = "→ / ← (l / h, n / p) step · Home / End · g go to ply · a analysis · r play on · q quit"

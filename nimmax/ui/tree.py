@@ -3,6 +3,8 @@ line marked, and a footer comparing the nodes visited with and without pruning."
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 from rich.tree import Tree
@@ -21,7 +23,7 @@ from nimmax.tree import (
     format_count,
 )
 
-BOUND_SIGN = {AT_LEAST: "≥ ", AT_MOST: "≤ "}
+BOUND_SIGN = MappingProxyType({AT_LEAST: "≥ ", AT_MOST: "≤ "})
 
 
 def tree_picture(game: AnyGame, explored: GameTree) -> RenderableType:

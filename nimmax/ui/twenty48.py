@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -27,20 +28,22 @@ if TYPE_CHECKING:
 
     from nimmax.search.result import SearchResult
 
-TILE_COLOURS = {
-    0: ("#cdc1b4", "#cdc1b4"),
-    2: ("#eee4da", "#776e65"),
-    4: ("#ede0c8", "#776e65"),
-    8: ("#f2b179", "#f9f6f2"),
-    16: ("#f59563", "#f9f6f2"),
-    32: ("#f67c5f", "#f9f6f2"),
-    64: ("#f65e3b", "#f9f6f2"),
-    128: ("#edcf72", "#f9f6f2"),
-    256: ("#edcc61", "#f9f6f2"),
-    512: ("#edc850", "#f9f6f2"),
-    1024: ("#edc53f", "#f9f6f2"),
-    2048: ("#edc22e", "#f9f6f2"),
-}
+TILE_COLOURS = MappingProxyType(
+    {
+        0: ("#cdc1b4", "#cdc1b4"),
+        2: ("#eee4da", "#776e65"),
+        4: ("#ede0c8", "#776e65"),
+        8: ("#f2b179", "#f9f6f2"),
+        16: ("#f59563", "#f9f6f2"),
+        32: ("#f67c5f", "#f9f6f2"),
+        64: ("#f65e3b", "#f9f6f2"),
+        128: ("#edcf72", "#f9f6f2"),
+        256: ("#edcc61", "#f9f6f2"),
+        512: ("#edc850", "#f9f6f2"),
+        1024: ("#edc53f", "#f9f6f2"),
+        2048: ("#edc22e", "#f9f6f2"),
+    }
+)
 """Tile value to (background, text) colour, as in Gabriele Cirulli's original game."""
 
 SUPER_TILE = ("#3c3a32", "#f9f6f2")
@@ -49,27 +52,29 @@ SUPER_TILE = ("#3c3a32", "#f9f6f2")
 BOARD_COLOUR = "#bbada0"
 CELL_WIDTH = 7
 
-KEYS = {
-    "up": "up",
-    "down": "down",
-    "left": "left",
-    "right": "right",
-    "w": "up",
-    "a": "left",
-    "s": "down",
-    "d": "right",
-    "k": "up",
-    "h": "left",
-    "j": "down",
-    "l": "right",
-    "?": "help",
-    "f1": "help",
-    "f2": "hint",
-    "u": "undo",
-    "f3": "undo",
-    "q": "quit",
-    "c-d": "quit",
-}
+KEYS = MappingProxyType(
+    {
+        "up": "up",
+        "down": "down",
+        "left": "left",
+        "right": "right",
+        "w": "up",
+        "a": "left",
+        "s": "down",
+        "d": "right",
+        "k": "up",
+        "h": "left",
+        "j": "down",
+        "l": "right",
+        "?": "help",
+        "f1": "help",
+        "f2": "hint",
+        "u": "undo",
+        "f3": "undo",
+        "q": "quit",
+        "c-d": "quit",
+    }
+)
 """Key (prompt_toolkit's name) to what it means: a slide, or a command (help, hint, undo, quit)."""
 
 HINT = "arrows / wasd / hjkl slide · ? / F1 help · F2 hint · u / F3 undo · q quit"

@@ -4,6 +4,7 @@ recorded game's analysis (`nimmax analyze`, `replay --analyze`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 SHOWN_MOVES = 12
 """Root moves `why` lists: the played one and the best others; more would not be read."""
 
-VERDICT_STYLE = {"best": "green", "estimate": "dim", "inaccuracy": "yellow", "mistake": "bold red"}
+VERDICT_STYLE = MappingProxyType({"best": "green", "estimate": "dim", "inaccuracy": "yellow", "mistake": "bold red"})
 
 
 def line_text(game: AnyGame, state: Any, line: Sequence[Any], finished: bool) -> str:
