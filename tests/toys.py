@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from nimmax.game import CHANCE, Game, IllegalMove
+from nimmax.game import CHANCE, Capability, Game, IllegalMove
 
 Tree = Any
 
@@ -21,7 +21,7 @@ class TreeGame(Game[tuple[int, ...], int]):
 
     def __init__(self, tree: Tree, players: int = 2) -> None:
         self.tree, self.players = tree, players
-        self.has_chance = "chance" in repr(tree)
+        self.capabilities = frozenset({Capability.CHANCE}) if "chance" in repr(tree) else frozenset()
 
     def node(self, state: tuple[int, ...]) -> Tree:
         node = self.tree

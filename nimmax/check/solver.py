@@ -7,7 +7,7 @@ import copy
 import math
 from typing import Any
 
-from nimmax.game import CHANCE, AnyGame
+from nimmax.game import CHANCE, AnyGame, outcomes
 
 MAX_PLIES = 300
 """A playout stops after this many plies (2048 and big boards run long); its positions still count."""
@@ -56,7 +56,7 @@ class Solver:
         if game.is_terminal(state):
             found = float(game.utility(state, me)) * self.SCALE
         elif game.to_move(state) == CHANCE:
-            found = math.fsum(p * self.child(me, game.result(state, o), plies) for p, o in game.chance_outcomes(state))
+            found = math.fsum(p * self.child(me, game.result(state, o), plies) for p, o in outcomes(game, state))
         else:
             found = max(self.child(me, self.made(state, move), plies) for move in game.actions(state))
         self.memo[state] = found

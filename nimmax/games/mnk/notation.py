@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from nimmax.game import BadGameSpec, IllegalMove
+from nimmax.game import BadGameSpec, IllegalMove, legal_text
 from nimmax.games.mnk.rules import DRAWN, LETTERS, MAX_SIDE, O_WON, ONGOING, X_WON, Board, Rules, bits_of
 from nimmax.games.words import OneOf, Option, Signature
 from nimmax.numbers import parse_int, quoted
@@ -67,7 +67,7 @@ class Notation(Rules):
             if move is None or move not in legal:
                 raise IllegalMove(f"{quoted(typed)} is not a legal {what}")
         except IllegalMove as error:
-            raise IllegalMove(f"{error}; legal: {self.legal_text(state)}") from None
+            raise IllegalMove(f"{error}; legal: {legal_text(self, state)}") from None
         return move
 
     def _read_move(self, text: str) -> int | None:

@@ -16,7 +16,7 @@ from collections.abc import Hashable, Sequence
 from operator import itemgetter
 from typing import NamedTuple, Self, TypeVar
 
-from nimmax.game import BadGameSpec, Capability, Game, IllegalMove, Known
+from nimmax.game import BadGameSpec, Capability, Game, IllegalMove, Known, legal_text
 from nimmax.games import connect4_book
 
 ONGOING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
@@ -316,12 +316,12 @@ class Rules(Game[Board, int]):
         if state.outcome:
             return "the game is over"
         if not isinstance(action, int) or not 0 <= action < (self.cols if self.gravity else self.span):
-            return f"no move {action!r} on this board; legal: {self.legal_text(state)}"
+            return f"no move {action!r} on this board; legal: {legal_text(self, state)}"
         if self.gravity:
-            return f"column {LETTERS[action]} is full; legal: {self.legal_text(state)}"
+            return f"column {LETTERS[action]} is full; legal: {legal_text(self, state)}"
         if action not in self._cells:
-            return f"no move {action!r} on this board; legal: {self.legal_text(state)}"
-        return f"{self.format_move(action)} is taken; legal: {self.legal_text(state)}"
+            return f"no move {action!r} on this board; legal: {legal_text(self, state)}"
+        return f"{self.format_move(action)} is taken; legal: {legal_text(self, state)}"
 
     def is_terminal(self, state: Board) -> bool:
         return state.outcome != ONGOING
