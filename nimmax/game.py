@@ -34,13 +34,16 @@ __all__ = [
     "Narrowing",
     "Offset",
     "Ordered",
+    "Seeded",
     "defined",
     "evaluator",
     "has_chance",
     "legal_text",
+    "narrower",
     "ordered",
     "outcomes",
     "part",
+    "seed_of",
     "winner_of",
 ]
 
@@ -244,6 +247,13 @@ class Evaluations(Protocol):
 
 
 @runtime_checkable
+class Seeded(Protocol):
+    """A game with chance that says which seed play draws its outcomes with (2048's `--seed`)."""
+
+    seed: int | None
+
+
+@runtime_checkable
 class Judged(Protocol):
     """A game whose winner is not the seat with the best payoff (2048: whoever made the goal tile)."""
 
@@ -292,6 +302,17 @@ def evaluator(game: Game[S, A]) -> Callable[[S, int], float]:
     return own.evaluate if own is not None else _neutral
 
 
+def narrower(game: Game[S, A]) -> Callable[[S], Sequence[A] | None]:
+    """A limited search's few moves: `heuristic_actions` where declared, else none (None: every move)."""
+    own = part(game, Capability.NARROWING)
+    return own.heuristic_actions if own is not None else _every
+
+
+def seed_of(game: AnyGame) -> int | None:
+    """The seed a game with chance asks play to draw its outcomes with (`Seeded`), or None: the caller's."""
+    return game.seed if isinstance(game, Seeded) and has_chance(game) else None
+
+
 def outcomes(game: Game[S, A], state: S) -> Sequence[tuple[float, A]]:
     """`chance_outcomes` at a chance node of a game declaring CHANCE (BadGameSpec for one that does not)."""
     own = part(game, Capability.CHANCE)
@@ -321,6 +342,10 @@ def winner_of(game: Game[S, A], state: S) -> int | None:
 
 def _neutral(state: object, player: int) -> float:
     return 0.0
+
+
+def _every(state: object) -> None:
+    return None
 
 
 def _with_chance(capabilities: frozenset[Capability], chance: bool) -> frozenset[Capability]:

@@ -14,10 +14,10 @@ import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from nimmax import games
-from nimmax.game import CHANCE, AnyGame, BadInput, has_chance, outcomes, winner_of
+from nimmax.game import CHANCE, AnyGame, BadInput, outcomes, seed_of, winner_of
 from nimmax.numbers import parse_float, parse_int, quoted
 from nimmax.players import Player, as_decision
 from nimmax.search import SearchResult
@@ -68,18 +68,6 @@ def draw_outcome(game: AnyGame, state: Any, rng: random.Random) -> Any:
     drawn = outcomes(game, state)
     weights = [probability for probability, _ in drawn]
     return rng.choices([outcome for _, outcome in drawn], weights)[0]
-
-
-@runtime_checkable
-class Seeded(Protocol):
-    """A game with chance that says which seed its outcomes are drawn with in play (2048's `--seed`)."""
-
-    seed: int | None
-
-
-def seed_of(game: AnyGame) -> int | None:
-    """The seed a game asks its chance outcomes be drawn with in play, or None: the caller's."""
-    return game.seed if isinstance(game, Seeded) and has_chance(game) else None
 
 
 def turn(game: AnyGame, players: Sequence[Player], state: Any, rng: random.Random) -> Ply | Command:

@@ -10,11 +10,70 @@ from pathlib import Path
 import pytest
 
 from nimmax import games, plugins
-from nimmax.game import CHANCE, Capability, Game, defined, has_chance, part
+from nimmax.game import (
+    CHANCE,
+    REQUIRED,
+    Booked,
+    Bounded,
+    Capability,
+    Chancy,
+    Evaluated,
+    Game,
+    Narrowing,
+    Offset,
+    Ordered,
+    defined,
+    has_chance,
+    part,
+)
 
 from .cli_helpers import ROOT
 
 EXAMPLES = [info.example for info in games.GAMES] + ["connect4", "tictactoe --size 15 --k 5"]
+
+
+PROTOCOLS: dict[Capability, type] = {
+    Capability.SEARCH_ORDER: Ordered,
+    Capability.NARROWING: Narrowing,
+    Capability.BOUNDS: Bounded,
+    Capability.BOOK: Booked,
+    Capability.OFFSET_KEY: Offset,
+    Capability.CHANCE: Chancy,
+    Capability.EVALUATION: Evaluated,
+}
+
+
+def public(cls: type) -> set[str]:
+    """A class's public members: methods, properties and attributes, declared or given a value."""
+    return {name for name in [*dir(cls), *vars(cls).get("__annotations__", {})] if not name.startswith("_")}
+
+
+def test_the_game_protocol_keeps_at_most_16_public_members() -> None:
+    members = public(Game)
+    assert len(members) <= 16, sorted(members)
+    assert set(REQUIRED) <= members and not members & {each.member for each in Capability}
+
+
+def test_each_capability_is_the_one_member_of_a_protocol_of_its_own() -> None:
+    for capability, protocol in PROTOCOLS.items():
+        assert {name for name in vars(protocol) if not name.startswith("_")} == {capability.member}
+
+
+@pytest.mark.parametrize("words", EXAMPLES)
+def test_a_registered_game_is_reached_through_each_capability_it_declares(words: str) -> None:
+    game = games.create(words)
+    for capability in Capability:
+        reached = part(game, capability)  # type: ignore[call-overload]
+        assert (reached is game) == (capability in game.capabilities)
+        if reached is not None:
+            assert callable(getattr(reached, capability.member))
+
+
+def test_a_capability_declared_without_its_member_is_not_reached() -> None:
+    class Claims(Coin):
+        capabilities = frozenset({Capability.CHANCE, Capability.BOOK})
+
+    assert part(Claims(), Capability.BOOK) is None and part(Claims(), Capability.CHANCE) is not None
 
 
 @pytest.mark.parametrize("words", EXAMPLES)

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from nimmax import games
-from nimmax.game import CHANCE, AnyGame, BadInput
+from nimmax.game import CHANCE, AnyGame, BadInput, seed_of
 from nimmax.games import GAMES
-from nimmax.match import GameRecord, Match, Ply, seed_of
+from nimmax.match import GameRecord, Match, Ply
 from nimmax.players import RandomPlayer
 from nimmax.ui.play import PlaySession, play
 from nimmax.ui.render import render

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from nimmax import games as registry
-from nimmax.game import CHANCE, AnyGame, BadGameSpec, BadInput, Capability, Game, ordered, outcomes, part
+from nimmax.game import CHANCE, AnyGame, BadGameSpec, BadInput, Game, narrower, ordered, outcomes
 from nimmax.guard import words_of
 from nimmax.numbers import MAX_GAMES, MAX_OPENING
 from nimmax.players import BadPlayerSpec, Spec, check_fit, create, is_plugin, parse_spec
@@ -117,8 +117,7 @@ def opening(game: AnyGame, seed: int, number: int, plies: int) -> tuple[Any, ...
             drawn = outcomes(game, state)
             move = rng.choices([outcome for _, outcome in drawn], [chance for chance, _ in drawn])[0]
         else:
-            narrowing = part(game, Capability.NARROWING)
-            choices = narrowing.heuristic_actions(state) if narrowing is not None else None
+            choices = narrower(game)(state)
             move = rng.choice(list(choices if choices is not None else ordered(game)(state)))
         moves.append(move)
         state = game.result(state, move)

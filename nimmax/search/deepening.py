@@ -14,7 +14,7 @@ from dataclasses import replace
 from itertools import chain
 from typing import Any
 
-from nimmax.game import CHANCE, AnyGame, Capability, Known, evaluator, has_chance, ordered, part
+from nimmax.game import CHANCE, AnyGame, Capability, Known, evaluator, has_chance, narrower, ordered, part
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.limits import Limits
 from nimmax.search.result import MoveValue, SearchResult, Watcher
@@ -66,19 +66,14 @@ class Searcher:
         self.limited = False
         """Whether a depth, time or node limit applies (set by `iterate`): then a book's payoff is
         taken as proven without its distance, since only the move and its outcome matter."""
-        booked = part(self.game, Capability.BOOK)
-        self.book = booked.book if booked is not None else None
+        self.book = booked.book if (booked := part(self.game, Capability.BOOK)) is not None else None
         """The search copy's book (it may answer from memos of its own), or None (no book, or the
         engine's `book=off`): a call saved a node."""
         self.keyed = offsets(self.game)
         """The game's `keyed` where it declares OFFSET_KEY (the table stores values less the offset), else None."""
-        self.ordered = ordered(self.game)
-        """The game's `search_actions` where it declares SEARCH_ORDER, else its `actions`."""
-        self.evaluate = evaluator(self.game)
-        """The game's `evaluate` where it declares EVALUATION, else neutral."""
-        narrowing = part(self.game, Capability.NARROWING)
-        self.heuristic_actions = narrowing.heuristic_actions if narrowing is not None else _every
-        """The game's `heuristic_actions` where it declares NARROWING (else None: every move)."""
+        self.ordered, self.evaluate = ordered(self.game), evaluator(self.game)
+        self.heuristic_actions = narrower(self.game)
+        """The game's members a node calls, bound once (`search_actions`, `evaluate`, `heuristic_actions`)."""
         self.rough = 0
         """Book hits read at the most plies they bound (a payoff proven, its distance not): a
         search that met none has proven its distances too."""
@@ -135,10 +130,6 @@ class Searcher:
     def unhorizoned(self) -> bool:
         """Whether every score so far is a proven whole payoff: no horizon met, no chance averaged."""
         return self.horizon == 0 and not (self.averages and has_chance(self.game))
-
-
-def _every(state: Any) -> None:
-    return None
 
 
 def first_in(moves: Iterable[Any], first: Any) -> Iterable[Any]:

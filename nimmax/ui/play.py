@@ -26,19 +26,8 @@ from nimmax import games, interrupt, saves
 from nimmax.analyze import game_value
 from nimmax.explain import lines
 from nimmax.files import read_text
-from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove, legal_text
-from nimmax.match import (
-    MAX_RECORD_BYTES,
-    Abandon,
-    BadRecord,
-    Command,
-    GameRecord,
-    Match,
-    Ply,
-    TakeBack,
-    TakenBack,
-    seed_of,
-)
+from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove, legal_text, seed_of
+from nimmax.match import MAX_RECORD_BYTES, Abandon, BadRecord, Command, GameRecord, Match, Ply, TakeBack, TakenBack
 from nimmax.numbers import MAX_DELAY, quoted
 from nimmax.players import HumanPlayer, Player, SearchPlayer, check_fit, create, limited, suggested
 from nimmax.recorded import plies
@@ -100,8 +89,7 @@ class PlaySession:
         self.labels = seat_labels(game, [player.spec for player in self.players])
         self.humans = {seat for seat, player in enumerate(self.players) if isinstance(player, HumanPlayer)}
         self.bottom = facing(self.humans)
-        own = seed_of(game)
-        rng = random.Random(own if own is not None else seed)
+        rng = random.Random(own if (own := seed_of(game)) is not None else seed)
         self.match = Match(game, self.players, rng, history)
         self.reader = reader
         self.engines = any(isinstance(player, SearchPlayer) for player in self.players)
