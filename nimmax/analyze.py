@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from nimmax import games
 from nimmax.claim import Claim, best_payoff, claimed, of_move, remember
-from nimmax.game import CHANCE, AnyGame
+from nimmax.game import CHANCE, AnyGame, outcomes
 from nimmax.match import GameRecord
 from nimmax.players import BadPlayerSpec, SearchPlayer, Spec, parse_spec, suggested
 from nimmax.search import ENGINES, INFINITY, MOVE_SECONDS, Limits, SearchResult, Watcher, search
@@ -318,9 +318,7 @@ def value_of(
         return game.utility(after, seat), True
     mover = game.to_move(after)
     if mover == CHANCE and game.players == 2:  # a two-player search chooses at its root: chance's draws averaged here
-        valued = [
-            (chance, value_of(game, player, after, outcome, seat)) for chance, outcome in game.chance_outcomes(after)
-        ]
+        valued = [(chance, value_of(game, player, after, outcome, seat)) for chance, outcome in outcomes(game, after)]
         return sum(chance * value for chance, (value, _) in valued), all(proven for _, (_, proven) in valued)
     result = player.search(game, after, every_move=every_move)
     claim = claimed(game, after, result, player.spec)

@@ -17,7 +17,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from nimmax.game import CHANCE, AnyGame, Capability
+from nimmax.game import CHANCE, AnyGame, Capability, has_chance, part
 from nimmax.search.result import SearchResult
 from nimmax.search.table import offsets
 
@@ -109,14 +109,14 @@ def best_payoff(game: AnyGame, state: Any) -> float | None:
     """The most the side to move can get at any end from `state`, where known: the game's
     `utility_bounds`, else +1 in a two-player game without chance that does not say it `scores`
     margins (win, draw, loss); None otherwise."""
-    if Capability.BOUNDS in game.capabilities:
+    if (own := part(game, Capability.BOUNDS)) is not None:
         try:
-            bounds = game.utility_bounds(state)
+            bounds = own.utility_bounds(state)
         except Exception:  # noqa: BLE001 - a plugin's bounds may fail
             bounds = None
         if bounds is not None:
             return float(bounds[1])
-    if game.players == 2 and not game.has_chance and not getattr(game, "scores", False):
+    if game.players == 2 and not has_chance(game) and not getattr(game, "scores", False):
         return 1.0
     return None
 

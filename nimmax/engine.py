@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from nimmax import cache, games
-from nimmax.game import CHANCE, AnyGame, BadInput
+from nimmax.game import CHANCE, AnyGame, BadInput, winner_of
 from nimmax.numbers import parse_float, parse_int
 from nimmax.players import SearchPlayer, suggested
 from nimmax.search.limits import Limits
@@ -224,7 +224,7 @@ class Session:
         """Whose turn it is: `turn 0` or `turn 1` (the seat), `turn chance`, or `turn over` with the winner."""
         game, state = self.game, self.state
         if game.is_terminal(state):
-            winner = game.winner(state)
+            winner = winner_of(game, state)
             self.say("turn over draw" if winner is None else f"turn over winner {winner}")
         else:
             seat = game.to_move(state)

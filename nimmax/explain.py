@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from nimmax.claim import file_moves
-from nimmax.game import CHANCE, AnyGame, Capability, Known
+from nimmax.game import CHANCE, AnyGame, Capability, Known, part
 from nimmax.players import SearchPlayer
 from nimmax.search import Entry, SearchResult, deep
 from nimmax.search.table import exact_move, key_of
@@ -79,7 +79,7 @@ def follow(
             line.append(ANY_SPAWN)
             break
         move = exact_move(table.get(key(state)), state, proven)
-        if move is None and proven and Capability.BOOK in game.capabilities and (known := game.book(state)):
+        if move is None and proven and (booked := part(game, Capability.BOOK)) and (known := booked.book(state)):
             move = book_move(game, state, known)  # a search on from here would start afresh
             if move is None:
                 break
@@ -96,12 +96,12 @@ def book_move(game: AnyGame, state: Any, known: Known) -> Any | None:
     """The move of the book's own line from `state`, which the book values but does not store: one
     whose position keeps the value and is a ply nearer the end (any that keeps the value where the
     book knows the payoff alone, or the value is a draw); None where the book is silent on them."""
-    mover, keeping = game.to_move(state), None
+    mover, keeping, booked = game.to_move(state), None, part(game, Capability.BOOK)
     for move in game.actions(state):
         child = game.result(state, move)
         if game.is_terminal(child):
             payoff, plies = game.utility(child, mover), 0
-        elif (seen := game.book(child)) is not None:
+        elif booked is not None and (seen := booked.book(child)) is not None:
             payoff, plies = seen.payoff if game.to_move(child) == mover else -seen.payoff, seen.plies
         else:
             continue

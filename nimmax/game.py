@@ -8,10 +8,9 @@ alternation, so games with extra turns (Kalah) and chance nodes (2048) fit the s
 from __future__ import annotations
 
 import enum
-import shlex
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from itertools import islice
-from typing import Any, Generic, NamedTuple, Protocol, Self, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, Protocol, Self, TypeVar, overload, runtime_checkable
 
 from nimmax.errors import BadGameSpec, BadInput, IllegalMove
 from nimmax.numbers import quoted
@@ -23,11 +22,30 @@ __all__ = [
     "AnyGame",
     "BadGameSpec",
     "BadInput",
+    "Booked",
+    "Bounded",
     "Capability",
+    "Chancy",
+    "Evaluated",
+    "Evaluations",
     "Game",
     "IllegalMove",
+    "Judged",
     "Known",
+    "Narrowing",
+    "Offset",
+    "Ordered",
+    "Seeded",
     "defined",
+    "evaluator",
+    "has_chance",
+    "legal_text",
+    "narrower",
+    "ordered",
+    "outcomes",
+    "part",
+    "seed_of",
+    "winner_of",
 ]
 
 CHANCE = -1
@@ -35,9 +53,11 @@ CHANCE = -1
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
+S_in = TypeVar("S_in", contravariant=True)
+A_out = TypeVar("A_out", covariant=True)
 
 REQUIRED = ("initial_state", "to_move", "actions", "result", "is_terminal", "utility")
-"""The members every game defines; notation has defaults, and the rest are capabilities."""
+"""The members every game defines; notation, `key` and `spec` have defaults, the rest are capabilities."""
 
 
 class Account(Protocol):
@@ -53,7 +73,7 @@ class Account(Protocol):
 
 class Capability(enum.Enum):
     """An optional part of the protocol, which a game declares in `capabilities` (OpenSpiel's
-    GameType): engines read the declaration before they rely on the member it names."""
+    GameType): engines read the declaration (`part`) before they rely on the member it names."""
 
     SEARCH_ORDER = "search_actions"
     NARROWING = "heuristic_actions"
@@ -80,7 +100,8 @@ class Known(NamedTuple):
 
 
 class Game(Generic[S, A]):
-    """Rules of one game: every game defines REQUIRED, and the members of the capabilities it declares.
+    """Rules of one game: every game defines REQUIRED; notation, `key` and `spec` have defaults, and
+    each capability it declares brings that capability's members (`Ordered`, `Booked`, ...).
 
     Payoffs are whole numbers (+1/0/-1 for won/drawn/lost games, points where a game
     scores); `players` is 1 or 2, and two-player games are zero-sum, which the engines use.
@@ -90,13 +111,7 @@ class Game(Generic[S, A]):
     player_names: tuple[str, ...] = ("First", "Second")
     players: int = 2
     capabilities: frozenset[Capability] = frozenset()
-    """The optional members this game implements; an instance may narrow or extend its class's set."""
-    seed: int | None = None
-    """Seed for drawing chance outcomes when the game is played (2048's `--seed`); None: the caller's."""
-    evaluations: tuple[str, ...] = ()
-    """The evaluations an engine's `eval=` may choose among (`evaluated`); empty: `evaluate` alone."""
-    words: tuple[str, ...] = ()
-    """The words that built a plugin game, its reference first (set when nimmax loads it)."""
+    """The optional parts this game implements; an instance may narrow or extend its class's set."""
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         """A class saying `has_chance = True` (or False) declares CHANCE (or its absence) in its capabilities."""
@@ -107,18 +122,9 @@ class Game(Generic[S, A]):
             cls.capabilities = _with_chance(cls.capabilities, said)
 
     @property
-    def has_chance(self) -> bool:
-        """Whether the game has chance nodes: CHANCE among its capabilities."""
-        return Capability.CHANCE in self.capabilities
-
-    @has_chance.setter
-    def has_chance(self, chance: bool) -> None:
-        self.capabilities = _with_chance(self.capabilities, chance)
-
-    @property
     def spec(self) -> str:
-        """The words that rebuild this game with `nimmax.games.create`."""
-        return shlex.join(self.words) if self.words else self.name
+        """The words that rebuild this game with `nimmax.games.create` (a game with parameters says them)."""
+        return self.name
 
     def for_search(self) -> Self:
         """The game as one search uses it: a game remembering answers across a search's nodes
@@ -126,10 +132,6 @@ class Game(Generic[S, A]):
         moves, like its table) owns; such a copy, or any other game, gives itself (a wrapper that
         forwards attributes to a game answers it itself, or the search takes the inner game's copy)."""
         return self
-
-    def charge(self, account: Account | None) -> None:
-        """Charge the work this search copy does of its own (a proof, a book's build) to `account`,
-        a search's: its nodes counted there, ended once its deadline passes; None: to nothing."""
 
     def initial_state(self) -> S:
         """The position the game starts from."""
@@ -143,31 +145,6 @@ class Game(Generic[S, A]):
         """Legal moves, the likeliest good ones first (engines search them in this order)."""
         raise NotImplementedError
 
-    def search_actions(self, state: S) -> Sequence[A]:
-        """The moves a search must try, best first: all of `actions` unless the game can prove
-        that fewer give the same value at the same distance to the end (m,n,k: a move that
-        wins at once, or the block of the opponent's immediate win). Engines that prune use it;
-        plain minimax and every root move keep `actions`."""
-        return self.actions(state)
-
-    def heuristic_actions(self, state: S) -> Sequence[A] | None:
-        """The few moves a limited search tries where the game knows which are promising (m,n,k
-        on a big board: the cells near the stones), or None to try `search_actions` (also where
-        they would leave no move out). A search that takes them leaves moves out, so it reports
-        no value that depends on them as proven."""
-        return None
-
-    def utility_bounds(self, state: S) -> tuple[float, float] | None:
-        """The least and the most `utility` can give the side to move at any end reached from
-        `state` (and `evaluate` at any position on the way), or None where the game knows none.
-        A search that proves a node's value lies outside its window cuts it there, exactly."""
-        return None
-
-    def book(self, state: S) -> Known | None:
-        """What a book knows of `state` (its payoff, and plies to the end), or None. Engines ask
-        only a game declaring BOOK, and read a hit as a proven table entry."""
-        return None
-
     def result(self, state: S, action: A) -> S:
         """The position after `action`; raises IllegalMove when it is not legal."""
         raise NotImplementedError
@@ -180,29 +157,9 @@ class Game(Generic[S, A]):
         """Final payoff of a terminal state for `player`."""
         raise NotImplementedError
 
-    def chance_outcomes(self, state: S) -> Sequence[tuple[float, A]]:
-        """`(probability, outcome)` pairs at a CHANCE node; `result` applies an outcome."""
-        raise NotImplementedError(f"{self.name} has no chance nodes")
-
-    def evaluate(self, state: S, player: int) -> float:
-        """Heuristic payoff estimate for `player` at a search horizon; neutral by default."""
-        return 0.0
-
-    def evaluated(self, name: str) -> Self:
-        """This game valued at a horizon by the evaluation `name`, one of `evaluations`."""
-        raise BadGameSpec(f"{self.name} has no evaluation {name!r}")
-
     def key(self, state: S) -> Hashable:
         """Canonical table key: positions with the same key have the same value for the mover."""
         return state
-
-    def keyed(self, state: S) -> tuple[Hashable, float]:
-        """A table key on part of the state and the payoff the rest banks for the side to move (Kalah:
-        the pits, and the mover's store lead): states with equal keys have values equal but for
-        their offsets, at the same distance to the end. Engines ask only a game declaring OFFSET_KEY,
-        and store a value under the key less the offset, to share it among states that differ only
-        in what is banked."""
-        return self.key(state), 0.0
 
     def parse_move(self, text: str, state: S) -> A:
         """Read a move typed by a person; IllegalMove names the legal moves."""
@@ -210,7 +167,7 @@ class Game(Generic[S, A]):
         for action in self.actions(state):
             if self.format_move(action).lower() == wanted:
                 return action
-        raise IllegalMove(f"{quoted(text.strip())} is not a legal move; legal: {self.legal_text(state)}")
+        raise IllegalMove(f"{quoted(text.strip())} is not a legal move; legal: {legal_text(self, state)}")
 
     def format_move(self, action: A) -> str:
         """The canonical notation of a move."""
@@ -220,25 +177,203 @@ class Game(Generic[S, A]):
         """The position in the notation `--position` reads."""
         return str(state)
 
-    def winner(self, state: S) -> int | None:
-        """Seat with the best payoff at a terminal state, or None for a draw."""
-        payoffs = [self.utility(state, seat) for seat in range(self.players)]
-        best = max(payoffs)
-        if self.players == 1:
-            return 0 if best > 0 else None
-        return None if payoffs.count(best) > 1 else payoffs.index(best)
-
-    def legal_text(self, state: S, limit: int = 40) -> str:
-        """The legal moves as one line, for error messages and prompts."""
-        actions = self.actions(state)
-        shown = ", ".join(self.format_move(action) for action in islice(actions, limit))
-        return shown + (f", ... ({len(actions)} in all)" if len(actions) > limit else "")
-
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec!r}>"
 
 
+# The capabilities' members. A game declaring a capability defines its members (it need not subclass
+# these); engines reach them through `part` once per search, never by probing.
+
+
+class Ordered(Protocol[S_in, A_out]):
+    """SEARCH_ORDER: the moves a pruning search must try, best first."""
+
+    def search_actions(self, state: S_in) -> Sequence[A_out]:
+        """All of `actions` unless the game can prove that fewer give the same value at the same
+        distance to the end (m,n,k: a move that wins at once, or the block of the opponent's immediate
+        win). Engines that prune use it; plain minimax and every root move keep `actions`."""
+        ...
+
+
+class Narrowing(Protocol[S_in, A_out]):
+    """NARROWING: the few promising moves a limited search tries."""
+
+    def heuristic_actions(self, state: S_in) -> Sequence[A_out] | None:
+        """The moves near what matters (m,n,k on a big board: the cells near the stones), or None to
+        try them all. A search that takes them leaves moves out, so it proves no value below."""
+        ...
+
+
+class Bounded(Protocol[S_in]):
+    """BOUNDS: the payoff range still reachable."""
+
+    def utility_bounds(self, state: S_in) -> tuple[float, float] | None:
+        """The least and the most `utility` can give the side to move at any end reached from `state`
+        (and `evaluate` on the way), or None; a search cuts a node whose range lies outside its window."""
+        ...
+
+
+class Booked(Protocol[S_in]):
+    """BOOK: positions whose value a book (an opening or endgame database, a theory) knows."""
+
+    def book(self, state: S_in) -> Known | None:
+        """What the book knows of `state`, or None; engines read a hit as a proven table entry."""
+        ...
+
+
+class Offset(Protocol[S_in]):
+    """OFFSET_KEY: a key on part of the state, and the payoff the rest has banked."""
+
+    def keyed(self, state: S_in) -> tuple[Hashable, float]:
+        """The key and the banked payoff for the side to move (Kalah: the pits, and the mover's store
+        lead): states with equal keys have values equal but for their offsets, at the same distance to
+        the end, so engines store a value less the offset and share it."""
+        ...
+
+
+class Chancy(Protocol[S_in, A_out]):
+    """CHANCE: chance nodes, where `to_move` is CHANCE."""
+
+    def chance_outcomes(self, state: S_in) -> Sequence[tuple[float, A_out]]:
+        """`(probability, outcome)` pairs at a CHANCE node; `result` applies an outcome."""
+        ...
+
+
+class Evaluated(Protocol[S_in]):
+    """EVALUATION: a heuristic payoff at a search's horizon."""
+
+    def evaluate(self, state: S_in, player: int) -> float:
+        """The estimated payoff for `player` (a game without one is neutral: 0)."""
+        ...
+
+
+@runtime_checkable
+class Evaluations(Protocol):
+    """A game with several evaluations, which an engine's `eval=` chooses among (2048)."""
+
+    evaluations: tuple[str, ...]
+
+    def evaluated(self, name: str) -> Game[Any, Any]:
+        """This game valued at a horizon by the evaluation `name`, one of `evaluations`."""
+        ...
+
+
+@runtime_checkable
+class Seeded(Protocol):
+    """A game with chance that says which seed play draws its outcomes with (2048's `--seed`)."""
+
+    seed: int | None
+
+
+@runtime_checkable
+class Charged(Protocol):
+    """A game whose search copy does work of its own (a proof, a book's build) that a search pays for."""
+
+    def charge(self, account: Account | None) -> None:
+        """Charge that work to `account`, a search's: its nodes counted there, ended once its
+        deadline passes; None: to nothing."""
+        ...
+
+
+@runtime_checkable
+class Judged(Protocol):
+    """A game whose winner is not the seat with the best payoff (2048: whoever made the goal tile)."""
+
+    def winner(self, state: Any) -> int | None:
+        """Seat that won a terminal state, or None."""
+        ...
+
+
 AnyGame = Game[Any, Any]
+
+
+@overload
+def part(game: Game[S, A], capability: Literal[Capability.SEARCH_ORDER]) -> Ordered[S, A] | None: ...
+@overload
+def part(game: Game[S, A], capability: Literal[Capability.NARROWING]) -> Narrowing[S, A] | None: ...
+@overload
+def part(game: Game[S, A], capability: Literal[Capability.BOUNDS]) -> Bounded[S] | None: ...
+@overload
+def part(game: Game[S, A], capability: Literal[Capability.BOOK]) -> Booked[S] | None: ...
+@overload
+def part(game: Game[S, A], capability: Literal[Capability.OFFSET_KEY]) -> Offset[S] | None: ...
+@overload
+def part(game: Game[S, A], capability: Literal[Capability.CHANCE]) -> Chancy[S, A] | None: ...
+@overload
+def part(game: Game[S, A], capability: Literal[Capability.EVALUATION]) -> Evaluated[S] | None: ...
+def part(game: AnyGame, capability: Capability) -> Any:
+    """The game as the capability's members, where it declares it and defines them; else None (the
+    caller refuses, or goes without). Read once per search: bind what it gives, never ask per node."""
+    return game if capability in game.capabilities and hasattr(game, capability.member) else None
+
+
+def has_chance(game: AnyGame) -> bool:
+    """Whether the game has chance nodes: CHANCE among its capabilities."""
+    return Capability.CHANCE in game.capabilities
+
+
+def ordered(game: Game[S, A]) -> Callable[[S], Sequence[A]]:
+    """The moves a pruning search tries: `search_actions` where declared, else `actions`."""
+    own = part(game, Capability.SEARCH_ORDER)
+    return own.search_actions if own is not None else game.actions
+
+
+def evaluator(game: Game[S, A]) -> Callable[[S, int], float]:
+    """The payoff estimate at a horizon: `evaluate` where declared, else neutral."""
+    own = part(game, Capability.EVALUATION)
+    return own.evaluate if own is not None else _neutral
+
+
+def narrower(game: Game[S, A]) -> Callable[[S], Sequence[A] | None]:
+    """A limited search's few moves: `heuristic_actions` where declared, else none (None: every move)."""
+    own = part(game, Capability.NARROWING)
+    return own.heuristic_actions if own is not None else _every
+
+
+def charge(game: AnyGame, account: Account | None) -> None:
+    """Charge a game's own work in a search to `account` where it does any (`Charged`)."""
+    if isinstance(game, Charged):
+        game.charge(account)
+
+
+def seed_of(game: AnyGame) -> int | None:
+    """The seed a game with chance asks play to draw its outcomes with (`Seeded`), or None: the caller's."""
+    return game.seed if isinstance(game, Seeded) and has_chance(game) else None
+
+
+def outcomes(game: Game[S, A], state: S) -> Sequence[tuple[float, A]]:
+    """`chance_outcomes` at a chance node of a game declaring CHANCE (BadGameSpec for one that does not)."""
+    own = part(game, Capability.CHANCE)
+    if own is None:
+        raise BadGameSpec(f"{game.name} has no chance nodes")
+    return own.chance_outcomes(state)
+
+
+def legal_text(game: Game[S, A], state: S, limit: int = 40) -> str:
+    """The legal moves as one line, for error messages and prompts."""
+    actions = game.actions(state)
+    shown = ", ".join(game.format_move(action) for action in islice(actions, limit))
+    return shown + (f", ... ({len(actions)} in all)" if len(actions) > limit else "")
+
+
+def winner_of(game: Game[S, A], state: S) -> int | None:
+    """Seat that won a terminal state, or None for a draw: the game's own judgement (`Judged`),
+    else the seat with the best payoff (in a one-player game, any positive one)."""
+    if isinstance(game, Judged):
+        return game.winner(state)
+    payoffs = [game.utility(state, seat) for seat in range(game.players)]
+    best = max(payoffs)
+    if game.players == 1:
+        return 0 if best > 0 else None
+    return None if payoffs.count(best) > 1 else payoffs.index(best)
+
+
+def _neutral(state: object, player: int) -> float:
+    return 0.0
+
+
+def _every(state: object) -> None:
+    return None
 
 
 def _with_chance(capabilities: frozenset[Capability], chance: bool) -> frozenset[Capability]:
@@ -246,11 +381,6 @@ def _with_chance(capabilities: frozenset[Capability], chance: bool) -> frozenset
 
 
 def defined(cls: type[AnyGame]) -> frozenset[Capability]:
-    """The capabilities whose member `cls` defines rather than keeping Game's default: what a
-    plugin offers (it declares chance itself, with `has_chance`), and what `check` compares with
-    a game's declaration."""
-    return frozenset(
-        capability
-        for capability in Capability
-        if getattr(cls, capability.member) is not getattr(Game, capability.member)
-    )
+    """The capabilities whose member `cls` defines: what a plugin offers (it declares chance itself,
+    with `has_chance`), and what `check` compares with a game's declaration."""
+    return frozenset(capability for capability in Capability if callable(getattr(cls, capability.member, None)))

@@ -12,6 +12,7 @@ they pay nothing; a plugin's calls to itself stay unguarded (it gets its own obj
 
 from __future__ import annotations
 
+import shlex
 import sys
 import traceback
 from collections.abc import Callable, Hashable, Mapping
@@ -19,7 +20,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from nimmax.game import AnyGame, BadInput, Capability, Game, defined
+from nimmax.game import AnyGame, BadInput, Capability, Game, defined, legal_text
 from nimmax.returns import CHECKS, MAX_PAYOFF, Broken, Check, one_line, shown
 from nimmax.search.result import Decision
 
@@ -202,13 +203,18 @@ class PluginGame(Game[Any, Any]):
     the protocol's (a plugin's `render`) are the plugin's own, reached through `__getattr__`."""
 
     inner: AnyGame
+    words: tuple[str, ...] = ()
+    """The words that rebuild the game, its reference first (set when nimmax loads it)."""
+    seed: int | None = None
+    """The plugin's seed for drawing chance outcomes in play (`match.Seeded`), where it has one."""
 
     def __init__(self, inner: AnyGame) -> None:
         self.inner = inner
         cls = type(inner)
         try:
             name, players, names = inner.name, inner.players, inner.player_names
-            has_chance, seed, declared = inner.has_chance, inner.seed, inner.capabilities
+            chance = getattr(inner, "has_chance", Capability.CHANCE in inner.capabilities)  # as DESIGN.md says it
+            seed, declared = getattr(inner, "seed", None), inner.capabilities
         except _THROUGH:
             raise
         except BaseException as error:
@@ -219,18 +225,32 @@ class PluginGame(Game[Any, Any]):
             raise broken(cls, "players", f"is {shown(players)}, not 1 or 2")
         if not (isinstance(names, (tuple, list)) and len(names) >= players and all(isinstance(n, str) for n in names)):
             raise broken(cls, "player_names", f"is {shown(names)}, not a name (str) for each of {players} seats")
-        if not isinstance(has_chance, bool):
-            raise broken(cls, "has_chance", f"is {shown(has_chance)}, not True or False")
+        if not isinstance(chance, bool):
+            raise broken(cls, "has_chance", f"is {shown(chance)}, not True or False")
         if not (seed is None or isinstance(seed, int)):
             raise broken(cls, "seed", f"is {shown(seed)}, not None or a whole number")
         self.name, self.players, self.player_names, self.seed = name, players, tuple(names), seed
-        self.capabilities = offered(cls, declared)
-        self.has_chance = has_chance
+        offers = offered(cls, declared) - {Capability.CHANCE}
+        self.capabilities = offers | {Capability.CHANCE} if chance else offers
+
+    @property
+    def spec(self) -> str:
+        """The words that rebuild the game (`nimmax.games.create`), else its name."""
+        return shlex.join(self.words) if self.words else self.name
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name == "inner":
+        if name.startswith("__") or name == "inner" or name in _UNGUARDED:
             raise AttributeError(name)
         return getattr(self.inner, name)
+
+
+_UNGUARDED = frozenset({each.member for each in Capability} | {"keyed", "evaluations", "evaluated", "winner"})
+"""The protocol's optional members, never reached around the guard: a guarded one is the class's own."""
+
+
+def words_of(game: AnyGame) -> tuple[str, ...]:
+    """The words that rebuild a plugin game (its reference first); none for nimmax's own games."""
+    return game.words if isinstance(game, PluginGame) else ()
 
 
 def offered(cls: type[AnyGame], declared: object = None) -> frozenset[Capability]:
@@ -249,7 +269,7 @@ def guard_game(inner: AnyGame) -> PluginGame:
     members = {
         member: HOT.get(member) or _guarded(member, check, passes)
         for member, (check, passes) in CHECKS.items()
-        if getattr(cls, member, None) is not getattr(Game, member)
+        if getattr(cls, member, None) is not getattr(Game, member, None)
     }
     guarded: type[PluginGame] = type(f"Guarded{cls.__name__}", (PluginGame,), members)
     return guarded(inner)
@@ -281,7 +301,7 @@ class PluginPlayer:
         except Exception:  # noqa: BLE001 - a move's own __eq__ may raise
             playable = False
         if not playable:
-            raise broken(cls, "choose", f"returned {shown(move)}, not a legal move here ({game.legal_text(state, 8)})")
+            raise broken(cls, "choose", f"returned {shown(move)}, not a legal move here ({legal_text(game, state, 8)})")
         return chosen
 
     def __getattr__(self, name: str) -> Any:

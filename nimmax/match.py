@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from nimmax import games
-from nimmax.game import CHANCE, AnyGame, BadInput
+from nimmax.game import CHANCE, AnyGame, BadInput, outcomes, seed_of, winner_of
 from nimmax.numbers import parse_float, parse_int, quoted
 from nimmax.players import Player, as_decision
 from nimmax.search import SearchResult
@@ -66,9 +66,9 @@ class TakenBack:
 
 def draw_outcome(game: AnyGame, state: Any, rng: random.Random) -> Any:
     """An outcome of a chance node, drawn with its probability."""
-    outcomes = game.chance_outcomes(state)
-    weights = [probability for probability, _ in outcomes]
-    return rng.choices([outcome for _, outcome in outcomes], weights)[0]
+    drawn = outcomes(game, state)
+    weights = [probability for probability, _ in drawn]
+    return rng.choices([outcome for _, outcome in drawn], weights)[0]
 
 
 def turn(game: AnyGame, players: Sequence[Player], state: Any, rng: random.Random) -> Ply | Command:
@@ -93,7 +93,7 @@ def plies(
     """Play from `state` (the start by default) to the end, yielding each ply as it is made; players
     that only move (a duel's): a person's command ends it, since only a Match keeps the history to take back."""
     state = game.initial_state() if state is None else state
-    rng = rng if rng is not None else random.Random(game.seed)
+    rng = rng if rng is not None else random.Random(seed_of(game))
     while not game.is_terminal(state):
         ply = turn(game, players, state, rng)
         if not isinstance(ply, Ply):
@@ -109,7 +109,7 @@ class Match:
         self, game: AnyGame, players: Sequence[Player], rng: random.Random | None = None, history: Sequence[Ply] = ()
     ) -> None:
         self.game, self.players = game, list(players)
-        self.rng = rng if rng is not None else random.Random(game.seed)
+        self.rng = rng if rng is not None else random.Random(seed_of(game))
         self.history: list[Ply] = list(history)  # a resumed game's plies so far
 
     @property
@@ -180,7 +180,7 @@ class GameRecord:
             game.spec,
             tuple(players),
             tuple(game.format_move(ply.move) for ply in history),
-            game.winner(final) if finished else None,
+            winner_of(game, final) if finished else None,
             utilities,
             finished,
         )

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
-from nimmax.game import CHANCE, AnyGame, Capability
+from nimmax.game import CHANCE, AnyGame, Capability, evaluator, has_chance, outcomes, part
 from nimmax.games.openspiel import OpenSpielGame, pyspiel
 from nimmax.guard import unguarded
 from nimmax.numbers import Value
@@ -33,7 +33,8 @@ class SpielView:
             dynamics=spiel.Dynamics.SEQUENTIAL,
             short_name=game.name,
         )
-        bounds = game.utility_bounds(game.initial_state()) if Capability.BOUNDS in game.capabilities else None
+        own = part(game, Capability.BOUNDS)
+        bounds = own.utility_bounds(game.initial_state()) if own is not None else None
         self.low, self.high = bounds if bounds is not None else (-1.0, 1.0)
 
     def get_type(self) -> Any:
@@ -60,7 +61,7 @@ class SpielState:
         """The moves here, in the game's order (a bot's action is an index into them)."""
         if self._moves is None:
             if self.is_chance_node():
-                self._moves = [outcome for _, outcome in self.game.chance_outcomes(self.state)]
+                self._moves = [outcome for _, outcome in outcomes(self.game, self.state)]
             else:
                 self._moves = list(self.game.actions(self.state))
         return self._moves
@@ -78,7 +79,7 @@ class SpielState:
         return list(range(len(self.moves())))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(index, chance) for index, (chance, _) in enumerate(self.game.chance_outcomes(self.state))]
+        return [(index, chance) for index, (chance, _) in enumerate(outcomes(self.game, self.state))]
 
     def apply_action(self, action: int) -> None:
         self.state, self._moves = self.game.result(self.state, self.moves()[action]), None
@@ -152,16 +153,17 @@ class AlphaBetaBotPlayer:
         _, spiel_state = _shaped(game, state)
         seat = game.to_move(state)
         own = unguarded(game)
+        estimate = evaluator(game)
         if Capability.EVALUATION in game.capabilities and not isinstance(own, OpenSpielGame):
 
             def value(shaped: Any) -> float:
-                return float(game.evaluate(shaped.state, seat))
+                return float(estimate(shaped.state, seat))
         else:
 
             def value(shaped: Any) -> float:
                 return 0.0
 
-        if game.has_chance:
+        if has_chance(game):
             _, action = minimax.expectiminimax(spiel_state, self.depth, value, seat)
         else:
             _, action = minimax._alpha_beta(spiel_state, self.depth, -float("inf"), float("inf"), value, seat)  # noqa: SLF001 - the public entry refuses games it did not load

@@ -147,10 +147,9 @@ def create_game(reference: str, words: Sequence[str]) -> AnyGame:
 
 
 def _guarded_game(game: AnyGame, words: tuple[str, ...]) -> AnyGame:
-    """A plugin game behind the boundary, with the words that rebuild it (on the plugin's own object
-    too, which `check` tries)."""
+    """A plugin game behind the boundary, with the words that rebuild it; the plugin's own object
+    (which `check` tries) keeps the capabilities it offers."""
     with contextlib.suppress(AttributeError):  # a class with __slots__ keeps none
-        game.words = words
         game.capabilities = offered(type(game), game.capabilities)  # an installed plugin's class was not loaded here
     guarded = guard_game(game)
     guarded.words = words

@@ -9,7 +9,7 @@ from numbers import Integral, Real
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from nimmax.game import CHANCE, BadInput
+from nimmax.game import CHANCE, BadInput, has_chance
 
 if TYPE_CHECKING:
     from nimmax.guard import PluginGame
@@ -69,9 +69,9 @@ def _state(game: PluginGame, value: Any, args: tuple[Any, ...]) -> Any:
 
 
 def _seat(game: PluginGame, value: Any, args: tuple[Any, ...]) -> Any:
-    if _whole(value) and (0 <= value < game.players or (value == CHANCE and game.has_chance)):
+    if _whole(value) and (0 <= value < game.players or (value == CHANCE and has_chance(game))):
         return int(value)
-    chance = " or CHANCE" if game.has_chance else ""
+    chance = " or CHANCE" if has_chance(game) else ""
     raise Broken(f"returned {shown(value)}, not a seat 0..{game.players - 1}{chance} (law to-move)")
 
 
@@ -183,7 +183,6 @@ CHECKS: Mapping[str, tuple[Check, tuple[type[BaseException], ...]]] = MappingPro
         "format_move": (_text, ()),
         "format_position": (_text, ()),
         "winner": (_winner, ()),
-        "legal_text": (_text, ()),
     }
 )
 """Each protocol member's check of what it returns, and the errors it may raise as the protocol's own answer."""

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from nimmax.game import AnyGame, BadInput
+from nimmax.game import AnyGame, BadInput, ordered
 from nimmax.numbers import quoted
 from nimmax.search import ENGINES, INFINITY, SCALE, Budget, Limits, Searcher, Table, TooDeep, deep, iterate, to_value
 from nimmax.search.alphabeta import AlphaBeta
@@ -296,7 +296,7 @@ def build(
         return Node(move, state, maximizing, False, SEARCHED, value, frame.bound, hidden=frame.below)
     root = root_value is not None
     every = list(game.actions(state))
-    order = list(game.search_actions(state)) if prune and not root else every
+    order = list(ordered(game)(state)) if prune and not root else every
     children = [
         build(tracer, child, step, prune, None, drawn, depth + 1)
         for child, step in zip(frame.children, order, strict=False)

@@ -21,7 +21,7 @@ from unittest import mock
 
 from nimmax import analyze as analysis
 from nimmax import games
-from nimmax.game import CHANCE
+from nimmax.game import CHANCE, has_chance, outcomes
 from nimmax.match import GameRecord
 from nimmax.search import search
 
@@ -43,12 +43,12 @@ def played(words: str, depth: int, seed: int = 1, most: int = 400) -> GameRecord
     game = games.create(words)
     rng = random.Random(seed)
     state, moves = game.initial_state(), list[str]()
-    engine = "expectimax" if game.has_chance else "alphabeta"
+    engine = "expectimax" if has_chance(game) else "alphabeta"
     while not game.is_terminal(state) and len(moves) < most:
         mover = game.to_move(state)
         if mover == CHANCE:
-            outcomes = game.chance_outcomes(state)
-            move = rng.choices([o for _, o in outcomes], [p for p, _ in outcomes])[0]
+            drawn = outcomes(game, state)
+            move = rng.choices([o for _, o in drawn], [p for p, _ in drawn])[0]
         elif mover == 0:
             move = search(game, state, engine, depth=depth).move
         else:

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from nimmax import duel  # noqa: E402
-from nimmax.game import CHANCE  # noqa: E402
+from nimmax.game import CHANCE, winner_of  # noqa: E402
 from nimmax.match import draw_outcome  # noqa: E402
 from nimmax.players import limited, parse_spec  # noqa: E402
 from nimmax.search.limits import override  # noqa: E402
@@ -145,7 +145,7 @@ def bare_loop(game_words: str, specs: tuple[str, str], games: int, seed: int) ->
                 else:
                     move = draws_of[seat_of[seat]].choice(list(game.actions(state)))
                 state = game.result(state, move)
-            winner = game.winner(state)
+            winner = winner_of(game, state)
             if winner is None:
                 draws += 1
             else:

@@ -53,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 from bench_mnk import yardstick  # noqa: E402
 
 from nimmax import games  # noqa: E402
+from nimmax.game import evaluator, ordered  # noqa: E402
 from nimmax.search import ENGINES, Limits, SearchResult, Settings, deep, interpreter  # noqa: E402
 from nimmax.search.score import FULL_DEPTH, INFINITY  # noqa: E402
 
@@ -166,6 +167,7 @@ def protocol_floor(words: str, depth: int, memo: bool) -> int:
     as every engine does) and runs as `solve` runs an engine (`deep`: the same thread and
     interpreter policy). Returns the nodes it visited."""
     game = games.create(words).for_search()
+    evaluate, search_actions = evaluator(game), ordered(game)  # the game's own, bound once
     seen: dict[Any, float] = {}
     nodes = 0
 
@@ -176,12 +178,12 @@ def protocol_floor(words: str, depth: int, memo: bool) -> int:
         if game.is_terminal(state):
             return game.utility(state, me)
         if depth == 0:
-            return game.evaluate(state, me)
+            return evaluate(state, me)
         key = game.key(state) if memo else None
         if memo and key in seen:
             return seen[key]
         best = -INFINITY
-        for move in game.search_actions(state):
+        for move in search_actions(state):
             child = game.result(state, move)
             if game.to_move(child) == me:
                 score = value(child, depth - 1, alpha, beta)

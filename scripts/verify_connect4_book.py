@@ -18,7 +18,7 @@ import time
 
 from bitbully import BitBully, Board
 
-from nimmax.game import Known
+from nimmax.game import Capability, Known, part
 from nimmax.games import create
 
 
@@ -41,7 +41,8 @@ def known(moves: list[int]) -> Known | None:
     state = game.initial_state()
     for move in moves:
         state = game.result(state, move)
-    return game.book(state)
+    booked = part(game, Capability.BOOK)
+    return booked.book(state) if booked is not None else None
 
 
 def main() -> None:

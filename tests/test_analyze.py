@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from nimmax import games
 from nimmax.analyze import analyze, outcome, value_of, verdict
-from nimmax.game import CHANCE
+from nimmax.game import CHANCE, winner_of
 from nimmax.match import GameRecord, draw_outcome
 from nimmax.players import SearchPlayer, parse_spec
 from tests.theory import nim_mover_wins, simple_nim_mover_wins
@@ -212,7 +212,7 @@ def long_2048_record(seed: int) -> GameRecord:
             )
         moves.append(game.format_move(move))
         state = game.result(state, move)
-    return GameRecord("2048", ("human",), tuple(moves), game.winner(state), (game.utility(state, 0),), True)
+    return GameRecord("2048", ("human",), tuple(moves), winner_of(game, state), (game.utility(state, 0),), True)
 
 
 def test_a_long_game_is_analysed_within_the_whole_analysis_budget() -> None:

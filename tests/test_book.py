@@ -19,7 +19,7 @@ import pexpect
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nimmax.game import Capability, Known
+from nimmax.game import Capability, Known, winner_of
 from nimmax.games import connect4_book, create
 from nimmax.games.mnk import MNK, Board
 from nimmax.search import SCALE, search
@@ -201,7 +201,10 @@ def test_the_books_are_asked_only_at_8_and_12_stones() -> None:
     assert CONNECT4.book(played("")) is None
     assert CONNECT4.book(played("dddc")) is None
     assert CONNECT4.book(played("ddddcccc")) is not None
-    assert create(["connect4", "--rows", "5"]).book(played("ddddcccc", create_mnk(["connect4", "--rows", "5"]))) is None
+    assert (
+        create_mnk(["connect4", "--rows", "5"]).book(played("ddddcccc", create_mnk(["connect4", "--rows", "5"])))
+        is None
+    )
 
 
 def test_the_12_stone_book_loads_in_under_a_second_into_compact_arrays() -> None:
@@ -422,7 +425,7 @@ def test_the_engine_as_first_player_wins_proven_from_the_first_move_within_2_s()
         if CONNECT4.is_terminal(state):
             break
     child.expect(pexpect.EOF)
-    assert CONNECT4.winner(state) == 0
+    assert winner_of(CONNECT4, state) == 0
     assert max(seconds) <= 2.0
 
 
@@ -446,7 +449,7 @@ def test_analyze_names_the_ply_the_books_prove_decided_a_lost_game(tmp_path: Pat
     recorded = nimmax_in_process(
         "play", "connect4", "--first", "human", "--second", "human", "--record", str(path), stdin=moves
     )
-    assert recorded.returncode == 0 and CONNECT4.winner(played(LOST)) == 0
+    assert recorded.returncode == 0 and winner_of(CONNECT4, played(LOST)) == 0
     before = played(LOST[:11])  # O to move, 11 stones: each reply's payoff for O from the 12-stone book
     replies = {"abcdefg"[col]: -book_outcome(CONNECT4.result(before, col)) for col in CONNECT4.actions(before)}
     assert max(replies.values()) == 1 and replies[LOST[11]] == -1  # O could win, and played a loss

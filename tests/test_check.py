@@ -148,7 +148,7 @@ def test_a_capability_declared_without_its_member_fails_only_capabilities() -> N
     report = check(DeclaresBounds(12, (1, 2)), playouts=4, seed=1)
     finding = next(item for item in report.findings if item.law.name == "capabilities")
     assert {item.law.name for item in report.findings if item.status == "failed"} == {"capabilities"}
-    assert finding.detail == "declares BOUNDS but keeps Game's utility_bounds"
+    assert finding.detail == "declares BOUNDS but does not define utility_bounds"
 
 
 def test_a_member_defined_without_its_capability_fails_only_capabilities() -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from nimmax import claim, games
 from nimmax.claim import Claim, clamped, plies_left, says_nothing
-from nimmax.game import CHANCE, AnyGame
+from nimmax.game import CHANCE, AnyGame, has_chance
 from nimmax.ui.claims import claim_text
 
 from .cli_helpers import ROOT, nimmax_in_process
@@ -61,11 +61,12 @@ SMALL_GAMES = {"simple-nim-misere", "nim-misere", "nim-normal", "3x3", "kalah-3-
 
 POSITIONED = {"tictactoe", "connect4", "kalah", "2048"}
 """Games whose words take `--position` (solved where the session left off); the others are solved from the start."""
+TWO_SEATS = [shape for shape in SHAPES if not has_chance(games.create(shlex.split(shape.words)))]
 
 
 def engine_for(game: AnyGame) -> str:
     """The spec of the engine a person plays against: alpha-beta, or expectimax where chance moves."""
-    return f"{'expectimax' if game.has_chance else 'alphabeta'}:time={TIME}"
+    return f"{'expectimax' if has_chance(game) else 'alphabeta'}:time={TIME}"
 
 
 def first_typed(game: AnyGame, state: object) -> str:
@@ -88,7 +89,7 @@ def solved_claim(game: AnyGame, words: str, states: list[Any]) -> tuple[int, dic
         ply, where, position = 1, states[0], []
     else:
         position = ["--position", game.format_position(where)]
-    algorithm = ["--algorithm", "expectimax"] if game.has_chance else []
+    algorithm = ["--algorithm", "expectimax"] if has_chance(game) else []
     run = nimmax_in_process("solve", *argv, *position, *algorithm, "--time", TIME, "--json", cwd=ROOT)
     assert run.returncode == 0, run.stderr
     return ply, json.loads(run.stdout)

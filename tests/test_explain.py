@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from nimmax import games
 from nimmax.explain import ANY_SPAWN, lines
-from nimmax.game import CHANCE, AnyGame
+from nimmax.game import CHANCE, AnyGame, outcomes
 from nimmax.games.kalah import Kalah, Position
 from nimmax.players import SearchPlayer, parse_spec
 from nimmax.solve import solve
@@ -69,7 +69,7 @@ def test_2048_lines_stop_at_chance() -> None:
     game = games.create("2048 --size 2 --goal 16")
     state = game.initial_state()
     while game.to_move(state) == CHANCE:
-        state = game.result(state, game.chance_outcomes(state)[0][1])
+        state = game.result(state, outcomes(game, state)[0][1])
     found = lines(game, state, SearchPlayer(parse_spec("expectimax:depth=2")))
     assert found and all(item.line[1:] == (ANY_SPAWN,) for item in found if not item.finished)
     assert explanation(game, state, found[0]).endswith(": chance any spawn") is False

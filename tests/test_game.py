@@ -10,18 +10,77 @@ from pathlib import Path
 import pytest
 
 from nimmax import games, plugins
-from nimmax.game import CHANCE, Capability, Game, defined
+from nimmax.game import (
+    CHANCE,
+    REQUIRED,
+    Booked,
+    Bounded,
+    Capability,
+    Chancy,
+    Evaluated,
+    Game,
+    Narrowing,
+    Offset,
+    Ordered,
+    defined,
+    has_chance,
+    part,
+)
 
 from .cli_helpers import ROOT
 
 EXAMPLES = [info.example for info in games.GAMES] + ["connect4", "tictactoe --size 15 --k 5"]
 
 
+PROTOCOLS: dict[Capability, type] = {
+    Capability.SEARCH_ORDER: Ordered,
+    Capability.NARROWING: Narrowing,
+    Capability.BOUNDS: Bounded,
+    Capability.BOOK: Booked,
+    Capability.OFFSET_KEY: Offset,
+    Capability.CHANCE: Chancy,
+    Capability.EVALUATION: Evaluated,
+}
+
+
+def public(cls: type) -> set[str]:
+    """A class's public members: methods, properties and attributes, declared or given a value."""
+    return {name for name in [*dir(cls), *vars(cls).get("__annotations__", {})] if not name.startswith("_")}
+
+
+def test_the_game_protocol_keeps_at_most_16_public_members() -> None:
+    members = public(Game)
+    assert len(members) <= 16, sorted(members)
+    assert set(REQUIRED) <= members and not members & {each.member for each in Capability}
+
+
+def test_each_capability_is_the_one_member_of_a_protocol_of_its_own() -> None:
+    for capability, protocol in PROTOCOLS.items():
+        assert {name for name in vars(protocol) if not name.startswith("_")} == {capability.member}
+
+
+@pytest.mark.parametrize("words", EXAMPLES)
+def test_a_registered_game_is_reached_through_each_capability_it_declares(words: str) -> None:
+    game = games.create(words)
+    for capability in Capability:
+        reached = part(game, capability)  # type: ignore[call-overload]
+        assert (reached is game) == (capability in game.capabilities)
+        if reached is not None:
+            assert callable(getattr(reached, capability.member))
+
+
+def test_a_capability_declared_without_its_member_is_not_reached() -> None:
+    class Claims(Coin):
+        capabilities = frozenset({Capability.CHANCE, Capability.BOOK})
+
+    assert part(Claims(), Capability.BOOK) is None and part(Claims(), Capability.CHANCE) is not None
+
+
 @pytest.mark.parametrize("words", EXAMPLES)
 def test_a_registered_game_declares_exactly_the_capabilities_it_defines(words: str) -> None:
     game = games.create(words)
     assert game.capabilities <= defined(type(game)) <= game.capabilities | type(game).capabilities
-    assert game.has_chance == (Capability.CHANCE in game.capabilities)
+    assert has_chance(game) == (Capability.CHANCE in game.capabilities)
 
 
 def test_connect_four_7x6_has_a_book_only_where_the_books_are_installed() -> None:
@@ -62,17 +121,16 @@ class Coin(Game[int, int]):
 def test_an_offset_key_is_a_capability_kalah_declares_and_the_default_adds_nothing() -> None:
     assert Capability.OFFSET_KEY in games.create("kalah").capabilities
     assert Capability.OFFSET_KEY not in games.create("tictactoe").capabilities
-    game = games.create("nim 1 2 3")
-    state = game.initial_state()
-    assert game.keyed(state) == (game.key(state), 0)
+    kalah, nim = games.create("kalah"), games.create("nim 1 2 3")
+    assert part(kalah, Capability.OFFSET_KEY) is not None and part(nim, Capability.OFFSET_KEY) is None
 
 
 def test_has_chance_is_the_chance_capability_declared_or_set() -> None:
-    assert Coin.capabilities == {Capability.CHANCE} and Coin().has_chance
+    assert Coin.capabilities == {Capability.CHANCE} and has_chance(Coin())
     coin = Coin()
-    coin.has_chance = False
-    assert coin.capabilities == frozenset() and Coin().has_chance  # the instance narrowed its class's set
-    assert not Game().has_chance
+    coin.capabilities -= {Capability.CHANCE}
+    assert not has_chance(coin) and has_chance(Coin())  # the instance narrowed its class's set
+    assert not has_chance(Game())
 
 
 EVALUATING = """\
@@ -113,7 +171,7 @@ def test_a_plugin_offers_the_capabilities_whose_members_it_defines(tmp_path: Pat
     path = tmp_path / "evaluating.py"
     path.write_text(EVALUATING)
     game = games.create(f"{path}:Evaluating")
-    assert game.capabilities == {Capability.EVALUATION, Capability.CHANCE} and game.has_chance
+    assert game.capabilities == {Capability.EVALUATION, Capability.CHANCE} and has_chance(game)
     assert plugins.game_class(f"{path}:Evaluating").capabilities == game.capabilities
 
 

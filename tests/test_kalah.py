@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from nimmax import games, match, players
-from nimmax.game import BadGameSpec, IllegalMove
+from nimmax.game import BadGameSpec, IllegalMove, winner_of
 from nimmax.games.kalah import Kalah, Position, parse_position
 from nimmax.search import Table, search
 from nimmax.ui.render import render
@@ -123,11 +123,11 @@ def test_end_of_game_sweep_gives_each_side_its_own_seeds() -> None:
     after = game.result(at("0,0,1:5/3,0,1:2/s"), 3)
     assert game.format_position(after) == "0,0,0:6/0,0,0:6/s"
     assert game.is_terminal(after) and game.actions(after) == []
-    assert game.utility(after, 0) == 0 and game.winner(after) is None
+    assert game.utility(after, 0) == 0 and winner_of(game, after) is None
     # South sows its last seed into North's row: South's row is empty, North sweeps everything.
     won = game.result(at("0,0,2:3/1,0,0:0/s"), 3)
     assert game.format_position(won) == "0,0,0:4/0,0,0:2/n"
-    assert game.utility(won, 0) == 2 and game.utility(won, 1) == -2 and game.winner(won) == 0
+    assert game.utility(won, 0) == 2 and game.utility(won, 1) == -2 and winner_of(game, won) == 0
 
 
 def test_illegal_moves_and_notation() -> None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from nimmax import games
-from nimmax.game import CHANCE, AnyGame, Capability
+from nimmax.game import CHANCE, AnyGame, Capability, outcomes, part, winner_of
 from nimmax.match import plies
 from nimmax.players import BadPlayerSpec, SearchPlayer, check_fit, create, parse_spec
 from nimmax.search import ENGINES, CannotSearch, Limits, SearchResult, search
@@ -115,7 +115,7 @@ def test_it_draws_against_perfect_play_on_3x3() -> None:
         state = game.initial_state()
         for ply in plies(game, seats, state, random.Random(index)):
             state = ply.after
-        draws += game.winner(state) is None
+        draws += winner_of(game, state) is None
     assert draws >= 9
 
 
@@ -127,7 +127,7 @@ def whole_game(words: str, spec: str, seed: int) -> tuple[list[Any], Any]:
     for ply in plies(game, [player] * game.players, state, random.Random(seed)):
         before = ply.before
         if ply.seat == CHANCE:
-            assert ply.move in [outcome for _, outcome in game.chance_outcomes(before)]
+            assert ply.move in [outcome for _, outcome in outcomes(game, before)]
         else:
             assert ply.seat == game.to_move(before) and ply.move in game.actions(before)
         made.append((ply.seat, ply.move))
@@ -198,10 +198,12 @@ def test_on_a_big_board_the_tree_and_the_playouts_stay_near_the_stones() -> None
     game.result = recording  # type: ignore[method-assign]
     result = mcts(game, state, iterations=300, seed=2)
     assert len(moves_made) > 300 * 5  # playouts of many plies were made
+    narrowing = part(game, Capability.NARROWING)
+    assert narrowing is not None
     for position, move in moves_made:
-        near = game.heuristic_actions(position)
+        near = narrowing.heuristic_actions(position)
         assert near is None or move in near, game.format_position(position)
-    assert result.move in (game.heuristic_actions(state) or ())
+    assert result.move in (narrowing.heuristic_actions(state) or ())
 
 
 def test_a_seeded_search_with_an_iteration_limit_is_reproducible() -> None:
@@ -310,7 +312,7 @@ def test_it_answers_within_its_time_on_the_biggest_boards(words: str, rollout: s
         return
     state, rng = game.initial_state(), random.Random(0)
     while game.to_move(state) == CHANCE:
-        state = game.result(state, rng.choice(game.chance_outcomes(state))[1])
+        state = game.result(state, rng.choice(outcomes(game, state))[1])
     start = time.perf_counter()
     result = mcts(game, state, time=0.3, rollout=rollout)
     took = time.perf_counter() - start

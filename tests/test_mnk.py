@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.text import Text
 
 from nimmax import games
-from nimmax.game import BadGameSpec, IllegalMove
+from nimmax.game import BadGameSpec, IllegalMove, winner_of
 from nimmax.games import mnk
 from nimmax.games.mnk import BEAM, MNK, Board
 from nimmax.search import search
@@ -370,7 +370,7 @@ def test_vertical_four_wins_under_gravity() -> None:
         state = game.result(state, game.parse_move(move, state))
     assert not game.is_terminal(state)
     state = game.result(state, game.parse_move("d", state))
-    assert game.is_terminal(state) and game.winner(state) == 0
+    assert game.is_terminal(state) and winner_of(game, state) == 0
 
 
 def test_move_notation() -> None:
@@ -393,7 +393,7 @@ def test_positions_round_trip_and_set_the_side_to_move() -> None:
     assert game.spec == "tictactoe --position xo./.x./..."
     assert games.create(game.spec).initial_state() == state
     over = games.create("tictactoe --position xxx/oo./...").initial_state()
-    assert games.create("tictactoe").is_terminal(over) and games.create("tictactoe").winner(over) == 0
+    assert games.create("tictactoe").is_terminal(over) and winner_of(games.create("tictactoe"), over) == 0
 
 
 @pytest.mark.parametrize(
@@ -427,7 +427,7 @@ def test_k_may_exceed_one_side() -> None:
     for move in ("a1", "a2", "b1", "b2", "c1", "c2"):
         state = game.result(state, game.parse_move(move, state))
     state = game.result(state, game.parse_move("d1", state))
-    assert game.winner(state) == 0
+    assert winner_of(game, state) == 0
     tall = games.create("tictactoe --rows 3 --cols 8 --k 4").initial_state()
     assert not games.create("tictactoe --rows 3 --cols 8 --k 4").is_terminal(tall)
 
@@ -575,7 +575,7 @@ def test_a_limited_search_on_a_big_board_tries_near_cells_and_the_double_threats
 
 
 def test_small_boards_gravity_and_the_empty_board() -> None:
-    assert games.create("tictactoe --size 7 --k 5").heuristic_actions(create_mnk("tictactoe --size 7").start) is None
+    assert create_mnk("tictactoe --size 7 --k 5").heuristic_actions(create_mnk("tictactoe --size 7").start) is None
     connect4 = create_mnk("connect4")
     assert connect4.heuristic_actions(connect4.initial_state()) is None
     big = create_mnk("tictactoe --size 15 --k 5")

@@ -7,11 +7,13 @@ import json
 import time
 from functools import reduce
 from operator import xor
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimmax import games
+from nimmax.game import AnyGame, Booked, Capability, part
 from nimmax.games.nim import MAX_PILE, Pile, Piles
 from nimmax.search import search
 
@@ -27,7 +29,7 @@ def test_nim_book_agrees_with_plain_recursion(piles: list[int], misere: bool) ->
     state = Piles(tuple(piles), 0)
     if game.is_terminal(state):
         return
-    known = game.book(state)
+    known = booked(game).book(state)
     assert known is not None
     payoff, plies = nim_end(tuple(sorted(piles)), misere)
     assert known.payoff == payoff
@@ -40,7 +42,7 @@ def test_nim_book_follows_bouton_for_any_piles(piles: list[int], misere: bool) -
     state = Piles(tuple(piles), 0)
     if game.is_terminal(state):
         return
-    known = game.book(state)
+    known = booked(game).book(state)
     assert known is not None and known.payoff == (1 if nim_mover_wins(piles, misere=misere) else -1)
     assert known.plies >= 1 and (known.exact or known.plies == sum(piles))
 
@@ -49,7 +51,7 @@ def test_nim_book_follows_bouton_for_any_piles(piles: list[int], misere: bool) -
 @given(st.integers(1, 60), st.integers(1, 7), st.booleans())
 def test_simple_nim_book_is_exact(counters: int, max_take: int, misere: bool) -> None:
     game = games.create(["simple-nim", str(counters), "--max-take", str(max_take), *([] if misere else ["--normal"])])
-    known = game.book(Pile(counters, 0))
+    known = booked(game).book(Pile(counters, 0))
     assert known is not None and known.exact
     assert (known.payoff, known.plies) == simple_nim_end(counters, max_take, misere)
 
@@ -61,7 +63,7 @@ def test_split_nim_book_follows_sprague_grundy(piles: list[int]) -> None:
     state = Piles(tuple(piles), 0)
     if game.is_terminal(state):
         return
-    known = game.book(state)
+    known = booked(game).book(state)
     assert known is not None and known.payoff == (1 if split_nim_mover_wins(piles) else -1)
     assert known.plies >= 1  # a split lowers the counters past two of some pile
 
@@ -95,3 +97,10 @@ def test_the_book_answers_a_play_time_search_with_a_proof() -> None:
     game = games.create("nim 60 70 80 90 --normal")
     result = search(game, game.initial_state(), "alphabeta", time=0.5)
     assert result.exact and result.value == (1 if nim_mover_wins([60, 70, 80, 90], misere=False) else -1)
+
+
+def booked(game: AnyGame) -> Booked[Any]:
+    """The game's book, which every Nim declares."""
+    own = part(game, Capability.BOOK)
+    assert own is not None
+    return own

@@ -15,7 +15,7 @@ pyspiel = pytest.importorskip("pyspiel")  # the test extra installs it; a bare c
 from open_spiel.python.algorithms import minimax  # noqa: E402
 
 from nimmax import games, players  # noqa: E402
-from nimmax.game import BadGameSpec, IllegalMove  # noqa: E402
+from nimmax.game import BadGameSpec, IllegalMove, outcomes  # noqa: E402
 from nimmax.games import openspiel  # noqa: E402
 from nimmax.guard import PluginFailed, unguarded  # noqa: E402
 from nimmax.search import ENGINES, Limits  # noqa: E402
@@ -116,8 +116,8 @@ def test_chance_nodes_list_their_probabilities() -> None:
     game = games.create(["openspiel:pig(diceoutcomes=3,winscore=5)"])
     rolled = game.result(game.initial_state(), game.parse_move("roll", game.initial_state()))
     assert game.to_move(rolled) == -1
-    outcomes = game.chance_outcomes(rolled)
-    assert [chance for chance, _ in outcomes] == pytest.approx([1 / 3] * 3)
+    drawn = outcomes(game, rolled)
+    assert [chance for chance, _ in drawn] == pytest.approx([1 / 3] * 3)
 
 
 @pytest.mark.parametrize(
@@ -154,7 +154,7 @@ def test_an_openspiel_exception_is_one_line_naming_the_game() -> None:
     """OpenSpiel's own error (chance's outcomes asked at a player's turn) passes the guard as one line."""
     game = games.create(["openspiel:pig(winscore=5)"])
     with pytest.raises(PluginFailed) as raised:
-        game.chance_outcomes(game.initial_state())
+        outcomes(game, game.initial_state())
     assert str(raised.value).startswith("openspiel:pig(winscore=5): OpenSpiel: ") and "\n" not in str(raised.value)
 
 

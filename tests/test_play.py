@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from nimmax import games
-from nimmax.game import CHANCE, AnyGame, BadInput
+from nimmax.game import CHANCE, AnyGame, BadInput, seed_of
 from nimmax.games import GAMES
 from nimmax.match import GameRecord, Match, Ply
 from nimmax.players import RandomPlayer
@@ -80,7 +80,7 @@ def plies_of(match: Match) -> list[Ply]:
 def scripted_moves(game: AnyGame, seed: int) -> tuple[list[str], list[str]]:
     """A random legal game made in-process: the moves people type, and every move (chance too)."""
     people = [RandomPlayer(seed + seat) for seat in range(game.players)]
-    match = Match(game, people, random.Random(game.seed if game.seed is not None else seed))
+    match = Match(game, people, random.Random(seed_of(game) if seed_of(game) is not None else seed))
     plies = plies_of(match)
     typed = [game.format_move(ply.move) for ply in plies if ply.seat != CHANCE]
     return typed, [game.format_move(ply.move) for ply in plies]
@@ -93,7 +93,7 @@ def scripted_moves(game: AnyGame, seed: int) -> tuple[list[str], list[str]]:
 def test_every_game_plays_to_the_end_from_piped_input(info: games.GameInfo, tmp_path: Path) -> None:
     game = games.create(info.example)
     # `play --seed` seeds chance unless the game words did; words with --seed reach play's own option.
-    seed = game.seed if game.seed is not None else 11
+    seed = own if (own := seed_of(game)) is not None else 11
     typed, every_move = scripted_moves(game, seed)
     record_file = tmp_path / "game.json"
     seats = ["--first", "human"] + ([] if game.players == 1 else ["--second", "human"])

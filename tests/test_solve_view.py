@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 from nimmax import games
+from nimmax.game import winner_of
 from nimmax.ui.views import LINE_MOVES
 
 from .cli_helpers import ROOT, nimmax_in_process
@@ -44,7 +45,7 @@ def test_a_proven_tictactoe_line_is_a_whole_drawn_game() -> None:
     state = game.initial_state()
     for move in record["pv"]:
         state = game.result(state, game.parse_move(move, state))
-    assert record["value"] == 0 and game.is_terminal(state) and game.winner(state) is None
+    assert record["value"] == 0 and game.is_terminal(state) and winner_of(game, state) is None
 
 
 def test_headers_keep_their_phrases_whole_at_80_columns() -> None:

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nimmax import games
-from nimmax.game import CHANCE, AnyGame, BadGameSpec, BadInput, IllegalMove
+from nimmax.game import CHANCE, AnyGame, BadGameSpec, BadInput, IllegalMove, outcomes
 from nimmax.match import BadRecord, GameRecord
 from nimmax.players import PLAYERS, BadPlayerSpec, create, parse_spec
 
@@ -197,7 +197,7 @@ def real_records() -> list[dict[str, Any]]:
         for _ in range(3):
             if game.is_terminal(state):
                 break
-            action = game.actions(state)[0] if game.to_move(state) != CHANCE else game.chance_outcomes(state)[0][1]
+            action = game.actions(state)[0] if game.to_move(state) != CHANCE else outcomes(game, state)[0][1]
             moves.append(game.format_move(action))
             state = game.result(state, action)
         players = ["human", "random"][: game.players]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from nimmax.game import CHANCE, Game, IllegalMove
+from nimmax.game import CHANCE, Capability, Game, IllegalMove
 
 Tree = Any
 
@@ -21,7 +21,8 @@ class TreeGame(Game[tuple[int, ...], int]):
 
     def __init__(self, tree: Tree, players: int = 2) -> None:
         self.tree, self.players = tree, players
-        self.has_chance = "chance" in repr(tree)
+        chance, declared = "chance" in repr(tree), type(self).capabilities
+        self.capabilities = declared | {Capability.CHANCE} if chance else declared - {Capability.CHANCE}
 
     def node(self, state: tuple[int, ...]) -> Tree:
         node = self.tree

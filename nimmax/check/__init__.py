@@ -35,7 +35,7 @@ def check(
     """Try every law on `playouts` seeded random playouts of `game`; `position` reads a
     position's text into a state (the game's `--position`), when the game has one. A plugin game
     is tried as its own code, outside the boundary that would stop at a broken law unreported."""
-    game = unguarded(game)
+    spec, game = game.spec, unguarded(game)
     active = [law for law in LAWS if law.name != "capabilities" and runs(law, game, position is not None)]
     tallies = {law.name: Tally() for law in active}
     checker = Checker(game, random.Random(seed), position)
@@ -47,7 +47,7 @@ def check(
             _playout(checker, active, tallies)
     except KeyboardInterrupt as error:  # the findings so far are kept; the caller raises it once shown
         interruption = error
-    return Report(game.spec, playouts, seed, checker.count, _findings(game, tallies), interruption)
+    return Report(spec, playouts, seed, checker.count, _findings(game, tallies), interruption)
 
 
 def _playout(checker: Checker, active: list[Law], tallies: dict[str, Tally]) -> None:

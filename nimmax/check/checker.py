@@ -10,7 +10,7 @@ from itertools import islice
 from typing import Any
 
 from nimmax.check.solver import MAX_PLIES, Solver
-from nimmax.game import CHANCE, AnyGame, Capability, IllegalMove
+from nimmax.game import CHANCE, AnyGame, Capability, IllegalMove, evaluator, has_chance, ordered, outcomes, part
 
 SAMPLE = 4
 """Moves tried at each position beside the one played: bounded work on a 26x26 board."""
@@ -96,8 +96,8 @@ class Checker:
         """A random move (chance outcomes by their probabilities); None when there is none."""
         game = self.game
         if game.to_move(state) == CHANCE:
-            outcomes = game.chance_outcomes(state)
-            return self.rng.choices([outcome for _, outcome in outcomes], [p for p, _ in outcomes])[0]
+            drawn = outcomes(game, state)
+            return self.rng.choices([outcome for _, outcome in drawn], [p for p, _ in drawn])[0]
         moves = self.moves(state)
         if len(moves) == 0:
             return None
@@ -110,7 +110,7 @@ class Checker:
         """A few of the position's moves (or chance outcomes): the first ones and random ones."""
         game = self.game
         if game.to_move(state) == CHANCE:
-            return [outcome for _, outcome in islice(game.chance_outcomes(state), SAMPLE)]
+            return [outcome for _, outcome in islice(outcomes(game, state), SAMPLE)]
         moves = self.moves(state)
         count = len(moves)
         picks = {0, count - 1, *(self.rng.randrange(count) for _ in range(SAMPLE - 2))} if count else set()
@@ -135,11 +135,11 @@ class Checker:
 
     def to_move(self, path: list[str], state: Any, rebuilt: Any) -> str | None:
         mover = self.game.to_move(state)
-        if mover == CHANCE and self.game.has_chance:
+        if mover == CHANCE and has_chance(self.game):
             return None
         if not isinstance(mover, int) or not 0 <= mover < self.game.players:
             return f"to_move is {mover!r}, not a seat 0..{self.game.players - 1}" + (
-                " or CHANCE" if self.game.has_chance else " (the game declares no chance)"
+                " or CHANCE" if has_chance(self.game) else " (the game declares no chance)"
             )
         return None
 
@@ -148,7 +148,7 @@ class Checker:
         if game.is_terminal(state):
             return None if len(self.moves(state)) == 0 else "a terminal state has actions"
         if game.to_move(state) == CHANCE:
-            return None if len(game.chance_outcomes(state)) else "a chance node has no outcomes"
+            return None if len(outcomes(game, state)) else "a chance node has no outcomes"
         return None if len(self.moves(state)) else "a state that is not terminal has no actions"
 
     def legal(self, path: list[str], state: Any, rebuilt: Any) -> str | None:
@@ -173,7 +173,7 @@ class Checker:
         game = self.game
         if game.is_terminal(state) or game.to_move(state) != CHANCE:
             return None
-        probabilities = [probability for probability, _ in game.chance_outcomes(state)]
+        probabilities = [probability for probability, _ in outcomes(game, state)]
         if any(not probability > 0 for probability in probabilities):
             return f"a chance probability is not positive: {min(probabilities)}"
         if not math.isclose(math.fsum(probabilities), 1.0, abs_tol=1e-9):
@@ -226,14 +226,15 @@ class Checker:
         if game.is_terminal(state) or game.to_move(state) == CHANCE:
             return None
         legal = self.moves(state)
-        for move in islice(game.search_actions(state), 64):
+        for move in islice(ordered(game)(state), 64):
             if move not in legal:
                 return f"search_actions has {game.format_move(move)}, which is not legal"
         return None
 
     def evaluate(self, path: list[str], state: Any, rebuilt: Any) -> str | None:
+        estimate_of = evaluator(self.game)
         for seat in range(self.game.players):
-            estimate = self.game.evaluate(state, seat)
+            estimate = estimate_of(state, seat)
             if not isinstance(estimate, (int, float)) or not math.isfinite(estimate):
                 return f"evaluate(state, {seat}) is {estimate!r}"
         return None
@@ -247,8 +248,8 @@ class Checker:
 
     def keyed(self, state: Any) -> tuple[Any, float]:
         """The key the law groups states by and the offset it adds back (OFFSET_KEY's `keyed`), else `key` and 0."""
-        if Capability.OFFSET_KEY in self.game.capabilities:
-            return self.game.keyed(state)
+        if (own := part(self.game, Capability.OFFSET_KEY)) is not None:
+            return own.keyed(state)
         return self.game.key(state), 0.0
 
     def alike(self, state: Any, mine: float, other: Any, theirs: float) -> bool:

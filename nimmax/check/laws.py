@@ -128,11 +128,11 @@ def runs(law: Law, game: AnyGame, reads_positions: bool) -> bool:
 
 def capabilities_kept(game: AnyGame) -> str | None:
     """Why the game's declared capabilities and the members it defines disagree, or None: a capability
-    declared whose member keeps Game's default (engines would call the default), or a member defined
+    declared whose member it does not define (engines go without it), or a member defined
     whose capability neither the class nor the game declares (engines would never call it)."""
     members = defined(type(game))
     missing = sorted(each.name for each in game.capabilities - members)
     unused = sorted(each.member for each in members - game.capabilities - type(game).capabilities)
-    why = [f"declares {name} but keeps Game's {Capability[name].member}" for name in missing]
+    why = [f"declares {name} but does not define {Capability[name].member}" for name in missing]
     why += [f"defines {member} but does not declare {Capability(member).name}" for member in unused]
     return "; ".join(why) or None

@@ -8,7 +8,7 @@ import copy
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from nimmax.game import CHANCE, AnyGame
+from nimmax.game import CHANCE, AnyGame, outcomes
 from nimmax.search.exact import Exact, OutOfNodes
 from nimmax.search.score import SCALE, split
 
@@ -49,10 +49,9 @@ class States:
     def chances(self, state: Any) -> Iterable[tuple[float, Any, bool]] | None:
         if self.game.to_move(state) != CHANCE:
             return None
-        outcomes = self.game.chance_outcomes(state)
         return [
             (chance, child := self.game.result(state, outcome), self.viewpoint(child) == 0)
-            for chance, outcome in outcomes
+            for chance, outcome in outcomes(self.game, state)
         ]
 
 

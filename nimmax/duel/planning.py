@@ -18,7 +18,8 @@ from functools import lru_cache
 from typing import Any
 
 from nimmax import games as registry
-from nimmax.game import CHANCE, AnyGame, BadGameSpec, BadInput, Game
+from nimmax.game import CHANCE, AnyGame, BadGameSpec, BadInput, Game, narrower, ordered, outcomes
+from nimmax.guard import words_of
 from nimmax.numbers import MAX_GAMES, MAX_OPENING
 from nimmax.players import BadPlayerSpec, Spec, check_fit, create, is_plugin, parse_spec
 
@@ -113,11 +114,11 @@ def opening(game: AnyGame, seed: int, number: int, plies: int) -> tuple[Any, ...
         if game.is_terminal(state):
             break
         if game.to_move(state) == CHANCE:
-            outcomes = game.chance_outcomes(state)
-            move = rng.choices([outcome for _, outcome in outcomes], [chance for chance, _ in outcomes])[0]
+            drawn = outcomes(game, state)
+            move = rng.choices([outcome for _, outcome in drawn], [chance for chance, _ in drawn])[0]
         else:
-            choices = game.heuristic_actions(state)
-            move = rng.choice(list(choices if choices is not None else game.search_actions(state)))
+            choices = narrower(game)(state)
+            move = rng.choice(list(choices if choices is not None else ordered(game)(state)))
         moves.append(move)
         state = game.result(state, move)
     return tuple(moves)
@@ -177,7 +178,7 @@ class Block:
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled for a worker with a plugin game as its words: the worker loads the plugin itself
         (its class lives in a module only the loading process has), a built-in game as it is."""
-        game: AnyGame | tuple[str, ...] = self.game.words or self.game
+        game: AnyGame | tuple[str, ...] = words_of(self.game) or self.game
         return (_block, (game, self.specs, self.pairing, self.start, self.count, self.seed, self.openings))
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from nimmax.duel.planning import Block
 from nimmax.duel.stats import mean
-from nimmax.game import CHANCE, AnyGame
+from nimmax.game import CHANCE, AnyGame, winner_of
 from nimmax.match import Ply, plies
 from nimmax.players import Player, RandomPlayer, SearchPlayer, create, is_plugin, parse_spec
 
@@ -138,7 +138,7 @@ def _two_player_game(
         return None
     final, tally = played
     scores = (game.utility(final, seat_of[0]), game.utility(final, seat_of[1]))
-    winner_seat = game.winner(final)
+    winner_seat = winner_of(game, final)
     winner = None if winner_seat is None else seat_of[winner_seat]
     return GameResult(index, first, winner, scores, (False, False), (tally[0], tally[1]))
 
@@ -157,7 +157,7 @@ def _one_player_game(
         tally[entrant] = played[1][entrant]
     scores = (game.utility(finals[0], 0), game.utility(finals[1], 0))
     winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
-    goals = (game.winner(finals[0]) == 0, game.winner(finals[1]) == 0)
+    goals = (winner_of(game, finals[0]) == 0, winner_of(game, finals[1]) == 0)
     return GameResult(index, 0, winner, scores, goals, (tally[0], tally[1]))
 
 

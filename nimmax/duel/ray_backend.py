@@ -36,6 +36,7 @@ from nimmax.duel.backend import ATTEMPTS, Count, FailedBlock, Lost
 from nimmax.duel.planning import Block
 from nimmax.duel.play import GameResult, block_games
 from nimmax.game import AnyGame, BadInput
+from nimmax.guard import words_of
 from nimmax.interrupt import Held, Terminated
 from nimmax.search.stack import interpreter
 
@@ -151,8 +152,8 @@ def _references(blocks: Sequence[Block]) -> set[str]:
     """Every plugin reference (`where:Class`) the blocks name, as games or players."""
     found = set()
     for block in blocks[:1]:  # every block names the same game; the specs vary by pairing
-        if block.game.words and plugins.is_reference(block.game.words[0]):
-            found.add(block.game.words[0])
+        if (words := words_of(block.game)) and plugins.is_reference(words[0]):
+            found.add(words[0])
     for block in blocks:
         found.update(spec for spec in block.specs if plugins.is_reference(spec))
     return found
@@ -200,7 +201,7 @@ def _shipped(reference: str, files: dict[Path, str]) -> str:
 
 def _task_arguments(block: Block, files: dict[Path, str]) -> tuple[Any, ...]:
     """What a task is sent: a block with its plugin references pointing at the shipped files."""
-    words = block.game.words
+    words = words_of(block.game)
     game: AnyGame | tuple[str, ...] = (_shipped(words[0], files), *words[1:]) if words else block.game
     specs = tuple(_shipped(spec, files) for spec in block.specs)
     return (game, specs, block.pairing, block.start, block.count, block.seed, block.openings)

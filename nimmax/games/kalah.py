@@ -21,7 +21,7 @@ from operator import add, itemgetter
 from typing import NamedTuple
 
 from nimmax import cache
-from nimmax.game import Account, BadGameSpec, Capability, Game, IllegalMove, Known
+from nimmax.game import Account, BadGameSpec, Capability, Game, IllegalMove, Known, legal_text
 from nimmax.games import kalah_book
 from nimmax.games.words import Option, Signature
 from nimmax.numbers import parse_int, quoted
@@ -238,12 +238,12 @@ class Kalah(Game[Position, int]):
         board, player = state.board, state.player
         pits = self.pits
         if not (isinstance(action, int) and 1 <= action <= pits):
-            raise IllegalMove(f"cannot sow pit {action!r}; legal: {self.legal_text(state)}")
+            raise IllegalMove(f"cannot sow pit {action!r}; legal: {legal_text(self, state)}")
         store = self._stores[player]
         start = store - pits + action - 1
         seeds = board[start]
         if not seeds or state.over:  # an empty pit, or the game is over
-            raise IllegalMove(f"cannot sow pit {action}; legal: {self.legal_text(state)}")
+            raise IllegalMove(f"cannot sow pit {action}; legal: {legal_text(self, state)}")
         if seeds < self.lap:
             gains, last = self._sowings[start][seeds]
             cells = list(map(add, board, gains))
@@ -360,7 +360,7 @@ class Kalah(Game[Position, int]):
             if pit not in self.actions(state):
                 raise IllegalMove(f"cannot sow pit {pit}")
         except IllegalMove as error:
-            raise IllegalMove(f"{error}; legal: {self.legal_text(state)}") from None
+            raise IllegalMove(f"{error}; legal: {legal_text(self, state)}") from None
         return pit
 
     def format_position(self, state: Position) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Hashable, Sequence
 from functools import cache
 from typing import NamedTuple
 
-from nimmax.game import BadGameSpec, Capability, Game, IllegalMove, Known
+from nimmax.game import BadGameSpec, Capability, Game, IllegalMove, Known, legal_text
 from nimmax.games.nim_moves import (
     Moves,
     Split,
@@ -142,7 +142,7 @@ class SimpleNim(Game[Pile, int]):
     def result(self, state: Pile, action: int) -> Pile:
         counters, player = state
         if not (isinstance(action, int) and 1 <= action <= counters and action <= self.max_take):
-            raise IllegalMove(f"cannot take {action!r}; legal: {self.legal_text(state)}")
+            raise IllegalMove(f"cannot take {action!r}; legal: {legal_text(self, state)}")
         return _new(Pile, (counters - action, 1 - player))
 
     def is_terminal(self, state: Pile) -> bool:
@@ -172,7 +172,7 @@ class SimpleNim(Game[Pile, int]):
             if amount > state.counters:
                 raise IllegalMove(f"cannot take {amount}")
         except IllegalMove as error:
-            raise IllegalMove(f"{error}; legal: {self.legal_text(state)}") from None
+            raise IllegalMove(f"{error}; legal: {legal_text(self, state)}") from None
         return amount
 
     def format_position(self, state: Pile) -> str:
@@ -333,7 +333,7 @@ class SplitNim(Game[Piles, Split]):
             if not larger > smaller >= 1 or larger + smaller != size:
                 raise IllegalMove(f"cannot split pile {pile} that way")
         except IllegalMove as error:
-            raise IllegalMove(f"{error}; legal: {self.legal_text(state)}") from None
+            raise IllegalMove(f"{error}; legal: {legal_text(self, state)}") from None
         return Split(pile - 1, larger, smaller)
 
     def format_move(self, action: Split) -> str:

@@ -12,6 +12,7 @@ nimmax behind the plugin guard, which checks what it returns.
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -21,7 +22,7 @@ from functools import cache
 from typing import Any
 
 from nimmax.errors import BadGameSpec, IllegalMove
-from nimmax.game import CHANCE, AnyGame, Capability, Game
+from nimmax.game import CHANCE, AnyGame, Capability, Game, legal_text, outcomes
 from nimmax.guard import PluginFailed, one_line
 from nimmax.numbers import quoted
 
@@ -129,9 +130,13 @@ class OpenSpielGame(Game[Position, Move]):
         self.low, self.high = float(spiel_game.min_utility()), float(spiel_game.max_utility())
         chance = kind.chance_mode != pyspiel().GameType.ChanceMode.DETERMINISTIC
         self.capabilities = frozenset({Capability.BOUNDS} | ({Capability.CHANCE} if chance else set()))
-        self.words = (self.name,)
         self.summary = kind.long_name
         self.board_keyed = kind.short_name in BOARD_KEYED and not spiel_game.get_parameters().get("swap")
+
+    @property
+    def spec(self) -> str:
+        """The one word that rebuilds the game, quoted where OpenSpiel's parameters need it."""
+        return shlex.quote(self.name)
 
     def initial_state(self) -> Position:
         with _spiel(self.name):
@@ -158,7 +163,7 @@ class OpenSpielGame(Game[Position, Move]):
 
     def result(self, state: Position, action: Move) -> Position:
         if action not in self.actions(state):
-            raise IllegalMove(f"{action!r} is not a legal move; legal: {self.legal_text(state)}")
+            raise IllegalMove(f"{action!r} is not a legal move; legal: {legal_text(self, state)}")
         with _spiel(self.name):
             after = state.spiel.clone()
             after.apply_action(action.action)
@@ -186,14 +191,14 @@ class OpenSpielGame(Game[Position, Move]):
         names one move (chess's `e4` and `E4` may differ)."""
         wanted = text.strip()
         chance = self.to_move(state) == CHANCE
-        moves = [move for _, move in self.chance_outcomes(state)] if chance else self.actions(state)
+        moves = [move for _, move in outcomes(self, state)] if chance else self.actions(state)
         for move in moves:
             if move.text == wanted:
                 return move
         folded = [move for move in moves if move.text.lower() == wanted.lower()]
         if len(folded) == 1:
             return folded[0]
-        raise IllegalMove(f"{quoted(wanted)} is not a legal move; legal: {self.legal_text(state)}")
+        raise IllegalMove(f"{quoted(wanted)} is not a legal move; legal: {legal_text(self, state)}")
 
     def format_move(self, action: Move) -> str:
         return action.text
@@ -320,5 +325,5 @@ def create(words: Sequence[str]) -> AnyGame:
     text = head[len(PREFIX) :].strip()
     game = create_bare(text)
     guarded = guard_game(game)
-    guarded.words = game.words
+    guarded.words = (game.name,)
     return guarded

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import NamedTuple
 
-from nimmax.game import BadGameSpec, Game, IllegalMove
+from nimmax.game import BadGameSpec, Game, IllegalMove, legal_text
 from nimmax.games.words import Signature
 from nimmax.numbers import parse_int, quoted
 
@@ -96,7 +96,7 @@ class Plates(Game[Position, Move]):
 
     def result(self, state: Position, action: Move) -> Position:
         if action not in self.actions(state):
-            raise IllegalMove(f"{self.format_move(action)} is not legal here; legal: {self.legal_text(state)}")
+            raise IllegalMove(f"{self.format_move(action)} is not legal here; legal: {legal_text(self, state)}")
         if isinstance(action, Pick):
             return state._replace(plate=action.plate)
         if isinstance(action, Hand):
@@ -118,7 +118,7 @@ class Plates(Game[Position, Move]):
             if wanted is None or wanted not in self.actions(state):
                 raise IllegalMove(f"{quoted(text.strip())} is not a legal move")
         except IllegalMove as error:
-            raise IllegalMove(f"{error}; legal: {self.legal_text(state)}") from None
+            raise IllegalMove(f"{error}; legal: {legal_text(self, state)}") from None
         return wanted
 
     def _read_move(self, words: Sequence[str], state: Position) -> Move | None:

@@ -23,7 +23,7 @@ from math import pow
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from nimmax.game import CHANCE, BadGameSpec, Capability, Game, IllegalMove
+from nimmax.game import CHANCE, BadGameSpec, Capability, Game, IllegalMove, legal_text
 from nimmax.games.twenty48_rows import TOP_RANK, Slides, pack, transpose4
 from nimmax.games.words import Option, Signature
 from nimmax.numbers import MAX_SEED, parse_int, quoted
@@ -183,10 +183,10 @@ class Twenty48(Game[Position, Action]):
                 raise IllegalMove(f"cell {self.cell_name(action.cell)} is taken; a tile spawns on an empty cell")
             return Position(board | (action.rank << (4 * action.cell)), score, spawns - 1)
         if action not in MOVES:
-            raise IllegalMove(f"{quoted(self.format_move(action))} is not a slide; legal: {self.legal_text(state)}")
+            raise IllegalMove(f"{quoted(self.format_move(action))} is not a slide; legal: {legal_text(self, state)}")
         slid, points = self.slide(board, action)
         if slid == board:
-            raise IllegalMove(f"{action} changes nothing, so it is not legal; legal: {self.legal_text(state)}")
+            raise IllegalMove(f"{action} changes nothing, so it is not legal; legal: {legal_text(self, state)}")
         return Position(slid, score + points, 1)
 
     def is_terminal(self, state: Position) -> bool:
@@ -296,7 +296,7 @@ class Twenty48(Game[Position, Action]):
         legal = self.actions(state)
         if move not in legal:
             why = "changes nothing" if move in MOVES else "is not a slide (up, down, left, right)"
-            shown = self.legal_text(state) or "none, the game is over"
+            shown = legal_text(self, state) or "none, the game is over"
             raise IllegalMove(f"{quoted(text.strip())} {why}; legal: {shown}")
         return move
 

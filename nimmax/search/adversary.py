@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from nimmax.game import CHANCE, A, Game, S
+from nimmax.game import CHANCE, A, Capability, Game, S, evaluator, ordered, part
 
 ADVERSARY = 1
 """The seat chance takes in the adapted game."""
@@ -22,9 +22,12 @@ class ChanceAsAdversary(Game[S, A]):
     has_chance = False
 
     def __init__(self, game: Game[S, A]) -> None:
-        if game.players != 1 or not game.has_chance:
+        chancy = part(game, Capability.CHANCE)
+        if game.players != 1 or chancy is None:
             raise ValueError(f"{game.name} is not a one-player game with chance")
         self.game = game
+        self.outcomes, self.ordered, self.estimate = chancy.chance_outcomes, ordered(game), evaluator(game)
+        self.capabilities = frozenset({Capability.SEARCH_ORDER, Capability.EVALUATION})
         self.name = game.name
         self.player_names = (*game.player_names[:1], "chance")
 
@@ -41,13 +44,13 @@ class ChanceAsAdversary(Game[S, A]):
 
     def actions(self, state: S) -> Sequence[A]:
         if self.game.to_move(state) == CHANCE:
-            return [outcome for _, outcome in self.game.chance_outcomes(state)]
+            return [outcome for _, outcome in self.outcomes(state)]
         return self.game.actions(state)
 
     def search_actions(self, state: S) -> Sequence[A]:
         if self.game.to_move(state) == CHANCE:
             return self.actions(state)
-        return self.game.search_actions(state)
+        return self.ordered(state)
 
     def result(self, state: S, action: A) -> S:
         return self.game.result(state, action)
@@ -60,7 +63,7 @@ class ChanceAsAdversary(Game[S, A]):
         return payoff if player == 0 else -payoff
 
     def evaluate(self, state: S, player: int) -> float:
-        estimate = self.game.evaluate(state, 0)
+        estimate = self.estimate(state, 0)
         return estimate if player == 0 else -estimate
 
     def key(self, state: S) -> Hashable:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from math import ceil
 from typing import Any, cast
 
-from nimmax.game import AnyGame, Capability, Known
+from nimmax.game import AnyGame, Capability, Known, part
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher, first_in
 from nimmax.search.score import (
@@ -42,9 +42,9 @@ class AlphaBeta(Searcher):
 
     def __init__(self, game: AnyGame, table: Table | None = None, budget: Budget | None = None) -> None:
         super().__init__(game, table, budget)
-        own = Capability.BOUNDS in game.capabilities
-        self.bounds = cast(Callable[[Any], tuple[float, float]], game.utility_bounds) if own else None
-        """The game's `utility_bounds`, or None where it keeps the default (a call saved a node)."""
+        own = part(self.game, Capability.BOUNDS)
+        self.bounds = cast(Callable[[Any], tuple[float, float]], own.utility_bounds) if own is not None else None
+        """The game's `utility_bounds`, or None where it declares no BOUNDS (a call saved a node)."""
 
     def value(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
         """`state`'s score for `me`, its side to move, `depth` plies deep, fail-soft in (alpha, beta), alpha < beta."""
@@ -58,7 +58,7 @@ class AlphaBeta(Searcher):
             return self.booked(known, alpha, beta)
         if depth <= 0:
             self.horizon += 1
-            return game.evaluate(state, me) * SCALE
+            return self.evaluate(state, me) * SCALE
         table, keyed, key, shift, hint = self.table, self.keyed, None, 0.0, None
         if caching := table.capacity > 0:  # with no table, no key
             key, shift = (game.key(state), 0) if keyed is None else keyed(state)  # stored less the offset
@@ -75,7 +75,7 @@ class AlphaBeta(Searcher):
             return cut  # the value lies outside the window whatever is searched
         search, deeper = self.value, depth - 1  # the game's methods called, not bound
         best, choice, alpha_in, horizon_in, rough_in = -INFINITY, None, alpha, self.horizon, self.rough
-        moves = self.near_moves(state, me) if self.narrowing else game.search_actions(state)
+        moves = self.near_moves(state, me) if self.narrowing else self.ordered(state)
         low, high = alpha + 1 if alpha >= 0 else alpha - 1, beta + 1 if beta > 0 else beta - 1
         for move in first_in(moves, hint) if hint is not None else moves:
             child = game.result(state, move)
@@ -140,7 +140,7 @@ class AlphaBeta(Searcher):
         # start from the best score so far, or else from the game's `evaluate`.
         if self.bounds is None:
             return self.windowed(me, child, depth, alpha, beta)
-        guess = alpha if alpha > -INFINITY else self.game.evaluate(child, me) * SCALE
+        guess = alpha if alpha > -INFINITY else self.evaluate(child, me) * SCALE
         floor, ceiling = -INFINITY, INFINITY  # floor <= score <= ceiling
         while ceiling > alpha and floor < beta:
             lowest, highest = payoffs(floor, ceiling)

@@ -14,7 +14,7 @@ from dataclasses import replace
 from itertools import chain
 from typing import Any
 
-from nimmax.game import CHANCE, AnyGame, Capability, Known
+from nimmax.game import CHANCE, AnyGame, Capability, Known, charge, evaluator, has_chance, narrower, ordered, part
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.limits import Limits
 from nimmax.search.result import MoveValue, SearchResult, Watcher
@@ -49,7 +49,7 @@ class Searcher:
         self.game = game.for_search()
         self.table = table if table is not None else Table()
         self.budget = budget if budget is not None else Budget()
-        self.game.charge(self.budget)  # the game's own proofs count in the search's nodes and keep its deadline
+        charge(self.game, self.budget)  # the game's own proofs count in the search's nodes and keep its deadline
         self.horizon = 0
         """Leaves cut short by a horizon: a search that met none has proven its value."""
         self.scored: list[tuple[Any, float]] = []
@@ -69,11 +69,14 @@ class Searcher:
         self.limited = False
         """Whether a depth, time or node limit applies (set by `iterate`): then a book's payoff is
         taken as proven without its distance, since only the move and its outcome matter."""
-        self.book = self.game.book if Capability.BOOK in self.game.capabilities else None
+        self.book = booked.book if (booked := part(self.game, Capability.BOOK)) is not None else None
         """The search copy's book (it may answer from memos of its own), or None (no book, or the
         engine's `book=off`): a call saved a node."""
-        self.keyed = self.game.keyed if offsets(game) else None
+        self.keyed = offsets(self.game)
         """The game's `keyed` where it declares OFFSET_KEY (the table stores values less the offset), else None."""
+        self.ordered, self.evaluate = ordered(self.game), evaluator(self.game)
+        self.heuristic_actions = narrower(self.game)
+        """The game's members a node calls, bound once (`search_actions`, `evaluate`, `heuristic_actions`)."""
         self.rough = 0
         """Book hits read at the most plies they bound (a payoff proven, its distance not): a
         search that met none has proven its distances too."""
@@ -113,9 +116,9 @@ class Searcher:
 
     def near_moves(self, state: Any, me: int, every: bool = False) -> Sequence[Any]:
         """A narrowing search's moves: `heuristic_actions` (a horizon), else `search_actions` (`actions` if `every`)."""
-        moves = self.game.heuristic_actions(state)
+        moves = self.heuristic_actions(state)
         if moves is None:
-            return self.game.actions(state) if every else self.game.search_actions(state)
+            return self.game.actions(state) if every else self.ordered(state)
         self.horizon += 1
         self.narrowed[me != self.mover] += 1
         return moves
@@ -129,7 +132,7 @@ class Searcher:
 
     def unhorizoned(self) -> bool:
         """Whether every score so far is a proven whole payoff: no horizon met, no chance averaged."""
-        return self.horizon == 0 and not (self.averages and self.game.has_chance)
+        return self.horizon == 0 and not (self.averages and has_chance(self.game))
 
 
 def first_in(moves: Iterable[Any], first: Any) -> Iterable[Any]:
@@ -327,7 +330,7 @@ def answer(
 ) -> SearchResult:
     """One depth's SearchResult from `search_root`'s (best score, move, scored moves)."""
     best, move, scored = root
-    whole = (exact or won) and not (searcher.averages and searcher.game.has_chance)
+    whole = (exact or won) and not (searcher.averages and has_chance(searcher.game))
     pv = principal_variation(searcher.game, searcher.table, state, move)
     return SearchResult(
         value=to_value(best, whole),
@@ -375,7 +378,7 @@ def run(
                     watcher.reached(result)
     finally:
         budget.watch = None
-        searcher.game.charge(None)  # a copy kept for the next move charges nothing to this one
+        charge(searcher.game, None)  # a copy kept for the next move charges nothing to this one
     if last is None:
         last = unfinished(searcher, state, every_move)
     # the move's seconds on the clock its deadline is read from (started with the searcher)
@@ -387,7 +390,7 @@ def unfinished(searcher: Searcher, state: Any, every_move: bool) -> SearchResult
     scored so far, an estimate; with none scored, the first move the game would search."""
     best = searcher.best_scored()
     if best is None:
-        move = next(iter(searcher.game.search_actions(state)), None)
+        move = next(iter(searcher.ordered(state)), None)
         return SearchResult(0.0, move, (move,) if move is not None else (), 0, 0, 0.0, False)
     move, value, _ = best
     scored, proven = searcher.scored, searcher.unhorizoned()

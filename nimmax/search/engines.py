@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, cast
 
-from nimmax.game import AnyGame, BadInput, Capability
+from nimmax.game import AnyGame, BadInput, Capability, Evaluations, has_chance
 from nimmax.numbers import MAX_SEED, Option, Value
 from nimmax.search.adversary import ChanceAsAdversary
 from nimmax.search.alphabeta import AlphaBeta
@@ -127,7 +127,7 @@ class Engine:
         refusal = self.refuses(game, settings)
         if refusal is not None:
             raise CannotSearch(refusal)
-        if game.evaluations and (settings.eval in game.evaluations or settings.eval == DEFAULTS.eval):
+        if isinstance(game, Evaluations) and (settings.eval in game.evaluations or settings.eval == DEFAULTS.eval):
             game = game.evaluated(settings.eval)
         elif settings.eval not in (DEFAULTS.eval, "heuristic"):
             raise CannotSearch(
@@ -135,7 +135,7 @@ class Engine:
             )
         if game.players not in (1, 2):
             raise CannotSearch(f"{self.name} searches one- and two-player games; {game.name} has {game.players}")
-        if not game.has_chance or self.averages_chance:
+        if not has_chance(game) or self.averages_chance:
             return game
         if game.players == 1:
             return ChanceAsAdversary(game)
@@ -297,7 +297,7 @@ ENGINES: Mapping[str, Engine] = MappingProxyType(
 
 def engine_for(game: AnyGame) -> Engine:
     """The engine to suggest for a game: expectimax where chance is averaged, else alpha-beta."""
-    return ENGINES["expectimax" if game.has_chance else "alphabeta"]
+    return ENGINES["expectimax" if has_chance(game) else "alphabeta"]
 
 
 def lookup(name: str) -> Engine:

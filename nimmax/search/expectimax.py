@@ -14,9 +14,10 @@ value is an estimate, counted as a horizon, so no cut value is ever reported as 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from nimmax.game import CHANCE, AnyGame
+from nimmax.game import CHANCE, AnyGame, BadGameSpec, Capability, part
 from nimmax.search.budget import Budget
 from nimmax.search.deepening import Searcher, first_in
 from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, rebase
@@ -40,6 +41,9 @@ class Expectimax(Searcher):
     ) -> None:
         super().__init__(game, table, budget)
         self.cutoff = cutoff
+        chancy = part(self.game, Capability.CHANCE)
+        self.outcomes = chancy.chance_outcomes if chancy is not None else _certain
+        """The game's `chance_outcomes` (a game declaring no chance meets no chance node)."""
 
     def viewpoint(self, state: Any) -> int:
         """The seat a node's score is for: the mover, or seat 0 at a chance node."""
@@ -67,7 +71,7 @@ class Expectimax(Searcher):
                 score = known[0] if known[0] > 0 else known[1]
                 return score if me == mover else -score
             self.horizon += 1
-            return game.evaluate(state, me) * SCALE
+            return self.evaluate(state, me) * SCALE
         (key, shift), hint = self.filed(state), None
         entry = self.table.get(key)
         if entry is not None:
@@ -81,7 +85,7 @@ class Expectimax(Searcher):
         horizon_in, best_move = self.horizon, None
         if mover == CHANCE:
             scores = []
-            for chance, outcome in game.chance_outcomes(state):
+            for chance, outcome in self.outcomes(state):
                 child = game.result(state, outcome)
                 score = node(child, depth - 1, probability * chance)
                 scores.append(chance * older(score if self.viewpoint(child) == me else -score))
@@ -98,3 +102,7 @@ class Expectimax(Searcher):
         proven = FULL_DEPTH if self.horizon == horizon_in else depth
         self.table.put(key, (proven, EXACT, best - shift, best_move, hash(state)))
         return best
+
+
+def _certain(state: Any) -> Sequence[tuple[float, Any]]:
+    raise BadGameSpec("a chance node in a game that declares no chance")

@@ -35,7 +35,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from nimmax.game import CHANCE, AnyGame, Capability
+from nimmax.game import CHANCE, AnyGame, Capability, charge, evaluator, ordered, part
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.mcts_tree import NO_MORE, PV_LENGTH, UNLISTED, Chance, Node, Tree
 from nimmax.search.result import MoveValue, SearchResult, Watcher
@@ -88,7 +88,8 @@ class MonteCarlo:
         self.game = game
         self.tree = tree if tree is not None else Tree()
         self.budget = budget if budget is not None else Budget()
-        self.book = game.book if Capability.BOOK in game.capabilities else None
+        booked = part(game, Capability.BOOK)
+        self.book = booked.book if booked is not None else None
         """The game's book, or None (no book, or the engine's `book=off`): a hit settles a node."""
         self.c, self.heuristic = c, rollout == "heuristic"
         self.rng = random.Random(seed)
@@ -96,8 +97,14 @@ class MonteCarlo:
         self.root: Node | None = None
         self.position: Any = None
         """The root position being searched (set by `run`): a live view clamps depths to the plies left there."""
-        self.narrows = Capability.NARROWING in game.capabilities
-        """Whether the game narrows a limited search (MCTS always is one) to its `heuristic_actions`."""
+        narrowing = part(game, Capability.NARROWING)
+        self.narrows = narrowing.heuristic_actions if narrowing is not None else None
+        """The game's `heuristic_actions`, where it narrows a limited search (MCTS always is one)."""
+        self.ordered, self.evaluate = ordered(game), evaluator(game)
+        """The game's `search_actions` (or `actions`) and `evaluate` (or neutral), bound once."""
+        chancy = part(game, Capability.CHANCE)
+        self.outcomes = chancy.chance_outcomes if chancy is not None else None
+        """The game's `chance_outcomes`, where it declares chance."""
         self.bottom, self.top = -INFINITY, INFINITY
         """The least and the most seat 0's payoff can be below the root: the game's range, where it declares one."""
 
@@ -115,7 +122,7 @@ class MonteCarlo:
         if game.to_move(state) == CHANCE:
             raise ValueError("a chance node has no move to choose")
         self.bottom, self.top = self.payoff_range(state)
-        game.charge(Clock(budget))  # the game's own proofs keep the deadline
+        charge(game, Clock(budget))  # the game's own proofs keep the deadline
         budget.watch = (lambda _: watcher.tick(self)) if watcher is not None else None
         try:
             self.root = root = self._root(state, every_move)  # no budget check in it: the root is always made
@@ -127,14 +134,15 @@ class MonteCarlo:
             pass
         finally:
             budget.watch = None
-            game.charge(None)
+            charge(game, None)
         return self.answer(every_move, budget.nodes - nodes_before, time.perf_counter() - start)
 
     def payoff_range(self, state: Any) -> tuple[float, float]:
         """Seat 0's payoffs at any end below `state`: the game's `utility_bounds` for the side to move
         there (zero-sum: seat 1's bounds negated), or unbounded where the game declares none."""
         game = self.game
-        bounds = game.utility_bounds(state) if Capability.BOUNDS in game.capabilities else None
+        own = part(game, Capability.BOUNDS)
+        bounds = own.utility_bounds(state) if own is not None else None
         if bounds is None:
             return -INFINITY, INFINITY
         low, high = bounds
@@ -183,7 +191,8 @@ class MonteCarlo:
         game = self.game
         mover = game.to_move(state)
         if mover == CHANCE:
-            return Chance(state, move, game.chance_outcomes(state))
+            assert self.outcomes is not None  # CHANCE is to move only in a game declaring it
+            return Chance(state, move, self.outcomes(state))
         made = Node(state, move, mover)
         if game.is_terminal(state):
             made.low = made.high = game.utility(state, 0)
@@ -209,10 +218,9 @@ class MonteCarlo:
 
     def moves_of(self, state: Any, node: Node | None = None) -> Sequence[Any] | Iterator[Any]:
         """The moves a node or playout tries: `heuristic_actions` (`node` marked narrowed), else `search_actions`."""
-        game = self.game
-        moves = game.heuristic_actions(state) if self.narrows else None
+        moves = self.narrows(state) if self.narrows is not None else None
         if moves is None:
-            return game.search_actions(state)
+            return self.ordered(state)
         if node is not None:
             node.narrowed = True
         return moves
@@ -258,9 +266,10 @@ class MonteCarlo:
         plies = 0
         while not game.is_terminal(state):
             if plies == cut:
-                return game.evaluate(state, 0)
+                return self.evaluate(state, 0)
             if game.to_move(state) == CHANCE:
-                state = game.result(state, _drawn(game.chance_outcomes(state), rng.random()))
+                assert self.outcomes is not None
+                state = game.result(state, _drawn(self.outcomes(state), rng.random()))
             else:
                 moves = self.moves_of(state)  # a lazy sequence is drawn from, never listed
                 state = game.result(state, rng.choice(moves if isinstance(moves, Sequence) else list(moves)))
@@ -344,7 +353,7 @@ class MonteCarlo:
         root, chosen = self.root, self.choice()
         assert root is not None
         if chosen is None:
-            move = next(iter(self.game.search_actions(root.state)), None)
+            move = next(iter(self.ordered(root.state)), None)
             return SearchResult(0.0, move, (move,) if move is not None else (), nodes, 0, seconds, False)
         exact = root.low == root.high
         if exact:

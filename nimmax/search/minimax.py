@@ -73,7 +73,7 @@ class Minimax(Memo):
                 return known[0] if game.to_move(state) == maximizer else -known[0]
         if depth <= 0:
             self.horizon += 1
-            return game.evaluate(state, maximizer) * SCALE
+            return self.evaluate(state, maximizer) * SCALE
         maximizing = game.to_move(state) == maximizer
         stored = self.recall(state, depth) if self.cache else None  # a call saved at every node without one
         if stored is not None:
@@ -113,7 +113,7 @@ class Negamax(Memo):
             return known[0]
         if depth <= 0:
             self.horizon += 1
-            return game.evaluate(state, me) * SCALE
+            return self.evaluate(state, me) * SCALE
         stored = self.recall(state, depth) if self.cache else None
         if stored is not None:
             return stored

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nimmax.game import AnyGame
+from nimmax.game import AnyGame, evaluator
 
 SCALE = 1 << 20
 """One payoff unit in internal score units; games must end within SCALE // 2 plies."""
@@ -98,7 +98,7 @@ def to_value(score: float, whole: bool) -> float:
 
 def payoff(game: AnyGame, state: Any, seat: int, estimate: bool = False) -> float:
     """Terminal payoff (or heuristic estimate, at a horizon) for `seat`, in score units."""
-    measure = game.evaluate if estimate else game.utility
+    measure = evaluator(game) if estimate else game.utility
     return measure(state, seat) * SCALE
 
 

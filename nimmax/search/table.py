@@ -6,7 +6,7 @@ from collections.abc import Callable, Hashable
 from itertools import islice
 from typing import Any
 
-from nimmax.game import AnyGame, Capability
+from nimmax.game import AnyGame, Capability, has_chance, part
 from nimmax.search.score import EXACT, FULL_DEPTH, LOWER, PAYOFF, UPPER
 
 __all__ = (
@@ -60,16 +60,16 @@ class Table(dict[Hashable, Entry]):
             del self[old]
 
 
-def offsets(game: AnyGame) -> bool:
-    """Whether a search keys its table by `keyed`: the game declares OFFSET_KEY, and has no chance
-    (averaged scores hold no distance to shift)."""
-    return Capability.OFFSET_KEY in game.capabilities and not game.has_chance
+def offsets(game: AnyGame) -> Callable[[Any], tuple[Hashable, float]] | None:
+    """The game's `keyed` where a search keys its table by it: the game declares OFFSET_KEY, and has
+    no chance (averaged scores hold no distance to shift); else None."""
+    own = part(game, Capability.OFFSET_KEY)
+    return own.keyed if own is not None and not has_chance(game) else None
 
 
 def key_of(game: AnyGame) -> Callable[[Any], Hashable]:
     """How a search files states in its table: by the offset key's part where `offsets`, else by `key`."""
-    if offsets(game):
-        keyed = game.keyed
+    if (keyed := offsets(game)) is not None:
         return lambda state: keyed(state)[0]
     return game.key
 

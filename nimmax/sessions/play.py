@@ -20,7 +20,7 @@ from nimmax import games, saves
 from nimmax.analyze import game_value
 from nimmax.explain import MoveLine, lines
 from nimmax.files import read_text
-from nimmax.game import CHANCE, AnyGame, BadInput
+from nimmax.game import CHANCE, AnyGame, BadInput, seed_of
 from nimmax.match import MAX_RECORD_BYTES, BadRecord, Command, GameRecord, Match, Ply, TakeBack, TakenBack
 from nimmax.players import HumanPlayer, Player, SearchPlayer, check_fit, create, limited, suggested
 from nimmax.recorded import plies
@@ -66,7 +66,7 @@ class GameSession:
         hint = suggested(game)
         self.hint_spec = hint.limited(limits) if limits is not None else hint
         self.humans = {seat for seat, player in enumerate(self.players) if isinstance(player, HumanPlayer)}
-        rng = random.Random(game.seed if game.seed is not None else seed)
+        rng = random.Random(own if (own := seed_of(game)) is not None else seed)
         self.match = Match(game, self.players, rng, history)
         self.engines = any(isinstance(player, SearchPlayer) for player in self.players)
         """Whether an engine plays: `why` is offered only then."""

@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
-from nimmax.game import AnyGame
+from nimmax.game import AnyGame, winner_of
 from nimmax.games.mnk import LETTERS, MNK
 from nimmax.ui.presentation import Rules
 
@@ -44,7 +44,7 @@ def render_board(game: AnyGame, state: Any, last_move: Any = None, bottom: int =
                 text.append(" ")
         text.append("\n")
     if game.is_terminal(state):
-        winner = game.winner(state)
+        winner = winner_of(game, state)
         text.append("draw" if winner is None else f"{game.player_names[winner]} wins", style="bold")
     else:
         text.append(f"{game.player_names[game.to_move(state)]} to move", style="dim")
@@ -74,7 +74,7 @@ def mnk_rules(game: AnyGame) -> Rules:
 def line_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:
     """An m,n,k game: the line that was made, its cells named by the game, or a full board."""
     assert isinstance(game, MNK)
-    winner = game.winner(state)
+    winner = winner_of(game, state)
     if winner is None:
         return "the board is full with no line made"
     return f"{labels[winner]} made {game.geometry.k} in a row: {', '.join(game.notation.winning_cells(state))}"

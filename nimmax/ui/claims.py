@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from nimmax.claim import Claim
-from nimmax.game import AnyGame
+from nimmax.game import AnyGame, has_chance
 from nimmax.ui.results import value_words
 
 
@@ -15,7 +15,7 @@ def number(value: float) -> str:
 
 def meaning(game: AnyGame, value: float, mover: int | None = None) -> str:
     """What a proven value means for the side to move, in the game's terms."""
-    if game.has_chance and game.players == 2:
+    if has_chance(game) and game.players == 2:
         return "expected"
     return value_words(game, value, mover)
 

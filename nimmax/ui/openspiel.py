@@ -7,7 +7,7 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
-from nimmax.game import CHANCE, AnyGame
+from nimmax.game import CHANCE, AnyGame, winner_of
 from nimmax.games.openspiel import OpenSpielGame
 from nimmax.guard import unguarded
 from nimmax.ui.presentation import Rules
@@ -21,7 +21,7 @@ def render(game: AnyGame, state: Any, last_move: Any = None, bottom: int = 0) ->
     if last_move is not None:
         text.append(f"last move {game.format_move(last_move)}\n", style="dim")
     if game.is_terminal(state):
-        winner = game.winner(state)
+        winner = winner_of(game, state)
         text.append("draw" if winner is None else f"{game.player_names[winner]} wins", style="bold")
     elif game.to_move(state) != CHANCE:
         text.append(f"{game.player_names[game.to_move(state)]} to move", style="dim")

@@ -21,7 +21,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from nimmax import games, interrupt
-from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove
+from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove, legal_text
 from nimmax.match import Abandon, Command, GameRecord, Ply, TakenBack
 from nimmax.numbers import MAX_DELAY, quoted
 from nimmax.sessions.play import GameSession, start_value
@@ -176,7 +176,7 @@ class PlaySession:
             elif command == "why":
                 self.why()
             elif command == "moves":
-                self.console.print(f"legal moves: {escape(game.legal_text(state, 200))}")
+                self.console.print(f"legal moves: {escape(legal_text(game, state, 200))}")
             elif command == "help":
                 self.help(state)
             else:

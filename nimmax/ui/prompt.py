@@ -27,7 +27,7 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.search import stop_search
 from prompt_toolkit.validation import ValidationError, Validator
 
-from nimmax.game import AnyGame, BadInput, Capability
+from nimmax.game import AnyGame, BadInput, Capability, legal_text, part
 from nimmax.ui.games import presentation
 from nimmax.ui.presentation import COMMANDS, MoveReader, move_examples, notation_order
 
@@ -80,7 +80,7 @@ def controls(shortcuts: dict[str, str], keys: bool = False, why: bool = False) -
 def refusal(game: AnyGame, state: Any, error: BadInput) -> str:
     """Why an answer is not a move, naming the legal moves."""
     message = str(error)
-    return message if "legal" in message else f"{message}; legal: {game.legal_text(state)}"
+    return message if "legal" in message else f"{message}; legal: {legal_text(game, state)}"
 
 
 COMPLETED_MOVES = 1000
@@ -92,8 +92,8 @@ class MoveCompleter(Completer):
 
     def __init__(self, game: AnyGame, state: Any) -> None:
         self.moves = move_examples(game, state, COMPLETED_MOVES)
-        if Capability.NARROWING in game.capabilities:  # a big board: the moves near the stones first
-            shown = {game.format_move(action) for action in game.heuristic_actions(state) or ()}
+        if (narrowing := part(game, Capability.NARROWING)) is not None:  # a big board: the stones' neighbours first
+            shown = {game.format_move(action) for action in narrowing.heuristic_actions(state) or ()}
             self.moves = [*sorted(shown, key=notation_order), *(move for move in self.moves if move not in shown)]
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
@@ -113,7 +113,7 @@ class MoveValidator(Validator):
     def validate(self, document: Document) -> None:
         text = document.text.strip()
         if not text:
-            raise ValidationError(message=f"type a move ({self.game.legal_text(self.state, 8)}) or ? for help")
+            raise ValidationError(message=f"type a move ({legal_text(self.game, self.state, 8)}) or ? for help")
         if command_of(text, self.shortcuts) is not None:
             return
         try:

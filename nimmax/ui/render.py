@@ -12,7 +12,7 @@ from rich.protocol import is_renderable
 from rich.table import Table
 from rich.text import Text
 
-from nimmax.game import CHANCE, AnyGame
+from nimmax.game import CHANCE, AnyGame, legal_text
 from nimmax.ui.games import presentation
 
 PLUGIN_MOVES = 12
@@ -40,7 +40,7 @@ def plugin_view(game: AnyGame, state: Any, last_move: Any, bottom: int = 0) -> R
         table.add_row("to move", "chance")
     else:
         table.add_row("to move", Text(game.player_names[seat], style="bold"))
-        table.add_row("moves", Text(game.legal_text(state, PLUGIN_MOVES)))
+        table.add_row("moves", Text(legal_text(game, state, PLUGIN_MOVES)))
     return Panel(table, title=Text(game.name), title_align="left", expand=False)
 
 

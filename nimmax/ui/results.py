@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from nimmax.game import AnyGame
+from nimmax.game import AnyGame, has_chance, winner_of
 from nimmax.ui.games import presentation
 from nimmax.ui.presentation import Outcome
 
@@ -24,7 +24,7 @@ def outcome(game: AnyGame, state: Any, labels: Sequence[str], value: float | Non
     own = presentation(game).outcome
     if own is not None:
         return own(game, state, labels, value)
-    winner = game.winner(state)
+    winner = winner_of(game, state)
     payoffs = [game.utility(state, seat) for seat in range(game.players)]
     if game.players == 1:
         if abs(payoffs[0]) > 1:
@@ -42,7 +42,7 @@ def value_words(game: AnyGame, value: float, mover: int | None = None) -> str:
     own = presentation(game).value
     if own is not None:
         return own(game, value, mover)
-    if game.has_chance:
+    if has_chance(game):
         return "expected"
     if game.players == 1:
         return "proven"

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
-from nimmax.game import AnyGame, IllegalMove
+from nimmax.game import AnyGame, IllegalMove, winner_of
 from nimmax.games.twenty48 import Position, Spawn, Twenty48
 from nimmax.ui.presentation import COMMANDS, Outcome, Rules
 from nimmax.ui.text import signed
@@ -99,7 +99,7 @@ def render(game: AnyGame, state: Any, last_move: Any = None, bottom: int = 0) ->
     )
     if last_move is not None:
         header.append(f"   last: {game.format_move(last_move)}", style="dim")
-    if game.winner(state) == 0:
+    if winner_of(game, state) == 0:
         header.append(f"   {game.goal} made!", style="bold green")
     spawned = last_move.cell if isinstance(last_move, Spawn) else None
     return Group(header, Board(game.size, values, spawned))
@@ -137,7 +137,7 @@ def outcome(game: AnyGame, state: Any, labels: Sequence[str], value: float | Non
     """The score and the best tile, and whether the goal tile was made."""
     assert isinstance(game, Twenty48)
     best = 1 << game.best_rank(state.board)
-    made = game.winner(state) == 0
+    made = winner_of(game, state) == 0
     goal = f"{game.goal} made" if made else f"{game.goal} not made"
     return f"Game over: {labels[0]} scores {state.score:,}, best tile {best} ({goal})", 0 if made else None
 

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from nimmax.claim import Claim, claimed, says_nothing
-from nimmax.game import AnyGame
+from nimmax.game import AnyGame, has_chance
 from nimmax.numbers import Option
 from nimmax.search.result import SearchResult
 from nimmax.ui.claims import claim_text
@@ -30,7 +30,7 @@ def outcome_word(game: AnyGame, value: float, exact: bool, mover: int | None = N
     (`results.value_words`: win/draw/loss, "win by 4 seeds", "A keeps 20"), or that it is an estimate."""
     if not exact:
         return "heuristic estimate"
-    if game.has_chance and game.players == 2:
+    if has_chance(game) and game.players == 2:
         return "expected"
     return value_words(game, value, mover)
 
@@ -41,7 +41,7 @@ def bound_word(game: AnyGame, value: float, exact: bool, mover: int | None = Non
     scores; a bound on an estimate is still an estimate."""
     if not exact:
         return "heuristic estimate, at most"
-    if game.has_chance and game.players == 2:
+    if has_chance(game) and game.players == 2:
         return "expected, at most"
     words = value_words(game, value, mover)
     if words in ("loss", "draw", "win"):
