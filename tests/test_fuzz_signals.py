@@ -9,6 +9,7 @@ A few seeded examples run in CI (some 30 s); `scripts/fuzz_signals.py` runs many
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -131,7 +132,8 @@ def run_case(command: str, signum: int, delay: float, folder: Path) -> Outcome:
         if signum == KILL_WORKER:
             playing = workers(process)
             if playing:
-                os.kill(playing[0].pid, signal.SIGKILL)
+                with contextlib.suppress(ProcessLookupError):  # it may have finished its block since
+                    os.kill(playing[0].pid, signal.SIGKILL)
         elif process.poll() is None:
             process.send_signal(signum)
         out, err = process.communicate(timeout=60)
