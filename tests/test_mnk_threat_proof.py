@@ -1,0 +1,162 @@
+"""Threat-space proofs (`nimmax.games.mnk.threat_proof`) against a plain bounded search written here
+on its own cell numbering: every win or loss the proof claims is one the search finds within the
+claimed plies (and no sooner where the proof says its distance is exact); and the proof read as
+m,n,k's book makes a search's answer proven, through the CLI."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nimmax import games
+from nimmax.game import Known
+from nimmax.games.mnk import MNK, Board
+from nimmax.games.mnk.threat_proof import ThreatProof
+
+from .cli_helpers import nimmax_in_process, ran_clean
+
+SHAPES = ((5, 5, 4), (6, 6, 4), (5, 6, 4), (6, 6, 5))
+"""Boards the proof is checked on: small enough for the plain search, big enough for fours and double threats."""
+
+
+class Plain:
+    """A plain bounded search of one m,n,k board over cells numbered row by row: forced wins and
+    losses within a number of plies, by trying every move (nothing of nimmax's but the position)."""
+
+    def __init__(self, rows: int, cols: int, k: int) -> None:
+        self.full = (1 << rows * cols) - 1
+        lines = []
+        for row in range(rows):
+            for col in range(cols):
+                for down, right in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    cells = [(row + down * step, col + right * step) for step in range(k)]
+                    if all(0 <= r < rows and 0 <= c < cols for r, c in cells):
+                        lines.append(sum(1 << r * cols + c for r, c in cells))
+        self.through = [[line for line in lines if line >> cell & 1] for cell in range(rows * cols)]
+
+    def empty(self, mine: int, theirs: int) -> list[int]:
+        """The empty cells, those on the fullest lines of `mine` free of `theirs` first (an order only)."""
+        cells = [cell for cell in range(self.full.bit_length()) if not (mine | theirs) >> cell & 1]
+        return sorted(
+            cells, key=lambda cell: -max([(mine & line).bit_count() for line in self.open(theirs, cell)] or [0])
+        )
+
+    def open(self, theirs: int, cell: int) -> list[int]:
+        """The lines through `cell` free of `theirs`."""
+        return [line for line in self.through[cell] if not theirs & line]
+
+    def completes(self, stones: int, cell: int) -> bool:
+        """Whether `stones` (with a stone on `cell`) hold a whole line through `cell`."""
+        return any(stones & line == line for line in self.through[cell])
+
+    @functools.cache  # noqa: B019 (one instance per board shape, kept by the test module)
+    def wins(self, mine: int, theirs: int, plies: int) -> bool:
+        """Whether the side to move (`mine`) can make a line within `plies` plies, whatever the other does."""
+        if plies < 1:
+            return False
+        cells = self.empty(mine, theirs)
+        if any(self.completes(mine | 1 << cell, cell) for cell in cells):
+            return True
+        return plies >= 3 and any(self.loses(theirs, mine | 1 << cell, plies - 1) for cell in cells)
+
+    @functools.cache  # noqa: B019
+    def loses(self, mine: int, theirs: int, plies: int) -> bool:
+        """Whether the side to move (`mine`, no line on the board) loses within `plies` plies whatever it plays."""
+        if plies < 2:
+            return False
+        for cell in self.empty(theirs, mine):  # the other side's fullest lines first: blocks refute a loss
+            stones = mine | 1 << cell
+            if self.completes(stones, cell) or stones | theirs == self.full:
+                return False  # a win, or the board filled: a draw
+            if not self.wins(theirs, stones, plies - 1):
+                return False
+        return True
+
+
+PLAIN = {shape: Plain(*shape) for shape in SHAPES}
+
+
+FOURS = 2
+"""Fours the proof checked here may take: every rule of it, within plies the plain search reaches
+(each four adds the same step, checked again at every length)."""
+
+
+def proof_of(game: MNK, fours: int = FOURS) -> ThreatProof:
+    """A proof for `game`'s board, its victories by fours `fours` fours long at most."""
+    return ThreatProof(game.k, game.board, game.lines, game.cell_order, fours)
+
+
+def claim(game: MNK, proof: ThreatProof, state: Board) -> Known | None:
+    """What the proof says of `state` for its side to move."""
+    if state.player:
+        return proof.known(state.o, state.x, state.o_threats, state.x_threats)
+    return proof.known(state.x, state.o, state.x_threats, state.o_threats)
+
+
+def renumbered(game: MNK, stones: int) -> int:
+    """`stones` (the game's bits) as cells numbered row by row."""
+    cells = 0
+    for bit in range(game.span):
+        if stones >> bit & 1:
+            row, col = game.cell(bit)
+            cells |= 1 << row * game.cols + col
+    return cells
+
+
+def check(game: MNK, state: Board, fours: int = FOURS) -> Known | None:
+    """The proof's claim on `state`, asserted against the plain search; the claim."""
+    known = claim(game, proof_of(game, fours), state)
+    if known is None:
+        return None
+    plain = PLAIN[(game.rows, game.cols, game.k)]
+    mine, theirs = (state.o, state.x) if state.player else (state.x, state.o)
+    mine, theirs = renumbered(game, mine), renumbered(game, theirs)
+    assert known.plies <= game.cells - (state.x | state.o).bit_count()
+    if known.payoff > 0:
+        assert known.plies % 2 == 1 and plain.wins(mine, theirs, known.plies), known
+        assert not (known.exact and plain.wins(mine, theirs, known.plies - 2)), known
+    else:
+        assert known.payoff < 0 and known.plies % 2 == 0 and plain.loses(mine, theirs, known.plies), known
+        assert not (known.exact and plain.loses(mine, theirs, known.plies - 2)), known
+    return known
+
+
+def reached(game: MNK, picks: list[int]) -> Board:
+    """The position after playing the picked empty cells in turn (each pick an index into the empty
+    cells, centre first), stopping before a move that would end the game."""
+    state = game.initial_state()
+    for pick in picks:
+        moves = game.actions(state)
+        child = game.result(state, moves[pick % len(moves)])
+        if game.is_terminal(child):
+            break
+        state = child
+    return state
+
+
+@settings(max_examples=120)
+@given(st.sampled_from(SHAPES), st.lists(st.integers(0, 35), min_size=7, max_size=22))
+def test_every_claim_holds_against_a_plain_search(shape: tuple[int, int, int], picks: list[int]) -> None:
+    rows, cols, k = shape
+    game = games.create(f"tictactoe --rows {rows} --cols {cols} --k {k}")
+    assert isinstance(game, MNK)
+    check(game, reached(game, picks))
+
+
+def test_every_kind_of_claim_is_made_and_holds() -> None:
+    """Every position of seeded games on 5x5 k=4: each rule of the proof fires (a five, a double
+    threat, fours before one, the forced block before a loss), and each claim holds."""
+    rng, kinds = random.Random(40), set()
+    game = games.create("tictactoe --size 5 --k 4")
+    assert isinstance(game, MNK)
+    for _ in range(40):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            known = check(game, state, fours=3)
+            if known is not None:
+                kinds.add((known.payoff, known.plies))
+            state = game.result(state, rng.choice(game.actions(state)))
+    assert kinds >= {(1.0, 1), (1.0, 3), (1.0, 5), (1.0, 7), (-1.0, 2), (-1.0, 4), (-1.0, 6), (-1.0, 8)}, kinds
