@@ -6,7 +6,9 @@ m,n,k's book makes a search's answer proven, through the CLI."""
 from __future__ import annotations
 
 import functools
+import json
 import random
+import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -160,3 +162,43 @@ def test_every_kind_of_claim_is_made_and_holds() -> None:
                 kinds.add((known.payoff, known.plies))
             state = game.result(state, rng.choice(game.actions(state)))
     assert kinds >= {(1.0, 1), (1.0, 3), (1.0, 5), (1.0, 7), (-1.0, 2), (-1.0, 4), (-1.0, 6), (-1.0, 8)}, kinds
+
+
+OPEN_THREE = "h8 h7 i7 g7 g9 i8 j10 j9 e8 f8 k9 h10"
+"""A 15x15 game where X, to move at ply 13, has an open three (g9 h8 i7; O none of its own): f10
+or j6 makes an open four, which wins in three."""
+FOUR_THREE = "h8 g8 i8 c3 j8 m13 k6 b14 k7 n2"
+"""A 15x15 game where X, to move at ply 11, wins in five by a four-three: k8 makes the four h8-k8
+(O must block l8) and the open three k6-k8, which X then makes an open four."""
+
+
+def position_after(moves: str) -> str:
+    """The 15x15 k=5 position after `moves`, as --position writes it."""
+    game = games.create("tictactoe --size 15 --k 5")
+    state = game.initial_state()
+    for move in moves.split():
+        state = game.result(state, game.parse_move(move, state))
+    return game.format_position(state)
+
+
+def test_a_win_by_threats_on_15x15_is_proven_within_a_second() -> None:
+    for moves, plies in ((OPEN_THREE, 3), (FOUR_THREE, 5)):
+        started = time.perf_counter()
+        run = nimmax_in_process(
+            "solve",
+            "tictactoe",
+            "--size",
+            "15",
+            "--k",
+            "5",
+            "--position",
+            position_after(moves),
+            "--time",
+            "1",
+            "--json",
+        )
+        ran_clean(run)
+        solved = json.loads(run.stdout)
+        assert solved["exact"] and solved["value"] == 1.0, solved
+        assert solved["depth"] == plies and len(solved["pv"]) == plies, solved
+        assert time.perf_counter() - started < 2.5  # a second's limit, answered at once (CI's load allowed for)

@@ -27,6 +27,7 @@ from nimmax.games.mnk.rules import (
     X_WON,
     Board,
 )
+from nimmax.games.mnk.threat_proof import ThreatProof, known_of, proves
 from nimmax.games.mnk.threats import BEAM, NARROWED_CELLS, VCF_FOURS
 
 __all__ = [
@@ -69,18 +70,24 @@ class MNK(Evaluation):
         self.start = self.read_position(position if position is not None else "/".join(["." * cols] * rows))
         self.booked = name == "connect4" and (rows, cols, self.k) == (6, 7, 4)
         self.books = self.booked and connect4_book.installed()
-        if not self.books:
+        # threat_proof's hook: BOOK is kept where a search's copy proves threats
+        if not self.books and not proves(gravity, self.k, self.cells):
             self.capabilities = self.capabilities - {Capability.BOOK}
 
     def _memos(self, remember: bool) -> None:
         """The memos of `Rules`, and on the board the books cover a proof of its own (`book`) in a search's copy."""
         super()._memos(remember)
         self._proof = Proof(self.rows, self.cols) if remember and self.books else None
+        # threat_proof's hook: a search's copy proves threats (`book`)
+        proving = remember and proves(self.gravity, self.k, self.cells)
+        self._threat_proof = ThreatProof(self.k, self.board, self.lines, self.cell_order) if proving else None
 
     def for_search(self) -> Self:
         """`Rules.for_search`; a copy kept across searches tells its proof that a new one begins."""
         if self._proof is not None:
             self._proof.begin()
+        if self._threat_proof is not None:  # threat_proof's hook: each search's allowance afresh
+            self._threat_proof.begin()
         return super().for_search()
 
     def heuristic_actions(self, state: Board) -> Sequence[int] | None:
@@ -120,7 +127,10 @@ class MNK(Evaluation):
         """The opening books at the stone counts they cover (`Rules.book`); past them, in a search's copy
         (`for_search`), the outcome an exact search of its own proves (`proof.Proof`: the root's children
         within a budget of nodes that grows each time they are asked, all within a share of the calls
-        here, deeper positions from its table), or None."""
+        here, deeper positions from its table), or None. First, in a search's copy of a board without
+        gravity, a win or loss that threats prove (`threat_proof`)."""
+        if self._threat_proof is not None and (proven := known_of(self._threat_proof, state)) is not None:
+            return proven  # threat_proof's hook: a win (or loss) by threats, proven in a search's copy
         taken = state.x | state.o
         if self._proof is not None:
             self._proof.read, self._proof.calls = True, self._proof.calls + 1

@@ -28,15 +28,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from nimmax.game import Known
+from nimmax.games.mnk.rules import Board
 
 PROOF_NODES = 300
 """Attacker positions one question may visit (each a scan of the board's windows); past them the
 proof says nothing of the position."""
 PROOF_FOURS = 10
 """Fours a victory by continuous fours may take at most before its double threat or five."""
-SEARCH_ALLOWANCE, SEARCH_SHARE = 3_000, 1
-"""The attacker positions a search's questions may visit in all: this many, and as many more per
-call into `known` (a share of the search's own nodes), so ordinary positions stay cheap."""
+SEARCH_ALLOWANCE, SEARCH_EVERY = 500, 16
+"""The attacker positions a search's questions may visit in all (`begin` starts a search): this many,
+and one more every this many calls into `known`, so a search's ordinary positions stay cheap while
+its root, asked first, is always proven where it can be."""
 REMEMBERED = 1 << 16
 """Positions whose answer the proof keeps at most (then it starts afresh)."""
 
@@ -73,9 +75,8 @@ class ThreatProof:
         if their_threats & (their_threats - 1):
             return Known(-1.0, 2, True)
         self.calls += 1
-        if self.nodes > SEARCH_ALLOWANCE + SEARCH_SHARE * self.calls:
-            return None
-        self.limit = self.nodes + PROOF_NODES
+        rationed = self.nodes > SEARCH_ALLOWANCE + self.calls // SEARCH_EVERY
+        self.limit = self.nodes if rationed else self.nodes + PROOF_NODES  # rationed: what is remembered only
         if their_threats:  # the one block, then the other side attacks
             block = their_threats
             mine |= block
@@ -94,6 +95,10 @@ class ThreatProof:
                 return plies
         return 0
 
+    def begin(self) -> None:
+        """A new search begins: its questions get their allowance afresh (what is proven is kept)."""
+        self.nodes = self.calls = 0
+
     def wins(self, mine: int, theirs: int, their_threats: int, fours: int) -> int:
         """The plies within which `mine`, to move with no completion cell, wins by a double threat
         or by continuous fours ending in one (at most `fours` fours), or 0 where none is found.
@@ -102,6 +107,8 @@ class ThreatProof:
         seen = self.memo.get(key)
         if seen is not None and (seen[0] or seen[1] >= fours):
             return seen[0]
+        if self.nodes >= self.limit:
+            return 0
         self.nodes += 1
         if their_threats & (their_threats - 1):
             return 0  # two cells of theirs: one stone blocks one, they complete the other
@@ -126,6 +133,8 @@ class ThreatProof:
                 if plies:
                     found = plies + 2
                     break
+        if not found and self.nodes >= self.limit:
+            return 0  # cut short by the budget: nothing learnt to keep
         return self.remember(key, found, fours)
 
     def remember(self, key: tuple[int, int], plies: int, fours: int) -> int:
@@ -180,3 +189,23 @@ class ThreatProof:
             bits.append(low.bit_length() - 1)
             cells ^= low
         return [1 << bit for bit in sorted(bits, key=self.rank.__getitem__)]
+
+
+SMALL_CELLS = 16
+"""Boards of at most this many cells are left to the search: it solves them outright at once, and
+the questions would slow each of its nodes."""
+
+
+def proves(gravity: bool, k: int, cells: int) -> bool:
+    """Whether a search's copy of a board proves threats: without gravity (a stone goes anywhere), k >= 4,
+    above SMALL_CELLS cells."""
+    return not gravity and k >= 4 and cells > SMALL_CELLS
+
+
+def known_of(proof: ThreatProof, state: Board) -> Known | None:
+    """`proof.known` for the side to move in `state`, or None where the game is over."""
+    if state.outcome:
+        return None
+    if state.player:
+        return proof.known(state.o, state.x, state.o_threats, state.x_threats)
+    return proof.known(state.x, state.o, state.x_threats, state.o_threats)
