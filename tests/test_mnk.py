@@ -653,7 +653,8 @@ def test_a_narrowed_search_stops_at_the_win_it_finds() -> None:
     result = search(game, state, "alphabeta", time=2.0)
     empty = game.cells - (state.x | state.o).bit_count()
     assert result.exact and result.value == 1
-    assert result.depth <= len(result.pv) <= empty and result.seconds < 1.0
+    # The line may end at a position the threat proof answers as a book: the depth is then its plies.
+    assert len(result.pv) <= result.depth <= empty and result.seconds < 1.0
     assert wins_by_vcf(game, state, (result.depth + 1) // 2)
 
 

@@ -35,7 +35,7 @@ PROOF_NODES = 300
 proof says nothing of the position."""
 PROOF_FOURS = 10
 """Fours a victory by continuous fours may take at most before its double threat or five."""
-SEARCH_ALLOWANCE, SEARCH_EVERY = 500, 16
+SEARCH_ALLOWANCE, SEARCH_EVERY = 250, 16
 """The attacker positions a search's questions may visit in all (`begin` starts a search): this many,
 and one more every this many calls into `known`, so a search's ordinary positions stay cheap while
 its root, asked first, is always proven where it can be."""
