@@ -86,9 +86,10 @@ class MNK(Evaluation):
         """`Rules.for_search`; a copy kept across searches tells its proof that a new one begins."""
         if self._proof is not None:
             self._proof.begin()
-        if self._threat_proof is not None:  # threat_proof's hook: each search's allowance afresh
-            self._threat_proof.begin()
-        return super().for_search()
+        searching = super().for_search()
+        if searching._threat_proof is not None:  # threat_proof's hook: each search's root and allowance afresh
+            searching._threat_proof.begin()
+        return searching
 
     def heuristic_actions(self, state: Board) -> Sequence[int] | None:
         """`Threats.heuristic_actions`; past the 8-stone book, in a search's copy, the moves its proof

@@ -65,6 +65,8 @@ class ThreatProof:
         """Attacker positions visited by every question so far."""
         self.calls = 0
         self.limit = 0
+        self.rooted = False
+        """Whether the next question is a search's root (`begin`)."""
 
     def known(self, mine: int, theirs: int, my_threats: int, their_threats: int) -> Known | None:
         """The proven payoff and distance for the side to move (`mine`, its completion cells
@@ -72,8 +74,10 @@ class ThreatProof:
         line proves one within the budget. Stones and threats are bitboards; the game is not over."""
         if my_threats:
             return Known(1.0, 1, True)
+        root, self.rooted = self.rooted, False
         if their_threats & (their_threats - 1):
-            return Known(-1.0, 2, True)
+            # At a search's root every move loses in 2: the search's own order (a block) is kept.
+            return None if root else Known(-1.0, 2, True)
         self.calls += 1
         rationed = self.nodes > SEARCH_ALLOWANCE + self.calls // SEARCH_EVERY
         self.limit = self.nodes if rationed else self.nodes + PROOF_NODES  # rationed: what is remembered only
@@ -96,8 +100,10 @@ class ThreatProof:
         return 0
 
     def begin(self) -> None:
-        """A new search begins: its questions get their allowance afresh (what is proven is kept)."""
+        """A new search begins, its root asked first: its questions get their allowance afresh (what
+        is proven is kept)."""
         self.nodes = self.calls = 0
+        self.rooted = True
 
     def wins(self, mine: int, theirs: int, their_threats: int, fours: int) -> int:
         """The plies within which `mine`, to move with no completion cell, wins by a double threat
