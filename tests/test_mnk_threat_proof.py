@@ -88,7 +88,7 @@ FOURS = 2
 
 def proof_of(game: MNK, fours: int = FOURS) -> ThreatProof:
     """A proof for `game`'s board, its victories by fours `fours` fours long at most."""
-    return ThreatProof(game.k, game.board, game.lines, game.cell_order, fours)
+    return ThreatProof(game.k, game.board, game.lines, game.lines_through, game.cell_order, fours)
 
 
 def claim(game: MNK, proof: ThreatProof, state: Board) -> Known | None:

@@ -80,7 +80,9 @@ class MNK(Evaluation):
         self._proof = Proof(self.rows, self.cols) if remember and self.books else None
         # threat_proof's hook: a search's copy proves threats (`book`)
         proving = remember and proves(self.gravity, self.k, self.cells)
-        self._threat_proof = ThreatProof(self.k, self.board, self.lines, self.cell_order) if proving else None
+        self._threat_proof = (
+            ThreatProof(self.k, self.board, self.lines, self.lines_through, self.cell_order) if proving else None
+        )
 
     def for_search(self) -> Self:
         """`Rules.for_search`; a copy kept across searches tells its proof that a new one begins."""

@@ -44,15 +44,20 @@ REMEMBERED = 1 << 16
 
 
 class ThreatProof:
-    """Threat-space proofs for one board: its windows of k as bit masks, its cells centre first."""
+    """Threat-space proofs for one board: its windows of k as bit masks (every one, and those through
+    each cell's bit), its cells centre first."""
 
     def __init__(
-        self, k: int, board: int, lines: Sequence[int], order: Sequence[int], fours: int = PROOF_FOURS
+        self,
+        k: int,
+        board: int,
+        lines: Sequence[int],
+        through: Sequence[Sequence[int]],
+        order: Sequence[int],
+        fours: int = PROOF_FOURS,
     ) -> None:
-        self.k, self.board, self.most_fours = k, board, fours
+        self.k, self.board, self.most_fours, self.through = k, board, fours, through
         self.rank = {bit: index for index, bit in enumerate(order)}
-        span = board.bit_length()
-        self.through: list[tuple[int, ...]] = [tuple(line for line in lines if line >> bit & 1) for bit in range(span)]
         starts: dict[int, int] = {}  # direction (bit step) -> the lowest cell of each window along it
         for line in lines:
             low = line & -line
