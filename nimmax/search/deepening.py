@@ -210,7 +210,7 @@ def iterate(
     current, first = (1 if deepen else limit), None
     searcher.narrowing = limits.limited and searcher.near and Capability.NARROWING in game.capabilities
     searcher.limited = limits.limited
-    if (yield from book_answer(searcher, state, start, nodes_before, every_move)):
+    if (yield from book_answer(searcher, state, start, nodes_before)):
         return
     while True:
         horizon_before, narrowed_before, rough_before = searcher.horizon, sum(searcher.narrowed), searcher.rough
@@ -242,9 +242,7 @@ def iterate(
         current, first = (limit if leap else min(limit, current + searcher.step)), move
 
 
-def book_answer(
-    searcher: Searcher, state: Any, start: float, nodes_before: int, every_move: bool = False
-) -> Generator[SearchResult, None, bool]:
+def book_answer(searcher: Searcher, state: Any, start: float, nodes_before: int) -> Generator[SearchResult, None, bool]:
     """A root the book answers, answered at once where the book knows its distances or its moves are
     too many to search one by one (yields it); whether the search is over (answered, or out of budget).
     Else the search, reading the book below, ranks the moves."""
@@ -252,7 +250,7 @@ def book_answer(
     if book is None or searcher.game.is_terminal(state) or (known := book(state)) is None:
         return False
     try:
-        booked = book_root(searcher, state, known, start, nodes_before, every_move)
+        booked = book_root(searcher, state, known, start, nodes_before)
     except OutOfBudget:
         return True
     if booked is None:
@@ -266,12 +264,9 @@ BOOK_MOVES = 1000
 past them only the move of the book's own line is looked for."""
 
 
-def book_root(
-    searcher: Searcher, state: Any, known: Known, start: float, nodes_before: int, every_move: bool = False
-) -> SearchResult | None:
+def book_root(searcher: Searcher, state: Any, known: Known, start: float, nodes_before: int) -> SearchResult | None:
     """A root the book answers, at once: its value, a move keeping it, and up to BOOK_MOVES root
-    moves the book values (each child a node); None where no move it values keeps the root's payoff, or
-    where every move is to be valued (`every_move`) and the book is silent on one."""
+    moves the book values (each child a node); None where no move it values keeps the root's payoff."""
     game, budget, book = searcher.game, searcher.budget, searcher.book
     assert book is not None
     if not known.exact and len(game.actions(state)) <= BOOK_MOVES:
@@ -290,8 +285,6 @@ def book_root(
         elif (seen := book(child)) is not None:
             distances = distances and seen.exact
             score = score_of(seen.payoff, min(seen.plies, HALF - 2)) * (1 if game.to_move(child) == me else -1)
-        elif every_move:
-            return None  # every move valued: one the book is silent on is searched
         else:
             continue  # a move the book is silent on is left out: the book's value needs one move keeping it
         score = score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0  # one ply older

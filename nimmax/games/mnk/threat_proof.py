@@ -202,9 +202,9 @@ class ThreatProof:
         return [1 << bit for bit in sorted(bits, key=self.rank.__getitem__)]
 
 
-SMALL_CELLS = 16
-"""Boards of at most this many cells are left to the search: it solves them outright at once, and
-the questions would slow each of its nodes."""
+SMALL_CELLS = 49
+"""Boards of at most this many cells (7x7) are left to the search, which tries every move there and
+values every move where asked (a book silent on some root moves would leave them out)."""
 
 
 def proves(gravity: bool, k: int, cells: int) -> bool:
