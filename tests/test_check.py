@@ -11,7 +11,8 @@ import pytest
 from nimmax import games, plugins
 from nimmax.check import LAWS, check, playout_moves, position_reader
 from nimmax.game import AnyGame, Capability
-from nimmax.games.kalah import Kalah, Position
+from nimmax.games.kalah import Kalah
+from nimmax.games.kalah_position import Position
 
 EXAMPLES = [info.example for info in games.GAMES] + ["tictactoe --size 15 --k 5", "kalah --pits 6 --seeds 6"]
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from nimmax import games
 from nimmax.explain import ANY_SPAWN, lines
 from nimmax.game import CHANCE, AnyGame, outcomes
-from nimmax.games.kalah import Kalah, Position
+from nimmax.games.kalah import Kalah
+from nimmax.games.kalah_position import Position
 from nimmax.players import SearchPlayer, parse_spec
 from nimmax.solve import solve
 from nimmax.ui.why import explanation

@@ -19,7 +19,8 @@ from rich.console import Console
 
 from nimmax import games, match, players
 from nimmax.game import BadGameSpec, IllegalMove, winner_of
-from nimmax.games.kalah import Kalah, Position, parse_position
+from nimmax.games.kalah import Kalah
+from nimmax.games.kalah_position import Position, parse_position
 from nimmax.search import Table, search
 from nimmax.ui.render import render
 

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from nimmax import cache
 from nimmax.game import Capability
 from nimmax.games import kalah_book
-from nimmax.games.kalah import Kalah, Position
+from nimmax.games.kalah import Kalah
+from nimmax.games.kalah_position import Position
 
 from .cli_helpers import nimmax, nimmax_started
 from .theory import KALAH_4_3, kalah_solved, kalah_solved_within

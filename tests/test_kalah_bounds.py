@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimmax.game import Capability
-from nimmax.games.kalah import Kalah, Position
+from nimmax.games.kalah import Kalah
+from nimmax.games.kalah_position import Position
 from nimmax.search import ENGINES, SCALE, run, search
 from nimmax.search.alphabeta import AlphaBeta, boundary, payoffs
 from nimmax.search.deepening import search_root

@@ -607,7 +607,7 @@ def test_help_solve_and_a_one_process_duel_load_only_what_they_draw() -> None:
 
 def test_mnk_is_a_game_holding_its_parts() -> None:
     """MNK stands right on Game and holds its parts (geometry, notation, rules, threats, evaluation,
-    Connect Four's proof); each part stands on object alone, and no method or class attribute is
+    Connect Four's proof, threat proofs); each part stands on object alone, and no method or class attribute is
     defined in two of them, so each question about the game has one place that answers it."""
     from typing import Generic
 
@@ -615,14 +615,15 @@ def test_mnk_is_a_game_holding_its_parts() -> None:
     from nimmax.games import create
     from nimmax.games.mnk import MNK, Board
     from nimmax.games.mnk.proof import Proof
+    from nimmax.games.mnk.threat_proof import ThreatProof
 
     assert MNK.__mro__ == (MNK, Game, Generic, object)
     game = create(["connect4"]).for_search()
     held = {type(value) for value in vars(game).values()}
     parts = {kind for kind in held if kind.__module__.startswith("nimmax.games.mnk.")} - {Board}
-    parts |= {Proof}  # a search's copy holds a proof only where the books are installed
+    parts |= {Proof, ThreatProof}  # held where the books are installed, and on boards past 7x7
     names = sorted(part.__name__ for part in parts)
-    assert names == ["Evaluation", "Geometry", "Notation", "Proof", "Rules", "Threats"]
+    assert names == ["Evaluation", "Geometry", "Notation", "Proof", "Rules", "ThreatProof", "Threats"]
     owners: dict[str, list[str]] = {}
     for part in parts:
         assert part.__mro__ == (part, object)

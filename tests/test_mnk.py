@@ -672,7 +672,8 @@ def test_a_narrowed_search_stops_at_the_win_it_finds() -> None:
     result = search(game, state, "alphabeta", time=2.0)
     empty = game.geometry.cells - (state.x | state.o).bit_count()
     assert result.exact and result.value == 1
-    assert result.depth <= len(result.pv) <= empty and result.seconds < 1.0
+    # The line may end at a position the threat proof answers as a book: the depth is then its plies.
+    assert len(result.pv) <= result.depth <= empty and result.seconds < 1.0
     assert wins_by_vcf(game, state, (result.depth + 1) // 2)
 
 
@@ -869,10 +870,8 @@ def test_a_four_and_an_open_three_found_past_depth_two() -> None:
     state = game.initial_state()
     assert search(game, state, "alphabeta", depth=2).value > 0.85
     strong = search(game, state, "alphabeta", nodes=60_000)
-    assert strong.value > 0.85 and len(strong.pv) >= 4
-    for move in strong.pv[:4]:
-        state = game.result(state, move)
-    assert not state.o_threats and double_threat_cells(game, state)  # x to move makes two threats
+    # The threat proof answers h8's reply as a book: h8 forces i8, then x wins by fours (checked here).
+    assert strong.value == 1 and strong.exact and wins_by_vcf(game, state, (strong.depth + 1) // 2)
 
 
 # -- big boards: victory by continuous fours ------------------------------------------------

@@ -22,14 +22,12 @@ from operator import add, itemgetter
 from nimmax import cache
 from nimmax.game import Account, Capability, Game, IllegalMove, Known, legal_text
 from nimmax.games import kalah_book
-from nimmax.games.kalah_position import (  # noqa: F401 (the game's face)
+from nimmax.games.kalah_position import (
     DEFAULT_PITS,
     DEFAULT_SEEDS,
     MAX_PITS,
     MAX_SEEDS,
-    MAX_SEEDS_IN_ALL,
     NORTH,
-    POSITION_FORMAT,
     SIDE_LETTERS,
     SOUTH,
     Position,

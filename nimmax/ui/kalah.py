@@ -13,7 +13,8 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from nimmax.game import AnyGame
-from nimmax.games.kalah import Kalah, Position
+from nimmax.games.kalah import Kalah
+from nimmax.games.kalah_position import Position
 from nimmax.ui.presentation import Outcome, Rules
 
 MOVER, OPPONENT, STORE, FRAME, LABEL = "bold green", "cyan", "bold yellow", "dim", "dim"

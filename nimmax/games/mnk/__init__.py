@@ -21,6 +21,7 @@ from nimmax.games.mnk.evaluation import Evaluation
 from nimmax.games.mnk.notation import CONNECT4, TICTACTOE, Notation
 from nimmax.games.mnk.proof import Proof
 from nimmax.games.mnk.rules import REMEMBERED_CELLS, Rules
+from nimmax.games.mnk.threat_proof import ThreatProof, known_of, proves
 from nimmax.games.mnk.threats import BEAM, NARROWED_CELLS, VCF_FOURS, Threats
 
 __all__ = [
@@ -82,7 +83,7 @@ class MNK(Game[Board, int]):
         """Whether the opening books cover this board (Connect Four 7x6)."""
         self.books = self.booked and connect4_book.installed()
         """Whether the books cover this board and are installed: BOOK is declared."""
-        if not self.books:
+        if not self.books and not proves(gravity, self.geometry.k, self.geometry.cells):  # BOOK: threats
             self.capabilities = self.capabilities - {Capability.BOOK}
         self._compose(remember=False)
 
@@ -95,19 +96,27 @@ class MNK(Game[Board, int]):
         self.threats = Threats(geometry, remember)
         self.evaluation = Evaluation(geometry, self.rules, self.threats, remember)
         self.proof = Proof(geometry.rows, geometry.cols) if remember and self.books else None
+        proving = remember and proves(geometry.gravity, geometry.k, geometry.cells)
+        self.threat_proof = (
+            ThreatProof(geometry.k, geometry.board, geometry.lines, geometry.lines_through, geometry.cell_order)
+            if proving
+            else None
+        )
         for member, part in BOUND:
             if getattr(type(self), member) is getattr(MNK, member):
                 setattr(self, member, getattr(getattr(self, part), member))
 
     def for_search(self) -> Self:
         """This game with parts of its own for one search (memos of moves and children on a small
-        board, window scores, threat shapes, moves tried, victories by fours; Connect Four's proof),
+        board, window scores, threat shapes, moves tried, victories by fours; Connect Four's proof, threat proofs),
         which owns them and drops them with it. A copy that remembers is its own: a player keeping
         one across its moves, like its table, keeps them; asked again, it tells its proof that a new
         search begins."""
         if self.rules.remembers:
             if self.proof is not None:
                 self.proof.begin()
+            if self.threat_proof is not None:  # each search's root and allowance afresh
+                self.threat_proof.begin()
             return self
         searching = copy.copy(self)
         searching._compose(remember=True)
@@ -220,7 +229,10 @@ class MNK(Game[Board, int]):
         """The opening books at the stone counts they cover (`opening`); past them, in a search's
         copy (`for_search`), the outcome an exact search of its own proves (`proof.Proof`: the
         root's children within a budget of nodes that grows each time they are asked, all within
-        a share of the calls here, deeper positions from its table), or None."""
+        a share of the calls here, deeper positions from its table), or None. First, in a search's
+        copy of a board without gravity, a win or loss that threats prove (`threat_proof`)."""
+        if self.threat_proof is not None and (proven := known_of(self.threat_proof, state)) is not None:
+            return proven
         taken = state.x | state.o
         if self.proof is not None:
             self.proof.read, self.proof.calls = True, self.proof.calls + 1
