@@ -630,4 +630,5 @@ def test_mnk_is_a_game_holding_its_parts() -> None:
         for name in vars(part):
             if not (name.startswith("__") and name.endswith("__")):
                 owners.setdefault(name, []).append(part.__name__)
-    assert {name: where for name, where in owners.items() if len(where) > 1} == {}
+    shared = {"begin"}  # each proof's answer to a search's start: one interface, two parts
+    assert {name: where for name, where in owners.items() if len(where) > 1 and name not in shared} == {}

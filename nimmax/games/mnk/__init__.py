@@ -120,6 +120,8 @@ class MNK(Game[Board, int]):
             return self
         searching = copy.copy(self)
         searching._compose(remember=True)
+        if searching.threat_proof is not None:
+            searching.threat_proof.begin()
         return searching
 
     # -- the Game protocol: the position's own readings, then the parts' --------------------------
