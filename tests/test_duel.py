@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import re
 import signal
 import subprocess
@@ -137,6 +138,22 @@ def test_same_seed_same_duel_on_one_or_two_processes() -> None:
     alone, pooled = duel_json(*args, "--jobs", "1"), duel_json(*args, "--jobs", "2")
     assert timeless(alone) == timeless(pooled)
     assert alone["games"] == 45 and alone["seed"] == 17
+
+
+def test_specs_reach_the_pool_as_values_and_two_processes_play_the_games_of_one() -> None:
+    """A Spec (kind, Limits, Settings) goes to the pool's workers pickled as it is, never as words: each
+    block holds the plan's own values, a block read back from its pickle holds equal ones, and two
+    processes play the games one does (an MCTS seeded by the event, a tableless alpha-beta to a depth,
+    a random player with a seed of its own)."""
+    entrants = read_specs("mcts:iterations=30,c=0.5", "alphabeta:depth=1,cache=off", "random:seed=4")
+    plan = duel.plan("nim 2 3 4", entrants, 2 * duel.MIN_BLOCK + 1, seed=3)
+    for block in plan.blocks():
+        assert all(any(spec is entrant for entrant in entrants) for spec in block.specs)
+        assert pickle.loads(pickle.dumps(block)).specs == block.specs
+    alone, pooled = duel.run(plan), duel.run(plan, jobs=2)
+    record = duel.tournament_record(alone)
+    assert timeless(record) == timeless(duel.tournament_record(pooled))
+    assert record["games"] == 3 * plan.games and record["players"] == [str(spec) for spec in entrants]
 
 
 def test_random_players_are_seeded_game_by_game() -> None:
