@@ -111,9 +111,10 @@ SETTING_NAMES = frozenset(setting.name for setting in fields(Settings))
 
 @dataclass(frozen=True)
 class Spec:
-    """A player spec, read once from its words (`parse_spec`) and handed on as this value: the kind
-    of player, the limits it searches under (a second a move unless it names its own), its engine's
-    settings. Its text (`str`) is derived from these, for display and records."""
+    """A player spec, read once from its words (`parse_spec`) and handed on as this value (pickled to
+    a duel's workers): the kind of player, the limits it searches under (a second a move unless it
+    names its own), its engine's settings. Its text (`str`) is derived from these, for display and
+    records; a plugin player's is its reference, which the plugin loader reads."""
 
     kind: str
     limits: Limits = PLAY
@@ -170,8 +171,8 @@ class Spec:
     def limited(self, limits: Limits) -> Spec:
         """The same spec searching under `limits` instead of the limits it names."""
         nodes = ITERATIONS.name if ITERATIONS in PLAYERS[self.kind].options else "nodes"
-        given = (("depth", limits.depth), ("time", limits.time), (nodes, limits.nodes))
-        shown = tuple(name for name, value in given if value is not None) or ("time",)  # time=inf: none at all
+        each = (("depth", limits.depth), ("time", limits.time), (nodes, limits.nodes))
+        shown = tuple(name for name, value in each if value is not None) or ("time",)  # time=inf: none at all
         return replace(self, limits=limits, named=(*(name for name in self.named if name not in NAMES), *shown))
 
 
