@@ -21,7 +21,7 @@ from nimmax import games
 from nimmax.claim import Claim, best_payoff, claimed, of_move, remember
 from nimmax.game import CHANCE, AnyGame, outcomes
 from nimmax.match import GameRecord
-from nimmax.players import BadPlayerSpec, SearchPlayer, Spec, parse_spec, suggested
+from nimmax.players import BadPlayerSpec, SearchPlayer, Spec, suggested
 from nimmax.search import ENGINES, INFINITY, MOVE_SECONDS, Limits, SearchResult, Watcher, search
 from nimmax.solve import prunes
 
@@ -146,11 +146,6 @@ def verdict(best: float, played: float, exact: bool, players: int) -> Verdict:
     return "inaccuracy" if best - played > INACCURACY * max(1.0, abs(best)) else "estimate"
 
 
-def default_algorithm(game: AnyGame) -> str:
-    """The engine that analyses a game by default: the one `play` suggests for it."""
-    return suggested(game).kind
-
-
 def positions(record: GameRecord) -> Iterator[tuple[int, Any, Any]]:
     """Each ply of the record: its number (from 1), the position before it and the move made."""
     game = games.create(record.game)
@@ -182,22 +177,18 @@ class Paced(SearchPlayer):
         self.until = now + min(MOVE_SECONDS, max(self.deadline - now, 0.0) / max(self.left, 1))
         self.left -= 1
 
-    def search(self, game: AnyGame, state: Any, every_move: bool = False, deepen: bool | None = None) -> SearchResult:
+    def search(
+        self,
+        game: AnyGame,
+        state: Any,
+        every_move: bool = False,
+        deepen: bool | None = None,
+        limits: Limits | None = None,
+    ) -> SearchResult:
         """Search with part of this position's share (each search of it after the first, a move
-        searched on its own, gets part of what the ones before left)."""
+        searched on its own, gets part of what the ones before left); `limits` are the clock's own."""
         share = max(self.until - clock.perf_counter(), 0.0) * SEARCH_SHARE
-        limits = Limits(time=max(share, LEAST_SECONDS))
-        table = self.table_for(game)
-        return self.engine.search(
-            self._searching,
-            state,
-            limits,
-            table=table,
-            watcher=self.watcher,
-            every_move=every_move,
-            deepen=deepen,
-            settings=self.settings,
-        )
+        return super().search(game, state, every_move, deepen, Limits(time=max(share, LEAST_SECONDS)))
 
 
 def choices(record: GameRecord) -> int:
@@ -208,16 +199,16 @@ def choices(record: GameRecord) -> int:
 
 def analyst(
     game: AnyGame,
-    algorithm: str | None = None,
+    algorithm: Spec | None = None,
     limits: Limits | None = None,
     watcher: Watcher | None = None,
     positions: int = 1,
 ) -> SearchPlayer:
-    """The player whose engine values the positions: `algorithm` (the game's default engine when
-    None), under `limits` (--time) when given instead of the spec's own. With neither a limit
+    """The player whose engine values the positions: `algorithm` (the engine `play` suggests for the
+    game when None), under `limits` (--time) when given instead of the spec's own. With neither a limit
     nor a spec's limit, the `positions` of the game share GAME_SECONDS (`Paced`, a second each
     at most), so a 2048 game of thousands of moves is analysed in about a minute."""
-    spec = parse_spec(algorithm or default_algorithm(game))
+    spec = algorithm or suggested(game)
     if spec.engine is None:
         raise BadPlayerSpec(f"analyze needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
     spec.engine.game_for(game)
@@ -248,7 +239,7 @@ def judged(record: GameRecord, player: SearchPlayer) -> Iterator[MoveAnalysis]:
 
 
 def analyze(
-    record: GameRecord, algorithm: str | None = None, limits: Limits | None = None, watcher: Watcher | None = None
+    record: GameRecord, algorithm: Spec | None = None, limits: Limits | None = None, watcher: Watcher | None = None
 ) -> Analysis:
     """Value every player's move in `record`, each position exact where the engine proves it
     within its limits, else an estimate (see `analyst` for the engine and its time)."""

@@ -20,7 +20,7 @@ from nimmax.game import AnyGame, BadInput
 from nimmax.games import Family
 from nimmax.games.mnk import MAX_SIDE
 from nimmax.numbers import parse_int, quoted
-from nimmax.players import BadPlayerSpec, Spec, parse_spec
+from nimmax.players import BadPlayerSpec, Spec
 from nimmax.search import ENGINES, Limits, TooDeep, deep
 from nimmax.search.engines import Settings
 
@@ -113,24 +113,26 @@ def boards(chosen: Family, sizes: Sequence[int] = (), ks: Sequence[int] = ()) ->
     return [Board(words, size, k, games.create(words)) for words, size, k in plan(chosen, sizes, ks)]
 
 
-def algorithms(text: str) -> list[Spec]:
-    """Engines from "minimax:cache=off,alphabeta" (options allowed: `cache=on|off`, `table=1000`)."""
+def split_algorithms(text: str) -> list[str]:
+    """Each engine's words in "minimax:cache=off,alphabeta": a comma before an engine's name starts the next."""
     names = "|".join(ENGINES)
-    chosen = []
-    for item in re.split(rf",(?=\s*(?:{names})\b)", text):
-        spec = parse_spec(item.strip())
+    return [item.strip() for item in re.split(rf",(?=\s*(?:{names})\b)", text)]
+
+
+def algorithms(specs: Sequence[Spec]) -> list[Spec]:
+    """The engines a bench runs, checked: search engines with no option but `cache=on|off` and `table=1000`."""
+    for spec in specs:
         if spec.engine is None:
             raise BadPlayerSpec(f"bench runs the engines {', '.join(ENGINES)}, not {quoted(spec.kind)}")
-        extra = sorted(set(spec.options) - {"cache", "table"})
+        extra = sorted(set(spec.named) - {"cache", "table"})
         if extra:
             raise BadPlayerSpec(f"{spec}: bench searches to the end under --time; drop {', '.join(extra)}")
-        chosen.append(spec)
-    return chosen
+    return list(specs)
 
 
 def searching(algorithm: Spec) -> Settings:
     """The engine's settings with no book: a bench measures the search, and a theory (Nim's) answers at once."""
-    return replace(algorithm.engine_settings, book=False)
+    return replace(algorithm.settings, book=False)
 
 
 def measure(board: Board, algorithm: Spec, limit: float) -> Row:
@@ -201,7 +203,7 @@ class Setup:
     limit: float
 
     @classmethod
-    def of(cls, family_name: str, sizes: str | None, ks: str | None, engines: str, limit: float) -> Setup:
+    def of(cls, family_name: str, sizes: str | None, ks: str | None, engines: Sequence[Spec], limit: float) -> Setup:
         """The setup `bench FAMILY --sizes --k --algorithm --time` asks for; BadInput where it is wrong."""
         chosen = family(family_name)
         grid = boards(chosen, parse_sizes(chosen, "--sizes", sizes), parse_sizes(chosen, "--k", ks))

@@ -19,7 +19,7 @@ from nimmax import duel
 from nimmax.duel import Event, Plan
 from nimmax.duel.stats import mean
 from nimmax.game import AnyGame
-from nimmax.players import BadPlayerSpec, limited
+from nimmax.players import BadPlayerSpec, Spec, limited
 from nimmax.search.limits import override
 
 DEFAULT_GAMES = 10
@@ -53,7 +53,7 @@ def split_players(text: str) -> tuple[str, ...]:
 
 def plan(
     game: str | AnyGame,
-    specs: Sequence[str],
+    specs: Sequence[Spec],
     seconds: float | None = None,
     games: int = DEFAULT_GAMES,
     seed: int | None = None,

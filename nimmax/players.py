@@ -7,19 +7,20 @@ engine's figures as a value.
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, Protocol, cast
 
 from nimmax.game import AnyGame, BadInput, Game
 from nimmax.numbers import MAX_SEED, Option, Value, quoted
-from nimmax.search import ENGINES, PLAY, Engine, Limits, SearchResult, Settings, Watcher, engine_for
+from nimmax.search import DEFAULTS, ENGINES, PLAY, Engine, Limits, SearchResult, Settings, Watcher, engine_for
 from nimmax.search.engines import Kept
-from nimmax.search.limits import ITERATIONS, NAMES, as_options, given
+from nimmax.search.limits import ITERATIONS, NAMES, given
 from nimmax.search.result import Decision
 
 
@@ -101,54 +102,82 @@ PLAYERS: Mapping[str, PlayerKind] = MappingProxyType(
 """Every kind of player a spec names: human and random, then every engine of the registry."""
 
 
+PLUGIN = "plugin"
+"""The kind of a plugin player's spec (`bots.py:Greedy`, `package.module:Class`, an entry point's name)."""
+
+SETTING_NAMES = frozenset(setting.name for setting in fields(Settings))
+"""The options that are an engine's settings."""
+
+
 @dataclass(frozen=True)
 class Spec:
-    """A parsed player spec: the kind of player and the options given, typed as read (a limit as
-    typed, `time=inf`); its `limits` and `engine_settings` are the values a search takes."""
+    """A player spec, read once from its words (`parse_spec`) and handed on as this value (pickled to
+    a duel's workers): the kind of player, the limits it searches under (a second a move unless it
+    names its own), its engine's settings. Its text (`str`) is derived from these, for display and
+    records; a plugin player's is its reference, which the plugin loader reads."""
 
     kind: str
-    options: Mapping[str, Value] = field(default_factory=dict)
+    limits: Limits = PLAY
+    settings: Settings = DEFAULTS
+    named: tuple[str, ...] = ()
+    """The options its words named, in their order: the text shows them, and a named limit wins over --time."""
+    own: tuple[tuple[str, Value], ...] = ()
+    """A kind's options that are neither limits nor settings (OpenSpiel's bots': simulations, uct)."""
+    reference: str = ""
+    """A plugin player's words as typed (`bots.py:Greedy:depth=2`), which the plugin loader reads."""
 
     def __str__(self) -> str:
+        if self.kind == PLUGIN:
+            return self.reference
         shown = ",".join(f"{name}={_show(value)}" for name, value in self.options.items())
         return f"{self.kind}:{shown}" if shown else self.kind
 
     @property
+    def options(self) -> dict[str, Value]:
+        """The options its words named and their values (`time=inf`: no clock), as its text shows them."""
+        own = dict(self.own)
+        return {name: own[name] if name in own else self._value(name) for name in self.named}
+
+    def _value(self, name: str) -> Value:
+        if name == "time":
+            return math.inf if self.limits.time is None else self.limits.time
+        if name == "depth":
+            return self.limits.depth
+        if name in NAMES:  # nodes, or MCTS's iterations
+            return self.limits.nodes
+        value: Value = getattr(self.settings, name)
+        return value
+
+    @property
     def engine(self) -> Engine | None:
-        """The search engine this spec names; None for human and random players."""
+        """The search engine this spec names; None for other players."""
         return ENGINES.get(self.kind)
 
     @property
-    def limits(self) -> Limits:
-        """The limits this player searches under: those the spec names, else a second a move."""
-        return given(self.options) or PLAY
+    def is_plugin(self) -> bool:
+        """Whether it names a plugin player rather than one of nimmax's own."""
+        return self.kind == PLUGIN
 
     @property
     def names_limits(self) -> bool:
         """Whether the spec names limits of its own."""
-        return given(self.options) is not None
+        return not NAMES.isdisjoint(self.named)
 
-    @property
-    def settings(self) -> dict[str, Value]:
-        """Every option of this kind of player but the limits: those given, and the defaults of the rest."""
-        chosen = {option.name: option.default for option in PLAYERS[self.kind].options if option.name not in NAMES}
-        return {**chosen, **{name: value for name, value in self.options.items() if name not in NAMES}}
-
-    @property
-    def engine_settings(self) -> Settings:
-        """The engine's settings, typed."""
-        return Settings.of(self.options)
-
-    def with_options(self, **options: Value) -> Spec:
-        """The same spec with some options set (None values are left out)."""
-        chosen = {name: value for name, value in options.items() if value is not None}
-        return Spec(self.kind, {**self.options, **chosen})
+    def seeded(self, seed: int) -> Spec:
+        """The same spec with its engine's random moves drawn from `seed`."""
+        named = self.named if "seed" in self.named else (*self.named, "seed")
+        return replace(self, settings=replace(self.settings, seed=seed), named=named)
 
     def limited(self, limits: Limits) -> Spec:
         """The same spec searching under `limits` instead of the limits it names."""
         nodes = ITERATIONS.name if ITERATIONS in PLAYERS[self.kind].options else "nodes"
-        kept = {name: value for name, value in self.options.items() if name not in NAMES}
-        return Spec(self.kind, {**kept, **as_options(limits, nodes)})
+        each = (("depth", limits.depth), ("time", limits.time), (nodes, limits.nodes))
+        shown = tuple(name for name, value in each if value is not None) or ("time",)  # time=inf: none at all
+        return replace(self, limits=limits, named=(*(name for name in self.named if name not in NAMES), *shown))
+
+
+ALPHABETA = Spec("alphabeta")
+"""Alpha-beta as it plays: a second a move."""
 
 
 def _show(value: Value) -> str:
@@ -158,10 +187,13 @@ def _show(value: Value) -> str:
 
 
 def parse_spec(text: str) -> Spec:
-    """Read `kind[:name=value,...]`; BadPlayerSpec says what is wrong and what is allowed."""
+    """Read `kind[:name=value,...]` (or a plugin player's reference) into a Spec, once, where people
+    give it; BadPlayerSpec says what is wrong and what is allowed."""
     kind, _, rest = text.strip().partition(":")
     kind = kind.strip().lower()
     if kind not in PLAYERS:
+        if _names_plugin(text):
+            return Spec(PLUGIN, reference=text)
         whole = "" if kind == text.strip().lower() else f" in {quoted(text.strip(), 24)}"  # the kind alone, said once
         raise BadPlayerSpec(f"unknown player {quoted(kind, 24)}{whole}; players: {', '.join(PLAYERS)}")
     allowed = {option.name: option for option in PLAYERS[kind].options}
@@ -177,7 +209,17 @@ def parse_spec(text: str) -> Spec:
         if name in options:
             raise BadPlayerSpec(f"option {name} of {kind} is given twice")
         options[name] = allowed[name].read(value.strip(), f"{kind}: {name}", BadPlayerSpec)
-    return Spec(kind, options)
+    own = tuple((name, value) for name, value in options.items() if name not in NAMES | SETTING_NAMES)
+    return Spec(kind, given(options) or PLAY, Settings.of(options), tuple(options), own)
+
+
+def _names_plugin(text: str) -> bool:
+    """Whether a spec's words name a plugin player (`file.py:Class`, `package.module:Class`, or a name
+    an installed package registers)."""
+    from nimmax import plugins  # plugin code is loaded only when a spec names it
+
+    name = text.strip().partition(":")[0].lower()
+    return plugins.is_reference(text) or name in plugins.registered(plugins.PLAYER_GROUP)
 
 
 class RandomPlayer:
@@ -205,7 +247,7 @@ class SearchPlayer:
         if engine is None:
             raise BadPlayerSpec(f"{spec.kind} is not a search engine; engines: {', '.join(ENGINES)}")
         self.engine, self.spec, self.parsed = engine, str(spec), spec
-        self.limits, self.settings = spec.limits, spec.engine_settings
+        self.limits, self.settings = spec.limits, spec.settings
         self.watcher = watcher
         self._table, self._table_game = self.new_table(), ""
         self._searching: AnyGame = Game()  # set with the table, for the game it is asked for
@@ -223,13 +265,21 @@ class SearchPlayer:
         self._asked = game  # asked again for the very same game, its spec need not be worked out again
         return self._table
 
-    def search(self, game: AnyGame, state: Any, every_move: bool = False, deepen: bool | None = None) -> SearchResult:
-        """Run this player's engine on `state` under its limits (`deepen`: see `Engine.search`)."""
+    def search(
+        self,
+        game: AnyGame,
+        state: Any,
+        every_move: bool = False,
+        deepen: bool | None = None,
+        limits: Limits | None = None,
+    ) -> SearchResult:
+        """Run this player's engine on `state` under its limits, or this search's `limits` when given
+        (`deepen`: see `Engine.search`)."""
         table = self.table_for(game)
         return self.engine.search(
             self._searching,
             state,
-            self.limits,
+            self.limits if limits is None else limits,
             table=table,
             watcher=self.watcher,
             every_move=every_move,
@@ -272,64 +322,44 @@ class HumanPlayer:
         return self.ask(game, state)
 
 
-def is_plugin(spec: str | Spec) -> bool:
-    """Whether a spec names a plugin player (`file.py:Class`, `package.module:Class`, or a name an
-    installed package registers) rather than one of nimmax's own."""
-    if not isinstance(spec, str):
-        return False
-    name = spec.strip().partition(":")[0].lower()
-    if name in PLAYERS:
-        return False
-    from nimmax import plugins  # plugin code is loaded only when a spec names it
-
-    return plugins.is_reference(spec) or name in plugins.registered(plugins.PLAYER_GROUP)
-
-
-def check_fit(spec: str | Spec, game: AnyGame) -> None:
+def check_fit(spec: Spec, game: AnyGame) -> None:
     """Refuse, before play starts, a search engine that cannot honour the game's properties (CannotSearch)."""
-    if is_plugin(spec):
-        return
-    parsed = parse_spec(spec) if isinstance(spec, str) else spec
-    if parsed.engine is not None:
-        parsed.engine.game_for(game, parsed.engine_settings)
+    if spec.engine is not None:
+        spec.engine.game_for(game, spec.settings)
 
 
 def create(
-    spec: str | Spec,
+    spec: Spec,
     seed: int | None = None,
     ask: Callable[[AnyGame, Any], Any] | None = None,
     watcher: Watcher | None = None,
 ) -> Player:
-    """Build a player from its spec, e.g. create("alphabeta:time=0.5"); `seed` feeds random
+    """Build a player from its spec, e.g. create(parse_spec("alphabeta:time=0.5")); `seed` feeds random
     players (and a plugin's `seed` keyword, when its spec sets none), `ask` asks a person,
     `watcher` sees an engine's searches."""
-    if is_plugin(spec):
+    if spec.is_plugin:
         from nimmax import plugins
 
-        return cast(Player, plugins.create_player(str(spec), seed))
-    parsed = parse_spec(spec) if isinstance(spec, str) else spec
-    if parsed.kind == "human":
-        return HumanPlayer(ask, str(parsed))
-    if parsed.kind == "random":
-        own = parsed.options.get("seed")
-        return RandomPlayer(own if isinstance(own, int) else seed, str(parsed))
-    if parsed.kind.startswith("openspiel-"):
+        return cast(Player, plugins.create_player(spec.reference, seed))
+    if spec.kind == "human":
+        return HumanPlayer(ask, str(spec))
+    if spec.kind == "random":
+        own = spec.settings.seed
+        return RandomPlayer(own if own is not None else seed, str(spec))
+    if spec.kind.startswith("openspiel-"):
         from nimmax import openspiel_players  # OpenSpiel is loaded only when its bot is named
 
-        chosen = {"seed": seed, **parsed.options} if seed is not None else parsed.options
-        return openspiel_players.create(parsed.kind, str(parsed), chosen)
-    return SearchPlayer(parsed, watcher)
+        chosen = {"seed": seed, **spec.options} if seed is not None else spec.options
+        return openspiel_players.create(spec.kind, str(spec), chosen)
+    return SearchPlayer(spec, watcher)
 
 
-def limited(spec: str | Spec, limits: Limits | None) -> str | Spec:
-    """The spec read, under `limits` when it is a search engine's that names no limit of its own
-    (play --time); a plugin's spec is returned as it is, and any spec read when `limits` is None."""
-    if is_plugin(spec):
+def limited(spec: Spec, limits: Limits | None) -> Spec:
+    """The spec under `limits` when it is a search engine's that names no limit of its own (play
+    --time); any other spec, and any spec when `limits` is None, as it is."""
+    if limits is None or spec.engine is None or spec.names_limits:
         return spec
-    parsed = parse_spec(spec) if isinstance(spec, str) else spec
-    if limits is None or parsed.engine is None or parsed.names_limits:
-        return parsed
-    return parsed.limited(limits)
+    return spec.limited(limits)
 
 
 def suggested(game: AnyGame) -> Spec:

@@ -6,12 +6,15 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nimmax import games
 from nimmax.files import read_text
 from nimmax.match import MAX_RECORD_BYTES, BadRecord, GameRecord, Ply
 from nimmax.numbers import quoted
+
+if TYPE_CHECKING:
+    from nimmax.players import Spec
 
 
 def at_ply(words: Sequence[str]) -> list[str]:
@@ -48,6 +51,13 @@ def at_ply(words: Sequence[str]) -> list[str]:
             f"{info.name} cannot start from ply {number} of a record; nimmax replay {quoted(path)} shows it"
         )
     return spec.split()
+
+
+def players(record: GameRecord) -> list[Spec]:
+    """The record's players, each read from the words it keeps (`random:seed=3`, a plugin's reference)."""
+    from nimmax.players import parse_spec  # the players and their engines load when a record is played on
+
+    return [parse_spec(words) for words in record.players]
 
 
 def plies(record: GameRecord) -> list[Ply]:

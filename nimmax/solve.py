@@ -12,17 +12,16 @@ from nimmax import cache
 from nimmax.claim import clamped
 from nimmax.explain import ANY_SPAWN, follow
 from nimmax.game import CHANCE, AnyGame, Capability
-from nimmax.players import BadPlayerSpec, SearchPlayer, parse_spec
+from nimmax.players import ALPHABETA, BadPlayerSpec, SearchPlayer, Spec
 from nimmax.search import ENGINES, SCALE, Limits, MoveValue, SearchResult, Table, Watcher, deep
 from nimmax.search.engines import Kept
 
 
-def solver(algorithm: str = "alphabeta", limits: Limits | None = None, watcher: Watcher | None = None) -> SearchPlayer:
-    """The player that solves with the engine `algorithm` names; `limits` (--depth/--time) replace its own.
+def solver(spec: Spec = ALPHABETA, limits: Limits | None = None, watcher: Watcher | None = None) -> SearchPlayer:
+    """The player that solves with the engine `spec` names; `limits` (--depth/--time) replace its own.
 
     With no limit at all it searches to the end of the game (no play-time default): see `solve`.
     """
-    spec = parse_spec(algorithm)
     if spec.engine is None:
         raise BadPlayerSpec(f"solve needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
     if limits is not None or not spec.names_limits:
@@ -33,7 +32,7 @@ def solver(algorithm: str = "alphabeta", limits: Limits | None = None, watcher: 
 def solve(
     game: AnyGame,
     state: Any,
-    algorithm: str = "alphabeta",
+    algorithm: Spec = ALPHABETA,
     limits: Limits | None = None,
     watcher: Watcher | None = None,
     player: SearchPlayer | None = None,

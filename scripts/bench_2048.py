@@ -40,7 +40,7 @@ def play_one(spec: str, seed: int, max_moves: int | None) -> dict[str, Any]:
     """Play `2048 --seed seed` to its end (or `max_moves`); the figures of the game."""
     game = games.create(f"2048 --seed {seed}")
     assert isinstance(game, Twenty48)
-    player = players.create(spec, seed=seed)
+    player = players.create(players.parse_spec(spec), seed=seed)
     moves, nodes, thinking, slowest = 0, 0, 0.0, 0.0
     depths: dict[int, list[int]] = {band: [] for band in range(len(FULLNESS))}
     state = game.initial_state()

@@ -34,7 +34,7 @@ from nimmax.analyze import analyze
 from nimmax.games import connect4_book, create
 from nimmax.match import GameRecord
 from nimmax.players import create as create_player
-from nimmax.players import decide
+from nimmax.players import decide, parse_spec
 
 BUCKETS = ((0, 9), (10, 15), (16, 30))
 """Plies grouped as the issue measured them."""
@@ -68,7 +68,7 @@ def play(spec: str, seat: int, opening: Sequence[int]) -> tuple[list[int], int, 
     """A game of nimmax (`spec`, at `seat`) against perfect play after `opening`: the moves, the
     result for nimmax's seat (+1, 0, -1) and nimmax's seconds a move."""
     game = create(["connect4"])
-    player = create_player(spec)
+    player = create_player(parse_spec(spec))
     state, moves, seconds = game.initial_state(), list(opening), []
     for move in opening:
         state = game.result(state, move)
@@ -131,7 +131,7 @@ def kept(spec: str, positions: list[list[int]]) -> tuple[dict[tuple[int, int], l
         for move in moves:
             state = game.result(state, move)
         start = time.perf_counter()
-        move = decide(create_player(spec), game, state).move
+        move = decide(create_player(parse_spec(spec)), game, state).move
         seconds.append(time.perf_counter() - start)
         found = scores(moves)
         good = sign(found[move]) == sign(max(found.values()))
@@ -159,7 +159,7 @@ def decisive(moves: list[int]) -> int | None:
 def analysed(spec: str, moves: list[int]) -> tuple[int | None, int | None, bool]:
     """nimmax analyze's decisive ply of a game, the solver's, and whether nimmax's verdict there is proven."""
     record = GameRecord("connect4", ("a", "b"), tuple("abcdefg"[col] for col in moves), None, (), True)
-    analysis = analyze(record, spec)
+    analysis = analyze(record, parse_spec(spec))
     named = analysis.decisive
     return (named.ply if named else None), decisive(moves), bool(named and named.exact)
 

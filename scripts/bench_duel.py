@@ -115,16 +115,15 @@ def bare_loop(game_words: str, specs: tuple[str, str], games: int, seed: int) ->
     """Play the duel's games in a plain loop: the engine's `search` or the random player's draw for each
     move, `game.result`, the duel's seeds and blocks (a table per entrant and block); wins of each
     entrant and draws. Engines only: a random player's own `seed=` and plugins are not taken."""
-    plan = duel.plan(game_words, [limited(spec, override(time=None)) for spec in specs], games, seed)
+    plan = duel.plan(game_words, [limited(parse_spec(spec), override(time=None)) for spec in specs], games, seed)
     game, wins, draws = plan.game, [0, 0], 0
     for block in plan.blocks():
         engines: list[tuple[Any, ...] | None] = []
         for spec in block.specs:
-            parsed = parse_spec(spec)
-            engine = parsed.engine
+            engine = spec.engine
             if engine is not None:  # what a SearchPlayer holds: engine, limits, settings, its table, its game
-                settings = parsed.engine_settings
-                engines.append((engine, parsed.limits, settings, engine.new_table(settings), game.for_search()))
+                settings = spec.settings
+                engines.append((engine, spec.limits, settings, engine.new_table(settings), game.for_search()))
             else:
                 engines.append(None)
         for index in range(block.start, block.start + block.count):

@@ -105,7 +105,7 @@ def depth_figures(seconds: float, moves: int = 10) -> None:
     from nimmax import games, players
 
     game = games.create("tictactoe --size 15 --k 5")
-    player, state, reached = players.create(f"alphabeta:time={seconds:g}"), game.initial_state(), []
+    player, state, reached = players.create(players.parse_spec(f"alphabeta:time={seconds:g}")), game.initial_state(), []
     for _ in range(moves):
         decision = players.decide(player, game, state)
         assert decision.search is not None

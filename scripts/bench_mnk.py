@@ -116,7 +116,7 @@ def main() -> None:
     for words in ("tictactoe --size 15 --k 5", "tictactoe --size 7 --k 5", "connect4"):
         game = games.create(words)
         state = game.initial_state()
-        player = players.create("alphabeta:time=0.2")
+        player = players.create(players.parse_spec("alphabeta:time=0.2"))
         worst = 0.0
         last = None
         for _ in range(10):  # the first ten moves of a self-play game

@@ -31,6 +31,7 @@ from rich.console import Console  # noqa: E402
 
 from nimmax import duel  # noqa: E402
 from nimmax.duel.stats import elo_ratings  # noqa: E402
+from nimmax.players import parse_spec  # noqa: E402
 from nimmax.ui.duel import tournament_summary  # noqa: E402
 
 GAME = "nim 1"
@@ -51,7 +52,7 @@ def timed(work: Callable[[], T]) -> tuple[T, float]:
 
 def measure(count: int, cli: bool) -> dict[str, float]:
     """The seconds of each part of one tournament of `count` players."""
-    plan = duel.plan(GAME, specs(count), 1, seed=1)
+    plan = duel.plan(GAME, [parse_spec(spec) for spec in specs(count)], 1, seed=1)
     event, games = timed(lambda: duel.run(plan))
     scores, played = duel.points(event)
     _, rating = timed(lambda: elo_ratings(scores, played))

@@ -26,6 +26,7 @@ from unittest import mock
 from nimmax import games
 from nimmax.cli import main
 from nimmax.game import AnyGame
+from nimmax.players import Spec, parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 ENVIRONMENT = {"COLUMNS": "120", "NO_COLOR": "1"}
@@ -250,3 +251,8 @@ def _commands(number: int, line: str) -> list[Example]:
         )
         start = end + 1
     return commands
+
+
+def read_specs(*words: str) -> list[Spec]:
+    """Player specs read from their words, as the CLI reads them before any library call."""
+    return [parse_spec(text) for text in words]

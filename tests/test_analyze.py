@@ -53,7 +53,7 @@ def test_misere_nim_mistake_at_ply_three_decides_the_game() -> None:
     assert bouton_verdicts(piles, takes) == ["best", "best", "mistake"]
     # B then plays perfectly: 1 0 0 leaves A the last counter, which loses in misère play.
     rest = [(2, 3), (1, 1)]
-    analysis = analyze(record("nim 2 3 5", [f"{pile}:{take}" for pile, take in takes + rest]), "alphabeta")
+    analysis = analyze(record("nim 2 3 5", [f"{pile}:{take}" for pile, take in takes + rest]), parse_spec("alphabeta"))
     assert [move.verdict for move in analysis.moves] == bouton_verdicts(piles, takes + rest)
     assert analysis.as_json()["decisive_ply"] == 3
     assert analysis.decisive is not None and analysis.decisive.seat == 0
@@ -74,7 +74,7 @@ def test_nim_verdicts_follow_bouton(data: st.DataObject) -> None:
         state[pile] -= take
         takes.append((pile + 1, take))
     words = "nim " + " ".join(map(str, piles))
-    analysis = analyze(record(words, [f"{pile}:{take}" for pile, take in takes]), "alphabeta:time=inf")
+    analysis = analyze(record(words, [f"{pile}:{take}" for pile, take in takes]), parse_spec("alphabeta:time=inf"))
     expected = bouton_verdicts(piles, takes)
     assert [move.verdict for move in analysis.moves] == expected
     mistakes = [ply for ply, found in enumerate(expected, start=1) if found == "mistake"]
@@ -167,7 +167,7 @@ def test_a_move_the_search_did_not_reach_is_valued_alone() -> None:
         board = "".join(ch for ch in game.format_position(game.result(state, move)) if ch in "xo.")
         assert value_of(game, player, state, move, seat=1) == (-ttt_value(board), True)
     # a search stopped after two nodes values no more than one root move; the rest are valued alone
-    analysis = analyze(record("tictactoe", ["b2", "a1", "c1", "b1"]), "alphabeta:nodes=2")
+    analysis = analyze(record("tictactoe", ["b2", "a1", "c1", "b1"]), parse_spec("alphabeta:nodes=2"))
     assert [move.ply for move in analysis.moves] == [1, 2, 3, 4]
     # The plies are searched from the last back: ply 4's proofs (b1 a loss, a3 wins for X; a3 a
     # draw) are on the table the earlier plies are searched with, so every ply is proven.

@@ -26,14 +26,20 @@ from nimmax.bench import (
     parse_sizes,
     plan,
     run_all,
+    split_algorithms,
 )
 from nimmax.game import BadInput
 from nimmax.players import Spec
 from nimmax.search import Table, search
 from nimmax.ui.bench import BenchProgress
 
-from .cli_helpers import nimmax, nimmax_in_process
+from .cli_helpers import nimmax, nimmax_in_process, read_specs
 from .theory import nim_mover_wins, simple_nim_tree_size
+
+
+def engines(text: str) -> list[Spec]:
+    """The engines `bench --algorithm TEXT` runs, read as the CLI reads them."""
+    return algorithms(read_specs(*split_algorithms(text)))
 
 
 def test_families_make_the_documented_game_words() -> None:
@@ -70,7 +76,7 @@ def test_a_k_over_every_size_leaves_no_board(sizes: tuple[int, ...], ks: tuple[i
 
 
 def test_values_match_theory_and_nodes_match_the_engines() -> None:
-    plain_minimax, with_table, without_table = algorithms("minimax:cache=off,alphabeta,alphabeta:cache=off")
+    plain_minimax, with_table, without_table = engines("minimax:cache=off,alphabeta,alphabeta:cache=off")
     for board in boards(family("simple-nim"), (5, 8, 9, 12)):
         expected = -1 if board.size % 4 == 1 else 1
         row = measure(board, plain_minimax, limit=30)
@@ -91,7 +97,7 @@ def test_values_match_theory_and_nodes_match_the_engines() -> None:
 def test_limit_stops_a_run_and_skips_the_larger_boards() -> None:
     grid = boards(family("simple-nim"), (6, 40, 45))
     start = time.perf_counter()
-    rows = list(run_all(grid, algorithms("minimax:cache=off,alphabeta"), limit=0.3))
+    rows = list(run_all(grid, engines("minimax:cache=off,alphabeta"), limit=0.3))
     elapsed = time.perf_counter() - start
     status = {(row.board, row.algorithm): row.status for row in rows}
     assert status[("simple-nim 6", "minimax:cache=off")] == DONE
@@ -106,12 +112,12 @@ def test_limit_stops_a_run_and_skips_the_larger_boards() -> None:
 @pytest.mark.parametrize("text", ["random", "alphabeta:depth=3", "minimax:time=1", "deep-blue"])
 def test_bad_algorithms_are_refused(text: str) -> None:
     with pytest.raises(BadInput):
-        algorithms(text)
+        engines(text)
 
 
 def test_algorithm_options_keep_their_commas() -> None:
-    chosen = algorithms("minimax:cache=on,table=100,alphabeta")
-    assert [(one.kind, one.settings["cache"], one.settings["table"]) for one in chosen] == [
+    chosen = engines("minimax:cache=on,table=100,alphabeta")
+    assert [(one.kind, one.settings.cache, one.settings.table) for one in chosen] == [
         ("minimax", True, 100),
         ("alphabeta", True, 1_000_000),
     ]
@@ -174,7 +180,7 @@ def test_tree_and_bench_help_show_examples() -> None:
 def test_a_run_out_of_time_skips_every_board_at_least_as_large_longer_lines_too() -> None:
     """The issue's case: minimax ran out on 4x4 k=3, so 4x4 k=4 (a longer line, more work) is not run."""
     grid = boards(family("tictactoe"), (3, 4), (3, 4))
-    rows = list(run_all(grid, algorithms("minimax:cache=off,alphabeta"), limit=0.05))
+    rows = list(run_all(grid, engines("minimax:cache=off,alphabeta"), limit=0.05))
     status = {(row.board, row.algorithm): row.status for row in rows}
     assert status[("tictactoe --size 3 --k 3", "minimax:cache=off")] == OVER  # 549,946 nodes: not in 0.05 s
     assert status[("tictactoe --size 4 --k 3", "minimax:cache=off")] == SKIPPED
@@ -199,7 +205,7 @@ def test_the_progress_line_names_the_run_in_progress_and_its_time() -> None:
         progress.starting(board, algorithm)
         seen.append(progress.__rich__().plain)
 
-    for row in run_all(grid, algorithms("minimax:cache=off,alphabeta"), limit=5, starting=starting):
+    for row in run_all(grid, engines("minimax:cache=off,alphabeta"), limit=5, starting=starting):
         progress.finished(row)
     assert seen[0].startswith("0 of 4 runs done · now simple-nim 6 with minimax:cache=off, 0.")
     assert seen[3].startswith("3 of 4 runs done · now simple-nim 9 with alphabeta, ") and seen[3].endswith(" s")
@@ -224,7 +230,7 @@ def test_the_old_spellings_still_work_with_a_note() -> None:
 def test_a_bench_cut_short_keeps_its_rows_and_says_how_many() -> None:
     """bench() runs the plan and returns the rows before a Ctrl-C, with the interruption, for the CLI to
     show and raise; the progress it is given hears of every run."""
-    setup = Setup.of("simple-nim", "6,9", None, "minimax:cache=off,alphabeta", 5)
+    setup = Setup.of("simple-nim", "6,9", None, engines("minimax:cache=off,alphabeta"), 5)
     started: list[str] = []
 
     class Stopping:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import re
 import signal
 import subprocess
@@ -22,9 +23,9 @@ from nimmax import duel, games
 from nimmax.duel import timeless
 from nimmax.game import CHANCE, BadGameSpec, BadInput, Game, IllegalMove
 from nimmax.match import plies
-from nimmax.players import BadPlayerSpec, create
+from nimmax.players import BadPlayerSpec, create, parse_spec
 
-from .cli_helpers import ROOT, nimmax
+from .cli_helpers import ROOT, nimmax, read_specs
 from .theory import nim_mover_wins
 
 
@@ -95,7 +96,7 @@ def test_repeated_specs_get_numbered_names() -> None:
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=3))
 def test_alphabeta_wins_every_nim_game_it_starts_from_a_winning_position(piles: list[int]) -> None:
     words = "nim " + " ".join(map(str, piles))
-    event = duel.run(duel.plan(words, ["alphabeta", "random"], 6, seed=sum(piles)))
+    event = duel.run(duel.plan(words, read_specs("alphabeta", "random"), 6, seed=sum(piles)))
     alphabeta = event.pairings[0].sides[0]
     if nim_mover_wins(piles, misere=True):
         assert alphabeta.wins_first == alphabeta.games_first == 3
@@ -116,7 +117,7 @@ def test_minimax_never_loses_a_nim_game_it_starts_won_from_the_cli() -> None:
 
 
 def test_minimax_never_loses_to_random_on_3x3() -> None:
-    event = duel.run(duel.plan(games.create("tictactoe"), ["minimax:cache=on", "random"], 30, seed=11))
+    event = duel.run(duel.plan(games.create("tictactoe"), read_specs("minimax:cache=on", "random"), 30, seed=11))
     minimax = event.pairings[0].sides[0]
     assert minimax.losses == 0 and minimax.wins + minimax.draws == 30
     assert minimax.wins > 0  # random does blunder
@@ -139,6 +140,22 @@ def test_same_seed_same_duel_on_one_or_two_processes() -> None:
     assert alone["games"] == 45 and alone["seed"] == 17
 
 
+def test_specs_reach_the_pool_as_values_and_two_processes_play_the_games_of_one() -> None:
+    """A Spec (kind, Limits, Settings) goes to the pool's workers pickled as it is, never as words: each
+    block holds the plan's own values, a block read back from its pickle holds equal ones, and two
+    processes play the games one does (an MCTS seeded by the event, a tableless alpha-beta to a depth,
+    a random player with a seed of its own)."""
+    entrants = read_specs("mcts:iterations=30,c=0.5", "alphabeta:depth=1,cache=off", "random:seed=4")
+    plan = duel.plan("nim 2 3 4", entrants, 2 * duel.MIN_BLOCK + 1, seed=3)
+    for block in plan.blocks():
+        assert all(any(spec is entrant for entrant in entrants) for spec in block.specs)
+        assert pickle.loads(pickle.dumps(block)).specs == block.specs
+    alone, pooled = duel.run(plan), duel.run(plan, jobs=2)
+    record = duel.tournament_record(alone)
+    assert timeless(record) == timeless(duel.tournament_record(pooled))
+    assert record["games"] == 3 * plan.games and record["players"] == [str(spec) for spec in entrants]
+
+
 def test_random_players_are_seeded_game_by_game() -> None:
     args = ("random", "random:seed=4", "--game", "nim 3 4 5", "--games", "40")
     first = duel_json(*args, "--seed", "1", "--jobs", "2")
@@ -149,7 +166,9 @@ def test_random_players_are_seeded_game_by_game() -> None:
 
 
 def test_search_tables_live_for_a_block_of_games_then_start_afresh() -> None:
-    plan = duel.plan("nim 3 4 5", ["alphabeta:book=off", "alphabeta:book=off"], 2 * duel.MIN_BLOCK + 1, seed=0)
+    plan = duel.plan(
+        "nim 3 4 5", read_specs("alphabeta:book=off", "alphabeta:book=off"), 2 * duel.MIN_BLOCK + 1, seed=0
+    )
     assert plan.block_size == duel.MIN_BLOCK and plan.block_count == 3
     results = [result for block in plan.blocks() for result in duel.block_games(block)]
 
@@ -168,7 +187,7 @@ def test_search_tables_live_for_a_block_of_games_then_start_afresh() -> None:
 def test_any_backend_plays_the_same_games() -> None:
     """The backend seam: a backend of its own (here the blocks in reverse order) plugs into `run`
     and, like the process pool, plays the very games of the serial backend."""
-    plan = duel.plan("nim 2 3 5", ["alphabeta", "random", "random:seed=2"], 2 * duel.MIN_BLOCK + 1, seed=6)
+    plan = duel.plan("nim 2 3 5", read_specs("alphabeta", "random", "random:seed=2"), 2 * duel.MIN_BLOCK + 1, seed=6)
 
     def backwards(blocks: Sequence[duel.Block], count: duel.Count) -> None:
         duel.serial(blocks[::-1], count)
@@ -189,7 +208,7 @@ def test_a_time_limited_player_keeps_within_its_budget() -> None:
     budget being used."""
     spec = "alphabeta:time=0.2,book=off"
     game = games.create("connect4")
-    opening = next(plies(game, [create(spec)] * 2))
+    opening = next(plies(game, [create(parse_spec(spec))] * 2))
     assert opening.search is not None and not opening.search.exact  # the search does run out of time
     record = duel_json(spec, "random", "--game", "connect4", "--games", "2", "--seed", "1")
     worst = record["per_player"][spec]["max_move_seconds"]
@@ -246,7 +265,7 @@ class Dealt(Game[Draw, int]):
 
 
 def test_one_player_duel_deals_the_same_games_to_both_players() -> None:
-    event = duel.run(duel.plan(Dealt(), ["alphabeta", "expectimax"], 40, seed=9))
+    event = duel.run(duel.plan(Dealt(), read_specs("alphabeta", "expectimax"), 40, seed=9))
     record = duel.pairing_record(event, event.pairings[0])
     keeper, other = (timeless(record["per_player"][name]) for name in ("alphabeta", "expectimax"))
     # both always keep the dealt tile, so on the same deals they score the same, game for game
@@ -258,7 +277,7 @@ def test_one_player_duel_deals_the_same_games_to_both_players() -> None:
 
 
 def test_one_player_duel_is_the_same_on_two_processes() -> None:
-    plan = duel.plan(Dealt(), ["random", "alphabeta"], 2 * duel.MIN_BLOCK + 3, seed=5)
+    plan = duel.plan(Dealt(), read_specs("random", "alphabeta"), 2 * duel.MIN_BLOCK + 3, seed=5)
     alone, pooled = duel.run(plan), duel.run(plan, jobs=2)
     assert timeless(duel.pairing_record(alone, alone.pairings[0])) == timeless(
         duel.pairing_record(pooled, pooled.pairings[0])
@@ -266,7 +285,7 @@ def test_one_player_duel_is_the_same_on_two_processes() -> None:
 
 
 def test_one_player_duel_ranks_the_keeper_above_random() -> None:
-    event = duel.run(duel.plan(Dealt(), ["alphabeta", "random"], 40, seed=9))
+    event = duel.run(duel.plan(Dealt(), read_specs("alphabeta", "random"), 40, seed=9))
     record = duel.pairing_record(event, event.pairings[0])
     keeper, chancer = record["per_player"]["alphabeta"], record["per_player"]["random"]
     assert keeper["losses"] == 0 and keeper["wins"] + keeper["draws"] == 40
@@ -313,7 +332,7 @@ def test_tournament_crosstable_and_ratings_agree_with_the_games() -> None:
 
 
 def test_standings_are_what_the_record_and_the_table_show() -> None:
-    event = duel.run(duel.plan("nim 2 3 5", ["random", "alphabeta", "alphabeta:depth=1"], 12, seed=2))
+    event = duel.run(duel.plan("nim 2 3 5", read_specs("random", "alphabeta", "alphabeta:depth=1"), 12, seed=2))
     standings, record = duel.standings(event), duel.tournament_record(event)
     assert dict(zip(standings.names, standings.ratings, strict=True)) == record["ratings"]
     assert dict(zip(standings.names, standings.points, strict=True)) == record["points"]
@@ -407,11 +426,11 @@ def test_tournament_bad_input_exits_2() -> None:
 
 def test_plan_checks_its_input() -> None:
     with pytest.raises(BadGameSpec):
-        duel.plan("no-such-game", ["random", "random"], 1)
+        duel.plan("no-such-game", read_specs("random", "random"), 1)
     with pytest.raises(BadPlayerSpec):
-        duel.plan("nim 2", ["random", "minimax:depth=0"], 1)
+        duel.plan("nim 2", read_specs("random", "minimax:depth=0"), 1)
     with pytest.raises(BadInput):
-        duel.plan("nim 2", ["random"], 1)
+        duel.plan("nim 2", read_specs("random"), 1)
 
 
 @pytest.mark.parametrize(("jobs", "as_json"), [("1", False), ("2", True)])
@@ -466,14 +485,16 @@ def test_an_engine_that_cannot_value_chance_is_refused_before_a_duel_starts() ->
 
     coin_flip = TreeGame((0, [("chance", [(0.5, 1), (0.5, -1)]), (1, [0])]))
     with pytest.raises(BadInput, match="alphabeta cannot value the chance nodes of tree; use expectimax"):
-        duel.plan(coin_flip, ["alphabeta", "random"], 10, seed=1)
-    assert duel.plan(coin_flip, ["expectimax", "random"], 10, seed=1).specs == ("expectimax", "random")
+        duel.plan(coin_flip, read_specs("alphabeta", "random"), 10, seed=1)
+    assert duel.plan(coin_flip, read_specs("expectimax", "random"), 10, seed=1).names == ("expectimax", "random")
 
 
 def test_a_pool_plays_every_block_when_blocks_finish_faster_than_it_looks() -> None:
     """Blocks of one-move games finish while the pool waits for results: it plays every block,
     never stopping because the blocks in flight happen to be done while others still wait."""
-    plan = duel.plan("simple-nim 1", ["random", "random:seed=1", "random:seed=2", "random:seed=3"], 20, seed=4)
+    plan = duel.plan(
+        "simple-nim 1", read_specs("random", "random:seed=1", "random:seed=2", "random:seed=3"), 20, seed=4
+    )
     assert plan.block_count > 4  # more blocks than the pool keeps in flight
     event = duel.run(plan, jobs=2)
     assert event.done == plan.total and not event.interrupted

@@ -21,6 +21,7 @@ from nimmax import games, match, players
 from nimmax.game import BadGameSpec, IllegalMove, winner_of
 from nimmax.games.kalah import Kalah
 from nimmax.games.kalah_position import Position, parse_position
+from nimmax.players import parse_spec
 from nimmax.search import Table, search
 from nimmax.ui.render import render
 
@@ -404,7 +405,7 @@ def test_a_whole_game_on_the_full_board_keeps_the_mover_on_extra_turns() -> None
     every ply is made by the seat the state names, some seat moves twice running, and the
     record replays to the same final position."""
     game = games.create("kalah")
-    seats = [players.create("alphabeta:depth=3"), players.create("random:seed=5")]
+    seats = [players.create(parse_spec("alphabeta:depth=3")), players.create(parse_spec("random:seed=5"))]
     history = list(match.plies(game, seats))
     assert all(ply.seat == game.to_move(ply.before) for ply in history)
     assert any(first.seat == second.seat for first, second in zip(history, history[1:], strict=False))

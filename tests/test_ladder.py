@@ -17,7 +17,7 @@ from nimmax.duel import block_games, run
 from nimmax.duel.planning import opening
 from nimmax.game import BadInput, ordered
 
-from .cli_helpers import nimmax, nimmax_in_process, nimmax_started
+from .cli_helpers import nimmax, nimmax_in_process, nimmax_started, read_specs
 from .test_signals import finish, running_commands, until
 
 PERFECT = "alphabeta:time=inf"  # an exact search: 3x3 tic-tac-toe is solved in a few milliseconds
@@ -36,14 +36,18 @@ def test_players_are_split_at_commas_keeping_each_spec_s_options() -> None:
 
 
 def test_the_time_a_move_goes_to_engines_without_a_limit_of_their_own() -> None:
-    plan = ladder.plan("tictactoe", ["alphabeta", "alphabeta:depth=2", "random", "minimax:nodes=50"], 0.25, 2, 1)
-    assert plan.specs == ("alphabeta:time=0.25", "alphabeta:depth=2", "random", "minimax:nodes=50")
+    plan = ladder.plan(
+        "tictactoe", read_specs("alphabeta", "alphabeta:depth=2", "random", "minimax:nodes=50"), 0.25, 2, 1
+    )
+    assert plan.names == ("alphabeta:time=0.25", "alphabeta:depth=2", "random", "minimax:nodes=50")
     assert len(plan.pairings) == 6 and plan.total == 12
-    assert ladder.plan("tictactoe", ["alphabeta", "random"], None, 2, 1).specs == ("alphabeta", "random")
+    assert ladder.plan("tictactoe", read_specs("alphabeta", "random"), None, 2, 1).names == ("alphabeta", "random")
 
 
 def test_perfect_players_draw_each_other_and_never_lose_to_random() -> None:
-    event = run(ladder.plan("tictactoe", [PERFECT, "minimax:time=inf", "random"], None, 6, seed=5, openings=0))
+    event = run(
+        ladder.plan("tictactoe", read_specs(PERFECT, "minimax:time=inf", "random"), None, 6, seed=5, openings=0)
+    )
     rungs = {rung.name: rung for rung in ladder.ladder(event)}
     perfect, oracle, chance = rungs[PERFECT], rungs["minimax:time=inf"], rungs["random"]
     assert perfect.losses == oracle.losses == 0 and chance.wins == 0
@@ -60,7 +64,7 @@ def test_perfect_players_draw_each_other_and_never_lose_to_random() -> None:
 
 
 def test_the_same_seed_plays_the_same_ladder() -> None:
-    specs = ["alphabeta:depth=1", "random", "minimax:depth=1"]
+    specs = read_specs("alphabeta:depth=1", "random", "minimax:depth=1")
     first = ladder.ladder(run(ladder.plan("tictactoe --size 4 --k 3", specs, None, 4, seed=9)))
     again = ladder.ladder(run(ladder.plan("tictactoe --size 4 --k 3", specs, None, 4, seed=9)))
     assert [(r.name, r.wins, r.draws, r.losses, r.nodes) for r in first] == [
@@ -71,7 +75,7 @@ def test_the_same_seed_plays_the_same_ladder() -> None:
 def test_openings_come_from_the_seed_and_each_serves_a_colour_swapped_pair() -> None:
     """Games 2j and 2j + 1 of every pairing start from opening j, drawn from the seed alone;
     deterministic players then play as many different games as there are openings."""
-    specs = ["alphabeta:depth=2", "alphabeta:depth=1"]
+    specs = read_specs("alphabeta:depth=2", "alphabeta:depth=1")
     plan = ladder.plan("connect4", specs, None, 8, seed=4, openings=3)
     again = ladder.plan("connect4", specs, None, 8, seed=4, openings=3)
     lines = ladder.opening_lines(plan)

@@ -305,6 +305,47 @@ def test_games_never_import_search() -> None:
     assert not crossing, "a game imports search:\n" + "\n".join(crossing)
 
 
+WORDS_READ = ("nimmax.cli", "nimmax.recorded")
+"""Where a player's words are read into a Spec: the commands (what people type) and the record
+reader (the players a record keeps). Everywhere else a Spec is handed on as the value it is."""
+
+LIMITS_READ = frozenset({("nimmax.players", "parse_spec"), ("nimmax.search.engines", "search")})
+"""Where a spec's options become Limits (`limits.given`): the spec parser, and `search(**options)`,
+the keyword face scripts and tests call."""
+
+
+def calls(name: str, called: str) -> Iterator[tuple[str, int]]:
+    """Each call of a function named `called` (bare or as an attribute) in module `name`: the
+    qualified name of the function it stands in (or "" at module level) and its line."""
+    tree = ast.parse(MODULES[name].read_text())
+    within = {id(inner): qualified for qualified, node in functions(tree) for inner in ast.walk(node)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            target = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            if target == called:
+                yield within.get(id(node), ""), node.lineno
+
+
+def test_player_words_are_read_only_by_the_commands_and_the_record_reader() -> None:
+    """A Spec is read once from its words where people or records give them, then travels as a value:
+    no module but cli/ and the record reader calls `parse_spec`, and only the parser reads limits."""
+    parsing = [
+        f"{shown(MODULES[name])}:{line} calls parse_spec"
+        for name in MODULES
+        if not name.startswith(WORDS_READ)
+        for _, line in calls(name, "parse_spec")
+    ]
+    assert not parsing, "player words read outside cli/ and the record reader:\n" + "\n".join(parsing)
+    reading = [
+        f"{shown(MODULES[name])}:{line} ({function}) reads limits from options"
+        for name in MODULES
+        for function, line in calls(name, "given")
+        if (name, function) not in LIMITS_READ
+    ]
+    assert not reading, "limits rebuilt from options:\n" + "\n".join(reading)
+    assert list(calls("nimmax.players", "given")), "the parser reads limits through `given`"
+
+
 def test_no_module_is_over_400_lines() -> None:
     long = [
         f"{shown(path)}: {lines} lines"

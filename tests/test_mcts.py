@@ -96,8 +96,8 @@ def test_a_win_in_one_is_proven_at_once() -> None:
 def test_it_never_loses_to_random_on_3x3() -> None:
     game = games.create("tictactoe")
     for index in range(20):
-        ours = create(f"mcts:iterations=1500,seed={index}")
-        other = create("random", seed=index)
+        ours = create(parse_spec(f"mcts:iterations=1500,seed={index}"))
+        other = create(parse_spec("random"), seed=index)
         seats = [ours, other] if index % 2 == 0 else [other, ours]
         state = game.initial_state()
         for ply in plies(game, seats, state, random.Random(index)):
@@ -109,8 +109,8 @@ def test_it_draws_against_perfect_play_on_3x3() -> None:
     game = games.create("tictactoe")
     draws = 0
     for index in range(10):
-        ours = create(f"mcts:iterations=3000,seed={index}")
-        perfect = create("alphabeta:time=inf")
+        ours = create(parse_spec(f"mcts:iterations=3000,seed={index}"))
+        perfect = create(parse_spec("alphabeta:time=inf"))
         seats = [ours, perfect] if index % 2 == 0 else [perfect, ours]
         state = game.initial_state()
         for ply in plies(game, seats, state, random.Random(index)):
@@ -122,7 +122,7 @@ def test_it_draws_against_perfect_play_on_3x3() -> None:
 def whole_game(words: str, spec: str, seed: int) -> tuple[list[Any], Any]:
     """Every (seat, move) of one game with the player on every seat, and the last state."""
     game = games.create(words)
-    player = create(spec)
+    player = create(parse_spec(spec))
     state, made = game.initial_state(), []
     for ply in plies(game, [player] * game.players, state, random.Random(seed)):
         before = ply.before
@@ -372,8 +372,8 @@ def test_specs_and_refusals() -> None:
         with pytest.raises(BadPlayerSpec, match=words):
             parse_spec(bad)
     with pytest.raises(CannotSearch, match="nim has none"):
-        check_fit("mcts:rollout=heuristic", games.create("nim 3 4 5"))
-    check_fit("mcts", games.create("2048"))  # chance is sampled, not refused
+        check_fit(parse_spec("mcts:rollout=heuristic"), games.create("nim 3 4 5"))
+    check_fit(parse_spec("mcts"), games.create("2048"))  # chance is sampled, not refused
     limits = parse_spec("mcts:iterations=50").limits
     assert limits.time is None and limits.nodes == 50  # iterations lift the default clock
 

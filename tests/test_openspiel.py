@@ -18,6 +18,7 @@ from nimmax import games, players  # noqa: E402
 from nimmax.game import BadGameSpec, IllegalMove, outcomes  # noqa: E402
 from nimmax.games import openspiel  # noqa: E402
 from nimmax.guard import PluginFailed, unguarded  # noqa: E402
+from nimmax.players import parse_spec  # noqa: E402
 from nimmax.search import ENGINES, Limits  # noqa: E402
 
 from .cli_helpers import nimmax, nimmax_in_process  # noqa: E402
@@ -147,7 +148,7 @@ def test_without_openspiel_the_error_says_how_to_install(monkeypatch: pytest.Mon
     with pytest.raises(BadGameSpec, match=r"pip install 'nimmax\[openspiel\]'"):
         games.create(["openspiel:tic_tac_toe"])
     with pytest.raises(BadGameSpec, match=r"pip install 'nimmax\[openspiel\]'"):
-        players.create("openspiel-mcts")
+        players.create(parse_spec("openspiel-mcts"))
 
 
 def test_an_openspiel_exception_is_one_line_naming_the_game() -> None:
@@ -188,14 +189,18 @@ def test_every_qualifying_game_passes_check(monkeypatch: pytest.MonkeyPatch) -> 
 def test_the_bots_play_nimmax_games_and_openspiel_games() -> None:
     """openspiel-ab finds the win at once (a nimmax game); openspiel-mcts answers a legal move (OpenSpiel's)."""
     nim = games.create("nim 1 2 --normal")
-    bot = players.create("openspiel-ab:depth=4")
+    bot = players.create(parse_spec("openspiel-ab:depth=4"))
     move = players.decide(bot, nim, nim.initial_state()).move
     after = nim.result(nim.initial_state(), move)
     assert nim.format_position(after) in ("1,1",)
-    proven = players.decide(players.create("openspiel-mcts:simulations=300,seed=1"), nim, nim.initial_state()).move
+    proven = players.decide(
+        players.create(parse_spec("openspiel-mcts:simulations=300,seed=1")), nim, nim.initial_state()
+    ).move
     assert nim.format_position(nim.result(nim.initial_state(), proven)) == "1,1"  # Bouton: the nim-sum made 0
     hexed = games.create(["openspiel:hex(board_size=3)"])
-    chosen = players.decide(players.create("openspiel-mcts:simulations=200,seed=1"), hexed, hexed.initial_state())
+    chosen = players.decide(
+        players.create(parse_spec("openspiel-mcts:simulations=200,seed=1")), hexed, hexed.initial_state()
+    )
     assert chosen.move in hexed.actions(hexed.initial_state())
     assert isinstance(unguarded(hexed), openspiel.OpenSpielGame)
 

@@ -15,7 +15,7 @@ from nimmax.bench import DONE, SKIPPED, TOO_DEEP, algorithms, boards, family, me
 from nimmax.numbers import int_option, quoted
 from nimmax.search import TooDeep
 
-from .cli_helpers import nimmax_in_process
+from .cli_helpers import nimmax_in_process, read_specs
 
 WHOLE = "must be a whole number from"
 DECIMAL = "must be a number from"
@@ -120,9 +120,9 @@ def test_help_still_shows_the_ranges_and_defaults(command: str, defaults: list[s
 def test_a_bench_run_too_deep_for_the_stack_is_a_row_and_the_larger_boards_are_skipped() -> None:
     grid = boards(family("simple-nim"), (5, 1_000_000, 2_000_000))
     with mock.patch("nimmax.bench.deep", side_effect=TooDeep(1000)) as searched:
-        row = measure(grid[1], algorithms("alphabeta")[0], limit=1)
+        row = measure(grid[1], algorithms(read_specs("alphabeta"))[0], limit=1)
     assert searched.call_count == 1 and row.status == TOO_DEEP and row.value is None
-    rows = list(run_all(grid, algorithms("alphabeta"), limit=5))
+    rows = list(run_all(grid, algorithms(read_specs("alphabeta")), limit=5))
     assert [row.status for row in rows] == [DONE, TOO_DEEP, SKIPPED]
 
 

@@ -13,7 +13,7 @@ from rich.console import Console
 from nimmax import games
 from nimmax.game import BadGameSpec, IllegalMove
 from nimmax.games.plates import Plates
-from nimmax.players import SearchPlayer, create
+from nimmax.players import SearchPlayer, create, parse_spec
 from nimmax.ui.render import render
 
 from .cli_helpers import nimmax
@@ -37,7 +37,7 @@ def test_textbook_plates_give_20_with_the_first_plate() -> None:
         assert {move["move"]: move["value"] for move in record["moves"]} == {"1": 20, "2": 10, "3": 5}
     game = games.create("plates")
     for engine in ENGINES:
-        player = create(engine)
+        player = create(parse_spec(engine))
         assert isinstance(player, SearchPlayer)
         result = player.search(game, game.initial_state(), every_move=True)
         assert result.value == 20 and game.format_move(result.move) == "1", engine
@@ -56,7 +56,7 @@ def test_every_engine_agrees_with_the_hand_solution(plates: list[tuple[int, ...]
     game = Plates(plates)
     value, _ = textbook_value(plates)
     for engine in ENGINES:
-        player = create(engine)
+        player = create(parse_spec(engine))
         assert isinstance(player, SearchPlayer)
         result = player.search(game, game.initial_state(), every_move=True)
         assert result.value == value and result.exact, engine

@@ -28,7 +28,7 @@ from nimmax.players import RandomPlayer
 from nimmax.ui.play import PlaySession, play
 from nimmax.ui.render import render
 
-from .cli_helpers import nimmax, nimmax_in_process
+from .cli_helpers import nimmax, nimmax_in_process, read_specs
 from .theory import nim_mover_wins, simple_nim_mover_wins, split_nim_mover_wins
 from .toys import TreeGame
 
@@ -330,7 +330,7 @@ def test_a_perfect_engine_never_loses_a_won_game_whatever_the_human_types(
             return str(data.draw(st.sampled_from(legal)))
         return str(data.draw(st.one_of(st.sampled_from(legal), noise)))
 
-    specs = [engine, "human"] if engine_seat == 0 else ["human", engine]
+    specs = read_specs(engine, "human") if engine_seat == 0 else read_specs("human", engine)
     record = play(game, specs, console(), reader=human)
     if game.is_terminal(game.initial_state()):
         assert record.moves == ()
@@ -342,7 +342,7 @@ def test_hint_names_the_winning_move_and_undo_goes_back_to_the_human_turn() -> N
     game = games.create("nim 2 3 5")
     screen = console()
     script = Script(["hint", "1:1", "undo", "undo", "3:4"])
-    record = play(game, ["human", "alphabeta"], screen, reader=script)
+    record = play(game, read_specs("human", "alphabeta"), screen, reader=script)
     text = output(screen)
     assert "hint: 3:4" in text  # 2^3^5 = 4: only taking 4 from the 5 leaves a zero xor
     assert "took back 1:1, " in text and "nothing to take back yet" in text
@@ -352,7 +352,9 @@ def test_hint_names_the_winning_move_and_undo_goes_back_to_the_human_turn() -> N
 
 def test_undo_between_two_people_takes_back_one_move() -> None:
     screen = console()
-    record = play(games.create("nim 2 3 5"), ["human", "human"], screen, reader=Script(["3:4", "undo", "1:1", "3:5"]))
+    record = play(
+        games.create("nim 2 3 5"), read_specs("human", "human"), screen, reader=Script(["3:4", "undo", "1:1", "3:5"])
+    )
     assert "took back 3:4" in output(screen)
     assert record.moves == ("1:1", "3:5") and record.players == ("human", "human")
 
@@ -367,7 +369,7 @@ def test_record_is_written_when_the_game_is_interrupted(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         play(
             games.create("nim 2 3 5"),
-            ["human", "alphabeta"],
+            read_specs("human", "alphabeta"),
             console(),
             record=record_file,
             reader=interrupt_on_second_turn,
@@ -409,7 +411,7 @@ def test_the_loop_reads_the_seat_from_the_state_with_extra_turns_and_chance(seed
 def test_undo_with_extra_turns_and_chance_returns_to_the_human_turn() -> None:
     game = TreeGame(EXTRA_TURNS)
     screen = console()
-    session = PlaySession(game, ["human", "expectimax"], screen, Script(["0", "undo", "1"]), seed=5)
+    session = PlaySession(game, read_specs("human", "expectimax"), screen, Script(["0", "undo", "1"]), seed=5)
     record = session.play()
     # After "0" came a chance draw and two engine moves; undo took all of them back.
     assert "took back 0, " in output(screen)
@@ -421,16 +423,18 @@ def test_a_one_player_game_with_chance_is_played_by_its_one_seat() -> None:
     game = TreeGame(tree, players=1)
     for seed in range(4):
         screen = console()
-        record = play(game, ["expectimax"], screen, seed=seed)
+        record = play(game, read_specs("expectimax"), screen, seed=seed)
         assert record.finished and record.moves[0] == "0"  # 0.5 * 3 + 0.5 * 0 beats a sure 1
         assert "Game over" in output(screen)
 
 
 def test_seed_makes_chance_reproducible() -> None:
     tree = (0, [("chance", [(0.25, index) for index in range(4)])])
-    draws = {tuple(play(TreeGame(tree, players=1), ["random"], console(), seed=seed).moves) for seed in range(12)}
+    draws = {
+        tuple(play(TreeGame(tree, players=1), read_specs("random"), console(), seed=seed).moves) for seed in range(12)
+    }
     assert len(draws) > 1  # different seeds, different draws
-    again = [play(TreeGame(tree, players=1), ["random"], console(), seed=3).moves for _ in range(3)]
+    again = [play(TreeGame(tree, players=1), read_specs("random"), console(), seed=3).moves for _ in range(3)]
     assert again[0] == again[1] == again[2]
 
 
@@ -509,4 +513,4 @@ def test_a_one_player_game_takes_only_first(monkeypatch: pytest.MonkeyPatch) -> 
 def test_an_engine_that_cannot_value_chance_is_refused_before_the_game_starts() -> None:
     game = TreeGame(EXTRA_TURNS)
     with pytest.raises(BadInput, match="alphabeta cannot value the chance nodes of tree; use expectimax"):
-        PlaySession(game, ["human", "alphabeta"], console(), Script([]))
+        PlaySession(game, read_specs("human", "alphabeta"), console(), Script([]))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from nimmax import files, games
-from nimmax.players import create
+from nimmax.players import create, parse_spec
 
 from .cli_helpers import ENVIRONMENT, ROOT, nimmax, nimmax_in_process
 
@@ -149,10 +149,10 @@ def test_only_plugins_are_wrapped() -> None:
     from nimmax.guard import PluginGame, PluginPlayer, unguarded
 
     assert type(games.create("nim 2 3")).__name__ == "Nim"
-    assert not isinstance(create("random"), PluginPlayer)
+    assert not isinstance(create(parse_spec("random")), PluginPlayer)
     game = games.create("examples/tictactoe.py:TicTacToe")
     assert isinstance(game, PluginGame) and unguarded(game) is not game
-    assert isinstance(create("examples/greedy.py:Greedy"), PluginPlayer)
+    assert isinstance(create(parse_spec("examples/greedy.py:Greedy")), PluginPlayer)
     # only what the plugin defines is guarded: the defaults stay Game's, so engines skip them as before
     assert "heuristic_actions" not in vars(type(game)) and "actions" in vars(type(game))
 

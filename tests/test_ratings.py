@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from nimmax import duel
 from nimmax.duel import stats
 
-from .cli_helpers import nimmax_in_process
+from .cli_helpers import nimmax_in_process, read_specs
 
 Table = tuple[list[list[float]], list[list[int]]]
 
@@ -156,7 +156,7 @@ def test_ctrl_c_in_the_ratings_leaves_them_out_of_the_json() -> None:
     record = json.loads(run.stdout)
     assert record["interrupted"] and record["games"] == 12 and "ratings" not in record
     assert sum(record["points"].values()) == 12
-    event = duel.run(duel.plan("nim 2 3", list(PLAYERS), 4, seed=1))
+    event = duel.run(duel.plan("nim 2 3", read_specs(*PLAYERS), 4, seed=1))
     assert record["points"] == duel.tournament_record(event)["points"]
 
 

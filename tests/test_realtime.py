@@ -74,7 +74,7 @@ def test_every_engine_answers_by_default_on_the_biggest_boards(words: str, engin
     game = games.create(words)
     state = game.initial_state()
     start = time.perf_counter()
-    decision = decide(create(engine), game, state)
+    decision = decide(create(parse_spec(engine)), game, state)
     assert time.perf_counter() - start < MOVE_SECONDS + SLACK
     assert decision.move in list(game.actions(state)) and decision.search is not None
 
@@ -85,7 +85,7 @@ def test_expectimax_answers_by_default_on_2048() -> None:
     while game.to_move(state) < 0:
         state = game.result(state, outcomes(game, state)[0][1])
     start = time.perf_counter()
-    decision = decide(create("expectimax"), game, state)
+    decision = decide(create(parse_spec("expectimax")), game, state)
     assert time.perf_counter() - start < MOVE_SECONDS + SLACK and decision.move in game.actions(state)
 
 
@@ -190,7 +190,7 @@ def test_huge_piles_are_never_listed_by_players_or_the_prompt() -> None:
     game = games.create("nim 1000000000 1000000000")
     state = game.initial_state()
     start = time.perf_counter()
-    move = create("random:seed=1").choose(game, state)
+    move = create(parse_spec("random:seed=1")).choose(game, state)
     assert game.result(state, move) is not None and time.perf_counter() - start < 1
     run = nimmax("play", "nim", "1000000000", "3", "--second", "human", "--first", "random", stdin="help\nquit\n")
     assert run.returncode == 0 and "Moves look like" in run.stdout, run.stderr

@@ -16,12 +16,13 @@ from nimmax.duel import Event, Plan
 from nimmax.games.nim import Nim
 from nimmax.ladder import Rung
 from nimmax.match import Abandon, TakeBack
+from nimmax.players import parse_spec
 from nimmax.sessions.events import run_event, run_ladder
 from nimmax.sessions.play import GameSession, start_value
 
 from .theory import nim_mover_wins
 
-PERFECT = "alphabeta:time=inf"
+PERFECT = parse_spec("alphabeta:time=inf")
 
 
 def never_asked(game: Any, state: Any) -> Any:
@@ -32,7 +33,7 @@ def never_asked(game: Any, state: Any) -> Any:
 @given(st.lists(st.integers(0, 5), min_size=1, max_size=4).filter(any))
 def test_a_hint_is_bouton_s_move(piles: list[int]) -> None:
     game = Nim(piles)
-    session = GameSession(game, ["human", PERFECT], never_asked)
+    session = GameSession(game, [parse_spec("human"), PERFECT], never_asked)
     state = game.initial_state()
     hint = session.hint(state)
     wins = nim_mover_wins(piles, misere=True)
@@ -67,11 +68,11 @@ def test_a_take_back_returns_to_the_person_s_turn() -> None:
             return session.take_back()
         return Abandon() if said == "quit" else asked.parse_move(said, state)
 
-    session = GameSession(game, ["human", PERFECT], ask, seed=1)
+    session = GameSession(game, [parse_spec("human"), PERFECT], ask, seed=1)
     assert session.humans == {0} and session.take_back() == TakeBack(frozenset({0})) and session.engines
     made = list(session.run())
     assert [type(item).__name__ for item in made] == ["Ply", "Ply", "TakenBack"]
-    assert session.match.history == [] and session.match.record().players == ("human", PERFECT)
+    assert session.match.history == [] and session.match.record().players == ("human", str(PERFECT))
 
 
 def test_the_start_value_is_searched_only_where_a_finished_game_is_read_against_it() -> None:
@@ -111,7 +112,7 @@ class Told:
 
 
 def test_an_event_tells_its_view_every_game_and_plays_what_duel_run_plays() -> None:
-    plan = duel.plan("nim 2 3", [PERFECT, "random", "alphabeta:depth=1"], 4, seed=3)
+    plan = duel.plan("nim 2 3", [PERFECT, parse_spec("random"), parse_spec("alphabeta:depth=1")], 4, seed=3)
     view = Told()
     event = run_event(plan, 1, view)
     assert view.done == list(range(1, plan.total + 1)) and not view.open
@@ -119,9 +120,9 @@ def test_an_event_tells_its_view_every_game_and_plays_what_duel_run_plays() -> N
 
 
 def test_a_ladder_tells_its_view_the_leader_after_every_game() -> None:
-    plan = ladder.plan("tictactoe", [PERFECT, "random"], None, 2, 1)
+    plan = ladder.plan("tictactoe", [PERFECT, parse_spec("random")], None, 2, 1)
     view = Told()
     event = run_ladder(plan, 1, view)
     assert view.done == list(range(1, plan.total + 1))
-    assert view.leaders[-1] == ladder.ladder(event)[0] and view.leaders[-1].name == PERFECT
+    assert view.leaders[-1] == ladder.ladder(event)[0] and view.leaders[-1].name == str(PERFECT)
     assert view.leaders[-1].losses == 0  # perfect play never loses tic-tac-toe

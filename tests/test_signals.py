@@ -27,7 +27,7 @@ from nimmax import duel, interrupt
 from nimmax.game import BadInput
 from nimmax.interrupt import Terminated
 
-from .cli_helpers import nimmax_in_process, nimmax_started
+from .cli_helpers import nimmax_in_process, nimmax_started, read_specs
 from .test_play_pty import shown, spawn
 from .toys import TreeGame
 
@@ -147,7 +147,7 @@ QUICK = "alphabeta:depth=5"
 
 def serial_record(games: int) -> dict[str, Any]:
     """The duel QUICK vs random as one process plays it: the games a pool must count, each once."""
-    event = duel.run(duel.plan("connect4", [QUICK, "random"], games, seed=1), jobs=1)
+    event = duel.run(duel.plan("connect4", read_specs(QUICK, "random"), games, seed=1), jobs=1)
     return duel.pairing_record(event, event.pairings[0])
 
 
@@ -200,7 +200,7 @@ def test_a_block_whose_worker_is_lost_twice_is_named_and_the_other_games_printed
 
 def test_a_worker_error_reaches_the_parent_and_stops_the_pool() -> None:
     """An error inside a worker's game is raised by the pool as it was raised there."""
-    plan = duel.plan(Brittle(), ["random", "random"], 40, seed=1)
+    plan = duel.plan(Brittle(), read_specs("random", "random"), 40, seed=1)
     with pytest.raises(BadInput, match="the brittle board broke"):
         duel.run(plan, jobs=2)
 

@@ -124,7 +124,7 @@ def test_a_refinement_stopped_early_keeps_the_answer_and_what_it_valued() -> Non
 
 def test_refining_an_answer_without_bounds_searches_nothing() -> None:
     game = games.create(["nim", "1", "2"])
-    player = solver("minimax")  # values every move in its one search
+    player = solver(parse_spec("minimax"))  # values every move in its one search
     answer = solve(game, game.initial_state(), player=player)
     assert not answer.upper_bounds and refine(game, game.initial_state(), player, answer) is answer
 

@@ -16,6 +16,7 @@ import time
 import pytest
 
 from nimmax import games
+from nimmax.players import parse_spec
 from nimmax.search import Limits, TooDeep, deep, interpreter
 from nimmax.search.stack import DeepThread, frames_room, refusing, stack_bytes
 from nimmax.solve import solve, solver
@@ -209,7 +210,7 @@ def test_solve_of_a_game_longer_than_any_stack_is_refused_in_one_line() -> None:
 
 def test_a_depth_limited_search_of_a_long_game_needs_only_its_depth() -> None:
     game = games.create(["simple-nim", "1000000000"])
-    result = solve(game, game.initial_state(), player=solver("alphabeta:book=off", Limits(depth=8)))
+    result = solve(game, game.initial_state(), player=solver(parse_spec("alphabeta:book=off"), Limits(depth=8)))
     assert result.move is not None and not result.exact
     code, _, err, _, _ = nimmax_measured("solve", "kalah", "--pits", "32", "--seeds", "1000", "--depth", "2")
     assert code == 0, err

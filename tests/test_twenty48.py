@@ -19,6 +19,7 @@ from nimmax import games, players
 from nimmax.game import CHANCE, BadGameSpec, IllegalMove, outcomes, winner_of
 from nimmax.games.twenty48 import Position, Spawn, Twenty48
 from nimmax.match import GameRecord, plies
+from nimmax.players import parse_spec
 from nimmax.search import search
 from nimmax.ui.render import render
 from nimmax.ui.twenty48 import engine_status, read_key
@@ -184,7 +185,7 @@ def test_humans_may_type_letters() -> None:
 def test_seeded_games_are_reproducible_move_for_move() -> None:
     def play(seed: int) -> list[str]:
         game = games.create(f"2048 --seed {seed}")
-        moves = [game.format_move(ply.move) for ply in plies(game, [players.create("random:seed=1")])]
+        moves = [game.format_move(ply.move) for ply in plies(game, [players.create(parse_spec("random:seed=1"))])]
         return moves
 
     first = play(5)
@@ -194,7 +195,7 @@ def test_seeded_games_are_reproducible_move_for_move() -> None:
 
 def test_a_game_record_replays_the_spawns() -> None:
     game = games.create("2048 --seed 3 --size 3")
-    history = list(plies(game, [players.create("random:seed=2")]))
+    history = list(plies(game, [players.create(parse_spec("random:seed=2"))]))
     record = GameRecord.from_json(GameRecord.of(game, ["random:seed=2"], history).to_json())
     assert record.positions()[-1] == history[-1].after
     assert json.loads(record.to_json())["result"]["utilities"] == [history[-1].after.score]
@@ -258,7 +259,7 @@ def test_limited_expectimax_answers_on_the_full_board() -> None:
 def test_expectimax_plays_well_enough_to_reach_256() -> None:
     game = games.create("2048 --seed 7")
     final = None
-    for ply in plies(game, [players.create("expectimax:depth=2")]):
+    for ply in plies(game, [players.create(parse_spec("expectimax:depth=2"))]):
         final = ply.after
     assert final is not None and isinstance(game, Twenty48)
     assert 1 << game.best_rank(final.board) >= 256  # random play rarely passes 128
@@ -336,7 +337,7 @@ def test_keys_for_slides_that_change_nothing_are_ignored() -> None:
 def test_random_and_alphabeta_play_2048_to_the_end() -> None:
     game = games.create("2048 --seed 2 --size 3")
     for spec in ("random:seed=4", "alphabeta:depth=2"):
-        history = list(plies(game, [players.create(spec)]))
+        history = list(plies(game, [players.create(parse_spec(spec))]))
         assert game.is_terminal(history[-1].after)
 
 
@@ -355,12 +356,12 @@ def test_the_search_never_sees_a_different_state_for_equal_keys() -> None:
 
 def test_the_cutoff_option_reaches_the_engine() -> None:
     game, state = position("2,2,4,8/0,4,0,0/0,0,0,2/0,0,0,0")
-    everything = players.create("expectimax:depth=3,cutoff=0.0000001")
-    pruned = players.create("expectimax:depth=3,cutoff=0.5")  # cuts below every spawn
+    everything = players.create(parse_spec("expectimax:depth=3,cutoff=0.0000001"))
+    pruned = players.create(parse_spec("expectimax:depth=3,cutoff=0.5"))  # cuts below every spawn
     assert isinstance(everything, players.SearchPlayer) and isinstance(pruned, players.SearchPlayer)
     assert pruned.search(game, state).nodes < everything.search(game, state).nodes
     with pytest.raises(players.BadPlayerSpec):
-        players.create("alphabeta:cutoff=0.1")
+        players.create(parse_spec("alphabeta:cutoff=0.1"))
 
 
 def test_control_c_while_waiting_for_a_key_interrupts() -> None:
@@ -386,7 +387,7 @@ def test_the_heuristic_value_is_kept_apart_from_points() -> None:
     """The heuristic's value on a board scoring 0 is some 1.6 million, never shown as points."""
     game, state = position("2,2,4,4/0,0,0,0/0,0,0,0/0,0,0,2")
     heuristic = game.evaluated("heuristic")
-    found = players.create("expectimax:depth=1,eval=heuristic")
+    found = players.create(parse_spec("expectimax:depth=1,eval=heuristic"))
     assert isinstance(found, players.SearchPlayer)
     search = found.search(heuristic, state)
     line = engine_status(heuristic, state, search.move, search)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 from pathlib import Path
 from subprocess import CompletedProcess
 from typing import Any
@@ -182,7 +183,9 @@ def test_player_specs_are_read_or_raise_bad_player_spec(text: str) -> None:
         check_refusal(error, [text, *text.replace(":", ",").replace("=", ",").split(",")])
     else:
         assert parse_spec(str(spec)) == spec
-        create(spec)  # every value the parser takes builds a player
+        assert pickle.loads(pickle.dumps(spec)) == spec  # as a duel's workers and Ray tasks receive it
+        if not spec.is_plugin:  # a plugin's reference is read by the loader, when it is played
+            create(spec)  # every value the parser takes builds a player
 
 
 # ---------------------------------------------------------------- records

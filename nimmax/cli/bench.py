@@ -55,10 +55,11 @@ def bench_command(
     [cyan]nimmax bench nim --sizes 2,3 --algorithm minimax,negamax,alphabeta --time 5[/cyan] ·
     [cyan]nimmax bench tictactoe --sizes 3,4 --k 3,4 --algorithm minimax:cache=off,alphabeta --time 60[/cyan]
     """
-    from nimmax.bench import Setup, bench
+    from nimmax.bench import Setup, bench, split_algorithms
+    from nimmax.players import parse_spec
     from nimmax.ui.bench import BenchProgress, bench_table, nodes_chart
 
-    engines = renamed("--algorithms", old_algorithms, algorithm)
+    engines = [parse_spec(words) for words in split_algorithms(renamed("--algorithms", old_algorithms, algorithm))]
     setup = Setup.of(family_name, sizes, k, engines, renamed("--limit", old_limit, time))
     progress = BenchProgress(setup.runs)
     with err.status(progress, spinner="dots"):

@@ -96,12 +96,15 @@ def duel_command(
     [cyan]nimmax duel alphabeta:depth=2 random --games 2000 --backend ray --address auto[/cyan]
     """
     from nimmax import duel
-    from nimmax.players import limited
+    from nimmax.players import limited, parse_spec
     from nimmax.sessions.events import run_event
     from nimmax.ui import duel as duel_views
 
     plan = duel.plan(
-        game or duel.DEFAULT_GAME, [limited(spec, override(time=time)) for spec in (first, second)], count, seed
+        game or duel.DEFAULT_GAME,
+        [limited(parse_spec(spec), override(time=time)) for spec in (first, second)],
+        count,
+        seed,
     )
     event = run_event(plan, jobs, duel_views.event_view(err), backend, address)
     if as_json:
@@ -133,11 +136,12 @@ def tournament_command(
     [cyan]nimmax tournament alphabeta alphabeta:depth=1 random --backend ray --address auto[/cyan]
     """
     from nimmax import duel
-    from nimmax.players import limited
+    from nimmax.players import limited, parse_spec
     from nimmax.sessions.events import run_event
     from nimmax.ui import duel as duel_views
 
-    plan = duel.plan(game or duel.DEFAULT_GAME, [limited(spec, override(time=time)) for spec in specs], count, seed)
+    entrants = [limited(parse_spec(spec), override(time=time)) for spec in specs]
+    plan = duel.plan(game or duel.DEFAULT_GAME, entrants, count, seed)
     event = run_event(plan, jobs, duel_views.event_view(err), backend, address)
     if as_json:
         emit_json(duel.tournament_record(event))
@@ -183,10 +187,12 @@ def ladder_command(
     [cyan]nimmax ladder kalah --players alphabeta:time=0.2,random --games 20 --jobs 2 --json[/cyan]
     """
     from nimmax import duel, games, ladder
+    from nimmax.players import parse_spec
     from nimmax.sessions.events import run_ladder
     from nimmax.ui import ladder as ladder_views
 
-    plan = ladder.plan(games.create(game_words), ladder.split_players(players), time, count, seed, openings)
+    entrants = [parse_spec(spec) for spec in ladder.split_players(players)]
+    plan = ladder.plan(games.create(game_words), entrants, time, count, seed, openings)
     event = run_ladder(plan, jobs, ladder_views.ladder_view(err))
     if as_json:
         emit_json(ladder.ladder_record(event, time))

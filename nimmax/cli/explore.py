@@ -82,6 +82,7 @@ def solve_command(
     [cyan]nimmax solve nim 1 2 3 --normal --algorithm minimax:cache=off --json[/cyan]
     """
     from nimmax import games
+    from nimmax.players import parse_spec
     from nimmax.solve import solution_record, solve, solver
     from nimmax.ui.live import LiveSearch
 
@@ -90,7 +91,7 @@ def solve_command(
     live = LiveSearch(game, err, "Ctrl-C stops and shows the answer so far")
     live.state = state
     game = live.working(game)  # a book made for the solve shows its bar and stops with it
-    player = solver(algorithm, override(depth, time), live)
+    player = solver(parse_spec(algorithm), override(depth, time), live)
     with live.watching("solving"):
         result = solve(game, state, player=player, others=not (every_move or explain))
     refining = (every_move or explain) and bool(result.upper_bounds) and not live.interrupted

@@ -72,10 +72,12 @@ def play_command(
     [cyan]nimmax play kalah --first alphabeta:depth=6 --second random --delay 0.3[/cyan] ·
     [cyan]nimmax play nim 3 4 5 --first alphabeta --second random:seed=3 --record game.json[/cyan]
     """
+    from nimmax.players import parse_spec
     from nimmax.sessions.play import setup
     from nimmax.ui import play  # prompt_toolkit loads only for the commands that play
 
-    game, specs, record, history = setup(game_words or [], first, second, resume, record, plugin)
+    seats = [None if spec is None else parse_spec(spec) for spec in (first, second)]
+    game, specs, record, history = setup(game_words or [], seats[0], seats[1], resume, record, plugin)
     play.play(game, specs, out, seed=seed, delay=delay, record=record, time_limit=time, history=history)
 
 
@@ -174,13 +176,15 @@ def analyse_record(
     """Analyse a record and print the table (or JSON); Ctrl-C prints the moves analysed so far."""
     from nimmax import games
     from nimmax.analyze import Analysis, analyst, choices, judged
+    from nimmax.players import parse_spec
     from nimmax.ui.live import LiveSearch
     from nimmax.ui.views import counted
     from nimmax.ui.why import analysis_table, decisive_line
 
     game = games.create(record.game)
     live = LiveSearch(game, err, "Ctrl-C stops and shows the moves analysed so far")
-    player = analyst(game, algorithm, override(time=time), live, choices(record))
+    spec = None if algorithm is None else parse_spec(algorithm)
+    player = analyst(game, spec, override(time=time), live, choices(record))
     done: list[MoveAnalysis] = []
     moves, total, started = judged(record, player), choices(record), time_now()
     try:

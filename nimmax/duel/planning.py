@@ -21,7 +21,7 @@ from nimmax import games as registry
 from nimmax.game import CHANCE, AnyGame, BadGameSpec, BadInput, Game, narrower, ordered, outcomes
 from nimmax.guard import words_of
 from nimmax.numbers import MAX_GAMES, MAX_OPENING
-from nimmax.players import BadPlayerSpec, Spec, check_fit, create, is_plugin, parse_spec
+from nimmax.players import BadPlayerSpec, Spec, check_fit, create
 
 BLOCKS = 16
 """Blocks per pairing at most: a fresh search starts cold, so few long blocks play fastest,
@@ -46,9 +46,9 @@ def labels(specs: Sequence[str]) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=8)
-def _labels(specs: tuple[str, ...]) -> tuple[str, ...]:
-    """`labels` kept for the few events of a process: reports read the names once a pairing."""
-    return labels(specs)
+def _labels(specs: tuple[Spec, ...]) -> tuple[str, ...]:
+    """`labels` of the specs' text, kept for the few events of a process: reports read the names once a pairing."""
+    return labels([str(spec) for spec in specs])
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,7 @@ class Plan:
     """What to play: the game, the entrants, games per pairing, the seed, who meets whom."""
 
     game: AnyGame
-    specs: tuple[str, ...]
+    specs: tuple[Spec, ...]
     games: int
     seed: int
     pairings: tuple[tuple[int, int], ...]
@@ -124,9 +124,7 @@ def opening(game: AnyGame, seed: int, number: int, plies: int) -> tuple[Any, ...
     return tuple(moves)
 
 
-def plan(
-    game: str | AnyGame, specs: Sequence[str | Spec], games: int, seed: int | None = None, openings: int = 0
-) -> Plan:
+def plan(game: str | AnyGame, specs: Sequence[Spec], games: int, seed: int | None = None, openings: int = 0) -> Plan:
     """Check the game (words or a Game), player specs and game count; a duel is a round robin of two.
 
     Raises BadInput (BadGameSpec, BadPlayerSpec) with a message for the user. Without a
@@ -141,17 +139,16 @@ def plan(
     game = registry.create(game) if isinstance(game, str) else game
     if game.players not in (1, 2):
         raise BadGameSpec(f"{game.name} has {game.players} players; duels take one- or two-player games")
-    parsed = [spec if isinstance(spec, Spec) or is_plugin(spec) else parse_spec(spec) for spec in specs]
-    for spec in parsed:
-        if not isinstance(spec, str) and spec.kind == "human":
+    for spec in specs:
+        if spec.kind == "human":
             raise BadPlayerSpec("a duel is played by machines: human is not a duel player")
-        if isinstance(spec, str):
+        if spec.is_plugin:
             create(spec)  # a plugin that cannot be built says so now, not in a worker
         check_fit(spec, game)
     chosen = seed if seed is not None else random.SystemRandom().randrange(2**31)
     return Plan(
         game,
-        tuple(str(spec) for spec in parsed),
+        tuple(specs),
         games,
         chosen,
         tuple(itertools.combinations(range(len(specs)), 2)),
@@ -164,7 +161,7 @@ class Block:
     """Games `start`..`start + count - 1` of one pairing: one process plays them in a row."""
 
     game: AnyGame
-    specs: tuple[str, str]
+    specs: tuple[Spec, Spec]
     pairing: int
     start: int
     count: int
@@ -184,7 +181,7 @@ class Block:
 
 def _block(
     game: AnyGame | Sequence[str],
-    specs: tuple[str, str],
+    specs: tuple[Spec, Spec],
     pairing: int,
     start: int,
     count: int,

@@ -19,7 +19,7 @@ from nimmax.duel.planning import Block
 from nimmax.duel.stats import mean
 from nimmax.game import CHANCE, AnyGame, winner_of
 from nimmax.match import Ply, plies
-from nimmax.players import Player, RandomPlayer, SearchPlayer, create, is_plugin, parse_spec
+from nimmax.players import Player, RandomPlayer, SearchPlayer, Spec, create
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,24 +83,27 @@ def _generator(seed: int, pairing: int, index: int, stream: str) -> random.Rando
     return random.Random(f"{seed}:{pairing}:{index}:{stream}")
 
 
-def _reseed(player: Player, seed: int, pairing: int, index: int, stream: str) -> Player:
-    """The player for this game: a random player with this game's generator (`random:seed=N`
-    replaces the event's seed); a plugin built afresh with a seed of this game's, so its games
-    do not depend on how they are split among workers; an engine that draws at random (mcts)
-    given this game's seed unless its spec sets one; others as they are."""
+def _reseed(player: Player, spec: Spec, seed: int, pairing: int, index: int, stream: str) -> Player:
+    """The player of `spec` for this game: a random player with this game's generator
+    (`random:seed=N` replaces the event's seed); a plugin built afresh with a seed of this game's,
+    so its games do not depend on how they are split among workers; an engine that draws at
+    random (mcts) given a seed of the block's first game unless its spec sets one (it keeps its
+    tree across the block); others as they are."""
     if isinstance(player, RandomPlayer):
-        own = parse_spec(player.spec).options.get("seed")
-        player.rng = _generator(own if isinstance(own, int) else seed, pairing, index, stream)
-    elif is_plugin(player.spec):
-        return create(player.spec, _generator(seed, pairing, index, stream).getrandbits(63))
-    elif isinstance(player, SearchPlayer) and any(option.name == "seed" for option in player.engine.options):
-        spec = player.parsed
-        if "seed" not in spec.options:
-            drawn = _generator(seed, pairing, index, stream).getrandbits(63)
-            reseeded = SearchPlayer(spec.with_options(seed=drawn))
-            reseeded.spec = player.spec  # the entrant keeps its name in the tallies
-            return reseeded
+        own = spec.settings.seed
+        player.rng = _generator(own if own is not None else seed, pairing, index, stream)
+    elif spec.is_plugin:
+        return create(spec, _generator(seed, pairing, index, stream).getrandbits(63))
+    elif isinstance(player, SearchPlayer) and "seed" not in player.parsed.named and _draws(player):
+        reseeded = SearchPlayer(spec.seeded(_generator(seed, pairing, index, stream).getrandbits(63)))
+        reseeded.spec = player.spec  # the entrant keeps its name in the tallies
+        return reseeded
     return player
+
+
+def _draws(player: SearchPlayer) -> bool:
+    """Whether the player's engine draws at random (takes a seed)."""
+    return any(option.name == "seed" for option in player.engine.options)
 
 
 def _play(
@@ -169,8 +172,8 @@ def block_games(block: Block, stop: Callable[[], bool] = lambda: False) -> Itera
         if stop():
             return
         players = [
-            _reseed(player, block.seed, block.pairing, index, f"player{entrant}")
-            for entrant, player in enumerate(players)
+            _reseed(player, spec, block.seed, block.pairing, index, f"player{entrant}")
+            for entrant, (player, spec) in enumerate(zip(players, block.specs, strict=True))
         ]
         result = play_game(block.game, players, block, index, stop)
         if result is None:

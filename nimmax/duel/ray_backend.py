@@ -24,7 +24,7 @@ import sysconfig
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -38,6 +38,7 @@ from nimmax.duel.play import GameResult, block_games
 from nimmax.game import AnyGame, BadInput
 from nimmax.guard import words_of
 from nimmax.interrupt import Held, Terminated
+from nimmax.players import Spec
 from nimmax.search.stack import interpreter
 
 INSTALL = "pip install 'nimmax[ray]'"
@@ -155,7 +156,7 @@ def _references(blocks: Sequence[Block]) -> set[str]:
         if (words := words_of(block.game)) and plugins.is_reference(words[0]):
             found.add(words[0])
     for block in blocks:
-        found.update(spec for spec in block.specs if plugins.is_reference(spec))
+        found.update(spec.reference for spec in block.specs if spec.is_plugin and plugins.is_reference(spec.reference))
     return found
 
 
@@ -199,11 +200,16 @@ def _shipped(reference: str, files: dict[Path, str]) -> str:
     return ":".join(filter(None, (copy, name, options)))
 
 
+def _shipped_player(spec: Spec, files: dict[Path, str]) -> Spec:
+    """A plugin player's spec with its reference rewritten to the shipped copy; any other as it is."""
+    return replace(spec, reference=_shipped(spec.reference, files)) if spec.is_plugin else spec
+
+
 def _task_arguments(block: Block, files: dict[Path, str]) -> tuple[Any, ...]:
     """What a task is sent: a block with its plugin references pointing at the shipped files."""
     words = words_of(block.game)
     game: AnyGame | tuple[str, ...] = (_shipped(words[0], files), *words[1:]) if words else block.game
-    specs = tuple(_shipped(spec, files) for spec in block.specs)
+    specs = (_shipped_player(block.specs[0], files), _shipped_player(block.specs[1], files))
     return (game, specs, block.pairing, block.start, block.count, block.seed, block.openings)
 
 
@@ -212,7 +218,7 @@ def _task_arguments(block: Block, files: dict[Path, str]) -> tuple[Any, ...]:
 
 def play_block(
     game: AnyGame | tuple[str, ...],
-    specs: tuple[str, str],
+    specs: tuple[Spec, Spec],
     pairing: int,
     start: int,
     count: int,

@@ -82,13 +82,6 @@ def given(options: Mapping[str, Value]) -> Limits | None:
     return Limits(depth, None if time is None else float(time), nodes)
 
 
-def as_options(limits: Limits, nodes_name: str = "nodes") -> dict[str, Value]:
-    """The options that name `limits` in a spec (`time=inf` for none at all), the inverse of `given`."""
-    named: dict[str, Value] = {"depth": limits.depth, "time": limits.time, nodes_name: limits.nodes}
-    chosen: dict[str, Value] = {name: value for name, value in named.items() if value is not None}
-    return chosen if chosen else {"time": math.inf}
-
-
 def override(depth: int | None = None, time: float | None = None) -> Limits | None:
     """The limits a command's --depth and --time give, read once where they are typed (`inf`:
     no limit); None when neither is given, so a spec keeps its own."""

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from nimmax import games, saves
+from nimmax import games, recorded, saves
 from nimmax.analyze import game_value
 from nimmax.explain import MoveLine, lines
 from nimmax.files import read_text
 from nimmax.game import CHANCE, AnyGame, BadInput, seed_of
 from nimmax.match import MAX_RECORD_BYTES, BadRecord, Command, GameRecord, Match, Ply, TakeBack, TakenBack
-from nimmax.players import HumanPlayer, Player, SearchPlayer, check_fit, create, limited, suggested
+from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, limited, suggested
 from nimmax.recorded import plies
 from nimmax.search.limits import override
 from nimmax.search.result import SearchResult, Watcher
@@ -47,7 +47,7 @@ class GameSession:
     def __init__(
         self,
         game: AnyGame,
-        specs: Sequence[str],
+        specs: Sequence[Spec],
         ask: Ask,
         watcher: Watcher | None = None,
         seed: int | None = None,
@@ -118,22 +118,23 @@ def start_value(game: AnyGame, state: Any, valued: bool) -> float | None:
 
 
 def setup(
-    words: Sequence[str], first: str | None, second: str | None, resume: bool, record: Path | None, plugin: str | None
-) -> tuple[AnyGame, list[str], Path | None, list[Ply]]:
+    words: Sequence[str], first: Spec | None, second: Spec | None, resume: bool, record: Path | None, plugin: str | None
+) -> tuple[AnyGame, list[Spec], Path | None, list[Ply]]:
     """What `play` plays: the game, each seat's spec, where the record goes, and the plies already
     made (a resumed game's, its players unless `first`/`second` name others)."""
     history: list[Ply] = []
     if resume:
         started, record, history = resumed(words, record, plugin)
         game = games.create(started.game)
-        first, second = first or started.players[0], second or started.players[-1]
+        kept = recorded.players(started)
+        first, second = first or kept[0], second or kept[-1]
     elif not words:
         raise BadInput("name a game to play (nimmax play nim 2 3 5), or --resume to go on with one")
     else:
         game = games.create(words)
         if game.players == 1 and second is not None:
             raise BadInput(f"{game.name} is a one-player game: give only --first")
-    specs = [first or "human"] if game.players == 1 else [first or "human", second or suggested(game).kind]
+    specs = [first or Spec("human")] if game.players == 1 else [first or Spec("human"), second or suggested(game)]
     return game, specs, record, history
 
 

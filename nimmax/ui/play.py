@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -46,6 +46,9 @@ from nimmax.ui.resume import keep_to_resume
 from nimmax.ui.rules import rules_of, title
 from nimmax.ui.why import why_table
 
+if TYPE_CHECKING:
+    from nimmax.players import Spec
+
 
 def end_value(game: AnyGame, state: Any) -> float | None:
     """The game's value from its start where `state` ends a game whose result is read against it
@@ -59,7 +62,7 @@ class PlaySession:
     def __init__(
         self,
         game: AnyGame,
-        specs: Sequence[str],
+        specs: Sequence[Spec],
         console: Console,
         reader: MoveReader | None = None,
         seed: int | None = None,
@@ -250,7 +253,7 @@ class PlaySession:
 
 def play(
     game: AnyGame,
-    specs: Sequence[str],
+    specs: Sequence[Spec],
     console: Console,
     *,
     seed: int | None = None,

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from nimmax import games
+from nimmax import games, recorded
 from nimmax.files import read_text
 from nimmax.game import CHANCE
 from nimmax.match import MAX_RECORD_BYTES, BadRecord, GameRecord
@@ -144,4 +144,4 @@ def step(record: GameRecord, path: Path, console: Console) -> None:
     if ply is None:
         return
     cut = replace(record, moves=record.moves[:ply], winner=None, utilities=(), finished=False)
-    play(games.create(record.game), list(record.players), console, history=plies(cut))
+    play(games.create(record.game), recorded.players(record), console, history=plies(cut))
