@@ -16,6 +16,7 @@ from nimmax.cli.options import (
     from_records,
     json_option,
     output_file,
+    seat_spec,
     seconds_option,
     seed_option,
 )
@@ -72,12 +73,10 @@ def play_command(
     [cyan]nimmax play kalah --first alphabeta:depth=6 --second random --delay 0.3[/cyan] ·
     [cyan]nimmax play nim 3 4 5 --first alphabeta --second random:seed=3 --record game.json[/cyan]
     """
-    from nimmax.players import parse_spec
     from nimmax.sessions.play import setup
     from nimmax.ui import play  # prompt_toolkit loads only for the commands that play
 
-    seats = [None if spec is None else parse_spec(spec) for spec in (first, second)]
-    game, specs, record, history = setup(game_words or [], seats[0], seats[1], resume, record, plugin)
+    game, specs, record, history = setup(game_words or [], seat_spec(first), seat_spec(second), resume, record, plugin)
     play.play(game, specs, out, seed=seed, delay=delay, record=record, time_limit=time, history=history)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import MappingProxyType
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,6 +14,9 @@ from nimmax.numbers import MAX_DELAY, MAX_GAMES, MAX_JOBS, MAX_SEED, float_optio
 from nimmax.search.limits import DEPTH as DEPTH_LIMIT
 from nimmax.search.limits import MOVE_SECONDS
 from nimmax.search.limits import TIME as TIME_LIMIT
+
+if TYPE_CHECKING:
+    from nimmax.players import Spec
 
 GAME_WORDS = MappingProxyType({"allow_extra_args": True, "ignore_unknown_options": True})
 """A command's context settings where game words follow it: options it does not know go to the game."""
@@ -145,3 +148,10 @@ Plugin = Annotated[
     ),
 ]
 RecordFile = Annotated[Path, typer.Argument(metavar="FILE", help="A record written by play --record.")]
+
+
+def seat_spec(text: str | None) -> Spec | None:
+    """A seat's player words (`--first`, `--second`) read once into its Spec; None: the default."""
+    from nimmax.players import parse_spec  # the engines load only for the commands that play
+
+    return None if text is None else parse_spec(text)
