@@ -10,6 +10,12 @@ searches it deeper (the depth grows as the board fills).
 A probability cut-off treats a node as a horizon once the chance of reaching it from the
 root falls below `cutoff` (unlikely spawn sequences are not worth their subtrees); such a
 value is an estimate, counted as a horizon, so no cut value is ever reported as proven.
+
+Each search starts from an empty table. A position of a game with chance seldom comes back a
+move later (2048's tiles sum to more after every spawn), so what an earlier move stored is
+scarcely read again, while a table kept across moves grows until its trims and the dictionary's
+rehashes, which no clock can interrupt, cost a timed move several times its limit. Emptied at
+the start, the table costs in proportion to the move before.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ class Expectimax(Searcher):
     ) -> None:
         super().__init__(game, table, budget)
         self.cutoff = cutoff
+        self.table.clear()  # what earlier moves stored goes (see the module docstring)
 
     def viewpoint(self, state: Any) -> int:
         """The seat a node's score is for: the mover, or seat 0 at a chance node."""
