@@ -71,7 +71,7 @@ def test_the_cutoff_values_and_counts_nodes_as_an_independent_recursion(
 def test_a_cutoff_between_the_spawns_prunes_the_4s_alone() -> None:
     game, state = position("2,2,4,8/0,4,0,0/0,0,0,2/0,0,0,0")
     # after the first slide a 4 spawns with 0.1 / (empty cells), a 2 with nine times that
-    fours = {0.1 / len(game.empty_cells(game.slide(state.board, move)[0])) for move in game.actions(state)}
+    fours = {0.1 / len(game.empty_cells(game.slide(state.board, str(move))[0])) for move in game.actions(state)}
     assert 1.01 * max(fours) < 9 * min(fours)  # a cut-off between them cuts every 4, no 2
     full = search(game, state, "expectimax", depth=4, cutoff=0.0, cache=False, eval="heuristic")
     below = search(game, state, "expectimax", depth=4, cutoff=0.99 * min(fours), cache=False, eval="heuristic")
