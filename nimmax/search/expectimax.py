@@ -9,12 +9,15 @@ searches it deeper (the depth grows as the board fills).
 
 A probability cut-off treats a node as a horizon once the chance of reaching it from the
 root falls below `cutoff` (unlikely spawn sequences are not worth their subtrees); such a
-value is an estimate, counted as a horizon, so no cut value is ever reported as proven.
+value is an estimate, counted as a horizon, so no cut value is ever reported as proven. A table
+entry is read whatever the chance of the path that meets it again: a value stored where the
+cut-off cut more serves where it would cut less (an estimate either way; `cache=off` values a
+node exactly as the cut-off alone makes it).
 
 Each search starts from an empty table. A position of a game with chance seldom comes back a
 move later (2048's tiles sum to more after every spawn), so what an earlier move stored is
 scarcely read again, while a table kept across moves grows until its trims and the dictionary's
-rehashes, which no clock can interrupt, cost a timed move several times its limit. Emptied at
+rehashes, which no clock can interrupt, hold a timed move past its limit. Emptied at
 the start, the table costs in proportion to the move before.
 """
 
