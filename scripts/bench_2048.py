@@ -7,7 +7,9 @@ Game i is `2048 --seed (first_seed + i)`, so every player meets the same spawn s
 spawns depend on the moves too, so two players' games part ways after their first
 difference). A time budget is wall-clock time: on a loaded machine a player searches less.
 Each finished game prints one line; the summary follows: reach rates, score, moves a second, the
-slowest move, and the mean depth a move reached by how full the board was (a time limit searches
+slowest move (wall clock, and in CPU seconds of the player's process: a move over its limit in CPU
+seconds did work its clock could not stop, one over it only on the wall clock waited for a core),
+and the mean depth a move reached by how full the board was (a time limit searches
 deeper as the board fills, since fewer spawns are possible). Each worker runs its games inside the
 interpreter policy the CLI enters (`search.stack.interpreter`: the collector paused), as `play` does.
 """
@@ -41,15 +43,18 @@ def play_one(spec: str, seed: int, max_moves: int | None) -> dict[str, Any]:
     game = games.create(f"2048 --seed {seed}")
     assert isinstance(game, Twenty48)
     player = players.create(players.parse_spec(spec), seed=seed)
-    moves, nodes, thinking, slowest = 0, 0, 0.0, 0.0
+    moves, nodes, thinking, slowest, slowest_cpu = 0, 0, 0.0, 0.0, 0.0
     depths: dict[int, list[int]] = {band: [] for band in range(len(FULLNESS))}
     state = game.initial_state()
     learned()  # the network is read once a process, before the first move's clock (not a move's cost)
     with interpreter():
+        cpu = time.process_time()
         for ply in plies(game, [player]):
             state = ply.after
             if ply.seat == CHANCE:
+                cpu = time.process_time()  # the player's move starts after chance's draw
                 continue
+            slowest_cpu = max(slowest_cpu, time.process_time() - cpu)
             moves += 1
             thinking += ply.seconds
             slowest = max(slowest, ply.seconds)
@@ -67,6 +72,7 @@ def play_one(spec: str, seed: int, max_moves: int | None) -> dict[str, Any]:
         "moves": moves,
         "seconds": thinking,
         "slowest": slowest,
+        "slowest_cpu": slowest_cpu,
         "nodes": nodes,
         "depths": depths,
     }
@@ -99,7 +105,7 @@ def main() -> None:
         print(
             f"seed {figures['seed']:>3}: best {figures['best']:>5}  score {figures['score']:>6}  "
             f"moves {figures['moves']:>5}  {figures['moves'] / max(figures['seconds'], 1e-9):6.1f} moves/s  "
-            f"slowest move {figures['slowest'] * 1000:5.0f} ms  "
+            f"slowest move {figures['slowest'] * 1000:5.0f} ms ({figures['slowest_cpu'] * 1000:4.0f} ms CPU)  "
             f"{figures['nodes'] / max(figures['seconds'], 1e-9):8.0f} nodes/s",
             flush=True,
         )
@@ -117,7 +123,8 @@ def main() -> None:
     )
     print(
         f"  {moves} moves, {moves / seconds:.1f} moves/s, {sum(r['nodes'] for r in results) / seconds:.0f} nodes/s, "
-        f"slowest move {max(result['slowest'] for result in results) * 1000:.0f} ms"
+        f"slowest move {max(result['slowest'] for result in results) * 1000:.0f} ms, "
+        f"{max(result['slowest_cpu'] for result in results) * 1000:.0f} ms CPU"
     )
     for band, (low, high) in enumerate(FULLNESS):
         reached = [depth for result in results for depth in result["depths"][band]]

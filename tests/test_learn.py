@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimmax.games.twenty48 import MOVES, Position, Twenty48
-from nimmax.learn import networks, ntuple, store
+from nimmax.learn import networks, ntuple, session, store
 from nimmax.learn.ntuple import Network
 from nimmax.learn.train import Trainer
 from nimmax.search.engines import search
@@ -272,6 +272,22 @@ def test_train_learns_keeps_and_resumes_in_the_cache(tmp_path: Path, monkeypatch
     again = nimmax_in_process("train", "2048", "--games", "50", "--resume")
     ran_clean(again)
     assert store.load(tmp_path / "2048.ntuple").games >= kept.games + 50
+
+
+def test_two_jobs_train_one_shared_network_and_resume_it(tmp_path: Path) -> None:
+    """Two worker processes update one table of weights in place; the file holds their games and
+    what they learned, and a resumed run goes on from it."""
+    path = tmp_path / "2048.ntuple"
+    first = session.train(path, ntuple.SMALL, False, 40, 120.0, jobs=2, batch=8, seed=5)
+    kept = store.load(path)
+    assert first.games >= 40 and kept.games == first.total_games == first.games and first.moves > 0
+    learned = np.concatenate([np.frombuffer(table, np.float32) for table in kept.tables])
+    assert np.count_nonzero(learned) > 100  # the workers' updates reached the kept file
+    again = session.train(path, ntuple.SMALL, True, 20, 120.0, jobs=2, batch=8, seed=6)
+    resumed = store.load(path)
+    assert again.total_games == resumed.games >= kept.games + 20 and resumed.tuples == ntuple.SMALL
+    weights = np.concatenate([np.frombuffer(table, np.float32) for table in resumed.tables])
+    assert np.count_nonzero(weights) >= np.count_nonzero(learned)  # went on from the kept weights
 
 
 @pytest.mark.parametrize(

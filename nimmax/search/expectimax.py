@@ -9,7 +9,16 @@ searches it deeper (the depth grows as the board fills).
 
 A probability cut-off treats a node as a horizon once the chance of reaching it from the
 root falls below `cutoff` (unlikely spawn sequences are not worth their subtrees); such a
-value is an estimate, counted as a horizon, so no cut value is ever reported as proven.
+value is an estimate, counted as a horizon, so no cut value is ever reported as proven. A table
+entry is read whatever the chance of the path that meets it again: a value stored where the
+cut-off cut more serves where it would cut less (an estimate either way; `cache=off` values a
+node exactly as the cut-off alone makes it).
+
+Each search starts from an empty table. A position of a game with chance seldom comes back a
+move later (2048's tiles sum to more after every spawn), so what an earlier move stored is
+scarcely read again, while a table kept across moves grows until its trims and the dictionary's
+rehashes, which no clock can interrupt, hold a timed move past its limit. Emptied at
+the start, the table costs in proportion to the move before.
 """
 
 from __future__ import annotations
@@ -44,6 +53,7 @@ class Expectimax(Searcher):
         chancy = part(self.game, Capability.CHANCE)
         self.outcomes = chancy.chance_outcomes if chancy is not None else _certain
         """The game's `chance_outcomes` (a game declaring no chance meets no chance node)."""
+        self.table.clear()  # what earlier moves stored goes (see the module docstring)
 
     def viewpoint(self, state: Any) -> int:
         """The seat a node's score is for: the mover, or seat 0 at a chance node."""
