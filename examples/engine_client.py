@@ -12,7 +12,9 @@ import sys
 def start() -> subprocess.Popen[str]:
     """One engine process, its stdin and stdout as text lines."""
     command = [sys.executable, "-m", "nimmax", "engine"]
-    return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    return subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+    )
 
 
 def ask(engine: subprocess.Popen[str], commands: str, answer: str) -> str:
@@ -29,8 +31,14 @@ def main(words: list[str], seconds: float = 0.1) -> None:
     engines, moves = [start(), start()], list[str]()
     for engine in engines:
         ask(engine, f"game {' '.join(words)}\nisready", "readyok")
-    while (turn := ask(engines[0], f"position start\nmoves {' '.join(moves)}\nturn", "turn")).isdigit():
-        said = ask(engines[int(turn)], f"position start\nmoves {' '.join(moves)}\ngo time {seconds}", "bestmove")
+    while (
+        turn := ask(engines[0], f"position start\nmoves {' '.join(moves)}\nturn", "turn")
+    ).isdigit():
+        said = ask(
+            engines[int(turn)],
+            f"position start\nmoves {' '.join(moves)}\ngo time {seconds}",
+            "bestmove",
+        )
         moves.append(said.split()[0])
         print(f"{len(moves)}. seat {turn} plays {said}")
     print(f"{turn} after {len(moves)} moves")

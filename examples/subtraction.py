@@ -12,10 +12,11 @@ SHOWN = 30
 
 
 class Subtraction(Game[tuple[int, int], int]):
-    """Take one of the allowed amounts from the heap (1, 3 or 4 unless told); whoever cannot move loses.
+    """Take one of the allowed amounts from the heap (1, 3 or 4 unless told); whoever cannot move
+    loses.
 
-    A state is (counters left, seat to move); a move is the number taken. The first paragraph
-    of this docstring is the rules nimmax's in-game help shows.
+    A state is (counters left, seat to move); a move is the number taken. The first paragraph of
+    this docstring is the rules nimmax's in-game help shows.
     """
 
     name = "subtraction"
@@ -70,7 +71,8 @@ class Subtraction(Game[tuple[int, int], int]):
             raise IllegalMove(f"{text!r} is not a number of counters") from None
 
     def render(self, state: tuple[int, int], last_move: int | None) -> str:
-        """The board play and replay draw: the heap as counters, what was just taken, whose turn it is.
+        """The board play and replay draw: the heap as counters, what was just taken, whose turn it
+        is.
 
         A string is printed as it is; any Rich renderable (a Table, a Panel) works too.
         """

@@ -15,8 +15,8 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> object:
-    """The protocol's names, imported on first use: `python -m nimmax` imports this package before its
-    entry point can hold Ctrl-C back, so the package itself imports nothing."""
+    """The protocol's names, imported on first use: `python -m nimmax` imports this package before
+    its entry point can hold Ctrl-C back, so the package itself imports nothing."""
     if name in __all__:
         from nimmax import game
 

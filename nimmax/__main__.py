@@ -1,5 +1,5 @@
-"""`python -m nimmax` and the `nimmax` command: a signal is one line and its exit code from the first
-instant, even while the CLI's modules are still being imported."""
+"""`python -m nimmax` and the `nimmax` command: a signal is one line and its exit code from the
+first instant, even while the CLI's modules are still being imported."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 def run() -> None:
     """Console-script entry point: the stop signals blocked first, the CLI imported, then run."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)  # first of all: an import cut in half can fail in any way
+    # first of all: an import cut in half can fail in any way
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
     from nimmax.interrupt import exit_code, raise_on_sigterm, summary
 
     try:
@@ -22,7 +23,8 @@ def run() -> None:
                 try:
                     from nimmax.cli import main
                 finally:
-                    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)  # one sent meanwhile is raised here
+                    # one sent meanwhile is raised here
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
                 code = main()
             finally:  # the outcome is decided: a signal during the exit itself changes nothing
                 signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
@@ -39,7 +41,10 @@ def leave(code: int) -> None:
     import threading
 
     main = threading.main_thread()
-    if any(thread is not main and not thread.daemon and thread.is_alive() for thread in threading.enumerate()):
+    if any(
+        thread is not main and not thread.daemon and thread.is_alive()
+        for thread in threading.enumerate()
+    ):
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()

@@ -32,7 +32,8 @@ INACCURACY = 0.2
 value's size (at least this many payoff units): a fifth of a win, or of a score."""
 
 GAME_SECONDS = 60.0
-"""What a whole game's analysis takes by default (a second a position in games of up to 60 moves)."""
+"""What a whole game's analysis takes by default (a second a position in games of up to 60
+moves)."""
 
 LEAST_SECONDS = 0.001
 """The least time a search is given (the least `time=`): it still completes its first depth
@@ -47,8 +48,9 @@ SAME = 1e-9
 
 
 def game_value(game: AnyGame) -> float:
-    """The value of `game` from its start for its first seat, searched to the end by alpha-beta: what a
-    result read against best play is measured by (the plates game's, a tree of a few hundred nodes)."""
+    """The value of `game` from its start for its first seat, searched to the end by alpha-beta:
+    what a result read against best play is measured by (the plates game's, a tree of a few hundred
+    nodes)."""
     return search(game, game.initial_state(), "alphabeta", time=INFINITY).value
 
 
@@ -102,11 +104,19 @@ class Analysis:
 
     @classmethod
     def of(cls, record: GameRecord, algorithm: str, moves: Iterable[MoveAnalysis]) -> Analysis:
-        """The analysis of `record` made of these moves (all of them, or those analysed before a stop),
-        in the order of the game; finished when its moves end the game, whatever the record says."""
+        """The analysis of `record` made of these moves (all of them, or those analysed before a
+        stop), in the order of the game; finished when its moves end the game, whatever the record
+        says."""
         finished = games.create(record.game).is_terminal(record.positions()[-1])
         ordered = tuple(sorted(moves, key=lambda move: move.ply))
-        return cls(record.game, record.players, algorithm, ordered, finished, choices(record) - len(ordered))
+        return cls(
+            record.game,
+            record.players,
+            algorithm,
+            ordered,
+            finished,
+            choices(record) - len(ordered),
+        )
 
     @property
     def decisive(self) -> MoveAnalysis | None:
@@ -139,8 +149,8 @@ def outcome(value: float, players: int) -> float:
 
 def verdict(best: float, played: float, exact: bool, players: int) -> Verdict:
     """How the move valued `played` compares with the best move, valued `best`: a proven loss of
-    payoff (an outcome, or a margin) is a mistake; an estimate is an inaccuracy where it gave up more
-    than INACCURACY of the best, else only an estimate (it proves no outcome kept)."""
+    payoff (an outcome, or a margin) is a mistake; an estimate is an inaccuracy where it gave up
+    more than INACCURACY of the best, else only an estimate (it proves no outcome kept)."""
     if exact:
         return "best" if played >= best - SAME else "mistake"
     return "inaccuracy" if best - played > INACCURACY * max(1.0, abs(best)) else "estimate"
@@ -172,7 +182,8 @@ class Paced(SearchPlayer):
         return clock.perf_counter() >= self.deadline
 
     def position(self) -> None:
-        """A position starts: its share of the time left is the time left over the positions left."""
+        """A position starts: its share of the time left is the time left over the positions
+        left."""
         now = clock.perf_counter()
         self.until = now + min(MOVE_SECONDS, max(self.deadline - now, 0.0) / max(self.left, 1))
         self.left -= 1
@@ -186,9 +197,12 @@ class Paced(SearchPlayer):
         limits: Limits | None = None,
     ) -> SearchResult:
         """Search with part of this position's share (each search of it after the first, a move
-        searched on its own, gets part of what the ones before left); `limits` are the clock's own."""
+        searched on its own, gets part of what the ones before left); `limits` are the clock's
+        own."""
         share = max(self.until - clock.perf_counter(), 0.0) * SEARCH_SHARE
-        return super().search(game, state, every_move, deepen, Limits(time=max(share, LEAST_SECONDS)))
+        return super().search(
+            game, state, every_move, deepen, Limits(time=max(share, LEAST_SECONDS))
+        )
 
 
 def choices(record: GameRecord) -> int:
@@ -205,12 +219,14 @@ def analyst(
     positions: int = 1,
 ) -> SearchPlayer:
     """The player whose engine values the positions: `algorithm` (the engine `play` suggests for the
-    game when None), under `limits` (--time) when given instead of the spec's own. With neither a limit
-    nor a spec's limit, the `positions` of the game share GAME_SECONDS (`Paced`, a second each
+    game when None), under `limits` (--time) when given instead of the spec's own. With neither a
+    limit nor a spec's limit, the `positions` of the game share GAME_SECONDS (`Paced`, a second each
     at most), so a 2048 game of thousands of moves is analysed in about a minute."""
     spec = algorithm or suggested(game)
     if spec.engine is None:
-        raise BadPlayerSpec(f"analyze needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
+        raise BadPlayerSpec(
+            f"analyze needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}"
+        )
     spec.engine.game_for(game)
     if limits is not None:
         return SearchPlayer(spec.limited(limits), watcher)
@@ -223,7 +239,11 @@ def plies(record: GameRecord) -> list[tuple[int, Any, Any]]:
     """The record's players' plies (chance's draws are no one's choice), from the last back to the
     first: the order `judged` searches them in, so each proof helps the plies before it."""
     game = games.create(record.game)
-    return [(ply, state, move) for ply, state, move in positions(record) if game.to_move(state) != CHANCE][::-1]
+    return [
+        (ply, state, move)
+        for ply, state, move in positions(record)
+        if game.to_move(state) != CHANCE
+    ][::-1]
 
 
 def judged(record: GameRecord, player: SearchPlayer) -> Iterator[MoveAnalysis]:
@@ -239,7 +259,10 @@ def judged(record: GameRecord, player: SearchPlayer) -> Iterator[MoveAnalysis]:
 
 
 def analyze(
-    record: GameRecord, algorithm: Spec | None = None, limits: Limits | None = None, watcher: Watcher | None = None
+    record: GameRecord,
+    algorithm: Spec | None = None,
+    limits: Limits | None = None,
+    watcher: Watcher | None = None,
 ) -> Analysis:
     """Value every player's move in `record`, each position exact where the engine proves it
     within its limits, else an estimate (see `analyst` for the engine and its time)."""
@@ -259,7 +282,8 @@ def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) 
     result = player.search(game, state, every_move=player.limits.limited or not prunes(player))
     position = claimed(game, state, result, player.spec)
     best, best_move, best_exact = position.value, result.move, position.exact and result.exact
-    if position.exact and not result.exact:  # the store's proof: its value stands, the move is the search's
+    # the store's proof: its value stands, the move is the search's
+    if position.exact and not result.exact:
         best_exact = True
     valued = dict(result.moves)
     if move in valued and move not in result.upper_bounds:
@@ -287,9 +311,9 @@ def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) 
 def proven_pair(
     game: AnyGame, player: SearchPlayer, state: Any, moves: tuple[Any, Any], seat: int
 ) -> tuple[float, float] | None:
-    """The values of two moves (the best one and the one played), each searched on its own, where both
-    are proven; else None. Where a position's answer stays an estimate (a move left unproven), the two
-    alone may prove that the played move gave away the outcome the other keeps."""
+    """The values of two moves (the best one and the one played), each searched on its own, where
+    both are proven; else None. Where a position's answer stays an estimate (a move left unproven),
+    the two alone may prove that the played move gave away the outcome the other keeps."""
     values = []
     for move in moves:
         value, proven = value_of(game, player, state, move, seat, every_move=True)
@@ -302,15 +326,21 @@ def proven_pair(
 def value_of(
     game: AnyGame, player: SearchPlayer, state: Any, move: Any, seat: int, every_move: bool = False
 ) -> tuple[float, bool]:
-    """The value of `move` for `seat` searched on its own (`every_move`: each reply valued, none left
-    out by a narrowing search, so a draw is proven too), and whether it is proven."""
+    """The value of `move` for `seat` searched on its own (`every_move`: each reply valued, none
+    left out by a narrowing search, so a draw is proven too), and whether it is proven."""
     after = game.result(state, move)
     if game.is_terminal(after):  # exact by definition
         return game.utility(after, seat), True
     mover = game.to_move(after)
-    if mover == CHANCE and game.players == 2:  # a two-player search chooses at its root: chance's draws averaged here
-        valued = [(chance, value_of(game, player, after, outcome, seat)) for chance, outcome in outcomes(game, after)]
-        return sum(chance * value for chance, (value, _) in valued), all(proven for _, (_, proven) in valued)
+    # a two-player search chooses at its root: chance's draws averaged here
+    if mover == CHANCE and game.players == 2:
+        valued = [
+            (chance, value_of(game, player, after, outcome, seat))
+            for chance, outcome in outcomes(game, after)
+        ]
+        return sum(chance * value for chance, (value, _) in valued), all(
+            proven for _, (_, proven) in valued
+        )
     result = player.search(game, after, every_move=every_move)
     claim = claimed(game, after, result, player.spec)
     if mover == seat or (mover == CHANCE and seat == 0):  # a chance node is valued for seat 0

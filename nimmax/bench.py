@@ -82,7 +82,10 @@ def family(name: str) -> Family:
     for known in families():
         if known.name == name.lower():
             return known
-    raise BadInput(f"unknown game family {quoted(name)}; families: {', '.join(known.name for known in families())}")
+    raise BadInput(
+        f"unknown game family {quoted(name)}; families: "
+        f"{', '.join(known.name for known in families())}"
+    )
 
 
 def parse_sizes(chosen: Family, option: str, text: str | None) -> tuple[int, ...]:
@@ -94,7 +97,9 @@ def parse_sizes(chosen: Family, option: str, text: str | None) -> tuple[int, ...
     return tuple(parse_int(part, f"each of {option}", 1, largest) for part in text.split(","))
 
 
-def plan(chosen: Family, sizes: Sequence[int] = (), ks: Sequence[int] = ()) -> list[tuple[str, int, int | None]]:
+def plan(
+    chosen: Family, sizes: Sequence[int] = (), ks: Sequence[int] = ()
+) -> list[tuple[str, int, int | None]]:
     """The grid as (game words, size, k), smallest first; k larger than the size is skipped."""
     if ks and not chosen.takes_k:
         raise BadInput(f"--k is for tictactoe, not {chosen.name}")
@@ -110,28 +115,37 @@ def plan(chosen: Family, sizes: Sequence[int] = (), ks: Sequence[int] = ()) -> l
 
 def boards(chosen: Family, sizes: Sequence[int] = (), ks: Sequence[int] = ()) -> list[Board]:
     """The grid's games, built from their words (BadGameSpec when the game is not available)."""
-    return [Board(words, size, k, games.create(words)) for words, size, k in plan(chosen, sizes, ks)]
+    return [
+        Board(words, size, k, games.create(words)) for words, size, k in plan(chosen, sizes, ks)
+    ]
 
 
 def split_algorithms(text: str) -> list[str]:
-    """Each engine's words in "minimax:cache=off,alphabeta": a comma before an engine's name starts the next."""
+    """Each engine's words in "minimax:cache=off,alphabeta": a comma before an engine's name starts
+    the next."""
     names = "|".join(ENGINES)
     return [item.strip() for item in re.split(rf",(?=\s*(?:{names})\b)", text)]
 
 
 def algorithms(specs: Sequence[Spec]) -> list[Spec]:
-    """The engines a bench runs, checked: search engines with no option but `cache=on|off` and `table=1000`."""
+    """The engines a bench runs, checked: search engines with no option but `cache=on|off` and
+    `table=1000`."""
     for spec in specs:
         if spec.engine is None:
-            raise BadPlayerSpec(f"bench runs the engines {', '.join(ENGINES)}, not {quoted(spec.kind)}")
+            raise BadPlayerSpec(
+                f"bench runs the engines {', '.join(ENGINES)}, not {quoted(spec.kind)}"
+            )
         extra = sorted(set(spec.named) - {"cache", "table"})
         if extra:
-            raise BadPlayerSpec(f"{spec}: bench searches to the end under --time; drop {', '.join(extra)}")
+            raise BadPlayerSpec(
+                f"{spec}: bench searches to the end under --time; drop {', '.join(extra)}"
+            )
     return list(specs)
 
 
 def searching(algorithm: Spec) -> Settings:
-    """The engine's settings with no book: a bench measures the search, and a theory (Nim's) answers at once."""
+    """The engine's settings with no book: a bench measures the search, and a theory (Nim's) answers
+    at once."""
     return replace(algorithm.settings, book=False)
 
 
@@ -141,13 +155,30 @@ def measure(board: Board, algorithm: Spec, limit: float) -> Row:
     engine, limits, state = algorithm.engine, Limits(time=limit), board.game.initial_state()
     start = time.perf_counter()
     try:  # straight to the end, on a stack that holds it
-        result = deep(lambda: engine.search(board.game, state, limits, deepen=False, settings=searching(algorithm)))
+        result = deep(
+            lambda: engine.search(
+                board.game, state, limits, deepen=False, settings=searching(algorithm)
+            )
+        )
     except TooDeep:  # a row of its own: the next board may well fit
-        return Row(board.words, board.size, board.k, str(algorithm), TOO_DEEP, None, 0, time.perf_counter() - start)
+        return Row(
+            board.words,
+            board.size,
+            board.k,
+            str(algorithm),
+            TOO_DEEP,
+            None,
+            0,
+            time.perf_counter() - start,
+        )
     seconds = time.perf_counter() - start
     if not result.exact:
-        return Row(board.words, board.size, board.k, str(algorithm), OVER, None, result.nodes, seconds)
-    return Row(board.words, board.size, board.k, str(algorithm), DONE, result.value, result.nodes, seconds)
+        return Row(
+            board.words, board.size, board.k, str(algorithm), OVER, None, result.nodes, seconds
+        )
+    return Row(
+        board.words, board.size, board.k, str(algorithm), DONE, result.value, result.nodes, seconds
+    )
 
 
 Starting = Callable[[Board, Spec], None]
@@ -155,7 +186,8 @@ Starting = Callable[[Board, Spec], None]
 
 
 def larger(board: Board, than: Board) -> bool:
-    """Whether `board` is at least as much work as `than`: as large, and (tic-tac-toe) as long a line to make.
+    """Whether `board` is at least as much work as `than`: as large, and (tic-tac-toe) as long a
+    line to make.
 
     A longer line to make leaves fewer games decided early, so 4x4 k=4 searches more than 4x4 k=3.
     """
@@ -186,7 +218,8 @@ def run_all(
 
 
 class Progress(Protocol):
-    """Told of each run as it starts and as it ends (or is skipped), so a progress line can follow the bench."""
+    """Told of each run as it starts and as it ends (or is skipped), so a progress line can follow
+    the bench."""
 
     def starting(self, board: Board, algorithm: Spec) -> None: ...
 
@@ -195,7 +228,8 @@ class Progress(Protocol):
 
 @dataclass(frozen=True)
 class Setup:
-    """A bench as set up: the family, its boards smallest first, the engines, the seconds a run may take."""
+    """A bench as set up: the family, its boards smallest first, the engines, the seconds a run may
+    take."""
 
     family: Family
     grid: tuple[Board, ...]
@@ -203,8 +237,16 @@ class Setup:
     limit: float
 
     @classmethod
-    def of(cls, family_name: str, sizes: str | None, ks: str | None, engines: Sequence[Spec], limit: float) -> Setup:
-        """The setup `bench FAMILY --sizes --k --algorithm --time` asks for; BadInput where it is wrong."""
+    def of(
+        cls,
+        family_name: str,
+        sizes: str | None,
+        ks: str | None,
+        engines: Sequence[Spec],
+        limit: float,
+    ) -> Setup:
+        """The setup `bench FAMILY --sizes --k --algorithm --time` asks for; BadInput where it is
+        wrong."""
         chosen = family(family_name)
         grid = boards(chosen, parse_sizes(chosen, "--sizes", sizes), parse_sizes(chosen, "--k", ks))
         return cls(chosen, tuple(grid), tuple(algorithms(engines)), limit)
@@ -224,7 +266,8 @@ class Bench:
     interruption: KeyboardInterrupt | None = field(default=None, compare=False)
 
     def record(self) -> dict[str, Any]:
-        """The bench as `bench --json` prints it (`limit`: the old name of `time`, read one more release)."""
+        """The bench as `bench --json` prints it (`limit`: the old name of `time`, read one more
+        release)."""
         limit, rows = self.setup.limit, [row.record() for row in self.rows]
         return {"family": self.setup.family.name, "time": limit, "limit": limit, "rows": rows}
 
@@ -239,10 +282,13 @@ class Bench:
 
 
 def bench(setup: Setup, progress: Progress | None = None) -> Bench:
-    """Run the setup's grid (`run_all`), telling `progress` of each run; a Ctrl-C or SIGTERM keeps the rows so far."""
+    """Run the setup's grid (`run_all`), telling `progress` of each run; a Ctrl-C or SIGTERM keeps
+    the rows so far."""
     rows: list[Row] = []
     try:
-        for row in run_all(setup.grid, setup.engines, setup.limit, None if progress is None else progress.starting):
+        for row in run_all(
+            setup.grid, setup.engines, setup.limit, None if progress is None else progress.starting
+        ):
             rows.append(row)
             if progress is not None:
                 progress.finished(row)

@@ -42,10 +42,14 @@ Progress = Callable[[str, int], AbstractContextManager[Advance]]
 """Given what is being made and its steps, a context that shows the work going on (a bar)."""
 
 
-def folder(environ: Mapping[str, str] = os.environ, platform: str = sys.platform, home: Path | None = None) -> Path:
+def folder(
+    environ: Mapping[str, str] = os.environ, platform: str = sys.platform, home: Path | None = None
+) -> Path:
     """The cache folder for this user and system (see the module docstring)."""
     windows = ("LOCALAPPDATA", "AppData/Local", "Cache")
-    return user_folder(ENVIRONMENT, ("XDG_CACHE_HOME", ".cache"), "Caches", windows, environ, platform, home)
+    return user_folder(
+        ENVIRONMENT, ("XDG_CACHE_HOME", ".cache"), "Caches", windows, environ, platform, home
+    )
 
 
 def nothing(done: int) -> None:
@@ -84,7 +88,8 @@ IDLE = Work()
 
 @runtime_checkable
 class Working(Protocol):
-    """A game whose searches read work made for the cache (Kalah's book): its copy carries a `Work`."""
+    """A game whose searches read work made for the cache (Kalah's book): its copy carries a
+    `Work`."""
 
     work: Work
 
@@ -97,9 +102,13 @@ G = TypeVar("G")
 
 
 def at_work(
-    game: G, progress: Progress | None = None, patient: bool | None = None, halted: Callable[[], bool] | None = None
+    game: G,
+    progress: Progress | None = None,
+    patient: bool | None = None,
+    halted: Callable[[], bool] | None = None,
 ) -> G:
-    """`game` with its cache's work changed where a setting is given (a game that makes none: itself)."""
+    """`game` with its cache's work changed where a setting is given (a game that makes none:
+    itself)."""
     if not isinstance(game, Working):
         return game
     work = game.work
@@ -151,7 +160,8 @@ LARGEST = 1 << 30
 """The most bytes a cache file may hold: a header claiming more is not believed."""
 
 HEAD = 4096
-"""Bytes read first, enough for any header: what a file claims to hold is checked before the rest is read."""
+"""Bytes read first, enough for any header: what a file claims to hold is checked before the rest is
+read."""
 
 
 def read(name: str, version: int, what: str) -> bytes | None:
@@ -199,7 +209,11 @@ def _checked(descriptor: int, name: str, version: int) -> bytes | str:
     if int(lines[3]) > LARGEST:
         return f"claims {int(lines[3]):,} bytes, more than a cache file may hold"
     if status.st_size != stated:
-        return "is cut short" if status.st_size < stated else "is damaged (longer than its header says)"
+        return (
+            "is cut short"
+            if status.st_size < stated
+            else "is damaged (longer than its header says)"
+        )
     return parse(head + _read(descriptor, stated - len(head)), name, version)
 
 
@@ -222,4 +236,7 @@ def keep(name: str, version: int, what: str, data: bytes) -> None:
         write_atomic(path, header(name, version, data) + data, own=True)
     except OSError as error:
         reason = error.strerror or str(error)
-        say(f"cannot keep {what} in {quoted(str(path.parent))} ({reason}): made in memory for this run")
+        say(
+            f"cannot keep {what} in {quoted(str(path.parent))} ({reason}): made in memory for "
+            "this run"
+        )

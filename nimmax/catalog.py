@@ -13,7 +13,8 @@ from nimmax.plugins import installed
 
 @dataclass(frozen=True)
 class Catalog:
-    """Every game, every player kind, every installed plugin (its kind, name, target and any load error)."""
+    """Every game, every player kind, every installed plugin (its kind, name, target and any load
+    error)."""
 
     games: tuple[GameInfo, ...]
     players: tuple[PlayerKind, ...]
@@ -37,7 +38,11 @@ class Catalog:
             "players": [kind.as_json() for kind in self.players],
             "plugins": list(self.plugins),
             "openspiel": [
-                {"name": f"openspiel:{listed.name}", "summary": listed.long_name, "parameters": listed.parameters}
+                {
+                    "name": f"openspiel:{listed.name}",
+                    "summary": listed.long_name,
+                    "parameters": listed.parameters,
+                }
                 for listed in self.openspiel
             ],
         }

@@ -94,7 +94,12 @@ def plies_left(game: AnyGame, state: Any) -> int | None:
     if all(isinstance(n, int) for n in (*cells, *stones)):
         rows, cols = cells
         x, o = stones
-        assert isinstance(rows, int) and isinstance(cols, int) and isinstance(x, int) and isinstance(o, int)
+        assert (
+            isinstance(rows, int)
+            and isinstance(cols, int)
+            and isinstance(x, int)
+            and isinstance(o, int)
+        )
         return max(rows * cols - (x.bit_count() + o.bit_count()), 0)
     return None
 
@@ -122,7 +127,8 @@ def best_payoff(game: AnyGame, state: Any) -> float | None:
 
 
 def says_nothing(game: AnyGame, state: Any, bound: float) -> bool:
-    """Whether an upper bound on a move's value tells nothing: it is at least the best payoff there is."""
+    """Whether an upper bound on a move's value tells nothing: it is at least the best payoff there
+    is."""
     best = best_payoff(game, state)
     return best is not None and bound >= best
 
@@ -143,7 +149,8 @@ def claimed(game: AnyGame, state: Any, result: SearchResult, engine: str = "") -
 
 
 def terminal(game: AnyGame, state: Any, engine: str = "") -> Claim:
-    """A finished position's claim: its payoff for the seat that would move (seat 0 where none does)."""
+    """A finished position's claim: its payoff for the seat that would move (seat 0 where none
+    does)."""
     try:
         seat = game.to_move(state)
     except Exception:  # noqa: BLE001 - a game need not say who moves at its end
@@ -153,7 +160,8 @@ def terminal(game: AnyGame, state: Any, engine: str = "") -> Claim:
 
 def of_move(game: AnyGame, state: Any, result: SearchResult, move: Any, value: float) -> Claim:
     """A root move's claim, for the side to move at `state`: its proven value, a proven bound, or an
-    estimate; the proof of the position after it, where the store holds one, overrides a bound or estimate."""
+    estimate; the proof of the position after it, where the store holds one, overrides a bound or
+    estimate."""
     bounded = move in result.upper_bounds
     if result.moves_proven and not bounded:
         return Claim(value, "exact", 0)
@@ -165,9 +173,12 @@ def of_move(game: AnyGame, state: Any, result: SearchResult, move: Any, value: f
     return Claim(value, "estimate", clamped(game, state, result.depth))
 
 
-def of_line(game: AnyGame, state: Any, move: Any, value: float, exact: bool, depth: int = 0) -> Claim:
+def of_line(
+    game: AnyGame, state: Any, move: Any, value: float, exact: bool, depth: int = 0
+) -> Claim:
     """A root move's claim as `why` and `solve --explain` show it with its line: proven where their
-    search proved it or the store holds a proof of the position after it, else an estimate at `depth`."""
+    search proved it or the store holds a proof of the position after it, else an estimate at
+    `depth`."""
     if exact:
         return Claim(value, "exact", 0)
     proof = proven_after(game, state, move)
@@ -189,7 +200,8 @@ def proven_after(game: AnyGame, state: Any, move: Any) -> Claim | None:
 
 def file_moves(game: AnyGame, state: Any, result: SearchResult, engine: str = "") -> None:
     """File what a search valuing every root move proved: the root, and the position after each move
-    it valued exactly (for the side to move there), so later views of those positions show the proof."""
+    it valued exactly (for the side to move there), so later views of those positions show the
+    proof."""
     claimed(game, state, result, engine)
     if not (result.exact and result.moves_proven):
         return
@@ -200,4 +212,6 @@ def file_moves(game: AnyGame, state: Any, result: SearchResult, engine: str = ""
         after = game.result(state, row.move)
         then = game.to_move(after)
         if not game.is_terminal(after) and then != CHANCE:
-            remember(game, after, Claim(row.value if then == mover else -row.value, "exact", 0, engine))
+            remember(
+                game, after, Claim(row.value if then == mover else -row.value, "exact", 0, engine)
+            )

@@ -43,14 +43,17 @@ def claim(game: AnyGame, result: SearchResult) -> str:
     speed and line; the one place the protocol words a result."""
     rate = int(result.nodes / result.seconds) if result.seconds > 0 else 0
     pv = " ".join(game.format_move(move) for move in result.pv)
-    said = f"depth {result.depth} value {shown_value(result.value)} {'proven' if result.exact else 'estimate'}"
+    said = (
+        f"depth {result.depth} value {shown_value(result.value)} "
+        f"{'proven' if result.exact else 'estimate'}"
+    )
     said += f" nodes {result.nodes} nps {rate} time {result.seconds:.3f}"
     return f"{said} pv {pv}" if pv else said
 
 
 def go_limits(words: list[str]) -> Limits | None:
-    """The limits `go` names: `time S`, `depth N`, `nodes N`; None for `infinite` (until `stop` or the proof).
-    With no words at all, the engine's own limits for play."""
+    """The limits `go` names: `time S`, `depth N`, `nodes N`; None for `infinite` (until `stop` or
+    the proof). With no words at all, the engine's own limits for play."""
     if words == ["infinite"]:
         return None
     values: dict[str, Any] = {}
@@ -72,7 +75,8 @@ def go_limits(words: list[str]) -> Limits | None:
 
 
 class Watching:
-    """Sees the search on its thread: stops it when `stop` came, and says its progress as `info` lines."""
+    """Sees the search on its thread: stops it when `stop` came, and says its progress as `info`
+    lines."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -94,7 +98,8 @@ class Watching:
 
 
 class Session:
-    """One engine session: the game, its position, and at most one search thinking on its own thread."""
+    """One engine session: the game, its position, and at most one search thinking on its own
+    thread."""
 
     def __init__(self, write: Callable[[str], None]) -> None:
         self._write, self._lock = write, threading.Lock()
@@ -203,11 +208,15 @@ class Session:
             spec = []
         reader = position_reader(spec)
         if reader is None:
-            raise BadInput(f"{self.game.name} takes no position of its own: name it in the game words, or play moves")
+            raise BadInput(
+                f"{self.game.name} takes no position of its own: name it in the game words, or "
+                "play moves"
+            )
         self.state = reader(text)
 
     def play(self, moves: list[str]) -> None:
-        """Play moves (chance outcomes included) from the position; none is played unless all are legal."""
+        """Play moves (chance outcomes included) from the position; none is played unless all are
+        legal."""
         state = self.state
         for text in moves:
             if self.game.is_terminal(state):
@@ -221,7 +230,8 @@ class Session:
         self.say(" ".join(["legal", *(self.game.format_move(move) for move in moves)]))
 
     def turn(self) -> None:
-        """Whose turn it is: `turn 0` or `turn 1` (the seat), `turn chance`, or `turn over` with the winner."""
+        """Whose turn it is: `turn 0` or `turn 1` (the seat), `turn chance`, or `turn over` with the
+        winner."""
         game, state = self.game, self.state
         if game.is_terminal(state):
             winner = winner_of(game, state)
@@ -231,13 +241,16 @@ class Session:
             self.say("turn chance" if seat == CHANCE else f"turn {seat}")
 
     def go(self, limits: Limits | None) -> None:
-        """Start thinking on the position; `bestmove` ends the answer (`bestmove none` where the game is over)."""
+        """Start thinking on the position; `bestmove` ends the answer (`bestmove none` where the
+        game is over)."""
         game, state = self.game, self.state
         if game.is_terminal(state):
             self.say("bestmove none")
             return
         if game.to_move(state) == CHANCE:
-            raise BadInput("the position is a chance node: play its outcome with moves (legal lists them)")
+            raise BadInput(
+                "the position is a chance node: play its outcome with moves (legal lists them)"
+            )
         spec = suggested(game)
         if limits is None or limits.limited:  # else no limit named: the engine's own for play
             spec = spec.limited(limits if limits is not None else Limits())
@@ -245,7 +258,9 @@ class Session:
         player = SearchPlayer(spec, watching)
         self.stopping.clear()
         self.infinite = limits is None
-        self.thread = threading.Thread(target=self.think, args=(game, state, player, watching), daemon=True)
+        self.thread = threading.Thread(
+            target=self.think, args=(game, state, player, watching), daemon=True
+        )
         self.thread.start()
 
     def think(self, game: AnyGame, state: Any, player: SearchPlayer, watching: Watching) -> None:
@@ -253,18 +268,25 @@ class Session:
         from nimmax.search.stack import deep
 
         try:
-            working = cache.at_work(game, halted=self.stopping.is_set)  # `stop` stops a book being made too
+            # `stop` stops a book being made too
+            working = cache.at_work(game, halted=self.stopping.is_set)
             result = deep(lambda: player.search(working, state))
-        except Exception as error:  # a plugin's failure, or a search too deep: said, and the session goes on
+        # a plugin's failure, or a search too deep: said, and the session goes on
+        except Exception as error:
             self.say(f"error {type(error).__name__}: {' '.join(str(error).split())}")
             return
         finally:
-            self.infinite = False  # answered: a command after the answer waits for this thread's end, not for stop
+            # answered: a command after the answer waits for this thread's end, not for stop
+            self.infinite = False
         if result.move is None:
             self.say("bestmove none")
             return
         said = watching.said
-        if said is None or (said.depth, said.nodes, said.pv) != (result.depth, result.nodes, result.pv):
+        if said is None or (said.depth, said.nodes, said.pv) != (
+            result.depth,
+            result.nodes,
+            result.pv,
+        ):
             self.say(f"info {claim(game, result)}")
         self.say(f"bestmove {game.format_move(result.move)} value {shown_value(result.value)}")
 

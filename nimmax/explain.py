@@ -38,21 +38,31 @@ class MoveLine:
     """Whether the line reaches the end of the game."""
 
 
-def lines(game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult | None = None) -> tuple[MoveLine, ...]:
-    """Every move of `state` with its value and line, in the engine's order (its choice first); `result` is a search of
-    `state` with every move valued (none only bounded), when the caller has one. Its searches run on a stack that holds
-    searches to the end of the game (`deep`)."""
+def lines(
+    game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult | None = None
+) -> tuple[MoveLine, ...]:
+    """Every move of `state` with its value and line, in the engine's order (its choice first);
+    `result` is a search of `state` with every move valued (none only bounded), when the caller has
+    one. Its searches run on a stack that holds searches to the end of the game (`deep`)."""
 
     def found() -> tuple[MoveLine, ...]:
-        whole = result is not None and result.moves and not result.upper_bounds  # each move's own value
-        searched = result if result is not None and whole else player.search(game, state, every_move=True)
+        # each move's own value
+        whole = result is not None and result.moves and not result.upper_bounds
+        searched = (
+            result if result is not None and whole else player.search(game, state, every_move=True)
+        )
         exact = searched.exact and searched.moves_proven
-        file_moves(game, state, searched, player.spec)  # what `why` proves, every later view shows proven
+        # what `why` proves, every later view shows proven
+        file_moves(game, state, searched, player.spec)
         table = player.table_for(game)
         each = []
         for move, value in searched.moves:
-            line = follow(game, game.result(state, move), partial(player.search, game), table, exact)
-            each.append(MoveLine(move, value, exact, (move, *line), finishes(game, state, (move, *line))))
+            line = follow(
+                game, game.result(state, move), partial(player.search, game), table, exact
+            )
+            each.append(
+                MoveLine(move, value, exact, (move, *line), finishes(game, state, (move, *line)))
+            )
         return tuple(each)
 
     return deep(found)
@@ -79,7 +89,12 @@ def follow(
             line.append(ANY_SPAWN)
             break
         move = exact_move(table.get(key(state)), state, proven)
-        if move is None and proven and (booked := part(game, Capability.BOOK)) and (known := booked.book(state)):
+        if (
+            move is None
+            and proven
+            and (booked := part(game, Capability.BOOK))
+            and (known := booked.book(state))
+        ):
             move = book_move(game, state, known)  # a search on from here would start afresh
             if move is None:
                 break
@@ -102,11 +117,15 @@ def book_move(game: AnyGame, state: Any, known: Known) -> Any | None:
         if game.is_terminal(child):
             payoff, plies = game.utility(child, mover), 0
         elif booked is not None and (seen := booked.book(child)) is not None:
-            payoff, plies = seen.payoff if game.to_move(child) == mover else -seen.payoff, seen.plies
+            payoff, plies = (
+                seen.payoff if game.to_move(child) == mover else -seen.payoff,
+                seen.plies,
+            )
         else:
             continue
         if payoff == known.payoff:
-            if not known.exact or plies == known.plies - 1:  # a bounded distance: any move keeping the payoff
+            # a bounded distance: any move keeping the payoff
+            if not known.exact or plies == known.plies - 1:
                 return move
             keeping = move if keeping is None else keeping
     return keeping

@@ -39,7 +39,8 @@ def read_text(path: Path, limit: int, what: str, error: type[BadInput] = BadInpu
     otherwise `error` saying why in one line."""
     shown = quoted(str(path))
     try:
-        # Non-blocking open: a FIFO with no writer reads as empty at once instead of waiting for one.
+        # Non-blocking open: a FIFO with no writer reads as empty at once instead of waiting for
+        # one.
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
         os.set_blocking(descriptor, True)
         with os.fdopen(descriptor, "rb") as file:
@@ -59,8 +60,8 @@ STDOUT = Path("-")
 the work, never written through a rename that would replace what stdout was sent to."""
 
 _held: dict[Path, int] = {}
-"""FIFOs checked writable, each with the descriptor the check opened: the output is written through it
-later, since closing it would tell the reader the output had ended."""
+"""FIFOs checked writable, each with the descriptor the check opened: the output is written through
+it later, since closing it would tell the reader the output had ended."""
 
 
 def is_stdout(path: Path) -> bool:
@@ -70,8 +71,11 @@ def is_stdout(path: Path) -> bool:
 
 def names_descriptor(path: Path) -> bool:
     """Whether `path` names one of this process's open descriptors (/dev/stderr, /dev/fd/N): written
-    in place, appended to, since renaming over the file it resolves to would replace what it was sent to."""
-    return str(path) in ("/dev/stderr", "/dev/stdin") or str(path).startswith(("/dev/fd/", "/proc/self/fd/"))
+    in place, appended to, since renaming over the file it resolves to would replace what it was
+    sent to."""
+    return str(path) in ("/dev/stderr", "/dev/stdin") or str(path).startswith(
+        ("/dev/fd/", "/proc/self/fd/")
+    )
 
 
 def check_writable(path: Path | None, what: str) -> Path | None:
@@ -90,7 +94,8 @@ def check_writable(path: Path | None, what: str) -> Path | None:
         target = Path(os.path.realpath(path))
         status = os.stat(target) if path.exists() else None
         if status is not None and stat.S_ISFIFO(status.st_mode):
-            # Non-blocking: a FIFO without a reader is refused, not waited on; held open for the write.
+            # Non-blocking: a FIFO without a reader is refused, not waited on; held open for the
+            # write.
             descriptor = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
             os.set_blocking(descriptor, True)
             _held[target] = descriptor
@@ -102,9 +107,14 @@ def check_writable(path: Path | None, what: str) -> Path | None:
             finally:
                 os.close(descriptor)
         else:
-            if status is not None:  # the write renames a new file over it: it must open without truncating
+            # the write renames a new file over it: it must open without truncating
+            if status is not None:
                 os.close(os.open(target, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK))
-            probe = target if status is None else target.with_name(f".{target.name}.{os.urandom(4).hex()}.tmp")
+            probe = (
+                target
+                if status is None
+                else target.with_name(f".{target.name}.{os.urandom(4).hex()}.tmp")
+            )
             os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
             probe.unlink()
     except OSError as failure:
@@ -113,12 +123,13 @@ def check_writable(path: Path | None, what: str) -> Path | None:
 
 
 def write_atomic(path: Path, text: str | bytes, *, own: bool = False) -> None:
-    """Write `text` (UTF-8 text, or bytes as they are) to `path` whole or not at all: into a new file
-    in the same folder, then renamed over the path, so a failure (a full disk) leaves what the path
-    held as it was. A link is followed (its target is replaced); a path that is not a regular file
-    (a terminal, a pipe, /dev/null) is written in place, since it cannot be renamed over. A file of
-    nimmax's `own` (the cache's) is never followed nor written through: whatever the path names (a
-    link, a FIFO, a device) is itself replaced. STDOUT is printed. OSError when it fails."""
+    """Write `text` (UTF-8 text, or bytes as they are) to `path` whole or not at all: into a new
+    file in the same folder, then renamed over the path, so a failure (a full disk) leaves what the
+    path held as it was. A link is followed (its target is replaced); a path that is not a regular
+    file (a terminal, a pipe, /dev/null) is written in place, since it cannot be renamed over. A
+    file of nimmax's `own` (the cache's) is never followed nor written through: whatever the path
+    names (a link, a FIFO, a device) is itself replaced. STDOUT is printed. OSError when it
+    fails."""
     if path == STDOUT:  # printed: stdout may be a file opened to append, never to be renamed over
         sys.stdout.flush()
         if isinstance(text, bytes):
@@ -143,7 +154,8 @@ def write_atomic(path: Path, text: str | bytes, *, own: bool = False) -> None:
             file.write(text)
         return
     temporary = target.with_name(f".{target.name}.{os.urandom(4).hex()}.tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+    # the umask applies
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(descriptor, mode, encoding=encoding) as file:
             file.write(text)
@@ -168,9 +180,10 @@ def user_folder(
     platform: str,
     home: Path | None,
 ) -> Path:
-    """One of nimmax's own folders for this user and system: `variable` names it outright; else XDG's
-    (its variable, or the place below home) on Linux, ~/Library/`darwin` on macOS, and on Windows
-    `windows` (its variable, or the place below home, then the part below nimmax's folder)."""
+    """One of nimmax's own folders for this user and system: `variable` names it outright; else
+    XDG's (its variable, or the place below home) on Linux, ~/Library/`darwin` on macOS, and on
+    Windows `windows` (its variable, or the place below home, then the part below nimmax's
+    folder)."""
     chosen = environ.get(variable)
     if chosen:
         return Path(chosen).expanduser()

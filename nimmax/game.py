@@ -10,7 +10,17 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Hashable, Sequence
 from itertools import islice
-from typing import Any, Generic, Literal, NamedTuple, Protocol, Self, TypeVar, overload, runtime_checkable
+from typing import (
+    Any,
+    Generic,
+    Literal,
+    NamedTuple,
+    Protocol,
+    Self,
+    TypeVar,
+    overload,
+    runtime_checkable,
+)
 
 from nimmax.errors import BadGameSpec, BadInput, IllegalMove
 from nimmax.numbers import quoted
@@ -57,7 +67,8 @@ S_in = TypeVar("S_in", contravariant=True)
 A_out = TypeVar("A_out", covariant=True)
 
 REQUIRED = ("initial_state", "to_move", "actions", "result", "is_terminal", "utility")
-"""The members every game defines; notation, `key` and `spec` have defaults, the rest are capabilities."""
+"""The members every game defines; notation, `key` and `spec` have defaults, the rest are
+capabilities."""
 
 
 class Account(Protocol):
@@ -114,7 +125,8 @@ class Game(Generic[S, A]):
     """The optional parts this game implements; an instance may narrow or extend its class's set."""
 
     def __init_subclass__(cls, **kwargs: object) -> None:
-        """A class saying `has_chance = True` (or False) declares CHANCE (or its absence) in its capabilities."""
+        """A class saying `has_chance = True` (or False) declares CHANCE (or its absence) in its
+        capabilities."""
         super().__init_subclass__(**kwargs)
         said = cls.__dict__.get("has_chance")
         if isinstance(said, bool):
@@ -123,14 +135,15 @@ class Game(Generic[S, A]):
 
     @property
     def spec(self) -> str:
-        """The words that rebuild this game with `nimmax.games.create` (a game with parameters says them)."""
+        """The words that rebuild this game with `nimmax.games.create` (a game with parameters says
+        them)."""
         return self.name
 
     def for_search(self) -> Self:
-        """The game as one search uses it: a game remembering answers across a search's nodes
-        gives a copy holding memos of its own, which the search (or a player keeping it across its
-        moves, like its table) owns; such a copy, or any other game, gives itself (a wrapper that
-        forwards attributes to a game answers it itself, or the search takes the inner game's copy)."""
+        """The game as one search uses it: a game remembering answers across a search's nodes gives
+        a copy holding memos of its own, which the search (or a player keeping it across its moves,
+        like its table) owns; such a copy, or any other game, gives itself (a wrapper that forwards
+        attributes to a game answers it itself, or the search takes the inner game's copy)."""
         return self
 
     def initial_state(self) -> S:
@@ -167,7 +180,9 @@ class Game(Generic[S, A]):
         for action in self.actions(state):
             if self.format_move(action).lower() == wanted:
                 return action
-        raise IllegalMove(f"{quoted(text.strip())} is not a legal move; legal: {legal_text(self, state)}")
+        raise IllegalMove(
+            f"{quoted(text.strip())} is not a legal move; legal: {legal_text(self, state)}"
+        )
 
     def format_move(self, action: A) -> str:
         """The canonical notation of a move."""
@@ -190,8 +205,9 @@ class Ordered(Protocol[S_in, A_out]):
 
     def search_actions(self, state: S_in) -> Sequence[A_out]:
         """All of `actions` unless the game can prove that fewer give the same value at the same
-        distance to the end (m,n,k: a move that wins at once, or the block of the opponent's immediate
-        win). Engines that prune use it; plain minimax and every root move keep `actions`."""
+        distance to the end (m,n,k: a move that wins at once, or the block of the opponent's
+        immediate win). Engines that prune use it; plain minimax and every root move keep
+        `actions`."""
         ...
 
 
@@ -208,8 +224,9 @@ class Bounded(Protocol[S_in]):
     """BOUNDS: the payoff range still reachable."""
 
     def utility_bounds(self, state: S_in) -> tuple[float, float] | None:
-        """The least and the most `utility` can give the side to move at any end reached from `state`
-        (and `evaluate` on the way), or None; a search cuts a node whose range lies outside its window."""
+        """The least and the most `utility` can give the side to move at any end reached from
+        `state` (and `evaluate` on the way), or None; a search cuts a node whose range lies outside
+        its window."""
         ...
 
 
@@ -225,9 +242,9 @@ class Offset(Protocol[S_in]):
     """OFFSET_KEY: a key on part of the state, and the payoff the rest has banked."""
 
     def keyed(self, state: S_in) -> tuple[Hashable, float]:
-        """The key and the banked payoff for the side to move (Kalah: the pits, and the mover's store
-        lead): states with equal keys have values equal but for their offsets, at the same distance to
-        the end, so engines store a value less the offset and share it."""
+        """The key and the banked payoff for the side to move (Kalah: the pits, and the mover's
+        store lead): states with equal keys have values equal but for their offsets, at the same
+        distance to the end, so engines store a value less the offset and share it."""
         ...
 
 
@@ -267,7 +284,8 @@ class Seeded(Protocol):
 
 @runtime_checkable
 class Charged(Protocol):
-    """A game whose search copy does work of its own (a proof, a book's build) that a search pays for."""
+    """A game whose search copy does work of its own (a proof, a book's build) that a search pays
+    for."""
 
     def charge(self, account: Account | None) -> None:
         """Charge that work to `account`, a search's: its nodes counted there, ended once its
@@ -277,7 +295,8 @@ class Charged(Protocol):
 
 @runtime_checkable
 class Judged(Protocol):
-    """A game whose winner is not the seat with the best payoff (2048: whoever made the goal tile)."""
+    """A game whose winner is not the seat with the best payoff (2048: whoever made the goal
+    tile)."""
 
     def winner(self, state: Any) -> int | None:
         """Seat that won a terminal state, or None."""
@@ -288,7 +307,9 @@ AnyGame = Game[Any, Any]
 
 
 @overload
-def part(game: Game[S, A], capability: Literal[Capability.SEARCH_ORDER]) -> Ordered[S, A] | None: ...
+def part(
+    game: Game[S, A], capability: Literal[Capability.SEARCH_ORDER]
+) -> Ordered[S, A] | None: ...
 @overload
 def part(game: Game[S, A], capability: Literal[Capability.NARROWING]) -> Narrowing[S, A] | None: ...
 @overload
@@ -303,7 +324,8 @@ def part(game: Game[S, A], capability: Literal[Capability.CHANCE]) -> Chancy[S, 
 def part(game: Game[S, A], capability: Literal[Capability.EVALUATION]) -> Evaluated[S] | None: ...
 def part(game: AnyGame, capability: Capability) -> Any:
     """The game as the capability's members, where it declares it and defines them; else None (the
-    caller refuses, or goes without). Read once per search: bind what it gives, never ask per node."""
+    caller refuses, or goes without). Read once per search: bind what it gives, never ask per
+    node."""
     return game if capability in game.capabilities and hasattr(game, capability.member) else None
 
 
@@ -325,7 +347,8 @@ def evaluator(game: Game[S, A]) -> Callable[[S, int], float]:
 
 
 def narrower(game: Game[S, A]) -> Callable[[S], Sequence[A] | None]:
-    """A limited search's few moves: `heuristic_actions` where declared, else none (None: every move)."""
+    """A limited search's few moves: `heuristic_actions` where declared, else none (None: every
+    move)."""
     own = part(game, Capability.NARROWING)
     return own.heuristic_actions if own is not None else _every
 
@@ -337,12 +360,14 @@ def charge(game: AnyGame, account: Account | None) -> None:
 
 
 def seed_of(game: AnyGame) -> int | None:
-    """The seed a game with chance asks play to draw its outcomes with (`Seeded`), or None: the caller's."""
+    """The seed a game with chance asks play to draw its outcomes with (`Seeded`), or None: the
+    caller's."""
     return game.seed if isinstance(game, Seeded) and has_chance(game) else None
 
 
 def outcomes(game: Game[S, A], state: S) -> Sequence[tuple[float, A]]:
-    """`chance_outcomes` at a chance node of a game declaring CHANCE (BadGameSpec for one that does not)."""
+    """`chance_outcomes` at a chance node of a game declaring CHANCE (BadGameSpec for one that does
+    not)."""
     own = part(game, Capability.CHANCE)
     if own is None:
         raise BadGameSpec(f"{game.name} has no chance nodes")
@@ -383,4 +408,6 @@ def _with_chance(capabilities: frozenset[Capability], chance: bool) -> frozenset
 def defined(cls: type[AnyGame]) -> frozenset[Capability]:
     """The capabilities whose member `cls` defines: what a plugin offers (it declares chance itself,
     with `has_chance`), and what `check` compares with a game's declaration."""
-    return frozenset(capability for capability in Capability if callable(getattr(cls, capability.member, None)))
+    return frozenset(
+        capability for capability in Capability if callable(getattr(cls, capability.member, None))
+    )

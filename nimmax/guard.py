@@ -1,13 +1,14 @@
-"""The one boundary every call into a plugin goes through, as pytest's plugin manager calls every hook.
+"""The one boundary every call into a plugin goes through, as pytest's plugin manager calls every
+hook.
 
 A plugin game is handed to nimmax wrapped in a `PluginGame` whose class has a guarded method for
 each protocol member the plugin defines (and Game's own defaults for the rest), and whose
 capabilities are those the plugin declares and those whose member it defines (`offered`). Each
 guarded call checks what the plugin returned against the protocol (`nimmax.returns`: the laws
-`nimmax check` tries) and turns any failure, `SystemExit`
-included, into `PluginFailed`: one line, `FILE:LINE: ...`, the plugin's own place first. A plugin
-player is wrapped the same way (`PluginPlayer`). Built-in games and players are never wrapped, so
-they pay nothing; a plugin's calls to itself stay unguarded (it gets its own object back).
+`nimmax check` tries) and turns any failure, `SystemExit` included, into `PluginFailed`: one line,
+`FILE:LINE: ...`, the plugin's own place first. A plugin player is wrapped the same way
+(`PluginPlayer`). Built-in games and players are never wrapped, so they pay nothing; a plugin's
+calls to itself stay unguarded (it gets its own object back).
 """
 
 from __future__ import annotations
@@ -24,7 +25,16 @@ from nimmax.game import AnyGame, BadInput, Capability, Game, defined, legal_text
 from nimmax.returns import CHECKS, MAX_PAYOFF, Broken, Check, one_line, shown
 from nimmax.search.result import Decision
 
-__all__ = ["MAX_PAYOFF", "PluginFailed", "PluginGame", "PluginPlayer", "guard_game", "offered", "one_line", "unguarded"]
+__all__ = [
+    "MAX_PAYOFF",
+    "PluginFailed",
+    "PluginGame",
+    "PluginPlayer",
+    "guard_game",
+    "offered",
+    "one_line",
+    "unguarded",
+]
 
 
 class PluginFailed(Exception):
@@ -53,12 +63,14 @@ def place(cls: type, member: str | None = None) -> str:
 
 
 PLUGIN_MARK = "__nimmax_plugin__"
-"""The name the plugin loader sets in a plugin module's namespace: the import system (`sys.modules`),
-which holds each module once a process, is then the one record of the plugins loaded."""
+"""The name the plugin loader sets in a plugin module's namespace: the import system
+(`sys.modules`), which holds each module once a process, is then the one record of the plugins
+loaded."""
 
 
 def loaded() -> set[str]:
-    """The files of the plugins loaded in this process, so an error raised in them can be blamed on them."""
+    """The files of the plugins loaded in this process, so an error raised in them can be blamed on
+    them."""
     marked = (module for module in list(sys.modules.values()) if vars(module).get(PLUGIN_MARK))
     return {str(Path(module.__file__).resolve()) for module in marked if module.__file__}
 
@@ -68,7 +80,9 @@ def blame(error: BaseException) -> str | None:
     plugin's deepest frame; None when no plugin's code is on the traceback."""
     plugins = loaded()
     frames = [
-        frame for frame in traceback.extract_tb(error.__traceback__) if str(Path(frame.filename).resolve()) in plugins
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if str(Path(frame.filename).resolve()) in plugins
     ]
     if not frames:
         return None
@@ -80,7 +94,9 @@ def failure(cls: type, member: str, error: BaseException) -> PluginFailed:
     """The one line for an error a plugin's code raised (or a `sys.exit` it called) in `member`:
     the plugin's deepest frame, else the member's own place."""
     if isinstance(error, SystemExit):
-        return PluginFailed(f"{place(cls, member)}: {cls.__name__}.{member} called sys.exit({error.code!r})")
+        return PluginFailed(
+            f"{place(cls, member)}: {cls.__name__}.{member} called sys.exit({error.code!r})"
+        )
     where = blame(error)
     if where is None:
         where = f"{place(cls, member)}: {type(error).__name__}: {error}"
@@ -92,12 +108,16 @@ def broken(cls: type, member: str, why: str) -> PluginFailed:
     return PluginFailed(f"{place(cls, member)}: {cls.__name__}.{member} {why}")
 
 
-def _guarded(member: str, check: Check, passes: tuple[type[BaseException], ...]) -> Callable[..., Any]:
-    """The guarded method for `member`: the plugin's own, its failures named and its value checked."""
+def _guarded(
+    member: str, check: Check, passes: tuple[type[BaseException], ...]
+) -> Callable[..., Any]:
+    """The guarded method for `member`: the plugin's own, its failures named and its value
+    checked."""
 
     def call(self: PluginGame, *args: Any) -> Any:
         try:
-            return check(self, getattr(self.inner, member)(*args), args)  # a check may run a generator of the plugin's
+            # a check may run a generator of the plugin's
+            return check(self, getattr(self.inner, member)(*args), args)
         except Broken as why:
             raise broken(type(self.inner), member, str(why)) from None
         except _THROUGH:
@@ -112,7 +132,8 @@ def _guarded(member: str, check: Check, passes: tuple[type[BaseException], ...])
 
 
 def _named(game: PluginGame, member: str, error: BaseException) -> BaseException:
-    """What an error raised in a plugin game's `member` becomes: itself where it passes the boundary."""
+    """What an error raised in a plugin game's `member` becomes: itself where it passes the
+    boundary."""
     return error if isinstance(error, _THROUGH) else failure(type(game.inner), member, error)
 
 
@@ -213,7 +234,8 @@ class PluginGame(Game[Any, Any]):
         cls = type(inner)
         try:
             name, players, names = inner.name, inner.players, inner.player_names
-            chance = getattr(inner, "has_chance", Capability.CHANCE in inner.capabilities)  # as DESIGN.md says it
+            # as DESIGN.md says it
+            chance = getattr(inner, "has_chance", Capability.CHANCE in inner.capabilities)
             seed, declared = getattr(inner, "seed", None), inner.capabilities
         except _THROUGH:
             raise
@@ -223,8 +245,16 @@ class PluginGame(Game[Any, Any]):
             raise broken(cls, "name", f"is {shown(name)}, not a str")
         if players not in (1, 2) or isinstance(players, bool):
             raise broken(cls, "players", f"is {shown(players)}, not 1 or 2")
-        if not (isinstance(names, (tuple, list)) and len(names) >= players and all(isinstance(n, str) for n in names)):
-            raise broken(cls, "player_names", f"is {shown(names)}, not a name (str) for each of {players} seats")
+        if not (
+            isinstance(names, (tuple, list))
+            and len(names) >= players
+            and all(isinstance(n, str) for n in names)
+        ):
+            raise broken(
+                cls,
+                "player_names",
+                f"is {shown(names)}, not a name (str) for each of {players} seats",
+            )
         if not isinstance(chance, bool):
             raise broken(cls, "has_chance", f"is {shown(chance)}, not True or False")
         if not (seed is None or isinstance(seed, int)):
@@ -244,8 +274,11 @@ class PluginGame(Game[Any, Any]):
         return getattr(self.inner, name)
 
 
-_UNGUARDED = frozenset({each.member for each in Capability} | {"keyed", "evaluations", "evaluated", "winner"})
-"""The protocol's optional members, never reached around the guard: a guarded one is the class's own."""
+_UNGUARDED = frozenset(
+    {each.member for each in Capability} | {"keyed", "evaluations", "evaluated", "winner"}
+)
+"""The protocol's optional members, never reached around the guard: a guarded one is the class's
+own."""
 
 
 def words_of(game: AnyGame) -> tuple[str, ...]:
@@ -257,8 +290,13 @@ def offered(cls: type[AnyGame], declared: object = None) -> frozenset[Capability
     """A plugin's capabilities: those it declares (its class's unless given) and those whose member
     it defines, which it need not declare; chance it declares itself (`has_chance`), as ever."""
     declared = cls.capabilities if declared is None else declared
-    if not (isinstance(declared, (frozenset, set)) and all(isinstance(item, Capability) for item in declared)):
-        raise broken(cls, "capabilities", f"is {shown(declared)}, not a set of nimmax.game.Capability")
+    if not (
+        isinstance(declared, (frozenset, set))
+        and all(isinstance(item, Capability) for item in declared)
+    ):
+        raise broken(
+            cls, "capabilities", f"is {shown(declared)}, not a set of nimmax.game.Capability"
+        )
     return frozenset(declared) | (defined(cls) - {Capability.CHANCE})
 
 
@@ -276,7 +314,8 @@ def guard_game(inner: AnyGame) -> PluginGame:
 
 
 def unguarded(game: AnyGame) -> AnyGame:
-    """The plugin's own game behind a guarded one (`check` tries the laws on it); any other as it is."""
+    """The plugin's own game behind a guarded one (`check` tries the laws on it); any other as it
+    is."""
     return game.inner if isinstance(game, PluginGame) else game
 
 
@@ -301,7 +340,11 @@ class PluginPlayer:
         except Exception:  # noqa: BLE001 - a move's own __eq__ may raise
             playable = False
         if not playable:
-            raise broken(cls, "choose", f"returned {shown(move)}, not a legal move here ({legal_text(game, state, 8)})")
+            raise broken(
+                cls,
+                "choose",
+                f"returned {shown(move)}, not a legal move here ({legal_text(game, state, 8)})",
+            )
         return chosen
 
     def __getattr__(self, name: str) -> Any:

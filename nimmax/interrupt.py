@@ -1,17 +1,16 @@
-"""Ctrl-C, SIGTERM and SIGHUP: each raises a KeyboardInterrupt (`Terminated`, `HungUp`), so one path keeps
-partial work for all three.
+"""Ctrl-C, SIGTERM and SIGHUP: each raises a KeyboardInterrupt (`Terminated`, `HungUp`), so one path
+keeps partial work for all three.
 
-The contract every command keeps: catch KeyboardInterrupt where something can be kept, keep
-it (print the partial result, save the record), say what was kept with
-`error.add_note("after 12 games; their results are printed")` — the note continues the
-line after "interrupted" — and re-raise the same exception. `cli.main` prints
-`nimmax: interrupted after 12 games; their results are printed` and exits with
-`exit_code(error)`: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP.
+The contract every command keeps: catch KeyboardInterrupt where something can be kept, keep it
+(print the partial result, save the record), say what was kept with `error.add_note("after 12 games;
+their results are printed")` — the note continues the line after "interrupted" — and re-raise the
+same exception. `cli.main` prints `nimmax: interrupted after 12 games; their results are printed`
+and exits with `exit_code(error)`: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP.
 
-A search being watched (`answering`) takes a first Ctrl-C as "answer now"; SIGTERM and SIGHUP
-do the same there, so the answer is kept as Ctrl-C keeps it, and the signal is remembered
-(`pending`): the command raises it once the answer is shown, and `exit_code` reports it
-whichever KeyboardInterrupt carries the notes.
+A search being watched (`answering`) takes a first Ctrl-C as "answer now"; SIGTERM and SIGHUP do the
+same there, so the answer is kept as Ctrl-C keeps it, and the signal is remembered (`pending`): the
+command raises it once the answer is shown, and `exit_code` reports it whichever KeyboardInterrupt
+carries the notes.
 """
 
 from __future__ import annotations
@@ -30,7 +29,8 @@ SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where Ctrl-C's KeyboardInterrupt would be, so every Ctrl-C path handles it too."""
+    """SIGTERM, raised where Ctrl-C's KeyboardInterrupt would be, so every Ctrl-C path handles it
+    too."""
 
     signum = signal.SIGTERM
     verb = "terminated"
@@ -58,17 +58,20 @@ def stop_for(signum: int) -> KeyboardInterrupt:
 
 
 def _signal_of(error: KeyboardInterrupt) -> KeyboardInterrupt:
-    """The signal `error` stands for: a plain KeyboardInterrupt raised after a pending SIGTERM stands for it."""
+    """The signal `error` stands for: a plain KeyboardInterrupt raised after a pending SIGTERM
+    stands for it."""
     return _pending[0] if _pending and not isinstance(error, Terminated) else error
 
 
 def exit_code(error: KeyboardInterrupt) -> int:
-    """128 plus the signal's number, as a shell reports a process the signal ended: 130, 143 or 129."""
+    """128 plus the signal's number, as a shell reports a process the signal ended: 130, 143 or
+    129."""
     return 128 + int(getattr(_signal_of(error), "signum", signal.SIGINT))
 
 
 def summary(error: KeyboardInterrupt) -> str:
-    """The one line for stderr: `interrupted` (`terminated`, `hung up`), then the notes saying what was kept."""
+    """The one line for stderr: `interrupted` (`terminated`, `hung up`), then the notes saying what
+    was kept."""
     notes = getattr(error, "__notes__", [])
     verb = str(getattr(_signal_of(error), "verb", "interrupted"))
     return " ".join([verb, "; ".join(notes)]) if notes else verb
@@ -86,8 +89,9 @@ def raise_pending() -> None:
 
 
 def _silence_terminal() -> None:
-    """After SIGHUP: the terminal is gone, so output to it goes to devnull rather than failing. (A hung-up
-    terminal no longer answers `isatty`: any character device is taken for it; a file or pipe is kept.)"""
+    """After SIGHUP: the terminal is gone, so output to it goes to devnull rather than failing. (A
+    hung-up terminal no longer answers `isatty`: any character device is taken for it; a file or
+    pipe is kept.)"""
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
         for descriptor in (1, 2):
@@ -99,7 +103,8 @@ def _silence_terminal() -> None:
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
-    """SIGTERM and SIGHUP: a watched search answers now (the signal raised once the answer is kept); else raise."""
+    """SIGTERM and SIGHUP: a watched search answers now (the signal raised once the answer is kept);
+    else raise."""
     error = stop_for(signum)
     if signum == signal.SIGHUP:
         _silence_terminal()
@@ -112,7 +117,8 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 
 @contextmanager
 def answering(answer_now: Callable[[], None]) -> Iterator[None]:
-    """While a search is watched: SIGTERM and SIGHUP call `answer_now`, as the watcher's first Ctrl-C does."""
+    """While a search is watched: SIGTERM and SIGHUP call `answer_now`, as the watcher's first
+    Ctrl-C does."""
     _answer_now.append(answer_now)
     try:
         yield
@@ -122,7 +128,8 @@ def answering(answer_now: Callable[[], None]) -> Iterator[None]:
 
 def _install(handler: Any, signals: tuple[int, ...]) -> dict[int, Any]:
     """Set `handler` for `signals`; the handlers they had. A signal the process was told to ignore
-    (a background job's Ctrl-C, `nohup`'s SIGHUP) stays ignored; outside the main thread nothing is set."""
+    (a background job's Ctrl-C, `nohup`'s SIGHUP) stays ignored; outside the main thread nothing is
+    set."""
     if threading.current_thread() is not threading.main_thread():
         return {}  # only the main thread receives signals or may set their handlers
     ignored = {signum for signum in signals if signal.getsignal(signum) == signal.SIG_IGN}
@@ -131,14 +138,15 @@ def _install(handler: Any, signals: tuple[int, ...]) -> dict[int, Any]:
 
 def _restore(previous: dict[int, Any]) -> None:
     for signum, handler in previous.items():
-        signal.signal(signum, signal.SIG_DFL if handler is None else handler)  # None: set outside Python
+        # None: set outside Python
+        signal.signal(signum, signal.SIG_DFL if handler is None else handler)
 
 
 @contextmanager
 def raise_on_sigterm() -> Iterator[None]:
-    """For a command's run: SIGTERM raises Terminated and SIGHUP HungUp (Ctrl-C raises KeyboardInterrupt as
-    ever), or a watched search answers first; then the handlers before. What is pending stays for
-    `exit_code` to read, until the next command."""
+    """For a command's run: SIGTERM raises Terminated and SIGHUP HungUp (Ctrl-C raises
+    KeyboardInterrupt as ever), or a watched search answers first; then the handlers before. What is
+    pending stays for `exit_code` to read, until the next command."""
     _pending.clear()
     previous = _install(_stop, (signal.SIGTERM, signal.SIGHUP))
     try:
@@ -148,9 +156,9 @@ def raise_on_sigterm() -> Iterator[None]:
 
 
 class Held:
-    """Ctrl-C, SIGTERM and SIGHUP held as a flag for the duration, for work that must stop cleanly rather
-    than mid-step (a message half read from a pipe, a module half imported): `caught` is the exception
-    to raise once it has stopped."""
+    """Ctrl-C, SIGTERM and SIGHUP held as a flag for the duration, for work that must stop cleanly
+    rather than mid-step (a message half read from a pipe, a module half imported): `caught` is the
+    exception to raise once it has stopped."""
 
     def __init__(self) -> None:
         self.caught: KeyboardInterrupt | None = None

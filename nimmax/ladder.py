@@ -41,10 +41,14 @@ def split_players(text: str) -> tuple[str, ...]:
     specs: list[str] = []
     for piece in (piece.strip() for piece in text.split(",")):
         if not piece:
-            raise BadPlayerSpec(f"--players has an empty spec in {text[:40]!r}; separate specs by single commas")
+            raise BadPlayerSpec(
+                f"--players has an empty spec in {text[:40]!r}; separate specs by single commas"
+            )
         if "=" in piece and ":" not in piece:
             if not specs or ":" not in specs[-1]:
-                raise BadPlayerSpec(f"--players: option {piece!r} follows no spec with options (spec:name=value)")
+                raise BadPlayerSpec(
+                    f"--players: option {piece!r} follows no spec with options (spec:name=value)"
+                )
             specs[-1] += "," + piece
         else:
             specs.append(piece)
@@ -62,7 +66,9 @@ def plan(
     """The round robin: `seconds` a move for every engine spec that sets no limit of its own
     (None: the engines' own default), `games` per pairing, each pair of colour-swapped games
     from an opening of `openings` random plies; BadInput for what cannot be played."""
-    return duel.plan(game, [limited(spec, override(time=seconds)) for spec in specs], games, seed, openings)
+    return duel.plan(
+        game, [limited(spec, override(time=seconds)) for spec in specs], games, seed, openings
+    )
 
 
 def opening_lines(plan: Plan) -> list[str]:

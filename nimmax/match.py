@@ -59,7 +59,8 @@ class Ply:
 
 @dataclass(frozen=True)
 class TakenBack:
-    """What a take-back took back, oldest first; none when the person had no move to take back yet."""
+    """What a take-back took back, oldest first; none when the person had no move to take back
+    yet."""
 
     plies: tuple[Ply, ...]
 
@@ -72,8 +73,9 @@ def draw_outcome(game: AnyGame, state: Any, rng: random.Random) -> Any:
 
 
 def turn(game: AnyGame, players: Sequence[Player], state: Any, rng: random.Random) -> Ply | Command:
-    """The next ply from `state` (not a terminal one): chance's draw, or the move of the seat to move,
-    or the command a person answered instead. A player's illegal move raises IllegalMove from `game.result`."""
+    """The next ply from `state` (not a terminal one): chance's draw, or the move of the seat to
+    move, or the command a person answered instead. A player's illegal move raises IllegalMove from
+    `game.result`."""
     seat = game.to_move(state)
     started = time.perf_counter()
     if seat == CHANCE:
@@ -91,7 +93,8 @@ def plies(
     game: AnyGame, players: Sequence[Player], state: Any = None, rng: random.Random | None = None
 ) -> Iterator[Ply]:
     """Play from `state` (the start by default) to the end, yielding each ply as it is made; players
-    that only move (a duel's): a person's command ends it, since only a Match keeps the history to take back."""
+    that only move (a duel's): a person's command ends it, since only a Match keeps the history to
+    take back."""
     state = game.initial_state() if state is None else state
     rng = rng if rng is not None else random.Random(seed_of(game))
     while not game.is_terminal(state):
@@ -106,7 +109,11 @@ class Match:
     """A game being played: the plies so far, take-backs and the record; `run()` is the loop."""
 
     def __init__(
-        self, game: AnyGame, players: Sequence[Player], rng: random.Random | None = None, history: Sequence[Ply] = ()
+        self,
+        game: AnyGame,
+        players: Sequence[Player],
+        rng: random.Random | None = None,
+        history: Sequence[Ply] = (),
     ) -> None:
         self.game, self.players = game, list(players)
         self.rng = rng if rng is not None else random.Random(seed_of(game))
@@ -131,10 +138,11 @@ class Match:
             yield answer
 
     def take_back(self, seats: Collection[int]) -> list[Ply]:
-        """Cut the history to just before the last ply one of `seats` made; returns the plies taken back.
+        """Cut the history to just before the last ply one of `seats` made; returns the plies taken
+        back.
 
-        With `seats` the human seats, this undoes a person's last move together with the
-        engine replies and chance draws after it; between two people it undoes one move.
+        With `seats` the human seats, this undoes a person's last move together with the engine
+        replies and chance draws after it; between two people it undoes one move.
         """
         for index in range(len(self.history) - 1, -1, -1):
             if self.history[index].seat in seats:
@@ -175,7 +183,9 @@ class GameRecord:
         """The record of the plies played so far."""
         final = history[-1].after if history else game.initial_state()
         finished = game.is_terminal(final)
-        utilities = tuple(game.utility(final, seat) for seat in range(game.players)) if finished else ()
+        utilities = (
+            tuple(game.utility(final, seat) for seat in range(game.players)) if finished else ()
+        )
         return cls(
             game.spec,
             tuple(players),
@@ -207,28 +217,41 @@ class GameRecord:
                 "game": self.game,
                 "players": list(self.players),
                 "moves": list(self.moves),
-                "result": {"winner": self.winner, "utilities": list(self.utilities), "finished": self.finished},
+                "result": {
+                    "winner": self.winner,
+                    "utilities": list(self.utilities),
+                    "finished": self.finished,
+                },
             },
             indent=2,
         )
 
     @classmethod
-    def from_json(cls, text: str, folder: Path | None = None, plugin: str | None = None) -> GameRecord:
+    def from_json(
+        cls, text: str, folder: Path | None = None, plugin: str | None = None
+    ) -> GameRecord:
         """Read a record, its shape and sizes checked and every move replayed before it is used;
         BadRecord says in one line what is wrong with a corrupt one. A record of a plugin game is
         played only with the plugin the person names (`plugin`), never with code the record names
         (`trusted`); `folder` is the record's own, which its plugin's path is relative to."""
         if len(text) > MAX_RECORD_BYTES:
-            raise BadRecord(f"a record is at most {MAX_RECORD_BYTES:,} characters, not {len(text):,}")
+            raise BadRecord(
+                f"a record is at most {MAX_RECORD_BYTES:,} characters, not {len(text):,}"
+            )
         import json
 
         try:
-            data = json.loads(text, parse_int=_whole, parse_float=_decimal, parse_constant=_constant)
+            data = json.loads(
+                text, parse_int=_whole, parse_float=_decimal, parse_constant=_constant
+            )
         except RecursionError:  # the decoder's own guard: a record nests three deep
-            raise BadRecord("not a nimmax game record: JSON nested far deeper than a record") from None
+            raise BadRecord(
+                "not a nimmax game record: JSON nested far deeper than a record"
+            ) from None
         except BadRecord:
             raise
-        except ValueError as error:  # json.JSONDecodeError: its message names a place, never the text
+        # json.JSONDecodeError: its message names a place, never the text
+        except ValueError as error:
             raise BadRecord(f"not a nimmax game record: not JSON ({error})") from None
         record = cls._from_data(data, lambda words: trusted(words, folder, plugin))
         record.positions()
@@ -247,7 +270,9 @@ class GameRecord:
             raise _not_a_record(f"it has no {', '.join(missing[:-1])} or {missing[-1]} field")
         words = data["game"]
         if not (isinstance(words, str) and len(words) <= MAX_RECORD_TEXT):
-            raise _not_a_record(f"game must be game words of at most {MAX_RECORD_TEXT:,} characters")
+            raise _not_a_record(
+                f"game must be game words of at most {MAX_RECORD_TEXT:,} characters"
+            )
         words = trust(words)
         try:
             game = games.create(words)
@@ -287,34 +312,54 @@ def trusted(words: str, folder: Path | None, plugin: str | None) -> str:
     try:
         parts = shlex.split(words)
     except ValueError as error:
-        raise BadRecord(f"the record's game cannot be played: cannot read game words: {error}") from None
+        raise BadRecord(
+            f"the record's game cannot be played: cannot read game words: {error}"
+        ) from None
     if not parts or not games.names_plugin(parts[0]):
         if plugin is not None:
-            raise BadRecord(f"the record's game is {quoted(words)}, not a plugin: --plugin is for a plugin's record")
+            raise BadRecord(
+                f"the record's game is {quoted(words)}, not a plugin: --plugin is for a plugin's "
+                "record"
+            )
         return words
-    where, name, _ = plugins.split_reference(parts[0]) if plugins.is_reference(parts[0]) else (parts[0], "", "")
+    where, name, _ = (
+        plugins.split_reference(parts[0]) if plugins.is_reference(parts[0]) else (parts[0], "", "")
+    )
     if not plugins.is_file(where) or folder is None or Path(where).is_absolute():
         recorded = where
     else:
         recorded = os.path.normpath(folder / where)
     if plugin is None:
-        missing = "" if not plugins.is_file(where) or Path(recorded).is_file() else "; no such file there"
-        shown = quoted(recorded, MAX_SHOWN_PATH)  # the record's text: unprintable characters escaped
+        missing = (
+            "" if not plugins.is_file(where) or Path(recorded).is_file() else "; no such file there"
+        )
+        # the record's text: unprintable characters escaped
+        shown = quoted(recorded, MAX_SHOWN_PATH)
         found = f"{quoted(name)} in {shown}" if name else shown
-        hint = shlex.quote(recorded) if recorded.isprintable() and len(recorded) <= MAX_SHOWN_PATH else "FILE"
+        hint = (
+            shlex.quote(recorded)
+            if recorded.isprintable() and len(recorded) <= MAX_SHOWN_PATH
+            else "FILE"
+        )
         raise BadRecord(
-            f"the record's game is a plugin ({found}{missing}); a record never runs code on its own: "
+            f"the record's game is a plugin ({found}{missing}); a record never runs code on its "
+            "own: "
             f"name the plugin to run it, --plugin {hint}"
         )
     named, _, named_class = plugin.partition(":")
     if not plugins.is_file(where):
         if named != where:
-            raise BadRecord(f"the record's game is the plugin {quoted(where)}, not {quoted(plugin)}")
+            raise BadRecord(
+                f"the record's game is the plugin {quoted(where)}, not {quoted(plugin)}"
+            )
         return words
     path = Path(named).expanduser()
     if not path.is_file():
         shown = quoted(recorded, MAX_SHOWN_PATH)
-        raise BadRecord(f"--plugin {quoted(named, MAX_SHOWN_PATH)}: no such file (the record's own path gives {shown})")
+        raise BadRecord(
+            f"--plugin {quoted(named, MAX_SHOWN_PATH)}: no such file (the record's own path gives "
+            f"{shown})"
+        )
     return shlex.join([f"{path.resolve()}:{named_class or name}", *parts[1:]])
 
 
@@ -336,7 +381,8 @@ MAX_RECORD_TEXT = 10_000
 """The longest game words or player spec a record holds, in characters."""
 
 MAX_RECORD_NUMBER = 10**12
-"""No number in a record is larger than this (payoffs are at most points: a 2048 score, a Kalah margin)."""
+"""No number in a record is larger than this (payoffs are at most points: a 2048 score, a Kalah
+margin)."""
 
 
 def _not_a_record(why: str) -> BadRecord:
@@ -348,30 +394,44 @@ def _players(players: object, game: AnyGame) -> tuple[str, ...]:
     if not (
         isinstance(players, list)
         and len(players) == game.players
-        and all(isinstance(spec, str) and len(spec) <= MAX_RECORD_TEXT and spec.isprintable() for spec in players)
+        and all(
+            isinstance(spec, str) and len(spec) <= MAX_RECORD_TEXT and spec.isprintable()
+            for spec in players
+        )
     ):
-        seats = "one player spec" if game.players == 1 else f"{game.players} player specs (one a seat)"
+        seats = (
+            "one player spec" if game.players == 1 else f"{game.players} player specs (one a seat)"
+        )
         raise _not_a_record(f"players must be a list of {seats} for {game.name}")
     return tuple(players)
 
 
 def _moves(moves: object) -> tuple[str, ...]:
-    """A record's moves as written, at most MAX_MOVES of them, each at most MAX_MOVE_TEXT characters."""
+    """A record's moves as written, at most MAX_MOVES of them, each at most MAX_MOVE_TEXT
+    characters."""
     if not isinstance(moves, list):
         raise _not_a_record('moves must be a list of moves as written, e.g. ["3:4", "1:1"]')
     if len(moves) > MAX_MOVES:
         raise _not_a_record(f"it has {len(moves):,} moves; a record holds at most {MAX_MOVES:,}")
     for ply, move in enumerate(moves, start=1):
         if not (isinstance(move, str) and len(move) <= MAX_MOVE_TEXT):
-            raise _not_a_record(f"ply {ply} is not a move as written (a string of at most {MAX_MOVE_TEXT} characters)")
+            raise _not_a_record(
+                f"ply {ply} is not a move as written (a string of at most {MAX_MOVE_TEXT} "
+                "characters)"
+            )
     return tuple(moves)
 
 
 def _result(result: object, game: AnyGame) -> tuple[int | None, tuple[float, ...], bool]:
-    """A record's result: the winner (a seat or None), the payoffs (one a seat, or none) and whether it finished."""
+    """A record's result: the winner (a seat or None), the payoffs (one a seat, or none) and whether
+    it finished."""
     if not isinstance(result, dict):
         raise _not_a_record("result must be an object with winner, utilities and finished")
-    winner, utilities, finished = result.get("winner"), result.get("utilities", []), result.get("finished", True)
+    winner, utilities, finished = (
+        result.get("winner"),
+        result.get("utilities", []),
+        result.get("finished", True),
+    )
     if not (winner is None or (type(winner) is int and 0 <= winner < game.players)):
         raise _not_a_record(f"the winner must be null or a seat from 0 to {game.players - 1}")
     if not (
@@ -386,13 +446,18 @@ def _result(result: object, game: AnyGame) -> tuple[int | None, tuple[float, ...
 
 
 def _whole(text: str) -> int:
-    """A JSON whole number of a record, read by `numbers` before the decoder can call int() on 5,000 digits."""
-    return parse_int(text, "a number in the record", -MAX_RECORD_NUMBER, MAX_RECORD_NUMBER, BadRecord)
+    """A JSON whole number of a record, read by `numbers` before the decoder can call int() on 5,000
+    digits."""
+    return parse_int(
+        text, "a number in the record", -MAX_RECORD_NUMBER, MAX_RECORD_NUMBER, BadRecord
+    )
 
 
 def _decimal(text: str) -> float:
     """A JSON decimal of a record, read by `numbers`."""
-    return parse_float(text, "a number in the record", -MAX_RECORD_NUMBER, MAX_RECORD_NUMBER, BadRecord)
+    return parse_float(
+        text, "a number in the record", -MAX_RECORD_NUMBER, MAX_RECORD_NUMBER, BadRecord
+    )
 
 
 def _constant(text: str) -> float:

@@ -25,7 +25,8 @@ MAX_SEED = 2**64 - 1
 """The largest seed a seed field takes: 64 bits are as many as a seed needs."""
 
 MAX_GAMES = 10**6
-"""Games per pairing at most (duel, tournament, ladder): a million games measure any difference worth measuring."""
+"""Games per pairing at most (duel, tournament, ladder): a million games measure any difference
+worth measuring."""
 
 MAX_JOBS = 64
 """Processes at most: more than a pairing has blocks, or the machine cores, only wait."""
@@ -34,7 +35,8 @@ MAX_OPENING = 1000
 """Random opening plies at most (ladder --openings): longer than any game worth laddering."""
 
 MAX_DELAY = 60.0
-"""The longest pause `--delay` takes between moves, in seconds: a minute is slower than anyone watches."""
+"""The longest pause `--delay` takes between moves, in seconds: a minute is slower than anyone
+watches."""
 
 _DECIMAL = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _FLOAT_LENGTH = 64
@@ -50,7 +52,11 @@ def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
     shown: list[str] = []
     length = 0
     for character in text[: limit + 1]:  # only the head is read: typed text may be megabytes
-        piece = character if character.isprintable() else character.encode("unicode_escape").decode("ascii")
+        piece = (
+            character
+            if character.isprintable()
+            else character.encode("unicode_escape").decode("ascii")
+        )
         if length + len(piece) > limit:
             break
         shown.append(piece)
@@ -67,7 +73,8 @@ def parse_int(text: str, field: str, low: int, high: int, error: type[BadInput] 
     negative = stripped.startswith("-")
     digits = stripped[1:] if negative else stripped
     if digits.isascii() and digits.isdigit():
-        significant = digits.lstrip("0") or "0"  # int() counts leading zeros against its digit limit
+        # int() counts leading zeros against its digit limit
+        significant = digits.lstrip("0") or "0"
         if len(significant) <= max(len(str(abs(low))), len(str(abs(high)))):
             number = -int(significant) if negative else int(significant)
             if low <= number <= high:
@@ -76,10 +83,17 @@ def parse_int(text: str, field: str, low: int, high: int, error: type[BadInput] 
 
 
 def parse_float(
-    text: str, field: str, low: float, high: float, error: type[BadInput] = BadInput, *, or_inf: bool = False
+    text: str,
+    field: str,
+    low: float,
+    high: float,
+    error: type[BadInput] = BadInput,
+    *,
+    or_inf: bool = False,
 ) -> float:
-    """A decimal number (`0.5`, `2`, `1e-3`) from `low` to `high`, or `inf` where `high` is infinite or
-    `or_inf` lifts the limit; otherwise `error` saying "FIELD must be a number from LOW to HIGH, not '...'"."""
+    """A decimal number (`0.5`, `2`, `1e-3`) from `low` to `high`, or `inf` where `high` is infinite
+    or `or_inf` lifts the limit; otherwise `error` saying "FIELD must be a number from LOW to HIGH,
+    not '...'"."""
     stripped = text.strip()
     number = math.nan  # refused by every range check below
     if stripped.lower() in ("inf", "infinity"):
@@ -91,7 +105,10 @@ def parse_float(
     if low <= number <= high or (or_inf and number == math.inf):
         return number
     also = " or inf" if or_inf and high < math.inf else ""
-    raise error(f"{field} must be a number from {_shown(low)} to {_shown(high)}{also}, not {quoted(stripped)}")
+    raise error(
+        f"{field} must be a number from {_shown(low)} to {_shown(high)}{also}, not "
+        f"{quoted(stripped)}"
+    )
 
 
 def _shown(bound: float) -> str:
@@ -99,7 +116,9 @@ def _shown(bound: float) -> str:
     return str(int(bound)) if float(bound).is_integer() else f"{bound:g}"
 
 
-def float_option(field: str, low: float, high: float, *, or_inf: bool = False) -> Callable[[str | None], float | None]:
+def float_option(
+    field: str, low: float, high: float, *, or_inf: bool = False
+) -> Callable[[str | None], float | None]:
     """A reader of a command-line option's text (None when the option is not given) through
     `parse_float`, for the CLI to hand its options to instead of parsing them itself."""
 
@@ -123,7 +142,16 @@ Value = int | float | bool | str | None
 """What an option holds once read: a number, a switch, a word, or None (not set)."""
 
 SWITCHES = MappingProxyType(
-    {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
+    {
+        "on": True,
+        "true": True,
+        "yes": True,
+        "1": True,
+        "off": False,
+        "false": False,
+        "no": False,
+        "0": False,
+    }
 )
 """The words a switch takes."""
 
@@ -157,8 +185,8 @@ class Option:
         return self.name if self.kind is bool else f"{self.name} {self.metavar}"
 
     def read(self, text: str, field: str, error: type[BadInput] = BadInput) -> Value:
-        """The value `text` gives this option, within its range or choices; `error` names `field` and
-        what it takes (a word without choices is taken as typed)."""
+        """The value `text` gives this option, within its range or choices; `error` names `field`
+        and what it takes (a word without choices is taken as typed)."""
         if self.kind is bool:
             if text.lower() not in SWITCHES:
                 raise error(f"{field} is on or off, not {quoted(text)}")

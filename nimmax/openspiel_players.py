@@ -23,7 +23,8 @@ TERMINAL = -4
 
 
 class SpielView:
-    """A nimmax game shaped as the pyspiel game a bot asks about (its type, players and payoff range)."""
+    """A nimmax game shaped as the pyspiel game a bot asks about (its type, players and payoff
+    range)."""
 
     def __init__(self, game: AnyGame) -> None:
         spiel = pyspiel().GameType
@@ -51,7 +52,8 @@ class SpielView:
 
 
 class SpielState:
-    """A nimmax state as a mutable pyspiel state: `apply_action` moves it to the next immutable state."""
+    """A nimmax state as a mutable pyspiel state: `apply_action` moves it to the next immutable
+    state."""
 
     def __init__(self, game: AnyGame, state: Any) -> None:
         self.game, self.state = game, state
@@ -79,7 +81,9 @@ class SpielState:
         return list(range(len(self.moves())))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(index, chance) for index, (chance, _) in enumerate(outcomes(self.game, self.state))]
+        return [
+            (index, chance) for index, (chance, _) in enumerate(outcomes(self.game, self.state))
+        ]
 
     def apply_action(self, action: int) -> None:
         self.state, self._moves = self.game.result(self.state, self.moves()[action]), None
@@ -119,7 +123,8 @@ def _number(options: Mapping[str, Value], name: str, default: int | float) -> An
 
 
 class MCTSBotPlayer:
-    """OpenSpiel's MCTSBot (UCT with random rollouts, solving proven nodes), `simulations` a move."""
+    """OpenSpiel's MCTSBot (UCT with random rollouts, solving proven nodes), `simulations` a
+    move."""
 
     def __init__(self, spec: str, options: Mapping[str, Value]) -> None:
         import numpy
@@ -135,7 +140,9 @@ class MCTSBotPlayer:
 
         spiel_game, spiel_state = _shaped(game, state)
         evaluator = mcts.RandomRolloutEvaluator(1, self.random)
-        bot = mcts.MCTSBot(spiel_game, self.c, self.simulations, evaluator, solve=True, random_state=self.random)
+        bot = mcts.MCTSBot(
+            spiel_game, self.c, self.simulations, evaluator, solve=True, random_state=self.random
+        )
         return Decision(_move(game, state, bot.step(spiel_state)))
 
 
@@ -166,7 +173,9 @@ class AlphaBetaBotPlayer:
         if has_chance(game):
             _, action = minimax.expectiminimax(spiel_state, self.depth, value, seat)
         else:
-            _, action = minimax._alpha_beta(spiel_state, self.depth, -float("inf"), float("inf"), value, seat)  # noqa: SLF001 - the public entry refuses games it did not load
+            _, action = minimax._alpha_beta(
+                spiel_state, self.depth, -float("inf"), float("inf"), value, seat
+            )  # noqa: SLF001 - the public entry refuses games it did not load
         return Decision(_move(game, state, action))
 
 
@@ -178,7 +187,10 @@ KINDS: Mapping[str, type[MCTSBotPlayer | AlphaBetaBotPlayer]] = MappingProxyType
 )
 
 
-def create(kind: str, spec: str, options: Mapping[str, Value]) -> MCTSBotPlayer | AlphaBetaBotPlayer:
-    """The OpenSpiel bot a parsed spec names; BadGameSpec saying how to install OpenSpiel without it."""
+def create(
+    kind: str, spec: str, options: Mapping[str, Value]
+) -> MCTSBotPlayer | AlphaBetaBotPlayer:
+    """The OpenSpiel bot a parsed spec names; BadGameSpec saying how to install OpenSpiel without
+    it."""
     pyspiel()
     return KINDS[kind](spec, options)

@@ -1,8 +1,9 @@
-"""Players and the player-spec parser shared by play, duel, solve and bench ("alphabeta:depth=4,time=0.5").
+"""Players and the player-spec parser shared by play, duel, solve and bench
+("alphabeta:depth=4,time=0.5").
 
-A player is small and swappable: `choose(game, state)` returns a move, or a `Decision`
-carrying the move with the search behind it, so the play loop, duels and hints receive the
-engine's figures as a value.
+A player is small and swappable: `choose(game, state)` returns a move, or a `Decision` carrying the
+move with the search behind it, so the play loop, duels and hints receive the engine's figures as a
+value.
 """
 
 from __future__ import annotations
@@ -18,7 +19,17 @@ from typing import Any, Protocol, cast
 
 from nimmax.game import AnyGame, BadInput, Game
 from nimmax.numbers import MAX_SEED, Option, Value, quoted
-from nimmax.search import DEFAULTS, ENGINES, PLAY, Engine, Limits, SearchResult, Settings, Watcher, engine_for
+from nimmax.search import (
+    DEFAULTS,
+    ENGINES,
+    PLAY,
+    Engine,
+    Limits,
+    SearchResult,
+    Settings,
+    Watcher,
+    engine_for,
+)
 from nimmax.search.engines import Kept
 from nimmax.search.limits import ITERATIONS, NAMES, given
 from nimmax.search.result import Decision
@@ -60,7 +71,12 @@ class PlayerKind:
             "name": self.name,
             "summary": self.summary,
             "options": [
-                {"name": option.name, "type": option.kind.__name__, "default": option.default, "help": option.help}
+                {
+                    "name": option.name,
+                    "type": option.kind.__name__,
+                    "default": option.default,
+                    "help": option.help,
+                }
                 for option in self.options
             ],
         }
@@ -92,7 +108,16 @@ PLAYERS: Mapping[str, PlayerKind] = MappingProxyType(
             PlayerKind(
                 "random",
                 "a uniformly random legal move",
-                (Option("seed", int, None, low=0, high=MAX_SEED, help="seed of the player's own random moves"),),
+                (
+                    Option(
+                        "seed",
+                        int,
+                        None,
+                        low=0,
+                        high=MAX_SEED,
+                        help="seed of the player's own random moves",
+                    ),
+                ),
             ),
             *(PlayerKind(name, engine.summary, engine.options) for name, engine in ENGINES.items()),
             *OPENSPIEL_KINDS,
@@ -103,7 +128,8 @@ PLAYERS: Mapping[str, PlayerKind] = MappingProxyType(
 
 
 PLUGIN = "plugin"
-"""The kind of a plugin player's spec (`bots.py:Greedy`, `package.module:Class`, an entry point's name)."""
+"""The kind of a plugin player's spec (`bots.py:Greedy`, `package.module:Class`, an entry point's
+name)."""
 
 SETTING_NAMES = frozenset(setting.name for setting in fields(Settings))
 """The options that are an engine's settings."""
@@ -111,20 +137,23 @@ SETTING_NAMES = frozenset(setting.name for setting in fields(Settings))
 
 @dataclass(frozen=True)
 class Spec:
-    """A player spec, read once from its words (`parse_spec`) and handed on as this value (pickled to
-    a duel's workers): the kind of player, the limits it searches under (a second a move unless it
-    names its own), its engine's settings. Its text (`str`) is derived from these, for display and
-    records; a plugin player's is its reference, which the plugin loader reads."""
+    """A player spec, read once from its words (`parse_spec`) and handed on as this value (pickled
+    to a duel's workers): the kind of player, the limits it searches under (a second a move unless
+    it names its own), its engine's settings. Its text (`str`) is derived from these, for display
+    and records; a plugin player's is its reference, which the plugin loader reads."""
 
     kind: str
     limits: Limits = PLAY
     settings: Settings = DEFAULTS
     named: tuple[str, ...] = ()
-    """The options its words named, in their order: the text shows them, and a named limit wins over --time."""
+    """The options its words named, in their order: the text shows them, and a named limit wins over
+    --time."""
     own: tuple[tuple[str, Value], ...] = ()
-    """A kind's options that are neither limits nor settings (OpenSpiel's bots': simulations, uct)."""
+    """A kind's options that are neither limits nor settings (OpenSpiel's bots': simulations,
+    uct)."""
     reference: str = ""
-    """A plugin player's words as typed (`bots.py:Greedy:depth=2`), which the plugin loader reads."""
+    """A plugin player's words as typed (`bots.py:Greedy:depth=2`), which the plugin loader
+    reads."""
 
     def __str__(self) -> str:
         if self.kind == PLUGIN:
@@ -134,7 +163,8 @@ class Spec:
 
     @property
     def options(self) -> dict[str, Value]:
-        """The options its words named and their values (`time=inf`: no clock), as its text shows them."""
+        """The options its words named and their values (`time=inf`: no clock), as its text shows
+        them."""
         own = dict(self.own)
         return {name: own[name] if name in own else self._value(name) for name in self.named}
 
@@ -172,8 +202,11 @@ class Spec:
         """The same spec searching under `limits` instead of the limits it names."""
         nodes = ITERATIONS.name if ITERATIONS in PLAYERS[self.kind].options else "nodes"
         each = (("depth", limits.depth), ("time", limits.time), (nodes, limits.nodes))
-        shown = tuple(name for name, value in each if value is not None) or ("time",)  # time=inf: none at all
-        return replace(self, limits=limits, named=(*(name for name in self.named if name not in NAMES), *shown))
+        # time=inf: none at all
+        shown = tuple(name for name, value in each if value is not None) or ("time",)
+        return replace(
+            self, limits=limits, named=(*(name for name in self.named if name not in NAMES), *shown)
+        )
 
 
 ALPHABETA = Spec("alphabeta")
@@ -194,8 +227,11 @@ def parse_spec(text: str) -> Spec:
     if kind not in PLAYERS:
         if _names_plugin(text):
             return Spec(PLUGIN, reference=text)
-        whole = "" if kind == text.strip().lower() else f" in {quoted(text.strip(), 24)}"  # the kind alone, said once
-        raise BadPlayerSpec(f"unknown player {quoted(kind, 24)}{whole}; players: {', '.join(PLAYERS)}")
+        # the kind alone, said once
+        whole = "" if kind == text.strip().lower() else f" in {quoted(text.strip(), 24)}"
+        raise BadPlayerSpec(
+            f"unknown player {quoted(kind, 24)}{whole}; players: {', '.join(PLAYERS)}"
+        )
     allowed = {option.name: option for option in PLAYERS[kind].options}
     options: dict[str, Value] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
@@ -209,13 +245,15 @@ def parse_spec(text: str) -> Spec:
         if name in options:
             raise BadPlayerSpec(f"option {name} of {kind} is given twice")
         options[name] = allowed[name].read(value.strip(), f"{kind}: {name}", BadPlayerSpec)
-    own = tuple((name, value) for name, value in options.items() if name not in NAMES | SETTING_NAMES)
+    own = tuple(
+        (name, value) for name, value in options.items() if name not in NAMES | SETTING_NAMES
+    )
     return Spec(kind, given(options) or PLAY, Settings.of(options), tuple(options), own)
 
 
 def _names_plugin(text: str) -> bool:
-    """Whether a spec's words name a plugin player (`file.py:Class`, `package.module:Class`, or a name
-    an installed package registers)."""
+    """Whether a spec's words name a plugin player (`file.py:Class`, `package.module:Class`, or a
+    name an installed package registers)."""
     from nimmax import plugins  # plugin code is loaded only when a spec names it
 
     name = text.strip().partition(":")[0].lower()
@@ -245,7 +283,9 @@ class SearchPlayer:
     def __init__(self, spec: Spec, watcher: Watcher | None = None) -> None:
         engine = spec.engine
         if engine is None:
-            raise BadPlayerSpec(f"{spec.kind} is not a search engine; engines: {', '.join(ENGINES)}")
+            raise BadPlayerSpec(
+                f"{spec.kind} is not a search engine; engines: {', '.join(ENGINES)}"
+            )
         self.engine, self.spec, self.parsed = engine, str(spec), spec
         self.limits, self.settings = spec.limits, spec.settings
         self.watcher = watcher
@@ -254,15 +294,21 @@ class SearchPlayer:
         self._asked: AnyGame | None = None
 
     def new_table(self) -> Kept:
-        """An empty table of this player's size (none when its cache is off; MCTS: an empty tree)."""
+        """An empty table of this player's size (none when its cache is off; MCTS: an empty
+        tree)."""
         return self.engine.new_table(self.settings)
 
     def table_for(self, game: AnyGame) -> Kept:
-        """The table for `game`: kept while the game is the same, since keys mean one game's positions;
-        so is the game as its searches use it (`for_search`: m,n,k's memos)."""
+        """The table for `game`: kept while the game is the same, since keys mean one game's
+        positions; so is the game as its searches use it (`for_search`: m,n,k's memos)."""
         if game is not self._asked and game.spec != self._table_game:
-            self._table, self._table_game, self._searching = self.new_table(), game.spec, game.for_search()
-        self._asked = game  # asked again for the very same game, its spec need not be worked out again
+            self._table, self._table_game, self._searching = (
+                self.new_table(),
+                game.spec,
+                game.for_search(),
+            )
+        # asked again for the very same game, its spec need not be worked out again
+        self._asked = game
         return self._table
 
     def search(
@@ -273,8 +319,8 @@ class SearchPlayer:
         deepen: bool | None = None,
         limits: Limits | None = None,
     ) -> SearchResult:
-        """Run this player's engine on `state` under its limits, or this search's `limits` when given
-        (`deepen`: see `Engine.search`)."""
+        """Run this player's engine on `state` under its limits, or this search's `limits` when
+        given (`deepen`: see `Engine.search`)."""
         table = self.table_for(game)
         return self.engine.search(
             self._searching,
@@ -302,18 +348,28 @@ def _overran(game: AnyGame, limit: float | None, took: float) -> None:
     """One line on stderr when a plugin game's code held a move past its time limit: nimmax cannot
     stop a plugin's call midway (a search checks its clock between the game's calls)."""
     guard = sys.modules.get("nimmax.guard")  # loaded with any plugin
-    if limit is None or took <= limit + OVERRUN or guard is None or not isinstance(game, guard.PluginGame):
+    if (
+        limit is None
+        or took <= limit + OVERRUN
+        or guard is None
+        or not isinstance(game, guard.PluginGame)
+    ):
         return
     from nimmax.cache import say
 
-    say(f"a move took {took:.1f} s, past its limit of {limit:g} s: the plugin game's own code ran on")
+    say(
+        f"a move took {took:.1f} s, past its limit of {limit:g} s: the plugin game's own code ran "
+        "on"
+    )
 
 
 class HumanPlayer:
     """A person: `ask(game, state)` is supplied by the user interface that reads the moves; it
     answers a move or a command (`match.TakeBack`, `match.Abandon`), which the match acts on."""
 
-    def __init__(self, ask: Callable[[AnyGame, Any], Any] | None = None, spec: str = "human") -> None:
+    def __init__(
+        self, ask: Callable[[AnyGame, Any], Any] | None = None, spec: str = "human"
+    ) -> None:
         self.spec, self.ask = spec, ask
 
     def choose(self, game: AnyGame, state: Any) -> Any:
@@ -323,7 +379,8 @@ class HumanPlayer:
 
 
 def check_fit(spec: Spec, game: AnyGame) -> None:
-    """Refuse, before play starts, a search engine that cannot honour the game's properties (CannotSearch)."""
+    """Refuse, before play starts, a search engine that cannot honour the game's properties
+    (CannotSearch)."""
     if spec.engine is not None:
         spec.engine.game_for(game, spec.settings)
 
@@ -334,8 +391,8 @@ def create(
     ask: Callable[[AnyGame, Any], Any] | None = None,
     watcher: Watcher | None = None,
 ) -> Player:
-    """Build a player from its spec, e.g. create(parse_spec("alphabeta:time=0.5")); `seed` feeds random
-    players (and a plugin's `seed` keyword, when its spec sets none), `ask` asks a person,
+    """Build a player from its spec, e.g. create(parse_spec("alphabeta:time=0.5")); `seed` feeds
+    random players (and a plugin's `seed` keyword, when its spec sets none), `ask` asks a person,
     `watcher` sees an engine's searches."""
     if spec.is_plugin:
         from nimmax import plugins

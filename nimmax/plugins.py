@@ -24,7 +24,15 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from nimmax.game import REQUIRED, AnyGame, BadGameSpec, BadInput, Game
-from nimmax.guard import PLUGIN_MARK, PluginFailed, PluginPlayer, blame, guard_game, offered, one_line
+from nimmax.guard import (
+    PLUGIN_MARK,
+    PluginFailed,
+    PluginPlayer,
+    blame,
+    guard_game,
+    offered,
+    one_line,
+)
 
 GAME_GROUP, PLAYER_GROUP = "nimmax.games", "nimmax.players"
 
@@ -60,12 +68,17 @@ def load_class(reference: str) -> type:
     """The class `where:Class` names: `where` a .py file (or a path) or an importable module."""
     where, name, _ = split_reference(reference)
     if not name.isidentifier():
-        raise BadPlugin(f"plugin {reference!r}: {name!r} is not a class name (write FILE.py:Class or module:Class)")
+        raise BadPlugin(
+            f"plugin {reference!r}: {name!r} is not a class name (write FILE.py:Class or "
+            "module:Class)"
+        )
     module = _load_file(where) if is_file(where) else _load_module(where)
     found = getattr(module, name, None)
     if not isinstance(found, type):
         classes = sorted(
-            key for key, value in vars(module).items() if isinstance(value, type) and not key.startswith("_")
+            key
+            for key, value in vars(module).items()
+            if isinstance(value, type) and not key.startswith("_")
         )
         listed = f"; it has {', '.join(classes)}" if classes else ""
         raise BadPlugin(f"plugin {where}: no class {name}{listed}")
@@ -73,7 +86,8 @@ def load_class(reference: str) -> type:
 
 
 def _load_file(where: str) -> ModuleType:
-    """Import a plugin file once per process, under a name of its own (two files may share a stem)."""
+    """Import a plugin file once per process, under a name of its own (two files may share a
+    stem)."""
     path = Path(where).expanduser()
     if not path.is_file():
         raise BadPlugin(f"plugin {where}: no such file")
@@ -128,7 +142,9 @@ def game_class(reference: str) -> type[AnyGame]:
         raise BadPlugin(f"plugin {reference}: {found.__name__} is not a nimmax.Game subclass")
     missing = [name for name in REQUIRED if getattr(found, name) is getattr(Game, name)]
     if missing:
-        raise BadPlugin(f"plugin {reference}: {found.__name__} does not define {', '.join(missing)}")
+        raise BadPlugin(
+            f"plugin {reference}: {found.__name__} does not define {', '.join(missing)}"
+        )
     found.capabilities = offered(found)
     return found
 
@@ -139,10 +155,14 @@ def create_game(reference: str, words: Sequence[str]) -> AnyGame:
     cls = game_class(reference)
     from_words = getattr(cls, "from_words", None)
     if from_words is None and words:
-        raise BadGameSpec(f"{reference} takes no words (it has no from_words), not {' '.join(words)!r}")
+        raise BadGameSpec(
+            f"{reference} takes no words (it has no from_words), not {' '.join(words)!r}"
+        )
     game = _built(reference, lambda: from_words(list(words)) if from_words is not None else cls())
     if not isinstance(game, Game):
-        raise BadPlugin(f"plugin {reference}: from_words returned {type(game).__name__}, not a Game")
+        raise BadPlugin(
+            f"plugin {reference}: from_words returned {type(game).__name__}, not a Game"
+        )
     return _guarded_game(game, (reference, *words))
 
 
@@ -150,7 +170,8 @@ def _guarded_game(game: AnyGame, words: tuple[str, ...]) -> AnyGame:
     """A plugin game behind the boundary, with the words that rebuild it; the plugin's own object
     (which `check` tries) keeps the capabilities it offers."""
     with contextlib.suppress(AttributeError):  # a class with __slots__ keeps none
-        game.capabilities = offered(type(game), game.capabilities)  # an installed plugin's class was not loaded here
+        # an installed plugin's class was not loaded here
+        game.capabilities = offered(type(game), game.capabilities)
     guarded = guard_game(game)
     guarded.words = words
     return guarded
@@ -166,7 +187,9 @@ def _built(reference: str, build: Callable[[], T]) -> T:
         raise
     except BaseException as error:
         if isinstance(error, SystemExit):
-            raise PluginFailed(f"plugin {reference}: its constructor called sys.exit({error.code!r})") from None
+            raise PluginFailed(
+                f"plugin {reference}: its constructor called sys.exit({error.code!r})"
+            ) from None
         where = blame(error)
         if where is not None:
             raise PluginFailed(where) from None
@@ -264,11 +287,14 @@ def broken(group: str) -> dict[str, str]:
 
 
 def create_registered_game(name: str, words: Sequence[str]) -> AnyGame | None:
-    """The game an installed package registers under `name`, built from its words; None when none does."""
+    """The game an installed package registers under `name`, built from its words; None when none
+    does."""
     factory = registered(GAME_GROUP).get(name)
     if factory is None:
         return None
     game = _built(name, lambda: factory(list(words)))
     if not isinstance(game, Game):
-        raise BadPlugin(f"game plugin {name}: its factory returned {type(game).__name__}, not a Game")
+        raise BadPlugin(
+            f"game plugin {name}: its factory returned {type(game).__name__}, not a Game"
+        )
     return _guarded_game(game, (name, *words))

@@ -41,13 +41,16 @@ def _hashable(value: Any, what: str) -> Any:
     try:
         hash(value)
     except Exception:  # noqa: BLE001 - a __hash__ of the plugin's may raise anything
-        raise Broken(f"returned {shown(value)}, {what} that is not hashable (law rebuilt: states hash)") from None
+        raise Broken(
+            f"returned {shown(value)}, {what} that is not hashable (law rebuilt: states hash)"
+        ) from None
     return value
 
 
 def _real(value: object) -> bool:
     """Whether `value` is a real number (Python's or another library's: numbers.Real)."""
-    return type(value) is int or type(value) is float or isinstance(value, Real)  # the ABC's test is slow
+    # the ABC's test is slow
+    return type(value) is int or type(value) is float or isinstance(value, Real)
 
 
 def _whole(value: object) -> bool:
@@ -57,11 +60,14 @@ def _whole(value: object) -> bool:
 
 def _number(value: Any, what: str) -> Any:
     if not (_real(value) and -MAX_PAYOFF <= value <= MAX_PAYOFF):  # NaN compares False
-        raise Broken(f"returned {shown(value)}, not {what}: a finite number within ±10^12 (law zero-sum)")
+        raise Broken(
+            f"returned {shown(value)}, not {what}: a finite number within ±10^12 (law zero-sum)"
+        )
     return value
 
 
-# --- what each member may return: a check taking (game, value, args) and giving the value to use ---
+# --- what each member may return: a check taking (game, value, args) and giving the value to use
+# ---
 
 
 def _state(game: PluginGame, value: Any, args: tuple[Any, ...]) -> Any:
@@ -87,13 +93,19 @@ def _moves(value: Any) -> Any:
             hash(tuple(value))  # every move hashed in C: the boundary costs a plugin game little
         except TypeError:
             unhashable = next(move for move in value if not isinstance(move, Hashable))
-            raise Broken(f"gave the move {shown(unhashable)}, which is not hashable (law legal)") from None
+            raise Broken(
+                f"gave the move {shown(unhashable)}, which is not hashable (law legal)"
+            ) from None
     return value
 
 
 def _actions(game: PluginGame, value: Any, args: tuple[Any, ...]) -> Any:
     moves = _moves(value)
-    if len(moves) == 0 and not game.inner.is_terminal(args[0]) and game.inner.to_move(args[0]) != CHANCE:
+    if (
+        len(moves) == 0
+        and not game.inner.is_terminal(args[0])
+        and game.inner.to_move(args[0]) != CHANCE
+    ):
         raise Broken("returned no moves at a position that is not over (law actions)")
     return moves
 
@@ -137,7 +149,10 @@ def _outcomes(game: PluginGame, value: Any, args: tuple[Any, ...]) -> Any:
         raise Broken("returned no outcomes at a chance node (law chance)")
     for pair in pairs:
         if not (isinstance(pair, tuple) and len(pair) == 2 and _real(pair[0]) and 0 < pair[0] <= 1):
-            raise Broken(f"gave {shown(pair)}, not a (probability, outcome) pair, 0 < probability <= 1 (law chance)")
+            raise Broken(
+                f"gave {shown(pair)}, not a (probability, outcome) pair, 0 < probability <= 1 "
+                "(law chance)"
+            )
         if not isinstance(pair[1], Hashable):
             raise Broken(f"gave the outcome {shown(pair[1])}, which is not hashable")
     return pairs
@@ -185,4 +200,5 @@ CHECKS: Mapping[str, tuple[Check, tuple[type[BaseException], ...]]] = MappingPro
         "winner": (_winner, ()),
     }
 )
-"""Each protocol member's check of what it returns, and the errors it may raise as the protocol's own answer."""
+"""Each protocol member's check of what it returns, and the errors it may raise as the protocol's
+own answer."""

@@ -31,11 +31,19 @@ KEPT = 20
 """Autosaves kept; the oldest beyond these go."""
 
 
-def folder(environ: Mapping[str, str] = os.environ, platform: str = sys.platform, home: Path | None = None) -> Path:
+def folder(
+    environ: Mapping[str, str] = os.environ, platform: str = sys.platform, home: Path | None = None
+) -> Path:
     """The data folder for this user and system (see the module docstring)."""
     windows = ("APPDATA", "AppData/Roaming", "")
     return user_folder(
-        ENVIRONMENT, ("XDG_DATA_HOME", ".local/share"), "Application Support", windows, environ, platform, home
+        ENVIRONMENT,
+        ("XDG_DATA_HOME", ".local/share"),
+        "Application Support",
+        windows,
+        environ,
+        platform,
+        home,
     )
 
 
@@ -50,7 +58,8 @@ def _own_folder(make: bool) -> Path:
 
 
 def keep(record: GameRecord) -> Path:
-    """Write an unfinished game's record as a new autosave, whole or not at all; its path. OSError if it cannot."""
+    """Write an unfinished game's record as a new autosave, whole or not at all; its path. OSError
+    if it cannot."""
     where = _own_folder(make=True)
     name = f"{PREFIX}{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}{SUFFIX}"
     temporary = where / f".{name}.tmp"
@@ -81,9 +90,13 @@ def saved() -> list[Path]:
     found = [
         entry
         for entry in entries
-        if entry.name.startswith(PREFIX) and entry.name.endswith(SUFFIX) and entry.is_file(follow_symlinks=False)
+        if entry.name.startswith(PREFIX)
+        and entry.name.endswith(SUFFIX)
+        and entry.is_file(follow_symlinks=False)
     ]
-    found.sort(key=lambda entry: (entry.stat(follow_symlinks=False).st_mtime, entry.name), reverse=True)
+    found.sort(
+        key=lambda entry: (entry.stat(follow_symlinks=False).st_mtime, entry.name), reverse=True
+    )
     return [Path(entry.path) for entry in found]
 
 
@@ -101,7 +114,8 @@ def read_own(path: Path) -> str:
 
 
 def latest() -> tuple[GameRecord, Path]:
-    """The newest autosave of a game not yet finished, and its path; BadInput where there is none."""
+    """The newest autosave of a game not yet finished, and its path; BadInput where there is
+    none."""
     for path in saved():
         try:
             record = GameRecord.from_json(read_own(path))
@@ -109,12 +123,19 @@ def latest() -> tuple[GameRecord, Path]:
             continue  # a damaged or plugin autosave: an older one may still serve
         if not record.finished:
             return record, path
-    raise BadInput(f"no unfinished game to resume in {quoted(str(folder()))}: name a record, nimmax play --resume FILE")
+    raise BadInput(
+        f"no unfinished game to resume in {quoted(str(folder()))}: name a record, nimmax play "
+        "--resume FILE"
+    )
 
 
 def resumable(record: GameRecord, path: Path) -> GameRecord:
-    """`record` (read from `path`) where a game may go on from it; BadInput naming replay and analyze if finished."""
+    """`record` (read from `path`) where a game may go on from it; BadInput naming replay and
+    analyze if finished."""
     if record.finished:
         name = shlex.quote(str(path))
-        raise BadInput(f"that game is finished: nimmax replay {name} shows it, nimmax analyze {name} judges its moves")
+        raise BadInput(
+            f"that game is finished: nimmax replay {name} shows it, nimmax analyze {name} judges "
+            "its moves"
+        )
     return record

@@ -17,13 +17,18 @@ from nimmax.search import ENGINES, SCALE, Limits, MoveValue, SearchResult, Table
 from nimmax.search.engines import Kept
 
 
-def solver(spec: Spec = ALPHABETA, limits: Limits | None = None, watcher: Watcher | None = None) -> SearchPlayer:
-    """The player that solves with the engine `spec` names; `limits` (--depth/--time) replace its own.
+def solver(
+    spec: Spec = ALPHABETA, limits: Limits | None = None, watcher: Watcher | None = None
+) -> SearchPlayer:
+    """The player that solves with the engine `spec` names; `limits` (--depth/--time) replace its
+    own.
 
     With no limit at all it searches to the end of the game (no play-time default): see `solve`.
     """
     if spec.engine is None:
-        raise BadPlayerSpec(f"solve needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}")
+        raise BadPlayerSpec(
+            f"solve needs a search engine ({', '.join(ENGINES)}), not {spec.kind!r}"
+        )
     if limits is not None or not spec.names_limits:
         spec = spec.limited(limits if limits is not None else Limits())
     return SearchPlayer(spec, watcher)
@@ -40,15 +45,15 @@ def solve(
     others: bool = True,
 ) -> SearchResult:
     """The value and best move of `state` with its line, by the engine `algorithm` names (or by
-    `player`, made by `solver`, whose table then holds the search for refining or explaining it),
-    on a stack that holds a search to the end of the game (`deep`).
+    `player`, made by `solver`, whose table then holds the search for refining or explaining it), on
+    a stack that holds a search to the end of the game (`deep`).
 
-    Searching to the end, alpha-beta values the other root moves by the bounds that prove them
-    no better (`upper_bounds`), at the speed of its own search; `every_move` asks for each move's
-    own value too, searched after the answer (`refine`). An engine that prunes nothing values
-    every move at no extra cost, and so does a limited search of a game that narrows its moves
-    (estimates, all at one depth). A proven answer without a clock has its `others` valued
-    exactly for what the proof took (`valued_within`, `others_budget`); the rest keep their bounds."""
+    Searching to the end, alpha-beta values the other root moves by the bounds that prove them no
+    better (`upper_bounds`), at the speed of its own search; `every_move` asks for each move's own
+    value too, searched after the answer (`refine`). An engine that prunes nothing values every move
+    at no extra cost, and so does a limited search of a game that narrows its moves (estimates, all
+    at one depth). A proven answer without a clock has its `others` valued exactly for what the
+    proof took (`valued_within`, `others_budget`); the rest keep their bounds."""
     if player is None:
         player = solver(algorithm, limits, watcher)
     if game.to_move(state) == CHANCE:
@@ -56,14 +61,19 @@ def solve(
     chosen = player
     # Where a limited search would narrow the root to the few moves worth trying (big boards),
     # every move is estimated at one depth instead, as the table lists them all.
-    whole = not prunes(chosen) or chosen.limits.limited and Capability.NARROWING in game.capabilities
+    whole = (
+        not prunes(chosen) or chosen.limits.limited and Capability.NARROWING in game.capabilities
+    )
 
     def solved() -> SearchResult:
         result = searched(game, state, chosen, whole)
         own = prunes(chosen) and chosen.settings.cache  # its table holds most of the line
-        return replace(result, pv=full_line(game, state, result, chosen.table_for(game) if own else Table()))
+        return replace(
+            result, pv=full_line(game, state, result, chosen.table_for(game) if own else Table())
+        )
 
-    if not chosen.limits.limited:  # a search to the end without a clock may wait for a wide book (Kalah's)
+    # a search to the end without a clock may wait for a wide book (Kalah's)
+    if not chosen.limits.limited:
         game = cache.at_work(game, patient=True)
     answer = deep(solved)
     if every_move:
@@ -74,7 +84,8 @@ def solve(
 
 
 LEAST_OTHERS = 0.5
-"""Seconds a proven solve spends valuing the other moves exactly at least (else what the proof took)."""
+"""Seconds a proven solve spends valuing the other moves exactly at least (else what the proof
+took)."""
 
 GLANCE = Limits(time=0.3)
 """What a solve stopped before its proof spends on an estimate to show (`searched`)."""
@@ -89,11 +100,16 @@ def searched(game: AnyGame, state: Any, player: SearchPlayer, every_move: bool) 
     if not (deepen and prunes(player)):
         return player.search(game, state, every_move=every_move, deepen=deepen)
     straight = player.search(game, state, every_move=every_move, deepen=False)
-    if straight.exact or straight.depth or player.watcher is None:  # done, or not stopped by its watcher
+    # done, or not stopped by its watcher
+    if straight.exact or straight.depth or player.watcher is None:
         return straight
     table, settings = player.table_for(game), player.settings
-    glance = player.engine.search(game, state, GLANCE, table=table, every_move=True, deepen=True, settings=settings)
-    return replace(glance, nodes=straight.nodes + glance.nodes, seconds=straight.seconds + glance.seconds)
+    glance = player.engine.search(
+        game, state, GLANCE, table=table, every_move=True, deepen=True, settings=settings
+    )
+    return replace(
+        glance, nodes=straight.nodes + glance.nodes, seconds=straight.seconds + glance.seconds
+    )
 
 
 def prunes(player: SearchPlayer) -> bool:
@@ -115,17 +131,18 @@ def refine(game: AnyGame, state: Any, player: SearchPlayer, answer: SearchResult
 
 
 def others_budget(answer: SearchResult) -> float:
-    """The seconds a proven answer's other moves are valued for: what the proof took, LEAST_OTHERS at least."""
+    """The seconds a proven answer's other moves are valued for: what the proof took, LEAST_OTHERS
+    at least."""
     return max(answer.seconds, LEAST_OTHERS)
 
 
 def valued_within(
     game: AnyGame, state: Any, player: SearchPlayer, answer: SearchResult, seconds: float
 ) -> SearchResult:
-    """`answer` with its bounded moves valued exactly, each searched on its own on the answer's table,
-    for as long as `seconds` allow: a move whose search is proven in time trades its bound for its
-    value; the rest keep their bounds (a chance node after a move is left bounded). Straight to the
-    end, as the answer's proof: deepening ply by ply would repeat ever bigger searches."""
+    """`answer` with its bounded moves valued exactly, each searched on its own on the answer's
+    table, for as long as `seconds` allow: a move whose search is proven in time trades its bound
+    for its value; the rest keep their bounds (a chance node after a move is left bounded). Straight
+    to the end, as the answer's proof: deepening ply by ply would repeat ever bigger searches."""
     deadline = clock.perf_counter() + seconds
     mover, table = game.to_move(state), player.table_for(game)
     own: dict[Any, float] = {}
@@ -142,11 +159,18 @@ def valued_within(
         if then == CHANCE:
             continue
         found = player.engine.search(
-            game, after, Limits(time=left), table=table, watcher=player.watcher, deepen=False, settings=player.settings
+            game,
+            after,
+            Limits(time=left),
+            table=table,
+            watcher=player.watcher,
+            deepen=False,
+            settings=player.settings,
         )
         nodes, spent = nodes + found.nodes, spent + found.seconds
         if found.exact:
-            own[move] = (found.value if then == mover else -found.value) + 0.0  # a draw is 0, not -0
+            # a draw is 0, not -0
+            own[move] = (found.value if then == mover else -found.value) + 0.0
     ranked = sorted(own.items(), key=lambda item: -item[1])
     first = [value for value in answer.moves if value.move == answer.move]
     rest = [value for value in answer.moves if value.move != answer.move and value.move not in own]
@@ -206,7 +230,8 @@ def full_line(game: AnyGame, state: Any, result: SearchResult, table: Kept) -> t
 def solution_record(
     game: AnyGame, state: Any, algorithm: str, result: SearchResult, interrupted: bool = False
 ) -> dict[str, Any]:
-    """The object `solve --json` prints (DESIGN.md); `interrupted` when Ctrl-C stopped the search."""
+    """The object `solve --json` prints (DESIGN.md); `interrupted` when Ctrl-C stopped the
+    search."""
     mover = game.to_move(state)
     return {
         "game": game.spec,

@@ -14,7 +14,19 @@ from typing import Any
 
 from nimmax.game import AnyGame, BadInput, ordered
 from nimmax.numbers import quoted
-from nimmax.search import ENGINES, INFINITY, SCALE, Budget, Limits, Searcher, Table, TooDeep, deep, iterate, to_value
+from nimmax.search import (
+    ENGINES,
+    INFINITY,
+    SCALE,
+    Budget,
+    Limits,
+    Searcher,
+    Table,
+    TooDeep,
+    deep,
+    iterate,
+    to_value,
+)
 from nimmax.search.alphabeta import AlphaBeta
 from nimmax.search.minimax import Minimax
 from nimmax.tree_size import TreeSize, format_count, tree_size
@@ -117,7 +129,8 @@ class GameTree:
 
 @dataclass
 class Frame:
-    """A node as the engine left it: its score for Max (internal units), bound, searched children."""
+    """A node as the engine left it: its score for Max (internal units), bound, searched
+    children."""
 
     state: Any
     score: float = 0.0
@@ -127,7 +140,8 @@ class Frame:
     """Searched nodes under this one not kept (past the kept depth)."""
 
     def size(self) -> int:
-        """This frame's nodes, itself, those kept below and those counted below (without recursion)."""
+        """This frame's nodes, itself, those kept below and those counted below (without
+        recursion)."""
         total, waiting = 0, [self]
         while waiting:
             frame = waiting.pop()
@@ -138,12 +152,15 @@ class Frame:
 
 class Tracing(Searcher):
     """Records the nodes an engine enters and leaves as Frames under `root`, to `kept_depth` plies
-    and `keep` frames (past it one ply less, and again, the nodes below counted); TreeTooBig past `limit`."""
+    and `keep` frames (past it one ply less, and again, the nodes below counted); TreeTooBig past
+    `limit`."""
 
     max_side = 0
     limit: float = INFINITY
 
-    def start(self, state: Any, limit: float, depth: int = DEEPEST, keep: float = INFINITY) -> Frame:
+    def start(
+        self, state: Any, limit: float, depth: int = DEEPEST, keep: float = INFINITY
+    ) -> Frame:
         """Trace a search from `state`, whose mover is Max."""
         self.max_side, self.limit = self.game.to_move(state), limit
         self.root = Frame(state)
@@ -159,7 +176,8 @@ class Tracing(Searcher):
             raise TreeTooBig("tree too big")
         self.depth += 1
         if self.depth > self.kept_depth:
-            self.open[-1].below += 1  # the open frames are those kept on the path: the last at the kept depth
+            # the open frames are those kept on the path: the last at the kept depth
+            self.open[-1].below += 1
             return None
         frame = Frame(state)
         self.open[-1].children.append(frame)
@@ -170,14 +188,16 @@ class Tracing(Searcher):
         return frame
 
     def leave(self, frame: Frame | None, score_for_max: float, bound: str) -> None:
-        """The engine's answer for the node it is leaving (a frame folded away by `shallower` is not kept)."""
+        """The engine's answer for the node it is leaving (a frame folded away by `shallower` is not
+        kept)."""
         self.depth -= 1
         if frame is not None and self.open[-1] is frame:
             frame.score, frame.bound = score_for_max, bound
             self.open.pop()
 
     def shallower(self) -> None:
-        """Keep the most plies whose frames fit `keep`: the deepest kept ply's subtrees become counts."""
+        """Keep the most plies whose frames fit `keep`: the deepest kept ply's subtrees become
+        counts."""
         plies: list[int] = []  # kept frames by ply
         for _, depth in _frames(self.root):
             plies[depth:] = plies[depth:] or [0]
@@ -211,7 +231,8 @@ class TracedAlphaBeta(Tracing, AlphaBeta):
     def value(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
         frame = self.enter(state)
         score = super().value(state, depth, alpha, beta, me)
-        if self.game.is_terminal(state) or depth <= 0:  # a leaf's score is its value, whatever the window
+        # a leaf's score is its value, whatever the window
+        if self.game.is_terminal(state) or depth <= 0:
             bound = EXACT_VALUE
         else:
             bound = AT_LEAST if score >= beta else AT_MOST if score <= alpha else EXACT_VALUE
@@ -223,8 +244,8 @@ class TracedAlphaBeta(Tracing, AlphaBeta):
 
 
 def traced_engine(algorithm: str) -> type[Tracing]:
-    """The traced engine `algorithm` names (the tree is drawn for the two textbook engines); BadInput
-    names them."""
+    """The traced engine `algorithm` names (the tree is drawn for the two textbook engines);
+    BadInput names them."""
     if algorithm == MINIMAX:
         return TracedMinimax
     if algorithm == ALPHABETA:
@@ -242,15 +263,15 @@ def trace(
     depth: int | None = None,
     keep: float = INFINITY,
 ) -> tuple[Node, int]:
-    """The explored tree's root and the nodes the engine visited; TreeTooBig past `limit` drawn nodes.
+    """The explored tree's root and the nodes the engine visited; TreeTooBig past `limit` drawn
+    nodes.
 
     The engine runs without a table, so every node it reaches is searched in front of you.
-    `every_move` is the engines' flag: alpha-beta then searches every root move with the
-    full window (as `solve` does), else later root moves only for a better value. `plies`
-    bounds how deep the tree goes (the whole tree's, counted, when not given); the engine
-    recurses that deep on a stack that holds it (TooDeep when none does). Nodes past `depth`
-    plies are searched and counted, not drawn; past `keep` searched nodes, the picture draws as
-    many plies as fit (see `Tracing`).
+    `every_move` is the engines' flag: alpha-beta then searches every root move with the full window
+    (as `solve` does), else later root moves only for a better value. `plies` bounds how deep the
+    tree goes (the whole tree's, counted, when not given); the engine recurses that deep on a stack
+    that holds it (TooDeep when none does). Nodes past `depth` plies are searched and counted, not
+    drawn; past `keep` searched nodes, the picture draws as many plies as fit (see `Tracing`).
     """
     tracing = traced_engine(algorithm)
     searched = ENGINES[algorithm].game_for(game)
@@ -280,7 +301,13 @@ def _frames(root: Frame) -> Iterator[tuple[Frame, int]]:
 
 
 def build(
-    tracer: Tracing, frame: Frame, move: Any, prune: bool, root_value: float | None, drawn: list[int], depth: int
+    tracer: Tracing,
+    frame: Frame,
+    move: Any,
+    prune: bool,
+    root_value: float | None,
+    drawn: list[int],
+    depth: int,
 ) -> Node:
     """The Node for a traced frame, its unsearched children marked pruned or left out (none drawn
     below the kept depth: the nodes searched there are counted)."""
@@ -293,7 +320,9 @@ def build(
     if game.is_terminal(state):
         return Node(move, state, maximizing, True, SEARCHED, value, frame.bound)
     if depth >= tracer.kept_depth:
-        return Node(move, state, maximizing, False, SEARCHED, value, frame.bound, hidden=frame.below)
+        return Node(
+            move, state, maximizing, False, SEARCHED, value, frame.bound, hidden=frame.below
+        )
     root = root_value is not None
     every = list(game.actions(state))
     order = list(ordered(game)(state)) if prune and not root else every
@@ -308,15 +337,19 @@ def build(
             raise TreeTooBig("tree too big")
         after = game.result(state, step)
         status = PRUNED if step in order else LEFT_OUT
-        children.append(Node(step, after, game.to_move(after) == tracer.max_side, game.is_terminal(after), status))
+        children.append(
+            Node(
+                step, after, game.to_move(after) == tracer.max_side, game.is_terminal(after), status
+            )
+        )
     scores = [child.score for child in frame.children]
     best = (scores.index(max(scores) if maximizing else min(scores))) if scores else None
     return Node(move, state, maximizing, False, SEARCHED, value, frame.bound, tuple(children), best)
 
 
 def alphabeta_size(game: AnyGame, state: Any, seconds: float | None = None) -> int | None:
-    """Nodes the alpha-beta engine without a table visits from `state`; None past `seconds` (None: no limit),
-    or when it recurses deeper than this thread's stack allows."""
+    """Nodes the alpha-beta engine without a table visits from `state`; None past `seconds` (None:
+    no limit), or when it recurses deeper than this thread's stack allows."""
     limits = Limits(time=seconds)
     try:
         result = ENGINES[ALPHABETA].search(game, state, limits, table=Table(0), deepen=False)
@@ -347,13 +380,17 @@ def explore(
     plies = min(whole.plies if whole is not None else DEEPEST, max_nodes)
 
     def explored() -> GameTree:
-        root, visited = trace(game, state, algorithm, limit=max_nodes, plies=plies, depth=depth, keep=drawn)
+        root, visited = trace(
+            game, state, algorithm, limit=max_nodes, plies=plies, depth=depth, keep=drawn
+        )
         shown = drawn_depth(root)
         if algorithm == MINIMAX:
             pruned_visits = alphabeta_size(game, state)
             assert pruned_visits is not None  # no time limit, and the stack holds the whole tree
             return GameTree(root, algorithm, visited, visited, pruned_visits, shown)
-        return GameTree(root, algorithm, visited, whole.nodes if whole is not None else None, visited, shown)
+        return GameTree(
+            root, algorithm, visited, whole.nodes if whole is not None else None, visited, shown
+        )
 
     try:
         return deep(explored)
@@ -361,12 +398,14 @@ def explore(
         raise TreeTooBig(too_big(game, state, algorithm, max_nodes, whole)) from None
     except TooDeep as error:
         raise TreeTooBig(
-            f"{game.spec}: the tree goes deeper than {error.plies:,} plies, the most this machine's stack allows"
+            f"{game.spec}: the tree goes deeper than {error.plies:,} plies, the most this "
+            "machine's stack allows"
         ) from None
 
 
 def drawn_depth(root: Node) -> int | None:
-    """The ply of the nodes whose subtrees the picture counts rather than draws; None where it draws all."""
+    """The ply of the nodes whose subtrees the picture counts rather than draws; None where it draws
+    all."""
     waiting = [(root, 0)]
     while waiting:
         node, ply = waiting.pop()
@@ -376,7 +415,9 @@ def drawn_depth(root: Node) -> int | None:
     return None
 
 
-def too_big(game: AnyGame, state: Any, algorithm: str, max_nodes: int, whole: TreeSize | None) -> str:
+def too_big(
+    game: AnyGame, state: Any, algorithm: str, max_nodes: int, whole: TreeSize | None
+) -> str:
     """The refusal: how big the tree is, and the limit."""
     sizes = [
         f"the whole tree has {format_count(whole.nodes)} nodes"
@@ -392,5 +433,6 @@ def too_big(game: AnyGame, state: Any, algorithm: str, max_nodes: int, whole: Tr
             else "alpha-beta visits too many nodes to count quickly",
         )
     return (
-        f"{game.spec}: {' and '.join(sizes)}; the tree view draws at most {format_count(max_nodes)} (see --max-nodes)"
+        f"{game.spec}: {' and '.join(sizes)}; the tree view draws at most "
+        f"{format_count(max_nodes)} (see --max-nodes)"
     )

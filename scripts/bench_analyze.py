@@ -60,11 +60,14 @@ def played(words: str, depth: int, seed: int = 1, most: int = 400) -> GameRecord
 
 def long_record(takes: int) -> GameRecord:
     """Simple-Nim of `takes` counters, one taken a ply: a record of `takes` moves."""
-    return GameRecord(f"simple-nim {takes} --max-take 1", ("random", "random"), ("1",) * takes, None, (), False)
+    return GameRecord(
+        f"simple-nim {takes} --max-take 1", ("random", "random"), ("1",) * takes, None, (), False
+    )
 
 
 def measure(record: GameRecord, seconds: float) -> None:
-    """Analyse `record` with the default engine and a whole-analysis budget of `seconds`; print the figures."""
+    """Analyse `record` with the default engine and a whole-analysis budget of `seconds`; print the
+    figures."""
     with mock.patch("nimmax.analyze.GAME_SECONDS", seconds):
         start = time.perf_counter()
         done = analysis.analyze(record)
@@ -72,8 +75,14 @@ def measure(record: GameRecord, seconds: float) -> None:
     moves = done.moves
     proven = sum(move.exact for move in moves)
     total = len(moves) + getattr(done, "skipped", 0)
-    first = next((move.ply for move in moves if all(m.exact for m in moves if m.ply >= move.ply)), None)
-    mistakes = [(move.ply, round(move.best_value - move.value_after, 3)) for move in moves if move.verdict == "mistake"]
+    first = next(
+        (move.ply for move in moves if all(m.exact for m in moves if m.ply >= move.ply)), None
+    )
+    mistakes = [
+        (move.ply, round(move.best_value - move.value_after, 3))
+        for move in moves
+        if move.verdict == "mistake"
+    ]
     print(
         f"{record.game:<28} plies {total:>6}  proven {proven:>6} ({proven / max(total, 1):6.1%})"
         f"  proven from ply {first}  {elapsed:6.1f} s  mistakes {mistakes[:4]}"
@@ -82,13 +91,17 @@ def measure(record: GameRecord, seconds: float) -> None:
 
 def main() -> None:
     """Play each family's record, analyse it, print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60.0, help="each analysis's whole budget")
-    parser.add_argument("--long", type=int, default=0, help="also a Simple-Nim record of this many moves")
+    parser.add_argument(
+        "--long", type=int, default=0, help="also a Simple-Nim record of this many moves"
+    )
     parser.add_argument("--only", default="", help="only the families whose words contain this")
     args = parser.parse_args()
     print(f"load {os.getloadavg()[0]:.2f}; budget {args.seconds:g} s a game")
-    measure(GameRecord("plates", ("human", "alphabeta"), ("2", "5+10"), None, (), False), args.seconds)
+    measure(
+        GameRecord("plates", ("human", "alphabeta"), ("2", "5+10"), None, (), False), args.seconds
+    )
     for words, depth in FAMILIES:
         if args.only in words:
             measure(played(words, depth), args.seconds)

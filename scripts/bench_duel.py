@@ -46,7 +46,8 @@ TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 SPECS = ("alphabeta", "random")
 MIN_GAMES = 10
 BYTECODE = Path(tempfile.mkdtemp(prefix="nimmax-bytecode-"))
-"""Where the CLI runs keep their compiled bytecode (as an installed nimmax does), no checkout written to."""
+"""Where the CLI runs keep their compiled bytecode (as an installed nimmax does), no checkout
+written to."""
 
 
 def process_times() -> dict[int, tuple[int, float]]:
@@ -57,7 +58,10 @@ def process_times() -> dict[int, tuple[int, float]]:
             fields = entry.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        times[int(entry.parent.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICKS)
+        times[int(entry.parent.name)] = (
+            int(fields[1]),
+            (int(fields[11]) + int(fields[12])) / TICKS,
+        )
     return times
 
 
@@ -71,7 +75,9 @@ def descendants(root: int, times: dict[int, tuple[int, float]]) -> set[int]:
     return found
 
 
-def run_duel(game: str, games: int, jobs: int, seed: int = 1) -> tuple[float, dict[str, Any], dict[int, float]]:
+def run_duel(
+    game: str, games: int, jobs: int, seed: int = 1
+) -> tuple[float, dict[str, Any], dict[int, float]]:
     """Wall seconds, JSON record and CPU seconds per process (the last /proc reading before
     each ended) of one `nimmax duel alphabeta random` run."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -111,25 +117,35 @@ def seeded(seed: int, pairing: int, index: int, stream: str) -> random.Random:
     return random.Random(f"{seed}:{pairing}:{index}:{stream}")
 
 
-def bare_loop(game_words: str, specs: tuple[str, str], games: int, seed: int) -> tuple[int, int, int]:
-    """Play the duel's games in a plain loop: the engine's `search` or the random player's draw for each
-    move, `game.result`, the duel's seeds and blocks (a table per entrant and block); wins of each
-    entrant and draws. Engines only: a random player's own `seed=` and plugins are not taken."""
-    plan = duel.plan(game_words, [limited(parse_spec(spec), override(time=None)) for spec in specs], games, seed)
+def bare_loop(
+    game_words: str, specs: tuple[str, str], games: int, seed: int
+) -> tuple[int, int, int]:
+    """Play the duel's games in a plain loop: the engine's `search` or the random player's draw for
+    each move, `game.result`, the duel's seeds and blocks (a table per entrant and block); wins of
+    each entrant and draws. Engines only: a random player's own `seed=` and plugins are not
+    taken."""
+    plan = duel.plan(
+        game_words, [limited(parse_spec(spec), override(time=None)) for spec in specs], games, seed
+    )
     game, wins, draws = plan.game, [0, 0], 0
     for block in plan.blocks():
         engines: list[tuple[Any, ...] | None] = []
         for spec in block.specs:
             engine = spec.engine
-            if engine is not None:  # what a SearchPlayer holds: engine, limits, settings, its table, its game
+            # what a SearchPlayer holds: engine, limits, settings, its table, its game
+            if engine is not None:
                 settings = spec.settings
-                engines.append((engine, spec.limits, settings, engine.new_table(settings), game.for_search()))
+                engines.append(
+                    (engine, spec.limits, settings, engine.new_table(settings), game.for_search())
+                )
             else:
                 engines.append(None)
         for index in range(block.start, block.start + block.count):
             first = index % 2
             seat_of = (first, 1 - first)  # entrant -> seat, and seat -> entrant
-            draws_of = [seeded(block.seed, block.pairing, index, f"player{entrant}") for entrant in (0, 1)]
+            draws_of = [
+                seeded(block.seed, block.pairing, index, f"player{entrant}") for entrant in (0, 1)
+            ]
             chance = seeded(block.seed, block.pairing, index, "chance")
             state = game.initial_state()
             for move in block.opening(index):
@@ -140,7 +156,9 @@ def bare_loop(game_words: str, specs: tuple[str, str], games: int, seed: int) ->
                     move = draw_outcome(game, state, chance)
                 elif (searching := engines[seat_of[seat]]) is not None:
                     engine, limits, settings, table, searched = searching
-                    move = engine.search(searched, state, limits, table=table, settings=settings).move
+                    move = engine.search(
+                        searched, state, limits, table=table, settings=settings
+                    ).move
                 else:
                     move = draws_of[seat_of[seat]].choice(list(game.actions(state)))
                 state = game.result(state, move)
@@ -152,16 +170,30 @@ def bare_loop(game_words: str, specs: tuple[str, str], games: int, seed: int) ->
     return wins[0], wins[1], draws
 
 
-def cli_duel(game: str, games: int, jobs: int, seed: int, checkout: Path = ROOT) -> tuple[float, float, dict[str, Any]]:
-    """Wall and CPU seconds (every process's) and the JSON record of one `nimmax duel alphabeta random`
-    of `checkout`'s nimmax."""
+def cli_duel(
+    game: str, games: int, jobs: int, seed: int, checkout: Path = ROOT
+) -> tuple[float, float, dict[str, Any]]:
+    """Wall and CPU seconds (every process's) and the JSON record of one `nimmax duel alphabeta
+    random` of `checkout`'s nimmax."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     env |= {"PYTHONPATH": str(checkout), "PYTHONPYCACHEPREFIX": str(BYTECODE)}
-    command = [sys.executable, "-m", "nimmax", "duel", *SPECS, "--game", game, "--games", str(games)]
+    command = [
+        sys.executable,
+        "-m",
+        "nimmax",
+        "duel",
+        *SPECS,
+        "--game",
+        game,
+        "--games",
+        str(games),
+    ]
     command += ["--jobs", str(jobs), "--seed", str(seed), "--json"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, env=env, cwd=checkout, check=True)
+    done = subprocess.run(
+        command, stdout=subprocess.PIPE, text=True, env=env, cwd=checkout, check=True
+    )
     elapsed = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
@@ -172,7 +204,11 @@ def compare(game: str, games: int, rounds: int, against: Path | None = None, see
     """The CLI duel (--jobs 1, --jobs 2; also `against`'s, another checkout) beside the bare loop,
     alternating, medians; the ratios."""
     checkouts = {"": ROOT} | ({f" ({against})": against} if against is not None else {})
-    runs = [(f"CLI --jobs {jobs}{name}", jobs, checkout) for name, checkout in checkouts.items() for jobs in (1, 2)]
+    runs = [
+        (f"CLI --jobs {jobs}{name}", jobs, checkout)
+        for name, checkout in checkouts.items()
+        for jobs in (1, 2)
+    ]
     cases = ("bare loop", *(case for case, _, _ in runs))
     times: dict[str, list[tuple[float, float]]] = {case: [] for case in cases}
     outcomes: dict[str, tuple[int, int, int]] = {}
@@ -188,7 +224,10 @@ def compare(game: str, games: int, rounds: int, against: Path | None = None, see
             times[case].append((elapsed, used))
             outcomes[case] = (*(record["wins"][spec] for spec in SPECS), record["draws"])
     after = " ".join(f"{figure:.2f}" for figure in os.getloadavg())
-    print(f"duel {' '.join(SPECS)} --games {games} --game {game!r}, {rounds} rounds; load {load} before, {after} after")
+    print(
+        f"duel {' '.join(SPECS)} --games {games} --game {game!r}, {rounds} rounds; load {load} "
+        f"before, {after} after"
+    )
     loop = [statistics.median(figures) for figures in zip(*times["bare loop"], strict=True)]
     for case in cases:
         wall, cpu = (statistics.median(figures) for figures in zip(*times[case], strict=True))
@@ -204,7 +243,9 @@ def compare(game: str, games: int, rounds: int, against: Path | None = None, see
     print(f"  the same games everywhere: {len(set(outcomes.values())) == 1}")
 
 
-def idle_estimate(alone_cpu: dict[int, float], pooled_cpu: dict[int, float], cores: int = 2) -> float:
+def idle_estimate(
+    alone_cpu: dict[int, float], pooled_cpu: dict[int, float], cores: int = 2
+) -> float:
     """The speed-up the CPU seconds predict for `cores` idle cores: one process's work against
     the pool's busiest process, or all its processes' work shared by the cores."""
     if not alone_cpu or not pooled_cpu:
@@ -214,15 +255,30 @@ def idle_estimate(alone_cpu: dict[int, float], pooled_cpu: dict[int, float], cor
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default=duel.DEFAULT_GAME, help="game words (default: %(default)s)")
-    parser.add_argument("--seconds", type=float, default=22.0, help="length of the one-process duel")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds of the loop-and-CLI comparison")
-    parser.add_argument("--loop-only", action="store_true", help="only the comparison with the bare loop")
-    parser.add_argument("--against", type=Path, help="another checkout whose CLI duel joins the comparison")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--game", default=duel.DEFAULT_GAME, help="game words (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=22.0, help="length of the one-process duel"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="rounds of the loop-and-CLI comparison"
+    )
+    parser.add_argument(
+        "--loop-only", action="store_true", help="only the comparison with the bare loop"
+    )
+    parser.add_argument(
+        "--against", type=Path, help="another checkout whose CLI duel joins the comparison"
+    )
     options = parser.parse_args()
-    print(f"cores available: {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()}")
-    compare(options.game, 1000, options.rounds, options.against.resolve() if options.against else None)
+    print(
+        "cores available: "
+        f"{len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()}"
+    )
+    compare(
+        options.game, 1000, options.rounds, options.against.resolve() if options.against else None
+    )
     if options.loop_only:
         return
 
@@ -235,7 +291,8 @@ def main() -> None:
 
     games = max(1000, math.ceil(1000 * options.seconds / elapsed))
     alone, alone_record, alone_cpu = run_duel(options.game, games, 1)
-    while alone < options.seconds:  # the first estimate counted start-up; grow until the duel is long enough
+    # the first estimate counted start-up; grow until the duel is long enough
+    while alone < options.seconds:
         games = math.ceil(games * options.seconds * 1.1 / alone)
         alone, alone_record, alone_cpu = run_duel(options.game, games, 1)
     pooled, pooled_record, pooled_cpu = run_duel(options.game, games, 2)
@@ -245,14 +302,20 @@ def main() -> None:
         f"--jobs 2 {pooled:.2f} s, speed-up {speedup:.2f}x (target >= 1.6x over a 20 s duel: "
         f"{'met' if speedup >= 1.6 and alone > 20 else 'NOT met'})"
     )
-    shown = ", ".join(f"{seconds:.1f}" for seconds in sorted(pooled_cpu.values(), reverse=True) if seconds >= 0.05)
+    shown = ", ".join(
+        f"{seconds:.1f}" for seconds in sorted(pooled_cpu.values(), reverse=True) if seconds >= 0.05
+    )
     print(
-        f"CPU seconds: --jobs 1 {sum(alone_cpu.values()):.1f}; --jobs 2 {sum(pooled_cpu.values()):.1f} "
+        f"CPU seconds: --jobs 1 {sum(alone_cpu.values()):.1f}; --jobs 2 "
+        f"{sum(pooled_cpu.values()):.1f} "
         f"(per process: {shown}); speed-up these predict on 2 idle cores: "
         f"{idle_estimate(alone_cpu, pooled_cpu):.2f}x"
     )
     if os.getloadavg()[0] > 2:
-        print(f"note: load average {os.getloadavg()[0]:.1f} on this machine: wall-clock figures are noisy")
+        print(
+            f"note: load average {os.getloadavg()[0]:.1f} on this machine: wall-clock figures are "
+            "noisy"
+        )
     same = duel.timeless(alone_record) == duel.timeless(pooled_record)
     print(f"--jobs 1 and --jobs 2 played the same games: {same}")
 

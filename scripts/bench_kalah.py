@@ -3,28 +3,31 @@
     python scripts/bench_kalah.py            # both parts (several minutes)
     python scripts/bench_kalah.py --small    # Kalah(3, 1-3) and Kalah(4, 1-3) only
 
-Targets (issue 8): exact values of Kalah with 3 and 4 pits for 1-3 seeds, each solved and
-timed with alpha-beta; the largest board solved within 60 s reported. Each large board is
-searched straight to the end under a 60 s deadline ("exact": proven in time). A straight
-search, not iterative deepening: to prove a Kalah value the depth must reach the end of
-the longest line, so the shallower iterations are wasted work (see --deepening).
-Times are wall-clock on whatever else the machine runs: treat them as rough.
+Targets (issue 8): exact values of Kalah with 3 and 4 pits for 1-3 seeds, each solved and timed with
+alpha-beta; the largest board solved within 60 s reported. Each large board is searched straight to
+the end under a 60 s deadline ("exact": proven in time). A straight search, not iterative deepening:
+to prove a Kalah value the depth must reach the end of the longest line, so the shallower iterations
+are wasted work (see --deepening). Times are wall-clock on whatever else the machine runs: treat
+them as rough.
 
     python scripts/bench_kalah.py --deepening   # also time alphabeta:time=60 on the large boards
 
 The endgame book (issue 32), side by side in one run:
 
     python scripts/bench_kalah.py --book                  # Kalah(4,3), (4,4), (5,3), (6,3)
-    python scripts/bench_kalah.py --book --stretch [5,4]  # (5,4) and (6,4) (or one), 30 minutes each, book on,
-                                                          # deepening: the depth reached if not proven
-    python scripts/bench_kalah.py --book --widths 6,3 13,14  # Kalah(6,3) with books of 13 and 14 seeds
+    python scripts/bench_kalah.py --book --stretch [5,4] # (5,4) and (6,4) (or one), 30 minutes
+    each, book on,
+                                                          # deepening: the depth reached if not
+                                                          proven
+    python scripts/bench_kalah.py --book --widths 6,3 13,14 # Kalah(6,3) with books of 13 and 14
+    seeds
 
 First each book is built cold into a new cache folder as small as a timed search makes it, then
-widened as a solve to the end does (seconds, then read back), then each board
-is proven with the book (`alphabeta`) and without it (`alphabeta:book=off`), the two runs
-alternating over the rounds, medians reported with the machine's load; the books are read before
-the clock starts, so the build is counted once, in its own line. Targets: Kalah(4,3) under 0.5 s,
-(4,4) and (5,3) under 5 s, (6,3) proven (+2) within 60 s.
+widened as a solve to the end does (seconds, then read back), then each board is proven with the
+book (`alphabeta`) and without it (`alphabeta:book=off`), the two runs alternating over the rounds,
+medians reported with the machine's load; the books are read before the clock starts, so the build
+is counted once, in its own line. Targets: Kalah(4,3) under 0.5 s, (4,4) and (5,3) under 5 s, (6,3)
+proven (+2) within 60 s.
 """
 
 from __future__ import annotations
@@ -70,7 +73,9 @@ def solve(
 ) -> tuple[SearchResult, float]:
     """Alpha-beta from the start, cold (a fresh table each run), with the book as wide as an exact
     solve's (or `endgame` seeds); the result and the median time."""
-    game = Kalah(pits, seeds, endgame=endgame if endgame is not None else kalah_book.WIDE.get(pits, 0))
+    game = Kalah(
+        pits, seeds, endgame=endgame if endgame is not None else kalah_book.WIDE.get(pits, 0)
+    )
     settings = Settings(book=book)
     times, result = [], None
     for _ in range(repeats):
@@ -79,11 +84,21 @@ def solve(
             result = search(game, game.initial_state(), "alphabeta", time=deadline, book=book)
         else:
             searcher = ENGINES["alphabeta"].searcher(game, settings, limits=Limits(time=deadline))
-            result = deep(partial(run, searcher, game.initial_state(), Limits(time=deadline), deepen=False))
+            result = deep(
+                partial(run, searcher, game.initial_state(), Limits(time=deadline), deepen=False)
+            )
             result = (
                 result
                 if result.exact
-                else SearchResult(result.value, result.move, result.pv, searcher.budget.nodes, 0, result.seconds, False)
+                else SearchResult(
+                    result.value,
+                    result.move,
+                    result.pv,
+                    searcher.budget.nodes,
+                    0,
+                    result.seconds,
+                    False,
+                )
             )
         times.append(time.perf_counter() - started)
     assert result is not None
@@ -92,12 +107,16 @@ def solve(
 
 def report(pits: int, seeds: int, result: SearchResult, seconds: float) -> None:
     if not result.exact:
-        print(f"Kalah({pits},{seeds})  NOT proven in time: {result.nodes:,} nodes in {seconds:.1f} s", flush=True)
+        print(
+            f"Kalah({pits},{seeds})  NOT proven in time: {result.nodes:,} nodes in {seconds:.1f} s",
+            flush=True,
+        )
         return
     proven, value = "exact", f"{result.value:+.0f}"
     print(
         f"Kalah({pits},{seeds})  {proven:<6} value {value:>5} for South  best move {result.move}  "
-        f"nodes {result.nodes:>11,}  time {seconds:8.3f} s  ({result.nodes / max(seconds, 1e-9):>9,.0f} nodes/s)",
+        f"nodes {result.nodes:>11,}  time {seconds:8.3f} s  "
+        f"({result.nodes / max(seconds, 1e-9):>9,.0f} nodes/s)",
         flush=True,
     )
 
@@ -130,7 +149,10 @@ def widths(board: tuple[int, int], seeds: list[int], rounds: int) -> None:
     """One board proven with books of so many `seeds`, alternating, medians of `rounds` runs."""
     for width in seeds:
         kalah_book.Shelf(board[0]).shelved(width)  # built before any clock starts
-    print(f"\n{'board':10} {'book':>5} {'value':>6} {'seconds':>9} {'nodes':>12}   ratio (to the first)")
+    print(
+        f"\n{'board':10} {'book':>5} {'value':>6} {'seconds':>9} {'nodes':>12}   ratio (to the "
+        "first)"
+    )
     runs: dict[int, list[tuple[SearchResult, float]]] = {width: [] for width in seeds}
     for _ in range(rounds):
         for width in seeds:
@@ -141,7 +163,8 @@ def widths(board: tuple[int, int], seeds: list[int], rounds: int) -> None:
         result = runs[width][-1][0]
         value = f"{result.value:+.0f}" if result.exact else "open"
         print(
-            f"Kalah{board} {width:5} {value:>6} {median:9.2f} {result.nodes:12,}   {median / first:5.2f}x  {load()}",
+            f"Kalah{board} {width:5} {value:>6} {median:9.2f} {result.nodes:12,}   "
+            f"{median / first:5.2f}x  {load()}",
             flush=True,
         )
 
@@ -156,10 +179,16 @@ def with_and_without(
         figures: dict[bool, list[tuple[SearchResult, float]]] = {True: [], False: []}
         for _ in range(rounds):
             for book in (True, False) if both else (True,):
-                figures[book].append(solve(pits, seeds, deadline=deadline, deepening=deepening, book=book))
+                figures[book].append(
+                    solve(pits, seeds, deadline=deadline, deepening=deepening, book=book)
+                )
             if not all(runs[-1][0].exact for runs in figures.values() if runs):
                 break  # a run out of time: more rounds would only repeat the deadline
-        seconds = {book: statistics.median(run[1] for run in runs) for book, runs in figures.items() if runs}
+        seconds = {
+            book: statistics.median(run[1] for run in runs)
+            for book, runs in figures.items()
+            if runs
+        }
         for book, runs in figures.items():
             if not runs:
                 continue
@@ -168,10 +197,17 @@ def with_and_without(
             value = f"{result.value:+.0f}" if result.exact else "open"
             if not result.exact and deepening:
                 value += f" (depth {result.depth} done: {result.value:+.2f})"
-            check = "" if not result.exact or expected is None else " ok" if result.value == expected else " WRONG"
+            check = (
+                ""
+                if not result.exact or expected is None
+                else " ok"
+                if result.value == expected
+                else " WRONG"
+            )
             ratio = f"{seconds[False] / seconds[True]:6.2f}x" if book and False in seconds else ""
             print(
-                f"Kalah({pits},{seeds}) {'on' if book else 'off':5} {value:>6}{check:3} {seconds[book]:9.2f} "
+                f"Kalah({pits},{seeds}) {'on' if book else 'off':5} {value:>6}{check:3} "
+                f"{seconds[book]:9.2f} "
                 f"{result.nodes:12,}   {ratio:8} {load()}",
                 flush=True,
             )
@@ -185,7 +221,8 @@ def main() -> None:
             build_books(Path(folder))
             for pits, seeds in kalah_book.WIDE.items():  # read before any clock starts
                 kalah_book.Shelf(pits).shelved(seeds)
-            if "--widths" in sys.argv:  # e.g. --widths 6,3 11,13,14: Kalah(6,3) with books of 11, 13, 14 seeds
+            # e.g. --widths 6,3 11,13,14: Kalah(6,3) with books of 11, 13, 14 seeds
+            if "--widths" in sys.argv:
                 at = sys.argv.index("--widths")
                 pits, seeds = map(int, sys.argv[at + 1].split(","))
                 widths((pits, seeds), [int(width) for width in sys.argv[at + 2].split(",")], 3)
@@ -196,7 +233,10 @@ def main() -> None:
         else:
             with_and_without(BOOKED, DEADLINE, 3, both=True)
         return
-    print("Exact values from the start, South to move (alpha-beta, straight to the end, median of runs):")
+    print(
+        "Exact values from the start, South to move (alpha-beta, straight to the end, median of "
+        "runs):"
+    )
     for pits, seeds in SMALL:
         quick = pits * seeds <= 8
         result, seconds = solve(pits, seeds, repeats=5 if quick else 1)
@@ -214,7 +254,10 @@ def main() -> None:
             proven.append((2 * pits * seeds, pits, seeds, seconds))
     if proven:
         _, pits, seeds, seconds = max(proven)
-        print(f"\nLargest board proven within {DEADLINE:.0f} s (most seeds): Kalah({pits},{seeds}) in {seconds:.1f} s")
+        print(
+            f"\nLargest board proven within {DEADLINE:.0f} s (most seeds): Kalah({pits},{seeds}) "
+            f"in {seconds:.1f} s"
+        )
 
 
 if __name__ == "__main__":

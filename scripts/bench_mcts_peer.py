@@ -78,8 +78,11 @@ def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play(index: int, seconds: float, seed: int, spec: str) -> tuple[float, int, float, int, float, str]:
-    """One game; nimmax's points (1, 0.5, 0), its simulations and seconds, the peer's, and the moves."""
+def play(
+    index: int, seconds: float, seed: int, spec: str
+) -> tuple[float, int, float, int, float, str]:
+    """One game; nimmax's points (1, 0.5, 0), its simulations and seconds, the peer's, and the
+    moves."""
     ours_game = games.create(["connect4"])
     peer_game = pyspiel.load_game("connect_four")
     game_seed = seed * 1000 + index
@@ -109,17 +112,27 @@ def play(index: int, seconds: float, seed: int, spec: str) -> tuple[float, int, 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games to play (colours alternate)")
     parser.add_argument("--time", type=float, default=1.0, help="seconds per move for both sides")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--spec", default="mcts", help="nimmax's player, e.g. mcts:rollout=heuristic")
+    parser.add_argument(
+        "--spec", default="mcts", help="nimmax's player, e.g. mcts:rollout=heuristic"
+    )
     options = parser.parse_args()
-    print(f"Connect Four 7x6: nimmax {options.spec} vs OpenSpiel MCTSBot (uct_c={PEER_C}, solve, random rollouts)")
-    print(f"{options.games} games, {options.time} s a move, seed {options.seed}; load {os.getloadavg()[0]:.2f}")
+    print(
+        f"Connect Four 7x6: nimmax {options.spec} vs OpenSpiel MCTSBot (uct_c={PEER_C}, solve, "
+        "random rollouts)"
+    )
+    print(
+        f"{options.games} games, {options.time} s a move, seed {options.seed}; load "
+        f"{os.getloadavg()[0]:.2f}"
+    )
     score, ours_sims, ours_seconds, peer_sims, peer_seconds = 0.0, 0, 0.0, 0, 0.0
     for index in range(options.games):
-        points, sims, spent, their_sims, their_spent, line = play(index, options.time, options.seed, options.spec)
+        points, sims, spent, their_sims, their_spent, line = play(
+            index, options.time, options.seed, options.spec
+        )
         score += points
         ours_sims, ours_seconds = ours_sims + sims, ours_seconds + spent
         peer_sims, peer_seconds = peer_sims + their_sims, peer_seconds + their_spent
@@ -127,7 +140,10 @@ def main() -> None:
         outcome = {1.0: "nimmax wins", 0.5: "draw", 0.0: "OpenSpiel wins"}[points]
         print(f"game {index + 1:2}: {first:9} first  {outcome:15} {line}", flush=True)
     low, high = wilson(score, options.games)
-    print(f"nimmax score: {score:g}/{options.games} = {score / options.games:.0%} (95% interval {low:.0%}-{high:.0%})")
+    print(
+        f"nimmax score: {score:g}/{options.games} = {score / options.games:.0%} (95% interval "
+        f"{low:.0%}-{high:.0%})"
+    )
     ours_rate = ours_sims / ours_seconds if ours_seconds else 0.0
     peer_rate = peer_sims / peer_seconds if peer_seconds else 0.0
     print(f"simulations per second: nimmax {ours_rate:,.0f}, OpenSpiel {peer_rate:,.0f}", end="")

@@ -48,7 +48,16 @@ def walk(game: AnyGame, state: Any) -> int:
 LINES_THROUGH = [
     [
         sum(1 << cell for cell in line)
-        for line in ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+        for line in (
+            (0, 1, 2),
+            (3, 4, 5),
+            (6, 7, 8),
+            (0, 3, 6),
+            (1, 4, 7),
+            (2, 5, 8),
+            (0, 4, 8),
+            (2, 4, 6),
+        )
         if cell in line
     ]
     for cell in range(9)
@@ -56,7 +65,8 @@ LINES_THROUGH = [
 
 
 def yardstick(x: int = 0, o: int = 0, turn: int = 0) -> int:
-    """The 3x3 tree walked by a bare bitboard recursion with no nimmax code: this machine's floor."""
+    """The 3x3 tree walked by a bare bitboard recursion with no nimmax code: this machine's
+    floor."""
     nodes, taken = 1, x | o
     for cell in range(9):
         stone = 1 << cell
@@ -70,11 +80,16 @@ def yardstick(x: int = 0, o: int = 0, turn: int = 0) -> int:
     return nodes
 
 
-def row(words: str, what: str, result: SearchResult | None, seconds: float, nodes: int, target: str) -> None:
+def row(
+    words: str, what: str, result: SearchResult | None, seconds: float, nodes: int, target: str
+) -> None:
     game = games.create(words)
     value = f"{result.value:+g}" if result is not None else "-"
     move = game.format_move(result.move) if result is not None and result.move is not None else "-"
-    print(f"{words:38} {what:22} {value:>5} {move:>5} {nodes:>10,} {seconds:9.4f}s  {target}", flush=True)
+    print(
+        f"{words:38} {what:22} {value:>5} {move:>5} {nodes:>10,} {seconds:9.4f}s  {target}",
+        flush=True,
+    )
 
 
 def solve_rows(words: str, repeat: int, target_best: str, target_table: str) -> None:
@@ -88,22 +103,43 @@ def solve_rows(words: str, repeat: int, target_best: str, target_table: str) -> 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="skip the 5x4 k=4 solves")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per figure; the best time is shown")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="runs per figure; the best time is shown"
+    )
     options = parser.parse_args()
-    print(f"{'game':38} {'measured':22} {'value':>5} {'move':>5} {'nodes':>10} {'seconds':>10}  target")
+    print(
+        f"{'game':38} {'measured':22} {'value':>5} {'move':>5} {'nodes':>10} {'seconds':>10}  "
+        "target"
+    )
 
     solve_rows("tictactoe", options.repeat * 3, "< 0.005 s", "reported")
     game = games.create("tictactoe")
-    result, seconds = best_of(options.repeat, lambda: search(game, game.initial_state(), "minimax", cache=False))
+    result, seconds = best_of(
+        options.repeat, lambda: search(game, game.initial_state(), "minimax", cache=False)
+    )
     row("tictactoe", "minimax:cache=off", result, seconds, result.nodes, "< 0.7 s, 549,946 nodes")
     started = time.perf_counter()
     nodes = walk(game, game.initial_state())
-    row("tictactoe", "tree walk, no engine", None, time.perf_counter() - started, nodes, "(the game's share)")
+    row(
+        "tictactoe",
+        "tree walk, no engine",
+        None,
+        time.perf_counter() - started,
+        nodes,
+        "(the game's share)",
+    )
     started = time.perf_counter()
     nodes = yardstick()
-    row("tictactoe", "bare recursion, no nimmax", None, time.perf_counter() - started, nodes, "(this machine's floor)")
+    row(
+        "tictactoe",
+        "bare recursion, no nimmax",
+        None,
+        time.perf_counter() - started,
+        nodes,
+        "(this machine's floor)",
+    )
 
     solve_rows("tictactoe --rows 3 --cols 4 --k 3", options.repeat, "first player wins", "reported")
     solve_rows("tictactoe --size 4 --k 3", options.repeat, "first player wins", "reported")

@@ -46,9 +46,21 @@ def main() -> None:
         game = games.create(words)
         state = game.initial_state()
         result, seconds = timed(partial(search, game, state, "alphabeta"))
-        report("alphabeta value + best move", words, result, seconds, "< 0.02 s" if "1 2" in words else "-")
+        report(
+            "alphabeta value + best move",
+            words,
+            result,
+            seconds,
+            "< 0.02 s" if "1 2" in words else "-",
+        )
         result, seconds = timed(partial(search, game, state, "alphabeta", every_move=True))
-        report("alphabeta every root move", words, result, seconds, "< 0.3 s" if "1 2" in words else "-")
+        report(
+            "alphabeta every root move",
+            words,
+            result,
+            seconds,
+            "< 0.3 s" if "1 2" in words else "-",
+        )
     game = games.create("simple-nim 5000")
     result, seconds = timed(lambda: search(game, game.initial_state(), "alphabeta"))
     report("alphabeta", "simple-nim 5000", result, seconds, "< 1 s")

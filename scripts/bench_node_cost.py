@@ -1,14 +1,15 @@
-"""The engine's cost a node beside the protocol floor's, in machine instructions (issue 32's node rate).
+"""The engine's cost a node beside the protocol floor's, in machine instructions (issue 32's node
+rate).
 
     python scripts/bench_node_cost.py                  # every case (about five minutes)
     python scripts/bench_node_cost.py --only kalah64
 
-`bench_peers.py` times the same pairs in CPU seconds, which drift with this shared machine's
-load and its other tenants' use of the caches. Counted instructions do not drift: each side runs
-under valgrind's cachegrind (no cache simulation) once with no search and once with `--runs`
-searches, and the difference over the nodes visited is its instructions a node. The ratio
-floor / engine is the engine's node rate as a share of the floor's on an ideal machine (the
-target: at least 0.85). Needs `valgrind` on the PATH; the pairs are `bench_peers.py`'s.
+`bench_peers.py` times the same pairs in CPU seconds, which drift with this shared machine's load
+and its other tenants' use of the caches. Counted instructions do not drift: each side runs under
+valgrind's cachegrind (no cache simulation) once with no search and once with `--runs` searches, and
+the difference over the nodes visited is its instructions a node. The ratio floor / engine is the
+engine's node rate as a share of the floor's on an ideal machine (the target: at least 0.85). Needs
+`valgrind` on the PATH; the pairs are `bench_peers.py`'s.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ import sys
 sys.path[:0] = [sys.argv[1], sys.argv[1] + "/scripts"]
 import bench_peers
 from nimmax.search.score import FULL_DEPTH
-side, words, depth, table, runs = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5] == "1", int(sys.argv[6])
+side, words, depth = sys.argv[2], sys.argv[3], int(sys.argv[4])
+table, runs = sys.argv[5] == "1", int(sys.argv[6])
 nodes = 0
 for _ in range(runs):
     if side == "engine":
@@ -48,11 +50,27 @@ print("nodes", nodes)
 
 
 def instructions(side: str, words: str, depth: int, table: bool, runs: int) -> tuple[int, int]:
-    """Instructions of `runs` searches of one side (less the process's own start and end), and the nodes of one."""
+    """Instructions of `runs` searches of one side (less the process's own start and end), and the
+    nodes of one."""
     counted, nodes = [], 0
     for times in (0, runs):
-        command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
-        command += [sys.executable, "-c", CHILD, str(ROOT), side, words, str(depth), str(int(table)), str(times)]
+        command = [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null",
+        ]
+        command += [
+            sys.executable,
+            "-c",
+            CHILD,
+            str(ROOT),
+            side,
+            words,
+            str(depth),
+            str(int(table)),
+            str(times),
+        ]
         finished = subprocess.run(command, capture_output=True, text=True, check=True)
         found = re.search(r"I\s+refs:\s+([\d,]+)", finished.stderr)
         assert found is not None, finished.stderr[-500:]
@@ -62,12 +80,17 @@ def instructions(side: str, words: str, depth: int, table: bool, runs: int) -> t
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", action="append", choices=sorted(CASES), help="one case (repeatable)")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--only", action="append", choices=sorted(CASES), help="one case (repeatable)"
+    )
     options = parser.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("bench_node_cost: valgrind is not installed (apt install valgrind)")
-    print(f"{'case':42} {'engine ir/node':>15} {'floor ir/node':>14} {'floor/engine':>13}  (target >= 0.85)")
+    print(
+        f"{'case':42} {'engine ir/node':>15} {'floor ir/node':>14} {'floor/engine':>13}  (target "
+        ">= 0.85)"
+    )
     for name in options.only or CASES:
         what, words, depth, table, runs = CASES[name]
         costs = []
@@ -76,7 +99,10 @@ def main() -> None:
             costs.append((spent / (runs * nodes), nodes))
         (engine, engine_nodes), (floor, floor_nodes) = costs
         visited = f"({engine_nodes:,} vs {floor_nodes:,} nodes)"
-        print(f"{what:42} {engine:15,.0f} {floor:14,.0f} {floor / engine:12.2f}x  {visited}", flush=True)
+        print(
+            f"{what:42} {engine:15,.0f} {floor:14,.0f} {floor / engine:12.2f}x  {visited}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -35,7 +35,9 @@ def openspiel_search(text: str, depth: int) -> tuple[int, float]:
     minimax._alpha_beta = counted
     try:
         start = time.process_time()
-        minimax._alpha_beta(state, depth, -float("inf"), float("inf"), lambda _: 0.0, state.current_player())
+        minimax._alpha_beta(
+            state, depth, -float("inf"), float("inf"), lambda _: 0.0, state.current_player()
+        )
         return nodes, time.process_time() - start
     finally:
         minimax._alpha_beta = plain
@@ -74,13 +76,17 @@ def per_node(text: str, plies: int = 20000) -> tuple[float, float]:
 
 
 def main() -> None:
-    print(f"{'game':34} {'depth':>5} {'nimmax n/s':>11} {'OpenSpiel n/s':>13} {'ratio':>6}  nodes (nimmax, OpenSpiel)")
+    print(
+        f"{'game':34} {'depth':>5} {'nimmax n/s':>11} {'OpenSpiel n/s':>13} {'ratio':>6}  nodes "
+        "(nimmax, OpenSpiel)"
+    )
     for text, depth in CASES:
         ours, our_seconds = nimmax_search(text, depth)
         theirs, their_seconds = openspiel_search(text, depth)
         our_rate, their_rate = ours / our_seconds, theirs / their_seconds
         print(
-            f"{text:34} {depth:>5} {our_rate:>11,.0f} {their_rate:>13,.0f} {our_rate / their_rate:>6.2f}"
+            f"{text:34} {depth:>5} {our_rate:>11,.0f} {their_rate:>13,.0f} "
+            f"{our_rate / their_rate:>6.2f}"
             f"  {ours:,}, {theirs:,}"
         )
     print(f"\n{'adapter cost per node':34} {'nimmax µs':>11} {'pyspiel µs':>13} {'ratio':>6}")

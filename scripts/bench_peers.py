@@ -74,7 +74,9 @@ def load() -> str:
 def row(case: str, figure: str, ours: str, theirs: str, ratio: float | None, target: str) -> None:
     """One line of the table, with the load at the time it is printed."""
     shown = f"{ratio:6.2f}x" if ratio is not None else "      -"
-    print(f"{case:34} {figure:12} {ours:>14} {theirs:>14} {shown}  {target:16} {load()}", flush=True)
+    print(
+        f"{case:34} {figure:12} {ours:>14} {theirs:>14} {shown}  {target:16} {load()}", flush=True
+    )
 
 
 def median_of(repeat: int, measure: Callable[[], Any]) -> tuple[Any, float]:
@@ -90,11 +92,16 @@ def median_of(repeat: int, measure: Callable[[], Any]) -> tuple[Any, float]:
 def solve(
     words: str, engine: str, depth: int | None = None, seconds: float | None = None, **options: Any
 ) -> SearchResult:
-    """One straight search from the start (no deepening), with a fresh table and no default limit."""
+    """One straight search from the start (no deepening), with a fresh table and no default
+    limit."""
     game = games.create(words)
     limits, settings = Limits(depth, seconds), Settings.of(options)
     with interpreter():  # the policy the CLI enters once, as a command's search runs under it
-        return deep(lambda: ENGINES[engine].search(game, game.initial_state(), limits, deepen=False, settings=settings))
+        return deep(
+            lambda: ENGINES[engine].search(
+                game, game.initial_state(), limits, deepen=False, settings=settings
+            )
+        )
 
 
 def peer(case: str, repeat: int) -> dict[str, Any] | None:
@@ -117,16 +124,34 @@ def ttt_minimax(repeat: int) -> None:
     case = "3x3 plain minimax, whole tree"
     if theirs is not None:
         assert theirs["nodes"] == 549_946, theirs
-        row(case, "seconds", f"{ours:.3f} s", f"{theirs['median']:.3f} s", theirs["median"] / ours, ">= 1 (OpenSpiel)")
+        row(
+            case,
+            "seconds",
+            f"{ours:.3f} s",
+            f"{theirs['median']:.3f} s",
+            theirs["median"] / ours,
+            ">= 1 (OpenSpiel)",
+        )
     nodes, bare = median_of(repeat, yardstick)
-    row("  bare 15-line recursion", "seconds", f"{ours:.3f} s", f"{bare:.3f} s", bare / ours, f"({nodes:,} nodes)")
+    row(
+        "  bare 15-line recursion",
+        "seconds",
+        f"{ours:.3f} s",
+        f"{bare:.3f} s",
+        bare / ours,
+        f"({nodes:,} nodes)",
+    )
 
 
 def mnk44(repeat: int) -> None:
     result, ours = median_of(repeat, lambda: solve("tictactoe --size 4 --k 4", "alphabeta"))
     side_by_side("4x4 k=4 alpha-beta solve", result, ours, peer("mnk44", repeat), "easyAI")
     floor_row(
-        "tictactoe --size 4 --k 4", lambda: solve("tictactoe --size 4 --k 4", "alphabeta"), FULL_DEPTH, True, repeat
+        "tictactoe --size 4 --k 4",
+        lambda: solve("tictactoe --size 4 --k 4", "alphabeta"),
+        FULL_DEPTH,
+        True,
+        repeat,
     )
 
 
@@ -142,20 +167,41 @@ def ttt(repeat: int) -> None:
         result, ours = median_of(max(repeat, 5), engine)
         what = "with a table" if cache else "no table"
         row(
-            f"3x3 alpha-beta ({what})", "nodes/s", f"{result.nodes / ours:,.0f}", "-", None, f"({result.nodes:,} nodes)"
+            f"3x3 alpha-beta ({what})",
+            "nodes/s",
+            f"{result.nodes / ours:,.0f}",
+            "-",
+            None,
+            f"({result.nodes:,} nodes)",
         )
         floor_row("tictactoe", engine, FULL_DEPTH, memo, repeat)
 
 
-def side_by_side(case: str, result: SearchResult, ours: float, theirs: dict[str, Any] | None, name: str) -> None:
+def side_by_side(
+    case: str, result: SearchResult, ours: float, theirs: dict[str, Any] | None, name: str
+) -> None:
     """Nodes, seconds and nodes per second of a search, nimmax's beside the peer's."""
     rate = result.nodes / ours
     if theirs is None:
         row(case, "nodes/s", f"{rate:,.0f}", "-", None, f"({result.nodes:,} nodes in {ours:.3f} s)")
         return
     their_rate = theirs["nodes"] / theirs["median"]
-    row(case, "nodes", f"{result.nodes:,}", f"{theirs['nodes']:,}", theirs["nodes"] / result.nodes, "(fewer is better)")
-    row(case, "seconds", f"{ours:.3f} s", f"{theirs['median']:.3f} s", theirs["median"] / ours, "(time to answer)")
+    row(
+        case,
+        "nodes",
+        f"{result.nodes:,}",
+        f"{theirs['nodes']:,}",
+        theirs["nodes"] / result.nodes,
+        "(fewer is better)",
+    )
+    row(
+        case,
+        "seconds",
+        f"{ours:.3f} s",
+        f"{theirs['median']:.3f} s",
+        theirs["median"] / ours,
+        "(time to answer)",
+    )
     row(case, "nodes/s", f"{rate:,.0f}", f"{their_rate:,.0f}", rate / their_rate, f">= 1 ({name})")
 
 
@@ -202,7 +248,9 @@ def protocol_floor(words: str, depth: int, memo: bool) -> int:
     return nodes
 
 
-def floor_row(words: str, engine: Callable[[], SearchResult], depth: int, memo: bool, repeat: int) -> None:
+def floor_row(
+    words: str, engine: Callable[[], SearchResult], depth: int, memo: bool, repeat: int
+) -> None:
     """The engine's nodes per CPU second over the protocol floor's, the two run in turn `repeat`
     times (after a warm-up each): the median of the rounds' ratios, so a drifting load hits both
     alike. Each side of a round repeats its search for BATCH CPU seconds: a 3x3 search lasts a
@@ -213,7 +261,11 @@ def floor_row(words: str, engine: Callable[[], SearchResult], depth: int, memo: 
         ours.append(batched(lambda: engine().nodes))
         floors.append(batched(lambda: protocol_floor(words, depth, memo)))
         ratios.append(ours[-1] / floors[-1])
-    rate, floor, ratio = statistics.median(ours), statistics.median(floors), statistics.median(ratios)
+    rate, floor, ratio = (
+        statistics.median(ours),
+        statistics.median(floors),
+        statistics.median(ratios),
+    )
     what = "no table" if not memo else "a dict memo"
     target = f"({result.nodes:,} vs {nodes:,} nodes; >= 0.85)"
     row(f"  protocol floor ({what})", "nodes/cpu s", f"{rate:,.0f}", f"{floor:,.0f}", ratio, target)
@@ -224,7 +276,8 @@ BATCH = 0.25
 
 
 def batched(search: Callable[[], int]) -> float:
-    """Nodes per CPU second (this process's, every thread's) of `search` repeated for BATCH seconds."""
+    """Nodes per CPU second (this process's, every thread's) of `search` repeated for BATCH
+    seconds."""
     nodes, started = 0, time.process_time()
     while (spent := time.process_time() - started) < BATCH:
         nodes += search()
@@ -236,7 +289,9 @@ def kalah64(repeat: int) -> None:
     beside the floor without one, and with it beside the floor with a dict memo."""
     words = "kalah --pits 6 --seeds 4"
     result, ours = median_of(repeat, lambda: solve(words, "alphabeta", depth=10))
-    side_by_side("Kalah(6,4) alpha-beta depth 10", result, ours, peer("kalah64-depth10", repeat), "OpenSpiel")
+    side_by_side(
+        "Kalah(6,4) alpha-beta depth 10", result, ours, peer("kalah64-depth10", repeat), "OpenSpiel"
+    )
     for cache in (False, True):
 
         def engine(cache: bool = cache) -> SearchResult:
@@ -250,10 +305,23 @@ def nim(repeat: int) -> None:
     rate = result.nodes / ours
     case = "misère Nim 1..7 alpha-beta"
     before = NIM_NODES_BEFORE / NIM_TODAY
-    row(case, "nodes", f"{result.nodes:,}", f"{NIM_NODES_BEFORE:,}", NIM_NODES_BEFORE / result.nodes, "(issue: before)")
+    row(
+        case,
+        "nodes",
+        f"{result.nodes:,}",
+        f"{NIM_NODES_BEFORE:,}",
+        NIM_NODES_BEFORE / result.nodes,
+        "(issue: before)",
+    )
     row(case, "seconds", f"{ours:.4f} s", f"{before:.4f} s", before / ours, "(issue: before)")
     row(case, "nodes/s", f"{rate:,.0f}", f"{NIM_TODAY:,}", rate / NIM_TODAY, ">= 2 (issue)")
-    floor_row("nim 1 2 3 4 5 6 7", lambda: solve("nim 1 2 3 4 5 6 7", "alphabeta"), FULL_DEPTH, True, max(repeat, 7))
+    floor_row(
+        "nim 1 2 3 4 5 6 7",
+        lambda: solve("nim 1 2 3 4 5 6 7", "alphabeta"),
+        FULL_DEPTH,
+        True,
+        max(repeat, 7),
+    )
 
 
 def kalah(deadline: float, large: bool) -> None:
@@ -268,10 +336,19 @@ def kalah(deadline: float, large: bool) -> None:
         elif expected is None:
             verdict = f"value {result.value:+.0f}"
         else:
-            verdict = f"{result.value:+.0f} " + ("ok" if result.value == expected else f"WRONG, want {expected:+d}")
+            verdict = f"{result.value:+.0f} " + (
+                "ok" if result.value == expected else f"WRONG, want {expected:+d}"
+            )
         target = "< 1 s" if (pits, seeds) == (4, 3) else f"< {deadline:.0f} s"
         row(f"Kalah({pits},{seeds}) proven", "seconds", f"{seconds:.2f} s", verdict, None, target)
-        row(f"Kalah({pits},{seeds}) proven", "nodes", f"{result.nodes:,}", "", None, f"{result.nodes / seconds:,.0f}/s")
+        row(
+            f"Kalah({pits},{seeds}) proven",
+            "nodes",
+            f"{result.nodes:,}",
+            "",
+            None,
+            f"{result.nodes / seconds:,.0f}/s",
+        )
 
 
 def startup(repeat: int, python: str) -> None:
@@ -288,14 +365,24 @@ def startup(repeat: int, python: str) -> None:
 
 def main() -> None:
     global PEER_PYTHON
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per figure (the median is shown)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="timed runs per figure (the median is shown)"
+    )
     parser.add_argument("--only", action="append", help="run only these cases (repeatable)")
     parser.add_argument("--quick", action="store_true", help="skip the 60 s Kalah proofs")
-    parser.add_argument("--deadline", type=float, default=60.0, help="seconds for each large Kalah proof")
-    parser.add_argument("--peer-python", default=PEER_PYTHON, help="a Python with open_spiel and easyAI")
     parser.add_argument(
-        "--nimmax-python", default=sys.executable, help="the Python whose nimmax command is timed at startup"
+        "--deadline", type=float, default=60.0, help="seconds for each large Kalah proof"
+    )
+    parser.add_argument(
+        "--peer-python", default=PEER_PYTHON, help="a Python with open_spiel and easyAI"
+    )
+    parser.add_argument(
+        "--nimmax-python",
+        default=sys.executable,
+        help="the Python whose nimmax command is timed at startup",
     )
     args = parser.parse_args()
     PEER_PYTHON = args.peer_python
@@ -312,7 +399,9 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown case {', '.join(sorted(unknown))}; cases: {', '.join(cases)}")
     when = time.strftime("%Y-%m-%d %H:%M")
-    print(f"nimmax vs peers, {when}, {os.cpu_count()} cores, {load()}, median of {args.repeat} runs")
+    print(
+        f"nimmax vs peers, {when}, {os.cpu_count()} cores, {load()}, median of {args.repeat} runs"
+    )
     print(f"{'case':34} {'figure':12} {'nimmax':>14} {'peer':>14} {'ratio':>7}  {'target':16} load")
     for name, measure in cases.items():
         if args.only is None or name in args.only:

@@ -51,7 +51,8 @@ TARGET = 1.2
 """The CLI's time over the engine's, at most."""
 
 ENVIRONMENT = installed(ROOT) | {"NO_COLOR": "1", "COLUMNS": "100"}
-"""The subprocesses run this checkout's nimmax as an install runs it (bytecode kept, `bench_startup.installed`)."""
+"""The subprocesses run this checkout's nimmax as an install runs it (bytecode kept,
+`bench_startup.installed`)."""
 
 
 def load() -> str:
@@ -92,7 +93,8 @@ deep(lambda: ENGINES["alphabeta"].search(game, game.initial_state(), Limits()))
 
 
 def cold(words: str) -> float:
-    """Wall time of the engine's value + best move in a fresh process: all the CLI does but the CLI."""
+    """Wall time of the engine's value + best move in a fresh process: all the CLI does but the
+    CLI."""
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", COLD, words], check=True, env=ENVIRONMENT)
     return time.perf_counter() - started
@@ -109,7 +111,11 @@ def agrees(words: str, value: float, move: str) -> str:
     )
     answer = json.loads(run.stdout)
     same = answer["value"] == value and answer["best_move"] == move
-    return f"{answer['nodes']:,} nodes, same answer" if same else f"DIFFERENT: {answer['value']} {answer['best_move']}"
+    return (
+        f"{answer['nodes']:,} nodes, same answer"
+        if same
+        else f"DIFFERENT: {answer['value']} {answer['best_move']}"
+    )
 
 
 def startup(repeat: int) -> float:
@@ -128,11 +134,16 @@ def measure(name: str, words: str, repeat: int, start: float) -> None:
         seconds, nodes, value, move = engine(words)
         engines.append(seconds)
         colds.append(cold(words))
-    ours, alone, fresh = statistics.median(clis), statistics.median(engines), statistics.median(colds)
+    ours, alone, fresh = (
+        statistics.median(clis),
+        statistics.median(engines),
+        statistics.median(colds),
+    )
     ratio, net, own = ours / alone, max(ours - start, 0.0) / alone, ours / fresh
     verdict = "ok" if own <= TARGET else "over"
     print(
-        f"{name:12} {ours:8.3f} s {alone:8.3f} s {fresh:8.3f} s {nodes:>11,} {ratio:6.2f}x {net:6.2f}x {own:6.2f}x"
+        f"{name:12} {ours:8.3f} s {alone:8.3f} s {fresh:8.3f} s {nodes:>11,} {ratio:6.2f}x "
+        f"{net:6.2f}x {own:6.2f}x"
         f"  {verdict:5} {load():>5}"
         f"  ({agrees(words, value, move)})",
         flush=True,
@@ -140,8 +151,15 @@ def measure(name: str, words: str, repeat: int, start: float) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs of each side per row (the median is shown)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="timed runs of each side per row (the median is shown)",
+    )
     parser.add_argument("--quick", action="store_true", help=f"only {' and '.join(QUICK)}")
     args = parser.parse_args()
     print(
@@ -151,7 +169,8 @@ def main() -> None:
     start = startup(args.repeat)
     print(f"start-up (nimmax solve nim 1): {start:.3f} s, load {load()}")
     print(
-        f"{'case':12} {'CLI':>10} {'engine':>10} {'cold':>10} {'nodes':>11} {'ratio':>7} {'-start':>7} {'/cold':>7}"
+        f"{'case':12} {'CLI':>10} {'engine':>10} {'cold':>10} {'nodes':>11} {'ratio':>7} "
+        f"{'-start':>7} {'/cold':>7}"
         f"  {'<1.2x':5} {'load':>5}"
     )
     try:

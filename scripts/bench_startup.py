@@ -52,7 +52,11 @@ def run(arguments: list[str], checkout: Path) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(
-        [sys.executable, *arguments], cwd=checkout, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [sys.executable, *arguments],
+        cwd=checkout,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     elapsed = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -65,19 +69,30 @@ def load() -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=21, help="runs of each case (default: %(default)s)")
-    parser.add_argument("--against", type=Path, help="another checkout, measured alternately with this one")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--rounds", type=int, default=21, help="runs of each case (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--against", type=Path, help="another checkout, measured alternately with this one"
+    )
     options = parser.parse_args()
     checkouts = [ROOT] + ([options.against.resolve()] if options.against else [])
-    runs = [(name, arguments, checkout) for name, arguments in CASES.items() for checkout in checkouts]
+    runs = [
+        (name, arguments, checkout) for name, arguments in CASES.items() for checkout in checkouts
+    ]
     runs.append((FLOOR[0], FLOOR[1], ROOT))
     for _, arguments, checkout in runs:  # warm the file cache and compile the bytecode first
         run(arguments, checkout)
     if editable := sorted(Path(sys.prefix).glob("lib/python*/site-packages/__editable__*nimmax*")):
-        print(f"note: this nimmax is an editable install ({editable[0].name}): its finder loads at every start")
+        print(
+            f"note: this nimmax is an editable install ({editable[0].name}): its finder loads at "
+            "every start"
+        )
     print(f"load before: {load()}")
-    times: dict[tuple[str, Path], list[tuple[float, float]]] = {(name, checkout): [] for name, _, checkout in runs}
+    times: dict[tuple[str, Path], list[tuple[float, float]]] = {
+        (name, checkout): [] for name, _, checkout in runs
+    }
     for _ in range(options.rounds):
         for name, arguments, checkout in runs:
             times[name, checkout].append(run(arguments, checkout))
@@ -94,7 +109,9 @@ def main() -> None:
         print(f"nimmax {name} ({ROOT}): {shown(mine, floor)} (target < {TARGET} s wall: {verdict})")
         if options.against:
             theirs = medians[name, checkouts[1]]
-            ratios = " / ".join(f"{ours / them:.2f}" for ours, them in zip(mine, theirs, strict=True))
+            ratios = " / ".join(
+                f"{ours / them:.2f}" for ours, them in zip(mine, theirs, strict=True)
+            )
             print(f"nimmax {name} ({checkouts[1]}): {shown(theirs, floor)}; ratio {ratios}")
 
 

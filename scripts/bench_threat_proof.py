@@ -41,7 +41,10 @@ def searched(words: str, moves: str, depth: int | None, seconds: float | None) -
     result = ENGINES["alphabeta"].search(game, state, Limits(depth, seconds))
     spent = time.process_time() - started
     shown = f"{result.value:+.3f} {'exact' if result.exact else 'estimate'} depth {result.depth}"
-    return f"{shown:30} {result.nodes:8,} nodes {spent:6.2f} s {result.nodes / max(spent, 1e-9):8,.0f}/s", spent
+    return (
+        f"{shown:30} {result.nodes:8,} nodes {spent:6.2f} s "
+        f"{result.nodes / max(spent, 1e-9):8,.0f}/s"
+    ), spent
 
 
 def main() -> None:
@@ -50,7 +53,10 @@ def main() -> None:
         with_proof, spent = searched(words, moves, depth, None)
         with mock.patch.object(mnk, "proves", lambda gravity, k, cells: False):
             without, bare = searched(words, moves, depth, None)
-        print(f"  {words} after {moves!r}, depth {depth}:\n    with    {with_proof}\n    without {without}")
+        print(
+            f"  {words} after {moves!r}, depth {depth}:\n    with    {with_proof}\n    without "
+            f"{without}"
+        )
         print(f"    cost: {spent / max(bare, 1e-9):.2f}x the CPU seconds")
     print("wins by threats, 1 s:")
     for name, moves in WON:

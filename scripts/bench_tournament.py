@@ -61,22 +61,37 @@ def measure(count: int, cli: bool) -> dict[str, float]:
     _, record = timed(lambda: json.dumps(duel.tournament_record(event), indent=2))
     row = {"games": games, "rating": rating, "table": table, "json": record}
     if cli:
-        command = [sys.executable, "-m", "nimmax", "tournament", *specs(count), "--game", GAME, "--games", "1"]
+        command = [
+            sys.executable,
+            "-m",
+            "nimmax",
+            "tournament",
+            *specs(count),
+            "--game",
+            GAME,
+            "--games",
+            "1",
+        ]
         environment = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
         _, row["cli"] = timed(
-            lambda: subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=environment, cwd=ROOT)
+            lambda: subprocess.run(
+                command, check=True, stdout=subprocess.DEVNULL, env=environment, cwd=ROOT
+            )
         )
     return row
 
 
 def main() -> None:
     """Print one row per size."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[25, 50, 100, 300])
     parser.add_argument("--no-cli", action="store_true", help="skip the end-to-end subprocess run")
     options = parser.parse_args()
     print(f"tournament --game '{GAME}' --games 1, seconds (load average at each row's end)")
-    print(f"{'players':>7} {'pairs':>6} {'games':>7} {'rating':>7} {'table':>7} {'json':>7} {'cli':>7}  load")
+    print(
+        f"{'players':>7} {'pairs':>6} {'games':>7} {'rating':>7} {'table':>7} {'json':>7} "
+        f"{'cli':>7}  load"
+    )
     for count in options.players:
         row = measure(count, not options.no_cli)
         cli = f"{row['cli']:7.2f}" if "cli" in row else f"{'-':>7}"

@@ -28,7 +28,7 @@ from tests.test_fuzz_cache import SPOILS, builders_case, spoil_case  # noqa: E40
 
 def main() -> int:
     """Run the cases; print the failures and the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=200, help="spoilt names tried")
     parser.add_argument("--rounds", type=int, default=20, help="rounds of builders at once")
     parser.add_argument("--builders", type=int, default=4, help="builders a round")

@@ -32,15 +32,22 @@ from tests.test_fuzz_plugins import (  # noqa: E402 - the checkout is put on the
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--after", default="0,2,5", help="counters left when a fault starts, comma-separated")
-    parser.add_argument("--jobs", action="store_true", help="also run each duel with --jobs 2 (slow)")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--after", default="0,2,5", help="counters left when a fault starts, comma-separated"
+    )
+    parser.add_argument(
+        "--jobs", action="store_true", help="also run each duel with --jobs 2 (slow)"
+    )
     options = parser.parse_args()
     points = [int(part) for part in options.after.split(",")]
     cases: list[tuple[Fault | None, str | None]] = []
     for member, sources in WRONG.items():
         for source in sources + ([] if member in CONSTANTS else RAISES):
-            cases.extend((Fault(member, source, after), None) for after in (points if member not in CONSTANTS else [0]))
+            cases.extend(
+                (Fault(member, source, after), None)
+                for after in (points if member not in CONSTANTS else [0])
+            )
     cases.extend((Fault("name", "'takeaway'", 0), body) for body in PLAYER_FAULTS)
     failed, started = 0, time.perf_counter()
     for number, (fault, body) in enumerate(cases, start=1):
@@ -54,7 +61,9 @@ def main() -> int:
                 failed += 1
                 print(f"case {number}: {fault} {body or ''}\n{error}\n", flush=True)
     seconds = time.perf_counter() - started
-    print(f"{len(cases)} cases ({len(cases) - failed} as documented, {failed} not) in {seconds:.0f} s")
+    print(
+        f"{len(cases)} cases ({len(cases) - failed} as documented, {failed} not) in {seconds:.0f} s"
+    )
     return 1 if failed else 0
 
 

@@ -30,13 +30,17 @@ def name(signum: int) -> str:
 
 def main() -> int:
     """Run the cases; exit 1 if any failed."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--longest", type=float, default=1.5, help="the latest a signal falls, in seconds")
+    parser.add_argument(
+        "--longest", type=float, default=1.5, help="the latest a signal falls, in seconds"
+    )
     options = parser.parse_args()
     rng = random.Random(options.seed)
-    kinds = [(command, signum) for command in sorted(COMMANDS) for signum in SIGNALS] + [("duel", KILL_WORKER)]
+    kinds = [(command, signum) for command in sorted(COMMANDS) for signum in SIGNALS] + [
+        ("duel", KILL_WORKER)
+    ]
     outcomes: list[Outcome] = []
     failures: Counter[tuple[str, str]] = Counter()
     started = time.monotonic()
@@ -50,17 +54,27 @@ def main() -> int:
                 outcomes.append(run_case(command, signum, delay, folder))
             except Exception as error:  # noqa: BLE001 - every failure is counted and shown, the run goes on
                 failures[(command, name(signum))] += 1
-                print(f"FAILED {command} {name(signum)} at {delay:.2f} s: {type(error).__name__}: {str(error)[-1200:]}")
+                print(
+                    f"FAILED {command} {name(signum)} at {delay:.2f} s: {type(error).__name__}: "
+                    f"{str(error)[-1200:]}"
+                )
     elapsed, failed = time.monotonic() - started, sum(failures.values())
     print(f"{options.cases} cases in {elapsed:.0f} s (seed {options.seed}), {failed} failed")
     print(f"{'command':<8} {'signal':<15} {'cases':>5} {'failed':>6} {'complete':>8}  exit codes")
     for command, signum in kinds:
-        mine = [outcome for outcome in outcomes if (outcome.command, outcome.signum) == (command, signum)]
+        mine = [
+            outcome
+            for outcome in outcomes
+            if (outcome.command, outcome.signum) == (command, signum)
+        ]
         failed = failures[(command, name(signum))]
         codes = Counter(outcome.code for outcome in mine)
         shown = ", ".join(f"{code}: {count}" for code, count in sorted(codes.items()))
         complete = sum(outcome.complete for outcome in mine)
-        print(f"{command:<8} {name(signum):<15} {len(mine) + failed:>5} {failed:>6} {complete:>8}  {shown}")
+        print(
+            f"{command:<8} {name(signum):<15} {len(mine) + failed:>5} {failed:>6} {complete:>8}  "
+            f"{shown}"
+        )
     if outcomes:
         seconds = sorted(outcome.seconds for outcome in outcomes)
         print(f"seconds a case: median {seconds[len(seconds) // 2]:.1f}, longest {seconds[-1]:.1f}")

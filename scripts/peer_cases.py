@@ -26,7 +26,8 @@ from typing import Any
 
 
 def ttt_minimax() -> tuple[Callable[[], Any], Callable[[], int]]:
-    """Plain minimax over OpenSpiel's tic_tac_toe: 549,946 nodes, like nimmax's minimax:cache=off."""
+    """Plain minimax over OpenSpiel's tic_tac_toe: 549,946 nodes, like nimmax's
+    minimax:cache=off."""
     import pyspiel
     from open_spiel.python.algorithms import minimax
 
@@ -77,12 +78,15 @@ def kalah64_depth10() -> tuple[Callable[[], Any], Callable[[], int]]:
     game = pyspiel.load_game("mancala")
 
     def margin(state: Any) -> float:
-        # Observation: board[0] North's store, 1..6 South's pits, 7 South's store, 8..13 North's pits.
+        # Observation: board[0] North's store, 1..6 South's pits, 7 South's store, 8..13 North's
+        # pits.
         board = state.observation_tensor(0)[:14]
         return float(2 * sum(board[1:8]) - sum(board)) / 49.0
 
     def run() -> Any:
-        return minimax.alpha_beta_search(game, value_function=margin, maximum_depth=10, maximizing_player_id=0)
+        return minimax.alpha_beta_search(
+            game, value_function=margin, maximum_depth=10, maximizing_player_id=0
+        )
 
     def count() -> int:
         return _count_calls(minimax, "_alpha_beta", run)
@@ -110,7 +114,9 @@ CASES = {"ttt-minimax": ttt_minimax, "mnk44": mnk44, "kalah64-depth10": kalah64_
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("case", choices=sorted(CASES))
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()

@@ -45,7 +45,9 @@ class MNK(TwoPlayerGame):  # type: ignore[misc]
         self.board[move] = 0
 
     def lose(self) -> bool:
-        return any(all(self.board[cell] == self.opponent_index for cell in line) for line in self.lines)
+        return any(
+            all(self.board[cell] == self.opponent_index for cell in line) for line in self.lines
+        )
 
     def is_over(self) -> bool:
         return self.lose() or 0 not in self.board
@@ -65,7 +67,11 @@ def main() -> None:
         game = MNK(rows, cols, k)
         started = time.perf_counter()
         result, depth, move = solve_with_iterative_deepening(
-            game, ai_depths=range(2, rows * cols + 1), win_score=90, tt=TranspositionTable(), verbose=False
+            game,
+            ai_depths=range(2, rows * cols + 1),
+            win_score=90,
+            tt=TranspositionTable(),
+            verbose=False,
         )
         seconds = time.perf_counter() - started
         print(

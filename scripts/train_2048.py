@@ -25,7 +25,7 @@ SHIPPED = Path(__file__).resolve().parent.parent / "nimmax" / "learn" / "data" /
 
 def main() -> None:
     """Parse the options, train, write the shipped file, print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=30.0)
     parser.add_argument("--games", type=int, default=10**9)
     parser.add_argument("--batch", type=int, default=1024)
@@ -36,7 +36,9 @@ def main() -> None:
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--out", type=Path, default=SHIPPED)
     options = parser.parse_args()
-    shapes = {"shipped": ntuple.SHIPPED, "small": ntuple.SMALL, "large": ntuple.LARGE}[options.tuples]
+    shapes = {"shipped": ntuple.SHIPPED, "small": ntuple.SMALL, "large": ntuple.LARGE}[
+        options.tuples
+    ]
     settings = {"batch": options.batch, "rate": options.rate, "seed": options.seed}
     if options.resume:
         trainer = Trainer.resume(store.load(options.checkpoint), **settings)
@@ -50,7 +52,8 @@ def main() -> None:
         if now - shown[0] >= 30:
             shown[0] = now
             rates = " ".join(
-                f"{1 << mark}:{rate:.0%}" for mark, rate in zip((11, 12, 13), trainer.rates(), strict=True)
+                f"{1 << mark}:{rate:.0%}"
+                for mark, rate in zip((11, 12, 13), trainer.rates(), strict=True)
             )
             elapsed = now - started
             print(

@@ -46,7 +46,7 @@ def known(moves: list[int]) -> Known | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=200, help="positions per stone count")
     parser.add_argument("--seed", type=int, default=31)
     args = parser.parse_args()

@@ -31,7 +31,9 @@ def oracle(binary: Path, pits: int, seeds: int) -> tuple[int, dict[str, int], fl
     """The oracle's margin for South, each first move's value (by pit), and its seconds."""
     started = time.perf_counter()
     bits = "26" if pits * seeds >= 18 else "22"
-    run = subprocess.run([str(binary), str(pits), str(seeds), bits], capture_output=True, text=True, check=True)
+    run = subprocess.run(
+        [str(binary), str(pits), str(seeds), bits], capture_output=True, text=True, check=True
+    )
     seconds = time.perf_counter() - started
     margin = int(re.search(r"wins by (-?\d+)", run.stdout).group(1))  # type: ignore[union-attr]
     moves = {pit: int(value) for pit, value in re.findall(r"pit (\d+): ([+-]?\d+)", run.stdout)}
@@ -41,7 +43,18 @@ def oracle(binary: Path, pits: int, seeds: int) -> tuple[int, dict[str, int], fl
 def nimmax(pits: int, seeds: int) -> tuple[dict[str, object], float]:
     """`nimmax solve kalah --pits P --seeds S --json` from this checkout, and its seconds."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "nimmax", "solve", "kalah", "--pits", str(pits), "--seeds", str(seeds), "--json"]
+    command = [
+        sys.executable,
+        "-m",
+        "nimmax",
+        "solve",
+        "kalah",
+        "--pits",
+        str(pits),
+        "--seeds",
+        str(seeds),
+        "--json",
+    ]
     started = time.perf_counter()
     run = subprocess.run(command, capture_output=True, text=True, check=True, env=environment)
     return json.loads(run.stdout), time.perf_counter() - started
@@ -53,19 +66,25 @@ def disagreements(answer: dict[str, object], margin: int, values: dict[str, int]
     if answer["value"] != margin:
         found.append(f"value {answer['value']} (oracle {margin})")
     if values.get(str(answer["best_move"])) != margin:
-        found.append(f"best move {answer['best_move']} is worth {values.get(str(answer['best_move']))}")
+        found.append(
+            f"best move {answer['best_move']} is worth {values.get(str(answer['best_move']))}"
+        )
     for move in answer["moves"]:  # type: ignore[attr-defined]
         truth, value = values[move["move"]], move["value"]
         if move["exact"] and value != truth:
             found.append(f"move {move['move']}: {value} (oracle {truth})")
         if move["bound"] == "upper" and truth > value or move["bound"] == "lower" and truth < value:
-            found.append(f"move {move['move']}: bound {move['bound']} {value} broken (oracle {truth})")
+            found.append(
+                f"move {move['move']}: bound {move['bound']} {value} broken (oracle {truth})"
+            )
     return found
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", nargs="+", default=BOARDS, help="PITS,SEEDS pairs (default: %(default)s)")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--boards", nargs="+", default=BOARDS, help="PITS,SEEDS pairs (default: %(default)s)"
+    )
     options = parser.parse_args()
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
@@ -73,7 +92,10 @@ def main() -> None:
     failed = False
     with tempfile.TemporaryDirectory(prefix="kalah-oracle-") as folder:
         binary = Path(folder) / "kalah_oracle"
-        subprocess.run([compiler, "-O2", "-o", str(binary), str(ROOT / "scripts" / "kalah_oracle.c")], check=True)
+        subprocess.run(
+            [compiler, "-O2", "-o", str(binary), str(ROOT / "scripts" / "kalah_oracle.c")],
+            check=True,
+        )
         for board in options.boards:
             pits, seeds = (int(part) for part in board.split(","))
             margin, values, theirs = oracle(binary, pits, seeds)
@@ -82,7 +104,8 @@ def main() -> None:
             failed |= bool(found)
             verdict = "agree" if not found else "DISAGREE: " + "; ".join(found)
             print(
-                f"Kalah({pits},{seeds}): {margin:+d}, best {answer['best_move']}, oracle {theirs:.1f} s,"
+                f"Kalah({pits},{seeds}): {margin:+d}, best {answer['best_move']}, oracle "
+                f"{theirs:.1f} s,"
                 f" nimmax {ours:.1f} s: {verdict}",
                 flush=True,
             )

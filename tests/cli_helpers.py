@@ -39,7 +39,8 @@ def nimmax(
     timeout: float = 60,
     environment: Mapping[str, str] = {},  # noqa: B006
 ) -> subprocess.CompletedProcess[str]:
-    """Run the CLI in a subprocess with the checkout importable (`environment` added); returns code and output."""
+    """Run the CLI in a subprocess with the checkout importable (`environment` added); returns code
+    and output."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), **ENVIRONMENT, **environment}
     return subprocess.run(
         [sys.executable, "-m", "nimmax", *args],
@@ -58,7 +59,8 @@ SENT = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 def signals_default() -> None:
     """In a child a test will signal (run between fork and exec): the signals tests send take their
-    default course, whatever this process inherited (`nohup` ignores SIGHUP, a background shell SIGINT)."""
+    default course, whatever this process inherited (`nohup` ignores SIGHUP, a background shell
+    SIGINT)."""
     for signum in SENT:
         signal.signal(signum, signal.SIG_DFL)
 
@@ -105,11 +107,14 @@ def nimmax_in_process(
         except Exception:  # noqa: BLE001 - what the interpreter prints for an uncaught error, and its exit code
             stderr.write(traceback.format_exc())
             code = 1
-    return subprocess.CompletedProcess(["nimmax", *args], code, stdout.getvalue(), stderr.getvalue())
+    return subprocess.CompletedProcess(
+        ["nimmax", *args], code, stdout.getvalue(), stderr.getvalue()
+    )
 
 
 def ran_clean(run: subprocess.CompletedProcess[str]) -> None:
-    """Assert a run exited 0 with no traceback anywhere; a failure names the error and where it was raised."""
+    """Assert a run exited 0 with no traceback anywhere; a failure names the error and where it was
+    raised."""
     output = run.stdout + run.stderr
     where = re.findall(r'^  File "(.*?)", line (\d+), in (\S+)$', output, re.MULTILINE)
     error = [line for line in output.splitlines() if line.strip()][-1:]
@@ -129,12 +134,15 @@ def reading(stream: TextIO) -> Iterator[None]:
 
 
 def best_listed_first(solved: str) -> str:
-    """Assert solve's answer lists its best move first (issue 28: one rule orders moves everywhere), in
-    its table (the first row marked best) or its JSON (`moves[0]` is `best_move`), and return that move."""
+    """Assert solve's answer lists its best move first (issue 28: one rule orders moves everywhere),
+    in its table (the first row marked best) or its JSON (`moves[0]` is `best_move`), and return
+    that move."""
     if solved.lstrip().startswith("{"):
         answer = json.loads(solved)
         listed = [move["move"] for move in answer["moves"]]
-        assert listed[:1] == [answer["best_move"]], f"--json lists {listed[:3]} first, best_move {answer['best_move']}"
+        assert listed[:1] == [answer["best_move"]], (
+            f"--json lists {listed[:3]} first, best_move {answer['best_move']}"
+        )
         return str(answer["best_move"])
     rows = re.findall(r"^│ (\S+)\s+(← best)?\s*│", solved, re.MULTILINE)
     assert rows and rows[0][1] == "← best", f"the table's first row is not the best: {rows[:3]}"
@@ -142,8 +150,8 @@ def best_listed_first(solved: str) -> str:
 
 
 MOVE_SHOWN = re.compile(r"^(?:\d+\. )?\S.*? plays (\S+)|^chance: (.+?)\s*$")
-"""A move as play and replay show it: "X (you) plays b2", "3. South plays 4", "chance: 2@b3" (a chance
-outcome may hold spaces: OpenSpiel's `Roll 3`)."""
+"""A move as play and replay show it: "X (you) plays b2", "3. South plays 4", "chance: 2@b3" (a
+chance outcome may hold spaces: OpenSpiel's `Roll 3`)."""
 
 
 def moves_shown(screen: str) -> list[str]:
@@ -153,7 +161,8 @@ def moves_shown(screen: str) -> list[str]:
 
 
 def replayed(game: AnyGame, moves: Sequence[str]) -> list[Any]:
-    """Every position of a game, from the start through `moves` in notation, by the game's own rules."""
+    """Every position of a game, from the start through `moves` in notation, by the game's own
+    rules."""
     states = [game.initial_state()]
     for text in moves:
         states.append(game.result(states[-1], game.parse_move(text, states[-1])))
@@ -161,9 +170,10 @@ def replayed(game: AnyGame, moves: Sequence[str]) -> list[Any]:
 
 
 class PipedPerson(io.StringIO):
-    """Stdin with a person behind it who reads the screen: at each prompt a random legal move (seeded),
-    of the position the moves shown so far lead to; at the prompts `asks` names (counted from 0), those
-    commands first. `asked` keeps each command typed with the position it was typed at."""
+    """Stdin with a person behind it who reads the screen: at each prompt a random legal move
+    (seeded), of the position the moves shown so far lead to; at the prompts `asks` names (counted
+    from 0), those commands first. `asked` keeps each command typed with the position it was typed
+    at."""
 
     def __init__(
         self,
@@ -195,8 +205,8 @@ README = ROOT / "README.md"
 
 @dataclass(frozen=True)
 class Example:
-    """A `nimmax ...` command of the README's code blocks: its arguments, the text a `printf '...' |`
-    before it pipes in, and the README's line number."""
+    """A `nimmax ...` command of the README's code blocks: its arguments, the text a `printf '...'
+    |` before it pipes in, and the README's line number."""
 
     line: int
     args: tuple[str, ...]
@@ -223,7 +233,9 @@ def _code_lines() -> Iterator[tuple[int, str, str]]:
     for number, line in enumerate(README.read_text().splitlines(), start=1):
         if line.startswith("```"):
             fenced = not fenced
-        elif fenced or (line.startswith("    ") and (not previous.strip() or previous.startswith("    "))):
+        elif fenced or (
+            line.startswith("    ") and (not previous.strip() or previous.startswith("    "))
+        ):
             yield number, line, heading
         elif line.startswith("#"):
             heading = line.lstrip("#").strip()
@@ -231,7 +243,8 @@ def _code_lines() -> Iterator[tuple[int, str, str]]:
 
 
 def _words(line: str) -> list[str]:
-    """A shell line's words as the shell splits them, `&&`, `|` and `;` words of their own, `# comments` dropped."""
+    """A shell line's words as the shell splits them, `&&`, `|` and `;` words of their own, `#
+    comments` dropped."""
     lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
     lexer.whitespace_split, lexer.commenters = True, "#"
     return list(lexer)
@@ -247,7 +260,9 @@ def _commands(number: int, line: str) -> list[Example]:
         if part[:1] == ["nimmax"]:
             commands.append(Example(number, tuple(part[1:]), piped))
         piped = (
-            part[1].replace("\\n", "\n") if part[:1] == ["printf"] and end < len(words) and words[end] == "|" else ""
+            part[1].replace("\\n", "\n")
+            if part[:1] == ["printf"] and end < len(words) and words[end] == "|"
+            else ""
         )
         start = end + 1
     return commands

@@ -19,16 +19,22 @@ from nimmax.players import SearchPlayer, parse_spec
 from tests.theory import nim_mover_wins, simple_nim_mover_wins
 
 
-def record(game: str, moves: list[str], players: tuple[str, str] = ("human", "human")) -> GameRecord:
+def record(
+    game: str, moves: list[str], players: tuple[str, str] = ("human", "human")
+) -> GameRecord:
     """A record of `moves` (finished or not: GameRecord reads the ending from the moves)."""
     return GameRecord(game, players, tuple(moves), None, (), False)
 
 
-def nim_plies(piles: tuple[int, ...], takes: list[tuple[int, int]]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+def nim_plies(
+    piles: tuple[int, ...], takes: list[tuple[int, int]]
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """The piles before and after each take (pile from 1, counters taken)."""
     plies = []
     for pile, take in takes:
-        after = tuple(size - take if index == pile - 1 else size for index, size in enumerate(piles))
+        after = tuple(
+            size - take if index == pile - 1 else size for index, size in enumerate(piles)
+        )
         plies.append((piles, after))
         piles = after
     return plies
@@ -53,7 +59,10 @@ def test_misere_nim_mistake_at_ply_three_decides_the_game() -> None:
     assert bouton_verdicts(piles, takes) == ["best", "best", "mistake"]
     # B then plays perfectly: 1 0 0 leaves A the last counter, which loses in misère play.
     rest = [(2, 3), (1, 1)]
-    analysis = analyze(record("nim 2 3 5", [f"{pile}:{take}" for pile, take in takes + rest]), parse_spec("alphabeta"))
+    analysis = analyze(
+        record("nim 2 3 5", [f"{pile}:{take}" for pile, take in takes + rest]),
+        parse_spec("alphabeta"),
+    )
     assert [move.verdict for move in analysis.moves] == bouton_verdicts(piles, takes + rest)
     assert analysis.as_json()["decisive_ply"] == 3
     assert analysis.decisive is not None and analysis.decisive.seat == 0
@@ -69,12 +78,16 @@ def test_nim_verdicts_follow_bouton(data: st.DataObject) -> None:
     piles = tuple(data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=3), label="piles"))
     takes, state = list[tuple[int, int]](), list(piles)
     while any(state) and len(takes) < data.draw(st.integers(1, 8), label="plies"):
-        pile = data.draw(st.sampled_from([index for index, size in enumerate(state) if size]), label="pile")
+        pile = data.draw(
+            st.sampled_from([index for index, size in enumerate(state) if size]), label="pile"
+        )
         take = data.draw(st.integers(1, state[pile]), label="take")
         state[pile] -= take
         takes.append((pile + 1, take))
     words = "nim " + " ".join(map(str, piles))
-    analysis = analyze(record(words, [f"{pile}:{take}" for pile, take in takes]), parse_spec("alphabeta:time=inf"))
+    analysis = analyze(
+        record(words, [f"{pile}:{take}" for pile, take in takes]), parse_spec("alphabeta:time=inf")
+    )
     expected = bouton_verdicts(piles, takes)
     assert [move.verdict for move in analysis.moves] == expected
     mistakes = [ply for ply, found in enumerate(expected, start=1) if found == "mistake"]
@@ -85,14 +98,18 @@ def test_nim_verdicts_follow_bouton(data: st.DataObject) -> None:
 def test_simple_nim_perfect_game_has_no_mistake() -> None:
     counters, moves = 12, []
     while counters:
-        winning = [take for take in (1, 2, 3) if take <= counters and not mover_wins_after(counters - take)]
+        winning = [
+            take for take in (1, 2, 3) if take <= counters and not mover_wins_after(counters - take)
+        ]
         take = winning[0] if winning else 1
         moves.append(str(take))
         counters -= take
     analysis = analyze(record("simple-nim 12", moves))
     assert [move.verdict for move in analysis.moves] == ["best"] * len(moves)
     assert analysis.as_json()["decisive_ply"] is None
-    assert analysis.moves[0].value_before == (1.0 if simple_nim_mover_wins(12, 3, misere=True) else -1.0)
+    assert analysis.moves[0].value_before == (
+        1.0 if simple_nim_mover_wins(12, 3, misere=True) else -1.0
+    )
 
 
 def mover_wins_after(counters: int) -> bool:
@@ -113,7 +130,11 @@ def ttt_value(board: str) -> int:
     if "." not in board:
         return 0
     mover = "x" if board.count("x") == board.count("o") else "o"
-    return max(-ttt_value(board[:cell] + mover + board[cell + 1 :]) for cell in range(9) if board[cell] == ".")
+    return max(
+        -ttt_value(board[:cell] + mover + board[cell + 1 :])
+        for cell in range(9)
+        if board[cell] == "."
+    )
 
 
 def cell(move: str) -> int:
@@ -143,7 +164,8 @@ def test_verdicts_of_scores_and_estimates() -> None:
     assert verdict(4.0, 1.0, exact=True, players=2) == "mistake"  # a proven loss of margin, of 3
     assert verdict(4.0, 4.0, exact=True, players=2) == "best"
     assert verdict(4.0, 0.0, exact=True, players=2) == "mistake"  # a win thrown to a draw
-    assert verdict(20.0, 10.0, exact=True, players=1) == "mistake"  # one player: the score is the outcome
+    # one player: the score is the outcome
+    assert verdict(20.0, 10.0, exact=True, players=1) == "mistake"
     assert verdict(0.5, 0.45, exact=False, players=2) == "estimate"  # an estimate keeps no outcome
     assert verdict(0.5, 0.1, exact=False, players=2) == "inaccuracy"
     assert verdict(0.5, 0.5, exact=False, players=2) == "estimate"
@@ -167,7 +189,9 @@ def test_a_move_the_search_did_not_reach_is_valued_alone() -> None:
         board = "".join(ch for ch in game.format_position(game.result(state, move)) if ch in "xo.")
         assert value_of(game, player, state, move, seat=1) == (-ttt_value(board), True)
     # a search stopped after two nodes values no more than one root move; the rest are valued alone
-    analysis = analyze(record("tictactoe", ["b2", "a1", "c1", "b1"]), parse_spec("alphabeta:nodes=2"))
+    analysis = analyze(
+        record("tictactoe", ["b2", "a1", "c1", "b1"]), parse_spec("alphabeta:nodes=2")
+    )
     assert [move.ply for move in analysis.moves] == [1, 2, 3, 4]
     # The plies are searched from the last back: ply 4's proofs (b1 a loss, a3 wins for X; a3 a
     # draw) are on the table the earlier plies are searched with, so every ply is proven.
@@ -179,7 +203,8 @@ def test_a_move_the_search_did_not_reach_is_valued_alone() -> None:
         game.result(state, game.parse_move("a3", state)),
     )
     truths = [
-        -ttt_value("".join(ch for ch in game.format_position(after) if ch in "xo.")) for after in (after_b1, after_a3)
+        -ttt_value("".join(ch for ch in game.format_position(after) if ch in "xo."))
+        for after in (after_b1, after_a3)
     ]
     assert (decisive.verdict, decisive.best_move, decisive.value_after, decisive.best_value) == (
         "mistake",
@@ -208,11 +233,17 @@ def long_2048_record(seed: int) -> GameRecord:
         else:
             slides = list(game.actions(state))
             move = max(
-                slides, key=lambda slide: (game.result(state, slide).score, game.format_move(slide) in "downleft")
+                slides,
+                key=lambda slide: (
+                    game.result(state, slide).score,
+                    game.format_move(slide) in "downleft",
+                ),
             )
         moves.append(game.format_move(move))
         state = game.result(state, move)
-    return GameRecord("2048", ("human",), tuple(moves), winner_of(game, state), (game.utility(state, 0),), True)
+    return GameRecord(
+        "2048", ("human",), tuple(moves), winner_of(game, state), (game.utility(state, 0),), True
+    )
 
 
 def test_a_long_game_is_analysed_within_the_whole_analysis_budget() -> None:
@@ -229,5 +260,7 @@ def test_a_long_game_is_analysed_within_the_whole_analysis_budget() -> None:
         elapsed = time.perf_counter() - start
     assert len(analysis.moves) + analysis.skipped == len(long_game.moves) - spawns and elapsed < 6.0
     assert analysis.moves and analysis.moves[-1].ply == max(
-        ply for ply, move in enumerate(long_game.moves, start=1) if move in ("up", "down", "left", "right")
+        ply
+        for ply, move in enumerate(long_game.moves, start=1)
+        if move in ("up", "down", "left", "right")
     )

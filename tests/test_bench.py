@@ -76,7 +76,9 @@ def test_a_k_over_every_size_leaves_no_board(sizes: tuple[int, ...], ks: tuple[i
 
 
 def test_values_match_theory_and_nodes_match_the_engines() -> None:
-    plain_minimax, with_table, without_table = engines("minimax:cache=off,alphabeta,alphabeta:cache=off")
+    plain_minimax, with_table, without_table = engines(
+        "minimax:cache=off,alphabeta,alphabeta:cache=off"
+    )
     for board in boards(family("simple-nim"), (5, 8, 9, 12)):
         expected = -1 if board.size % 4 == 1 else 1
         row = measure(board, plain_minimax, limit=30)
@@ -87,11 +89,14 @@ def test_values_match_theory_and_nodes_match_the_engines() -> None:
             row = measure(board, algorithm, limit=30)
             assert (
                 row.value == expected
-                and row.nodes == search(board.game, state, "alphabeta", table=table, time=inf, book=False).nodes
+                and row.nodes
+                == search(board.game, state, "alphabeta", table=table, time=inf, book=False).nodes
             )
     for board in boards(family("nim"), (1, 2, 3, 4)):
         piles = list(board.game.initial_state().piles)
-        assert measure(board, with_table, limit=30).value == (1 if nim_mover_wins(piles, misere=True) else -1)
+        assert measure(board, with_table, limit=30).value == (
+            1 if nim_mover_wins(piles, misere=True) else -1
+        )
 
 
 def test_limit_stops_a_run_and_skips_the_larger_boards() -> None:
@@ -101,7 +106,8 @@ def test_limit_stops_a_run_and_skips_the_larger_boards() -> None:
     elapsed = time.perf_counter() - start
     status = {(row.board, row.algorithm): row.status for row in rows}
     assert status[("simple-nim 6", "minimax:cache=off")] == DONE
-    assert status[("simple-nim 40", "minimax:cache=off")] == OVER  # about 10^10 nodes: never finishes in 0.3 s
+    # about 10^10 nodes: never finishes in 0.3 s
+    assert status[("simple-nim 40", "minimax:cache=off")] == OVER
     assert status[("simple-nim 45", "minimax:cache=off")] == SKIPPED
     assert status[("simple-nim 45", "alphabeta")] == DONE
     over = next(row for row in rows if row.status == OVER)
@@ -131,17 +137,35 @@ def test_cli_json_rows() -> None:
     rows = {(row["board"], row["algorithm"]): row for row in record["rows"]}
     assert rows[("simple-nim 6", "minimax:cache=off")]["nodes"] == simple_nim_tree_size(6)
     assert rows[("simple-nim 9", "alphabeta")]["value"] == -1
-    assert all(row["status"] == "done" and row["seconds"] >= 0 and "nodes_per_second" in row for row in rows.values())
+    assert all(
+        row["status"] == "done" and row["seconds"] >= 0 and "nodes_per_second" in row
+        for row in rows.values()
+    )
 
 
 def test_cli_table_chart_and_over_the_limit() -> None:
     start = time.perf_counter()
     run = nimmax(
-        "bench", "simple-nim", "--sizes", "8,40,45", "--algorithm", "minimax:cache=off,alphabeta", "--time", "0.5"
+        "bench",
+        "simple-nim",
+        "--sizes",
+        "8,40,45",
+        "--algorithm",
+        "minimax:cache=off,alphabeta",
+        "--time",
+        "0.5",
     )
     assert time.perf_counter() - start < 15
     assert run.returncode == 0, run.stderr
-    for text in ("board", "nodes/s", "over the limit", "skipped", "log scale", "|1k", str(simple_nim_tree_size(8))):
+    for text in (
+        "board",
+        "nodes/s",
+        "over the limit",
+        "skipped",
+        "log scale",
+        "|1k",
+        str(simple_nim_tree_size(8)),
+    ):
         assert text in run.stdout, text
 
 
@@ -164,7 +188,9 @@ def test_cli_bad_input_exits_2(args: list[str]) -> None:
 
 def test_tictactoe_family_runs() -> None:
     assert games.create("tictactoe --size 3 --k 3") is not None
-    run = nimmax("bench", "tictactoe", "--sizes", "2,3", "--k", "3", "--algorithm", "alphabeta", "--json")
+    run = nimmax(
+        "bench", "tictactoe", "--sizes", "2,3", "--k", "3", "--algorithm", "alphabeta", "--json"
+    )
     assert run.returncode == 0, run.stderr
     rows = json.loads(run.stdout)["rows"]
     assert [row["board"] for row in rows] == ["tictactoe --size 3 --k 3"]
@@ -178,11 +204,13 @@ def test_tree_and_bench_help_show_examples() -> None:
 
 
 def test_a_run_out_of_time_skips_every_board_at_least_as_large_longer_lines_too() -> None:
-    """The issue's case: minimax ran out on 4x4 k=3, so 4x4 k=4 (a longer line, more work) is not run."""
+    """The issue's case: minimax ran out on 4x4 k=3, so 4x4 k=4 (a longer line, more work) is not
+    run."""
     grid = boards(family("tictactoe"), (3, 4), (3, 4))
     rows = list(run_all(grid, engines("minimax:cache=off,alphabeta"), limit=0.05))
     status = {(row.board, row.algorithm): row.status for row in rows}
-    assert status[("tictactoe --size 3 --k 3", "minimax:cache=off")] == OVER  # 549,946 nodes: not in 0.05 s
+    # 549,946 nodes: not in 0.05 s
+    assert status[("tictactoe --size 3 --k 3", "minimax:cache=off")] == OVER
     assert status[("tictactoe --size 4 --k 3", "minimax:cache=off")] == SKIPPED
     assert status[("tictactoe --size 4 --k 4", "minimax:cache=off")] == SKIPPED
     assert status[("tictactoe --size 3 --k 3", "alphabeta")] == DONE  # 205 nodes
@@ -190,8 +218,12 @@ def test_a_run_out_of_time_skips_every_board_at_least_as_large_longer_lines_too(
 
 
 def test_a_smaller_line_on_a_larger_board_is_still_run() -> None:
-    """Out of time on 4x4 k=4 says nothing about 5x5 k=3: neither is at least as large as the other."""
-    small, large = boards(family("tictactoe"), (4, 5), (3, 4))[1], boards(family("tictactoe"), (5,), (3,))[0]
+    """Out of time on 4x4 k=4 says nothing about 5x5 k=3: neither is at least as large as the
+    other."""
+    small, large = (
+        boards(family("tictactoe"), (4, 5), (3, 4))[1],
+        boards(family("tictactoe"), (5,), (3,))[0],
+    )
     assert (small.size, small.k, large.size, large.k) == (4, 4, 5, 3)
     assert not larger(large, small) and larger(small, small)
 
@@ -208,7 +240,9 @@ def test_the_progress_line_names_the_run_in_progress_and_its_time() -> None:
     for row in run_all(grid, engines("minimax:cache=off,alphabeta"), limit=5, starting=starting):
         progress.finished(row)
     assert seen[0].startswith("0 of 4 runs done · now simple-nim 6 with minimax:cache=off, 0.")
-    assert seen[3].startswith("3 of 4 runs done · now simple-nim 9 with alphabeta, ") and seen[3].endswith(" s")
+    assert seen[3].startswith("3 of 4 runs done · now simple-nim 9 with alphabeta, ") and seen[
+        3
+    ].endswith(" s")
     assert progress.__rich__().plain == "4 of 4 runs done"
 
 
@@ -216,7 +250,9 @@ def test_the_old_spellings_still_work_with_a_note() -> None:
     old = nimmax_in_process(
         "bench", "simple-nim", "--sizes", "6", "--algorithms", "alphabeta", "--limit", "5", "--json"
     )
-    new = nimmax_in_process("bench", "simple-nim", "--sizes", "6", "--algorithm", "alphabeta", "--time", "5", "--json")
+    new = nimmax_in_process(
+        "bench", "simple-nim", "--sizes", "6", "--algorithm", "alphabeta", "--time", "5", "--json"
+    )
     assert old.returncode == new.returncode == 0
     assert "--algorithms is now --algorithm" in old.stderr and "--limit is now --time" in old.stderr
     assert new.stderr == ""
@@ -228,8 +264,8 @@ def test_the_old_spellings_still_work_with_a_note() -> None:
 
 
 def test_a_bench_cut_short_keeps_its_rows_and_says_how_many() -> None:
-    """bench() runs the plan and returns the rows before a Ctrl-C, with the interruption, for the CLI to
-    show and raise; the progress it is given hears of every run."""
+    """bench() runs the plan and returns the rows before a Ctrl-C, with the interruption, for the
+    CLI to show and raise; the progress it is given hears of every run."""
     setup = Setup.of("simple-nim", "6,9", None, engines("minimax:cache=off,alphabeta"), 5)
     started: list[str] = []
 
@@ -243,9 +279,14 @@ def test_a_bench_cut_short_keeps_its_rows_and_says_how_many() -> None:
             assert row.board in started[-1]
 
     cut = bench(setup, Stopping())
-    assert setup.runs == 4 and len(cut.rows) == 2 and isinstance(cut.interruption, KeyboardInterrupt)
+    assert (
+        setup.runs == 4 and len(cut.rows) == 2 and isinstance(cut.interruption, KeyboardInterrupt)
+    )
     assert cut.kept == "after 2 of 4 runs; those are printed"
     whole = bench(setup)
     assert whole.interruption is None
     assert [row.board for row in whole.rows] == ["simple-nim 6"] * 2 + ["simple-nim 9"] * 2
-    assert whole.record()["rows"][0]["algorithm"] == "minimax:cache=off" and whole.record()["time"] == 5
+    assert (
+        whole.record()["rows"][0]["algorithm"] == "minimax:cache=off"
+        and whole.record()["time"] == 5
+    )

@@ -55,7 +55,8 @@ def played(moves: str, game: MNK = CONNECT4) -> Board:
 
 
 def decode(code: int, bits: int) -> list[str]:
-    """The columns (bottom first, 'x' and 'o') a book code names: 10 is x, 11 is o, 0 ends a column."""
+    """The columns (bottom first, 'x' and 'o') a book code names: 10 is x, 11 is o, 0 ends a
+    column."""
     text = format(code & (1 << bits) - 1, f"0{bits}b")
     columns, column, at = list[str](), "", 0
     while len(columns) < COLUMNS:
@@ -71,7 +72,8 @@ def decode(code: int, bits: int) -> list[str]:
 def position_text(columns: list[str]) -> str:
     """The `--position` text (rows from the top) of columns given bottom first."""
     return "/".join(
-        "".join(column[row] if row < len(column) else "." for column in columns) for row in reversed(range(ROWS))
+        "".join(column[row] if row < len(column) else "." for column in columns)
+        for row in reversed(range(ROWS))
     )
 
 
@@ -90,7 +92,8 @@ def four(columns: list[list[str]], col: int, mark: str) -> bool:
 
 
 def wins_within(columns: list[list[str]], mark: str, plies: int) -> bool:
-    """Whether `mark`, to move, forces four in a row within `plies` plies (its own last stone included)."""
+    """Whether `mark`, to move, forces four in a row within `plies` plies (its own last stone
+    included)."""
     other = "o" if mark == "x" else "x"
     open_columns = [col for col in range(COLUMNS) if len(columns[col]) < ROWS]
     if plies < 1:
@@ -119,7 +122,8 @@ def wins_within(columns: list[list[str]], mark: str, plies: int) -> bool:
 
 
 def loses_within(columns: list[list[str]], mark: str, plies: int) -> bool:
-    """Whether every move of `mark`, to move, lets the other side force a four within `plies` plies of now."""
+    """Whether every move of `mark`, to move, lets the other side force a four within `plies` plies
+    of now."""
     other = "o" if mark == "x" else "x"
     for col in range(COLUMNS):
         if len(columns[col]) < ROWS:
@@ -172,8 +176,12 @@ def test_the_8_stone_book_agrees_with_four_plies_of_the_12_stone_book() -> None:
     eight = connect4_book.eight()
     rng = random.Random(8)
     for wanted in (0.0, -1.0):  # the book lists draws and losses for X
-        for index in rng.sample([i for i in range(len(eight.keys)) if -(eight.keys[i] & 3) == wanted], 4):
-            state = CONNECT4.notation.read_position(position_text(decode(eight.keys[index] & ~3, 24)))
+        for index in rng.sample(
+            [i for i in range(len(eight.keys)) if -(eight.keys[i] & 3) == wanted], 4
+        ):
+            state = CONNECT4.notation.read_position(
+                position_text(decode(eight.keys[index] & ~3, 24))
+            )
             known = CONNECT4.book(state)
             assert known is not None and known.payoff == wanted
             assert four_plies_on(state) == wanted
@@ -202,7 +210,9 @@ def test_the_books_are_asked_only_at_8_and_12_stones() -> None:
     assert CONNECT4.book(played("dddc")) is None
     assert CONNECT4.book(played("ddddcccc")) is not None
     assert (
-        create_mnk(["connect4", "--rows", "5"]).book(played("ddddcccc", create_mnk(["connect4", "--rows", "5"])))
+        create_mnk(["connect4", "--rows", "5"]).book(
+            played("ddddcccc", create_mnk(["connect4", "--rows", "5"]))
+        )
         is None
     )
 
@@ -272,7 +282,9 @@ class Booked(MNK):
         if taken != self.stones or state.outcome:
             return None
         payoff, plies = solved(self, state)
-        return Known(payoff, plies if self.exact else self.geometry.cells - taken, self.exact or payoff == 0)
+        return Known(
+            payoff, plies if self.exact else self.geometry.cells - taken, self.exact or payoff == 0
+        )
 
 
 class Ranged(Booked):
@@ -322,10 +334,13 @@ class Cached(TypedDict, total=False):
 
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.integers(0, 11), min_size=4, max_size=7), st.integers(5, 9), st.booleans())
-def test_engines_with_a_book_equal_engines_without_it(moves: list[int], stones: int, exact: bool) -> None:
+def test_engines_with_a_book_equal_engines_without_it(
+    moves: list[int], stones: int, exact: bool
+) -> None:
     plain, booked = MNK(3, 4, 3), Booked(stones, exact)
     state = plain.initial_state()
-    for move in moves:  # each drawn number picks one of the legal moves: at least 4 stones, a small tree
+    # each drawn number picks one of the legal moves: at least 4 stones, a small tree
+    for move in moves:
         if plain.is_terminal(state):
             break
         legal = list(plain.actions(state))
@@ -341,7 +356,11 @@ def test_engines_with_a_book_equal_engines_without_it(moves: list[int], stones: 
     assert split(scored(AlphaBeta, booked, state))[0] == payoff
     if exact:
         assert scored(AlphaBeta, booked, state) == truth
-    runs: tuple[tuple[str, Cached], ...] = (("alphabeta", {}), ("negamax", {}), ("minimax", {"cache": False}))
+    runs: tuple[tuple[str, Cached], ...] = (
+        ("alphabeta", {}),
+        ("negamax", {}),
+        ("minimax", {"cache": False}),
+    )
     for spec, options in runs:
         without = search(plain, state, spec, every_move=True, time=float("inf"), **options)
         with_book = search(booked, state, spec, every_move=True, time=float("inf"), **options)
@@ -406,12 +425,14 @@ def test_the_engine_as_first_player_wins_proven_from_the_first_move_within_2_s()
     state, ply, seconds = CONNECT4.initial_state(), 0, []
     engine_line = r"^ ([a-g])\s+value (.*?) · [\d,]+ nodes · ([\d.]+) s"
     while True:
-        child.expect(shown("X (alphabeta) plays"))  # the engine's move, then the prompt for ours (or the end)
+        # the engine's move, then the prompt for ours (or the end)
+        child.expect(shown("X (alphabeta) plays"))
         ended = child.expect([shown("O ›"), pexpect.EOF])
         line = re.search(engine_line, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before))
         assert line is not None
         seconds.append(float(line[3]))
-        assert line[2] == "+1 (win, proven)", (ply, line[2])  # the first player's win, proven at every move
+        # the first player's win, proven at every move
+        assert line[2] == "+1 (win, proven)", (ply, line[2])
         state = CONNECT4.result(state, "abcdefg".index(line[1]))
         ply += 1
         if ended or CONNECT4.is_terminal(state):
@@ -431,11 +452,13 @@ def test_the_engine_as_first_player_wins_proven_from_the_first_move_within_2_s()
 
 LOST = "ddddddcbaeebaeaabbeeebbffffffaaggggggcc"
 """A game X wins: X gives its win away at ply 9, O gives its own back at ply 12 (a perfect solver's
-moves otherwise, written down here), so the game is decided at ply 12, where the 12-stone book reaches."""
+moves otherwise, written down here), so the game is decided at ply 12, where the 12-stone book
+reaches."""
 
 
 def book_outcome(state: Board) -> float:
-    """The payoff for the side to move of a 12-stone position, or of a finished one: the book's, or the rules'."""
+    """The payoff for the side to move of a 12-stone position, or of a finished one: the book's, or
+    the rules'."""
     if CONNECT4.is_terminal(state):
         return CONNECT4.utility(state, CONNECT4.to_move(state))
     known = CONNECT4.book(state)
@@ -447,22 +470,40 @@ def test_analyze_names_the_ply_the_books_prove_decided_a_lost_game(tmp_path: Pat
     path = tmp_path / "game.json"
     moves = "\n".join(LOST) + "\n"
     recorded = nimmax_in_process(
-        "play", "connect4", "--first", "human", "--second", "human", "--record", str(path), stdin=moves
+        "play",
+        "connect4",
+        "--first",
+        "human",
+        "--second",
+        "human",
+        "--record",
+        str(path),
+        stdin=moves,
     )
     assert recorded.returncode == 0 and winner_of(CONNECT4, played(LOST)) == 0
-    before = played(LOST[:11])  # O to move, 11 stones: each reply's payoff for O from the 12-stone book
-    replies = {"abcdefg"[col]: -book_outcome(CONNECT4.result(before, col)) for col in CONNECT4.actions(before)}
+    # O to move, 11 stones: each reply's payoff for O from the 12-stone book
+    before = played(LOST[:11])
+    replies = {
+        "abcdefg"[col]: -book_outcome(CONNECT4.result(before, col))
+        for col in CONNECT4.actions(before)
+    }
     assert max(replies.values()) == 1 and replies[LOST[11]] == -1  # O could win, and played a loss
-    # One run of the whole game (some 5 s: past the books the proof's questions are counted in nodes, not seconds).
+    # One run of the whole game (some 5 s: past the books the proof's questions are counted in
+    # nodes, not seconds).
     done = nimmax_in_process("analyze", str(path), "--time", "0.05")
     assert done.returncode == 0, done.stderr
     rows = {
         int(row[0]): row[1:]
-        for row in re.findall(r"│ +(\d+) │ (\w) \(human\) │ (\w) +│ (\w+) +│ +(\S+)( ~)? │ *(\S*)", done.stdout)
+        for row in re.findall(
+            r"│ +(\d+) │ (\w) \(human\) │ (\w) +│ (\w+) +│ +(\S+)( ~)? │ *(\S*)", done.stdout
+        )
     }
     assert [ply for ply, row in rows.items() if row[2] == "mistake"][-1] == 12
-    assert rows[12] == ("O", "b", "mistake", "-1", "", "e") and replies["e"] == 1  # proven: no estimate's ~
-    assert "Decided at ply 12: O played b (loss); e kept the win. Both outcomes proven." in done.stdout
+    # proven: no estimate's ~
+    assert rows[12] == ("O", "b", "mistake", "-1", "", "e") and replies["e"] == 1
+    assert (
+        "Decided at ply 12: O played b (loss); e kept the win. Both outcomes proven." in done.stdout
+    )
 
 
 HIDDEN = """
@@ -482,18 +523,33 @@ def hidden(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     """nimmax run with the books' package hidden from the import system."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", "NO_COLOR": "1"}
     return subprocess.run(
-        [sys.executable, "-c", HIDDEN, *args], input=stdin, capture_output=True, text=True, env=env, timeout=120
+        [sys.executable, "-c", HIDDEN, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
 
 
 def test_without_the_books_connect_four_plays_and_says_how_to_get_them() -> None:
     listed = hidden("games")
     assert listed.returncode == 0 and "pip install 'nimmax[books]'" in listed.stdout
-    game = hidden("play", "connect4", "--first", "alphabeta:depth=2", "--second", "alphabeta:depth=2")
+    game = hidden(
+        "play", "connect4", "--first", "alphabeta:depth=2", "--second", "alphabeta:depth=2"
+    )
     assert game.returncode == 0, game.stderr
-    assert "Perfect play from the first move with the opening books: pip install 'nimmax[books]'" in game.stdout
+    assert (
+        "Perfect play from the first move with the opening books: pip install 'nimmax[books]'"
+        in game.stdout
+    )
     assert re.search(r"(X|O) \(alphabeta:depth=2\) wins|draw", game.stdout)
     solved_line = hidden(
-        "solve", "connect4", "--position", "......./......./......./......./......./...x...", "--depth", "3"
+        "solve",
+        "connect4",
+        "--position",
+        "......./......./......./......./......./...x...",
+        "--depth",
+        "3",
     )
     assert solved_line.returncode == 0 and "estimate" in solved_line.stdout

@@ -101,15 +101,18 @@ def test_a_cache_name_holding_what_nimmax_did_not_make_is_replaced_never_followe
     path = folder / NAME
     spoil(path)
     before = peak_bytes()
-    assert cache.read(NAME, VERSION, WHAT) is None  # at once: a FIFO with no writer is not waited on
+    # at once: a FIFO with no writer is not waited on
+    assert cache.read(NAME, VERSION, WHAT) is None
     assert peak_bytes() - before < 64 << 20  # the hole and /dev/zero cost no memory
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1 and reason in lines[0] and "made again, not trusted" in lines[0], lines
     cache.keep(NAME, VERSION, WHAT, DATA)
-    assert stat.S_ISREG(path.lstat().st_mode) and path.lstat().st_size < 4096  # the name itself replaced
+    # the name itself replaced
+    assert stat.S_ISREG(path.lstat().st_mode) and path.lstat().st_size < 4096
     assert cache.read(NAME, VERSION, WHAT) == DATA and not capsys.readouterr().err
     notes = folder.parent / "notes.txt"
-    assert not notes.exists() or notes.read_text() == "my notes\n"  # the decoy never written through
+    # the decoy never written through
+    assert not notes.exists() or notes.read_text() == "my notes\n"
     assert sorted(os.listdir(folder)) == [NAME]  # no temporary file left
 
 
@@ -120,10 +123,14 @@ def test_a_name_that_cannot_be_replaced_costs_the_keeping_only(
     assert cache.read(NAME, VERSION, WHAT) is None
     cache.keep(NAME, VERSION, WHAT, DATA)
     lines = capsys.readouterr().err.splitlines()
-    assert len(lines) == 2 and "is not a regular file" in lines[0] and "cannot keep" in lines[1], lines
+    assert len(lines) == 2 and "is not a regular file" in lines[0] and "cannot keep" in lines[1], (
+        lines
+    )
 
 
-def test_solve_with_the_kalah_book_linked_to_a_users_file_leaves_the_file_as_it_was(folder: Path) -> None:
+def test_solve_with_the_kalah_book_linked_to_a_users_file_leaves_the_file_as_it_was(
+    folder: Path,
+) -> None:
     """`ln -s ~/notes.txt ~/.cache/nimmax/kalah-4.book; nimmax solve kalah --pits 4 --seeds 2`
     replaced notes.txt with the book."""
     book = folder / "kalah-4.book"

@@ -1,4 +1,5 @@
-"""nimmax check: every registered game keeps the laws; a broken game fails exactly the law it breaks."""
+"""nimmax check: every registered game keeps the laws; a broken game fails exactly the law it
+breaks."""
 
 from __future__ import annotations
 
@@ -14,7 +15,10 @@ from nimmax.game import AnyGame, Capability
 from nimmax.games.kalah import Kalah
 from nimmax.games.kalah_position import Position
 
-EXAMPLES = [info.example for info in games.GAMES] + ["tictactoe --size 15 --k 5", "kalah --pits 6 --seeds 6"]
+EXAMPLES = [info.example for info in games.GAMES] + [
+    "tictactoe --size 15 --k 5",
+    "kalah --pits 6 --seeds 6",
+]
 ROOT = Path(__file__).resolve().parent.parent
 TicTacToe: Any = plugins.game_class(f"{ROOT}/examples/tictactoe.py:TicTacToe")
 Subtraction: Any = plugins.game_class(f"{ROOT}/examples/subtraction.py:Subtraction")
@@ -23,13 +27,21 @@ Subtraction: Any = plugins.game_class(f"{ROOT}/examples/subtraction.py:Subtracti
 def failed(game: AnyGame, playouts: int = 30) -> dict[str, tuple[str, ...] | None]:
     """The laws the game fails, each with its counterexample."""
     report = check(game, playouts=playouts, seed=1)
-    return {finding.law.name: finding.moves for finding in report.findings if finding.status == "failed"}
+    return {
+        finding.law.name: finding.moves for finding in report.findings if finding.status == "failed"
+    }
 
 
 @pytest.mark.parametrize("words", EXAMPLES)
 def test_registered_games_keep_every_law(words: str) -> None:
-    report = check(games.create(words), playouts=12, seed=1, position=position_reader(shlex.split(words)))
-    assert [(item.law.name, item.moves, item.detail) for item in report.findings if item.status == "failed"] == []
+    report = check(
+        games.create(words), playouts=12, seed=1, position=position_reader(shlex.split(words))
+    )
+    assert [
+        (item.law.name, item.moves, item.detail)
+        for item in report.findings
+        if item.status == "failed"
+    ] == []
     assert report.holds and report.positions > 12
     ran = {item.law.name for item in report.findings if item.status == "passed"}
     assert {"unchanged", "rebuilt", "legal", "notation", "zero-sum"} <= ran
@@ -47,7 +59,10 @@ class Pile:
         self.counters, self.mover = counters, mover
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Pile) and (self.counters, self.mover) == (other.counters, other.mover)
+        return isinstance(other, Pile) and (self.counters, self.mover) == (
+            other.counters,
+            other.mover,
+        )
 
     def __hash__(self) -> int:
         return hash((self.counters, self.mover))
@@ -117,7 +132,8 @@ def test_a_key_that_merges_positions_of_different_value_fails_only_key() -> None
 
 
 class LeadlessKalah(Kalah):
-    """Kalah keyed on its pits with no offset added back: positions of different leads share a value."""
+    """Kalah keyed on its pits with no offset added back: positions of different leads share a
+    value."""
 
     def keyed(self, state: Position) -> tuple[Any, float]:
         return super().keyed(state)[0], 0.0
@@ -148,13 +164,17 @@ class EvaluatesUndeclared(TicTacToe):  # type: ignore[misc]
 def test_a_capability_declared_without_its_member_fails_only_capabilities() -> None:
     report = check(DeclaresBounds(12, (1, 2)), playouts=4, seed=1)
     finding = next(item for item in report.findings if item.law.name == "capabilities")
-    assert {item.law.name for item in report.findings if item.status == "failed"} == {"capabilities"}
+    assert {item.law.name for item in report.findings if item.status == "failed"} == {
+        "capabilities"
+    }
     assert finding.detail == "declares BOUNDS but does not define utility_bounds"
 
 
 def test_a_member_defined_without_its_capability_fails_only_capabilities() -> None:
     report = check(EvaluatesUndeclared(), playouts=4, seed=1)
     finding = next(item for item in report.findings if item.law.name == "capabilities")
-    assert {item.law.name for item in report.findings if item.status == "failed"} == {"capabilities"}
+    assert {item.law.name for item in report.findings if item.status == "failed"} == {
+        "capabilities"
+    }
     assert finding.detail == "defines evaluate but does not declare EVALUATION"
     assert next(item for item in report.findings if item.law.name == "evaluate").status == "skipped"

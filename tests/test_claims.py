@@ -26,7 +26,8 @@ TIME = "0.1"
 """Every view's time: the same for each, and small (the test stays cheap)."""
 
 VALUE = r"([+-]?[\d,]+(?:\.\d+)?) \(([^)]*)\)"
-"""A value as the views word it (`ui/claims.py`): "+1 (win, proven)", "+0.12 (estimate at depth 3)"."""
+"""A value as the views word it (`ui/claims.py`): "+1 (win, proven)", "+0.12 (estimate at depth
+3)"."""
 
 
 def parsed(text: str) -> tuple[float, bool, int | None]:
@@ -35,7 +36,11 @@ def parsed(text: str) -> tuple[float, bool, int | None]:
     assert found, text
     number, words = found.groups()
     depth = re.search(r"estimate at depth (\d+)", words)
-    return float(number.replace(",", "")), "estimate" not in words, int(depth.group(1)) if depth else None
+    return (
+        float(number.replace(",", "")),
+        "estimate" not in words,
+        int(depth.group(1)) if depth else None,
+    )
 
 
 def most_plies(game: AnyGame, state: object) -> int | None:
@@ -56,16 +61,26 @@ def record(words: str, moves: list[str]) -> dict[str, object]:
     return {"game": words, "players": ["human", "human"], "moves": moves, "result": result}
 
 
-SMALL_GAMES = {"simple-nim-misere", "nim-misere", "nim-normal", "3x3", "kalah-3-3", "plates", "subtraction"}
+SMALL_GAMES = {
+    "simple-nim-misere",
+    "nim-misere",
+    "nim-normal",
+    "3x3",
+    "kalah-3-3",
+    "plates",
+    "subtraction",
+}
 """Games every view proves at once (so the test compares proofs there, not only estimates)."""
 
 POSITIONED = {"tictactoe", "connect4", "kalah", "2048"}
-"""Games whose words take `--position` (solved where the session left off); the others are solved from the start."""
+"""Games whose words take `--position` (solved where the session left off); the others are solved
+from the start."""
 TWO_SEATS = [shape for shape in SHAPES if not has_chance(games.create(shlex.split(shape.words)))]
 
 
 def engine_for(game: AnyGame) -> str:
-    """The spec of the engine a person plays against: alpha-beta, or expectimax where chance moves."""
+    """The spec of the engine a person plays against: alpha-beta, or expectimax where chance
+    moves."""
     return f"{'expectimax' if has_chance(game) else 'alphabeta'}:time={TIME}"
 
 
@@ -78,10 +93,11 @@ def first_typed(game: AnyGame, state: object) -> str:
 
 
 def solved_claim(game: AnyGame, words: str, states: list[Any]) -> tuple[int, dict[str, Any]]:
-    """`solve --json` of the position the session left (where the game takes one), else of the start:
-    the ply whose position it values and its answer."""
+    """`solve --json` of the position the session left (where the game takes one), else of the
+    start: the ply whose position it values and its answer."""
     argv = shlex.split(words)
-    if "--position" in argv:  # a game started from a position of its own: the session's position replaces it
+    # a game started from a position of its own: the session's position replaces it
+    if "--position" in argv:
         at = argv.index("--position")
         del argv[at : at + 2]
     ply, where = len(states), states[-1]
@@ -90,7 +106,9 @@ def solved_claim(game: AnyGame, words: str, states: list[Any]) -> tuple[int, dic
     else:
         position = ["--position", game.format_position(where)]
     algorithm = ["--algorithm", "expectimax"] if has_chance(game) else []
-    run = nimmax_in_process("solve", *argv, *position, *algorithm, "--time", TIME, "--json", cwd=ROOT)
+    run = nimmax_in_process(
+        "solve", *argv, *position, *algorithm, "--time", TIME, "--json", cwd=ROOT
+    )
     assert run.returncode == 0, run.stderr
     return ply, json.loads(run.stdout)
 
@@ -110,19 +128,30 @@ def test_every_view_makes_one_claim(shape: object, tmp_path: Path) -> None:
     opponent = ["--second", engine_for(game)] if engine else []
     asked = "hint\nwhy\n" if engine else "hint\n"
     run = nimmax_in_process(
-        "play", *shlex.split(words), *opponent, "--time", TIME, "--seed", "1", "--record", str(path),
-        stdin=f"{first_typed(game, state)}\n{asked}quit\n", cwd=ROOT,
-    )  # fmt: skip
+        "play",
+        *shlex.split(words),
+        *opponent,
+        "--time",
+        TIME,
+        "--seed",
+        "1",
+        "--record",
+        str(path),
+        stdin=f"{first_typed(game, state)}\n{asked}quit\n",
+        cwd=ROOT,
+    )
     assert run.returncode == 0, run.stderr
     screen = run.stdout
     record = json.loads(path.read_text())
-    claims: dict[int, list[tuple[str, float, bool, int | None]]] = {}  # by ply: the view's claim of the position
+    # by ply: the view's claim of the position
+    claims: dict[int, list[tuple[str, float, bool, int | None]]] = {}
     states = [state]
     for move in record["moves"]:
         states.append(game.result(states[-1], game.parse_move(move, states[-1])))
     status = re.search(r"plays (\S+)\s+value (.+?) · [\d,]+ nodes", screen)
     engine_ply = next((ply for ply, s in enumerate(states[:-1], 1) if game.to_move(s) == 1), None)
-    finished = record["result"]["finished"]  # a game the engine ended before the person asked anything
+    # a game the engine ended before the person asked anything
+    finished = record["result"]["finished"]
     if engine and status and engine_ply is not None:
         claims.setdefault(engine_ply, []).append(("status", *parsed(status.group(2))))
         played = re.search(r"\(played\)\s*│\s*(.+?)\s*│", screen)
@@ -131,20 +160,27 @@ def test_every_view_makes_one_claim(shape: object, tmp_path: Path) -> None:
             value, proven, depth = parsed(played.group(1))
             claims[engine_ply].append(("why", value, proven, depth))
     hint = re.search(r"hint: (\S+)\s+value (.+?) · [\d,]+ nodes", screen)
-    heuristic = re.search(r"hint: \S+ .* at depth (\d+) \((?:not points|learned)\) · [\d,]+ nodes", screen)
+    heuristic = re.search(
+        r"hint: \S+ .* at depth (\d+) \((?:not points|learned)\) · [\d,]+ nodes", screen
+    )
     assert hint or heuristic or finished, screen
     if hint:
         claims.setdefault(len(states), []).append(("hint", *parsed(hint.group(2))))
-    elif heuristic:  # 2048: a score's estimate in its own words; its depth is still held to the plies left
+    # 2048: a score's estimate in its own words; its depth is still held to the plies left
+    elif heuristic:
         claims.setdefault(len(states), []).append(("hint", 0.0, False, int(heuristic.group(1))))
     plugin = ["--plugin", words.split(":")[0]] if ".py:" in words else []
     analysed = nimmax_in_process("analyze", str(path), *plugin, "--time", TIME, "--json", cwd=ROOT)
     assert analysed.returncode == 0, analysed.stderr
     analysis = json.loads(analysed.stdout)
     for move in analysis["moves"]:
-        claims.setdefault(move["ply"], []).append(("analyze", move["value_before"], move["exact"], None))
+        claims.setdefault(move["ply"], []).append(
+            ("analyze", move["value_before"], move["exact"], None)
+        )
     ply, answer = solved_claim(game, words, states)
-    claims.setdefault(ply, []).append(("solve", answer["value"], answer["exact"], answer.get("depth")))
+    claims.setdefault(ply, []).append(
+        ("solve", answer["value"], answer["exact"], answer.get("depth"))
+    )
     for row in answer["moves"]:
         assert not (row["exact"] and row["bound"] == "upper")  # exact and bound kept apart
     for ply, said in claims.items():
@@ -170,10 +206,19 @@ def test_depths_are_clamped_to_the_plies_left() -> None:
     assert clamped(game, state, 4738) == 200 and clamped(game, state, 7) == 7
     solved = json.loads(
         nimmax_in_process(
-            "solve", "tictactoe", "--size", "15", "--k", "5", "--position", game.format_position(state),
-            "--time", "0.2", "--json",
+            "solve",
+            "tictactoe",
+            "--size",
+            "15",
+            "--k",
+            "5",
+            "--position",
+            game.format_position(state),
+            "--time",
+            "0.2",
+            "--json",
         ).stdout
-    )  # fmt: skip
+    )
     assert solved["exact"] or solved["depth"] <= 200
 
 
@@ -208,7 +253,13 @@ def test_the_plates_mistake_is_one_of_ten(tmp_path: Path) -> None:
     path.write_text(json.dumps(record("plates", ["2", "5+10"])))
     analysis = json.loads(nimmax_in_process("analyze", str(path), "--json").stdout)
     first = analysis["moves"][0]
-    assert (first["verdict"], first["exact"], first["value_after"], first["best_value"], first["loss"]) == (
+    assert (
+        first["verdict"],
+        first["exact"],
+        first["value_after"],
+        first["best_value"],
+        first["loss"],
+    ) == (
         "mistake",
         True,
         10.0,
@@ -221,16 +272,26 @@ def test_the_plates_mistake_is_one_of_ten(tmp_path: Path) -> None:
 
 
 def test_a_move_that_ends_the_game_is_exact(tmp_path: Path) -> None:
-    """15x15: X makes five at h12; whatever the clock, that ply is proven (+1), an estimate never 'good'."""
+    """15x15: X makes five at h12; whatever the clock, that ply is proven (+1), an estimate never
+    'good'."""
     moves = ["h8", "a1", "h9", "a2", "h10", "a3", "h11", "a4", "h12"]
     path = tmp_path / "five.json"
     words = "tictactoe --size 15 --k 5"
     path.write_text(json.dumps(record(words, moves)))
-    analysis = json.loads(nimmax_in_process("analyze", str(path), "--time", "0.02", "--json").stdout)
+    analysis = json.loads(
+        nimmax_in_process("analyze", str(path), "--time", "0.02", "--json").stdout
+    )
     last = analysis["moves"][-1]
-    assert (last["ply"], last["exact"], last["value_after"], last["verdict"]) == (9, True, 1.0, "best")
+    assert (last["ply"], last["exact"], last["value_after"], last["verdict"]) == (
+        9,
+        True,
+        1.0,
+        "best",
+    )
     assert all(move["verdict"] != "good" for move in analysis["moves"])
-    assert all(move["exact"] or move["verdict"] in ("estimate", "inaccuracy") for move in analysis["moves"])
+    assert all(
+        move["exact"] or move["verdict"] in ("estimate", "inaccuracy") for move in analysis["moves"]
+    )
 
 
 def test_a_plugins_losing_move_is_shown_as_its_value() -> None:
@@ -276,13 +337,15 @@ def test_why_shows_a_position_proven_earlier_in_the_process_proven() -> None:
 
     claim.forget()
     game = games.create("tictactoe")
-    state = game.result(game.initial_state(), game.parse_move("b2", game.initial_state()))  # O to move
+    # O to move
+    state = game.result(game.initial_state(), game.parse_move("b2", game.initial_state()))
     shallow = SearchPlayer(parse_spec("alphabeta:depth=1"))
     before = {found.move: found for found in lines(game, state, shallow)}
     corner = game.parse_move("a1", state)
     assert not before[corner].exact and "estimate" in explanation(game, state, before[corner])
     after = game.result(state, corner)
-    assert claim.claimed(game, after, search(game, after, "alphabeta", depth=9)).exact  # X to move: a draw
+    # X to move: a draw
+    assert claim.claimed(game, after, search(game, after, "alphabeta", depth=9)).exact
     again = {found.move: found for found in lines(game, state, shallow)}
     assert explanation(game, state, again[corner]).startswith("a1 0 (draw)")  # proven, no estimate
     edge = game.parse_move("b1", state)  # O's edge loses (3x3 theory): why proves it and files it
@@ -292,8 +355,8 @@ def test_why_shows_a_position_proven_earlier_in_the_process_proven() -> None:
 
 
 def test_the_live_line_clamps_depths_where_no_view_names_the_position() -> None:
-    """The live line of play, hint, why and analyze (whose views name no position) reads the root from the
-    search itself: no depth above the 200 plies a 15x15 board with 25 stones has left."""
+    """The live line of play, hint, why and analyze (whose views name no position) reads the root
+    from the search itself: no depth above the 200 plies a 15x15 board with 25 stones has left."""
     import io
     from dataclasses import replace
 

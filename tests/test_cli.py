@@ -45,9 +45,12 @@ def test_solve_json_is_the_documented_object() -> None:
 
 def test_solve_plain_minimax_counts_the_whole_tree() -> None:
     record = json.loads(
-        nimmax("solve", "simple-nim", "6", "--algorithm", "minimax:cache=off,book=off", "--json").stdout
+        nimmax(
+            "solve", "simple-nim", "6", "--algorithm", "minimax:cache=off,book=off", "--json"
+        ).stdout
     )
-    assert record["nodes"] == simple_nim_tree_size(6)  # 1 + t(5) + t(4) + t(3) = 1 + 28 + 15 + 8 = 52
+    # 1 + t(5) + t(4) + t(3) = 1 + 28 + 15 + 8 = 52
+    assert record["nodes"] == simple_nim_tree_size(6)
     assert record["best_move"] == "1" and record["value"] == 1
 
 
@@ -66,7 +69,18 @@ def test_deep_game_solves() -> None:
 
 def test_depth_limited_solve_is_marked_inexact() -> None:
     record = json.loads(
-        nimmax("solve", "nim", "4", "5", "6", "--depth", "2", "--algorithm", "alphabeta:book=off", "--json").stdout
+        nimmax(
+            "solve",
+            "nim",
+            "4",
+            "5",
+            "6",
+            "--depth",
+            "2",
+            "--algorithm",
+            "alphabeta:book=off",
+            "--json",
+        ).stdout
     )
     assert record["exact"] is False
 
@@ -105,8 +119,8 @@ def test_games_lists_games_and_players() -> None:
 
 
 def test_games_shows_every_default_short_and_the_cutoff_the_engine_chooses() -> None:
-    """UCT's c is sqrt(2), shown to four figures; expectimax's cut-off, chosen by the engine, is 1e-4
-    under a limit (spawn sequences rarer than 1 in 10,000) and 0 for an exact search."""
+    """UCT's c is sqrt(2), shown to four figures; expectimax's cut-off, chosen by the engine, is
+    1e-4 under a limit (spawn sequences rarer than 1 in 10,000) and 0 for an exact search."""
     text = " ".join(nimmax_in_process("games").stdout.split())
     (c,) = re.findall(r"\bc=([\d.]+)", text)
     assert c == f"{math.sqrt(2):.4g}"
@@ -127,13 +141,18 @@ def test_every_command_has_help_with_examples() -> None:
 
 
 def test_games_json_and_table_render_one_catalog() -> None:
-    """`games --json` prints the library's catalog as it is; the table lists the same games and players."""
+    """`games --json` prints the library's catalog as it is; the table lists the same games and
+    players."""
     from nimmax.catalog import catalog
 
     listed = catalog()
-    assert json.loads(nimmax_in_process("games", "--json").stdout) == json.loads(json.dumps(listed.as_json()))
+    assert json.loads(nimmax_in_process("games", "--json").stdout) == json.loads(
+        json.dumps(listed.as_json())
+    )
     table = nimmax_in_process("games").stdout
-    assert all(info.name in table for info in listed.games) and all(kind.name in table for kind in listed.players)
+    assert all(info.name in table for info in listed.games) and all(
+        kind.name in table for kind in listed.players
+    )
 
 
 def test_the_cli_package_is_thin() -> None:
@@ -148,11 +167,14 @@ def test_the_cli_package_is_thin() -> None:
         assert len(text.splitlines()) <= 400, path.name
         for node in ast.walk(ast.parse(text)):
             if isinstance(node, ast.FunctionDef):
-                assert node.end_lineno is not None and node.end_lineno - node.lineno < 50, f"{path.name}: {node.name}"
+                assert node.end_lineno is not None and node.end_lineno - node.lineno < 50, (
+                    f"{path.name}: {node.name}"
+                )
 
 
 def test_every_time_option_reads_its_range_from_one_place() -> None:
-    """Each command's --time help names one range, the time limit Option's; inf only where it means no limit."""
+    """Each command's --time help names one range, the time limit Option's; inf only where it means
+    no limit."""
     import typer
 
     from nimmax.cli import app
@@ -161,7 +183,10 @@ def test_every_time_option_reads_its_range_from_one_place() -> None:
     low, high = TIME.low, TIME.high
     commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
     helps = {
-        name: param.help for name, command in commands.items() for param in command.params if "--time" in param.opts
+        name: param.help
+        for name, command in commands.items()
+        for param in command.params
+        if "--time" in param.opts
     }
     assert set(helps) == {"solve", "bench", "play", "analyze", "duel", "tournament", "ladder"}
     for name, text in helps.items():

@@ -40,9 +40,9 @@ def duel_json(*args: str) -> dict[str, Any]:
 
 
 def test_wilson_matches_hand_computed_intervals() -> None:
-    # By hand with z = 1.96: 0/10 -> upper z²/n / (1 + z²/n) = 0.38415 / 1.38415 = 0.27753;
-    # 5/10 -> 0.5 ± 1.96·sqrt(0.025 + 0.0096040) / 1.38415 = 0.5 ± 0.26340;
-    # 8/10 -> (0.8 + 0.19208) / 1.38415 ± 1.96·sqrt(0.016 + 0.0096040) / 1.38415 = 0.71674 ± 0.22657.
+    # By hand with z = 1.96: 0/10 -> upper z²/n / (1 + z²/n) = 0.38415 / 1.38415 = 0.27753; 5/10 ->
+    # 0.5 ± 1.96·sqrt(0.025 + 0.0096040) / 1.38415 = 0.5 ± 0.26340; 8/10 -> (0.8 + 0.19208) /
+    # 1.38415 ± 1.96·sqrt(0.016 + 0.0096040) / 1.38415 = 0.71674 ± 0.22657.
     assert duel.wilson(0, 10) == pytest.approx((0.0, 0.27753), abs=5e-5)
     assert duel.wilson(5, 10) == pytest.approx((0.23659, 0.76341), abs=5e-5)
     assert duel.wilson(8, 10) == pytest.approx((0.49016, 0.94331), abs=5e-5)
@@ -50,7 +50,11 @@ def test_wilson_matches_hand_computed_intervals() -> None:
     assert duel.wilson(0, 0) == (0.0, 1.0)
 
 
-@given(st.integers(1, 10_000).flatmap(lambda trials: st.tuples(st.integers(0, trials), st.just(trials))))
+@given(
+    st.integers(1, 10_000).flatmap(
+        lambda trials: st.tuples(st.integers(0, trials), st.just(trials))
+    )
+)
 def test_wilson_interval_holds_the_observed_share(case: tuple[int, int]) -> None:
     successes, trials = case
     low, high = duel.wilson(successes, trials)
@@ -71,7 +75,9 @@ def test_elo_is_the_maximum_likelihood_fit() -> None:
     played: list[list[int]] = [[0, 12, 12], [12, 0, 12], [12, 12, 0]]
     ratings = duel.elo_ratings(scores, played, prior=0)
     for i in range(3):
-        expected = sum(played[i][j] / (1 + 10 ** ((ratings[j] - ratings[i]) / 400)) for j in range(3) if j != i)
+        expected = sum(
+            played[i][j] / (1 + 10 ** ((ratings[j] - ratings[i]) / 400)) for j in range(3) if j != i
+        )
         assert expected == pytest.approx(sum(scores[i]), abs=1e-6)
 
 
@@ -81,8 +87,14 @@ def test_elo_stays_finite_for_a_perfect_score() -> None:
 
 
 def test_repeated_specs_get_numbered_names() -> None:
-    assert duel.labels(["alphabeta", "random", "alphabeta"]) == ("alphabeta#1", "random", "alphabeta#2")
-    record = duel_json("alphabeta", "alphabeta", "--game", "simple-nim 13", "--games", "4", "--seed", "1")
+    assert duel.labels(["alphabeta", "random", "alphabeta"]) == (
+        "alphabeta#1",
+        "random",
+        "alphabeta#2",
+    )
+    record = duel_json(
+        "alphabeta", "alphabeta", "--game", "simple-nim 13", "--games", "4", "--seed", "1"
+    )
     assert record["players"] == ["alphabeta#1", "alphabeta#2"]
     assert set(record["per_player"]) == set(record["wins"]) == {"alphabeta#1", "alphabeta#2"}
     # 13 = 1 mod 4 is lost for the mover in misère take-1-to-3, so the second mover wins every game
@@ -108,7 +120,14 @@ def test_alphabeta_wins_every_nim_game_it_starts_from_a_winning_position(piles: 
 def test_minimax_never_loses_a_nim_game_it_starts_won_from_the_cli() -> None:
     for piles in (["2", "3", "5"], ["1", "1", "2"], ["3", "3", "1"]):
         record = duel_json(
-            "minimax:cache=on", "random", "--game", "nim " + " ".join(piles), "--games", "20", "--seed", "5"
+            "minimax:cache=on",
+            "random",
+            "--game",
+            "nim " + " ".join(piles),
+            "--games",
+            "20",
+            "--seed",
+            "5",
         )
         minimax = record["per_player"]["minimax:cache=on"]
         assert nim_mover_wins([int(pile) for pile in piles], misere=True)
@@ -117,7 +136,9 @@ def test_minimax_never_loses_a_nim_game_it_starts_won_from_the_cli() -> None:
 
 
 def test_minimax_never_loses_to_random_on_3x3() -> None:
-    event = duel.run(duel.plan(games.create("tictactoe"), read_specs("minimax:cache=on", "random"), 30, seed=11))
+    event = duel.run(
+        duel.plan(games.create("tictactoe"), read_specs("minimax:cache=on", "random"), 30, seed=11)
+    )
     minimax = event.pairings[0].sides[0]
     assert minimax.losses == 0 and minimax.wins + minimax.draws == 30
     assert minimax.wins > 0  # random does blunder
@@ -141,11 +162,13 @@ def test_same_seed_same_duel_on_one_or_two_processes() -> None:
 
 
 def test_specs_reach_the_pool_as_values_and_two_processes_play_the_games_of_one() -> None:
-    """A Spec (kind, Limits, Settings) goes to the pool's workers pickled as it is, never as words: each
-    block holds the plan's own values, a block read back from its pickle holds equal ones, and two
-    processes play the games one does (an MCTS seeded by the event, a tableless alpha-beta to a depth,
-    a random player with a seed of its own)."""
-    entrants = read_specs("mcts:iterations=30,c=0.5", "alphabeta:depth=1,cache=off", "random:seed=4")
+    """A Spec (kind, Limits, Settings) goes to the pool's workers pickled as it is, never as words:
+    each block holds the plan's own values, a block read back from its pickle holds equal ones, and
+    two processes play the games one does (an MCTS seeded by the event, a tableless alpha-beta to a
+    depth, a random player with a seed of its own)."""
+    entrants = read_specs(
+        "mcts:iterations=30,c=0.5", "alphabeta:depth=1,cache=off", "random:seed=4"
+    )
     plan = duel.plan("nim 2 3 4", entrants, 2 * duel.MIN_BLOCK + 1, seed=3)
     for block in plan.blocks():
         assert all(any(spec is entrant for entrant in entrants) for spec in block.specs)
@@ -153,7 +176,9 @@ def test_specs_reach_the_pool_as_values_and_two_processes_play_the_games_of_one(
     alone, pooled = duel.run(plan), duel.run(plan, jobs=2)
     record = duel.tournament_record(alone)
     assert timeless(record) == timeless(duel.tournament_record(pooled))
-    assert record["games"] == 3 * plan.games and record["players"] == [str(spec) for spec in entrants]
+    assert record["games"] == 3 * plan.games and record["players"] == [
+        str(spec) for spec in entrants
+    ]
 
 
 def test_random_players_are_seeded_game_by_game() -> None:
@@ -167,7 +192,10 @@ def test_random_players_are_seeded_game_by_game() -> None:
 
 def test_search_tables_live_for_a_block_of_games_then_start_afresh() -> None:
     plan = duel.plan(
-        "nim 3 4 5", read_specs("alphabeta:book=off", "alphabeta:book=off"), 2 * duel.MIN_BLOCK + 1, seed=0
+        "nim 3 4 5",
+        read_specs("alphabeta:book=off", "alphabeta:book=off"),
+        2 * duel.MIN_BLOCK + 1,
+        seed=0,
     )
     assert plan.block_size == duel.MIN_BLOCK and plan.block_count == 3
     results = [result for block in plan.blocks() for result in duel.block_games(block)]
@@ -179,15 +207,26 @@ def test_search_tables_live_for_a_block_of_games_then_start_afresh() -> None:
     assert nodes(results[2]) < nodes(results[0])  # the block's tables remember game 0
 
     def played(result: duel.GameResult) -> tuple[Any, ...]:
-        return result.first, result.winner, result.scores, [(moves.count, moves.nodes) for moves in result.moves]
+        return (
+            result.first,
+            result.winner,
+            result.scores,
+            [(moves.count, moves.nodes) for moves in result.moves],
+        )
 
-    assert played(results[duel.MIN_BLOCK]) == played(results[0])  # fresh players, the same first mover
+    # fresh players, the same first mover
+    assert played(results[duel.MIN_BLOCK]) == played(results[0])
 
 
 def test_any_backend_plays_the_same_games() -> None:
     """The backend seam: a backend of its own (here the blocks in reverse order) plugs into `run`
     and, like the process pool, plays the very games of the serial backend."""
-    plan = duel.plan("nim 2 3 5", read_specs("alphabeta", "random", "random:seed=2"), 2 * duel.MIN_BLOCK + 1, seed=6)
+    plan = duel.plan(
+        "nim 2 3 5",
+        read_specs("alphabeta", "random", "random:seed=2"),
+        2 * duel.MIN_BLOCK + 1,
+        seed=6,
+    )
 
     def backwards(blocks: Sequence[duel.Block], count: duel.Count) -> None:
         duel.serial(blocks[::-1], count)
@@ -209,7 +248,8 @@ def test_a_time_limited_player_keeps_within_its_budget() -> None:
     spec = "alphabeta:time=0.2,book=off"
     game = games.create("connect4")
     opening = next(plies(game, [create(parse_spec(spec))] * 2))
-    assert opening.search is not None and not opening.search.exact  # the search does run out of time
+    # the search does run out of time
+    assert opening.search is not None and not opening.search.exact
     record = duel_json(spec, "random", "--game", "connect4", "--games", "2", "--seed", "1")
     worst = record["per_player"][spec]["max_move_seconds"]
     assert 0.15 < worst <= 0.2 + 0.1  # the budget is used, and kept
@@ -219,7 +259,8 @@ def test_a_time_limited_player_keeps_within_its_budget() -> None:
 
 
 class Draw(NamedTuple):
-    """A test-local one-player chance game: three tiles are dealt; each is kept or swapped for a 2."""
+    """A test-local one-player chance game: three tiles are dealt; each is kept or swapped for a
+    2."""
 
     round: int
     score: int
@@ -270,7 +311,10 @@ def test_one_player_duel_deals_the_same_games_to_both_players() -> None:
     keeper, other = (timeless(record["per_player"][name]) for name in ("alphabeta", "expectimax"))
     # both always keep the dealt tile, so on the same deals they score the same, game for game
     assert record["draws"] == 40 and record["wins"] == {"alphabeta": 0, "expectimax": 0}
-    assert keeper["mean_score"] == other["mean_score"] and keeper["reached_goal"] == other["reached_goal"]
+    assert (
+        keeper["mean_score"] == other["mean_score"]
+        and keeper["reached_goal"] == other["reached_goal"]
+    )
     assert "max_tiles" not in keeper
     # three deals of at least 512 each; a 2048 among three deals has probability 1 - 0.8³ = 0.488
     assert 3 * 512 <= keeper["mean_score"] <= 3 * 2048 and 0.2 < keeper["reached_goal"] < 0.8
@@ -328,11 +372,14 @@ def test_tournament_crosstable_and_ratings_agree_with_the_games() -> None:
     by_points = sorted(names, key=lambda name: record["points"][name])
     by_rating = sorted(names, key=lambda name: record["ratings"][name])
     assert by_points == by_rating and by_rating[-1] == "alphabeta"
-    assert record["crosstable"]["alphabeta"]["random"]["losses"] <= 6  # it never loses a game it starts
+    # it never loses a game it starts
+    assert record["crosstable"]["alphabeta"]["random"]["losses"] <= 6
 
 
 def test_standings_are_what_the_record_and_the_table_show() -> None:
-    event = duel.run(duel.plan("nim 2 3 5", read_specs("random", "alphabeta", "alphabeta:depth=1"), 12, seed=2))
+    event = duel.run(
+        duel.plan("nim 2 3 5", read_specs("random", "alphabeta", "alphabeta:depth=1"), 12, seed=2)
+    )
     standings, record = duel.standings(event), duel.tournament_record(event)
     assert dict(zip(standings.names, standings.ratings, strict=True)) == record["ratings"]
     assert dict(zip(standings.names, standings.points, strict=True)) == record["points"]
@@ -346,7 +393,16 @@ def test_standings_are_what_the_record_and_the_table_show() -> None:
 
 def test_tournament_table_is_shown() -> None:
     run = nimmax(
-        "tournament", "alphabeta", "random", "random:seed=3", "--game", "simple-nim 9", "--games", "4", "--seed", "1"
+        "tournament",
+        "alphabeta",
+        "random",
+        "random:seed=3",
+        "--game",
+        "simple-nim 9",
+        "--games",
+        "4",
+        "--seed",
+        "1",
     )
     assert run.returncode == 0, run.stderr
     assert "round robin" in run.stdout and "Elo" in run.stdout and "random:seed=3" in run.stdout
@@ -354,10 +410,13 @@ def test_tournament_table_is_shown() -> None:
 
 def test_the_duel_core_imports_no_presentation_library() -> None:
     code = (
-        "import sys, nimmax.duel; print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', "
+        "import sys, nimmax.duel; print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('typer', 'rich', "
         "'prompt_toolkit')))"
     )
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert loaded.stdout.strip() == "[]"
 
 
@@ -365,15 +424,26 @@ def test_the_duel_core_imports_no_presentation_library() -> None:
 
 
 def test_duel_summary_table() -> None:
-    run = nimmax("duel", "alphabeta", "random", "--game", "nim 2 3 5", "--games", "30", "--seed", "4")
+    run = nimmax(
+        "duel", "alphabeta", "random", "--game", "nim 2 3 5", "--games", "30", "--seed", "4"
+    )
     assert run.returncode == 0, run.stderr
-    for text in ("played 30 of 30 games, seed 4", "wins as first", "15/15", "worst move", "nodes per move", "Wilson"):
+    for text in (
+        "played 30 of 30 games, seed 4",
+        "wins as first",
+        "15/15",
+        "worst move",
+        "nodes per move",
+        "Wilson",
+    ):
         assert text in run.stdout
     assert run.stderr == ""
 
 
 def test_duel_json_has_the_documented_fields() -> None:
-    record = duel_json("alphabeta", "random", "--game", "split-nim 7", "--games", "10", "--seed", "8")
+    record = duel_json(
+        "alphabeta", "random", "--game", "split-nim 7", "--games", "10", "--seed", "8"
+    )
     for key in ("game", "players", "games", "wins", "draws", "per_player", "seed"):
         assert key in record
     assert record["game"] == "split-nim 7" and record["players"] == ["alphabeta", "random"]
@@ -401,25 +471,42 @@ def test_default_game_is_tictactoe() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["alphabeta", "random", "--games", "0"], "--games must be a whole number from 1 to 1000000, not '0'"),
-        (["alphabeta", "random", "--games", "-4"], "--games must be a whole number from 1 to 1000000, not '-4'"),
+        (
+            ["alphabeta", "random", "--games", "0"],
+            "--games must be a whole number from 1 to 1000000, not '0'",
+        ),
+        (
+            ["alphabeta", "random", "--games", "-4"],
+            "--games must be a whole number from 1 to 1000000, not '-4'",
+        ),
         (["alphabeta", "randum"], "unknown player 'randum'"),
         (["alphabeta:depth=x", "random"], "depth must be a whole number"),
         (["alphabeta", "human"], "human is not a duel player"),
         (["alphabeta", "random", "--game", "chess"], "unknown game 'chess'"),
         (["alphabeta", "random", "--game", "nim 2 x"], "nim"),
-        (["alphabeta", "random", "--jobs", "0"], "--jobs must be a whole number from 1 to 64, not '0'"),
+        (
+            ["alphabeta", "random", "--jobs", "0"],
+            "--jobs must be a whole number from 1 to 64, not '0'",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args: list[str], message: str) -> None:
-    run = nimmax("duel", *args, "--game", "nim 2 3") if "--game" not in args else nimmax("duel", *args)
+    run = (
+        nimmax("duel", *args, "--game", "nim 2 3")
+        if "--game" not in args
+        else nimmax("duel", *args)
+    )
     assert run.returncode == 2
     assert message in run.stderr and "Traceback" not in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
 
 
 def test_tournament_bad_input_exits_2() -> None:
-    for args in (["alphabeta"], ["alphabeta", "random", "--games", "0"], ["alphabeta", "nope", "random"]):
+    for args in (
+        ["alphabeta"],
+        ["alphabeta", "random", "--games", "0"],
+        ["alphabeta", "nope", "random"],
+    ):
         run = nimmax("tournament", *args, "--game", "nim 2 3")
         assert run.returncode == 2 and "Traceback" not in run.stderr, args
 
@@ -459,14 +546,16 @@ def test_ctrl_c_prints_the_finished_games_and_exits_130(jobs: str, as_json: bool
         codec_errors="replace",
         dimensions=(40, 120),
         timeout=30,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even where the runner ignores Ctrl-C
+        # even where the runner ignores Ctrl-C
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     child.expect("games/s")  # the progress bar is up (on stderr) and games are being played
     child.expect(r"alphabeta [1-9]")
     child.sendintr()
     child.expect("nimmax: interrupted after ([0-9]+) games")
     finished = int(child.match.group(1))
-    output = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before or "").replace("\r", "\n")  # plain text
+    # plain text
+    output = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before or "").replace("\r", "\n")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130 and "Traceback" not in output
@@ -477,23 +566,33 @@ def test_ctrl_c_prints_the_finished_games_and_exits_130(jobs: str, as_json: bool
         assert record["interrupted"] is True and record["games"] == finished > 0
         assert sum(record["wins"].values()) + record["draws"] == finished < record["planned_games"]
     else:
-        assert f"interrupted after {finished} of 1000000 games" in output and "wins as first" in output
+        assert (
+            f"interrupted after {finished} of 1000000 games" in output and "wins as first" in output
+        )
 
 
 def test_an_engine_that_cannot_value_chance_is_refused_before_a_duel_starts() -> None:
     from .toys import TreeGame
 
     coin_flip = TreeGame((0, [("chance", [(0.5, 1), (0.5, -1)]), (1, [0])]))
-    with pytest.raises(BadInput, match="alphabeta cannot value the chance nodes of tree; use expectimax"):
+    with pytest.raises(
+        BadInput, match="alphabeta cannot value the chance nodes of tree; use expectimax"
+    ):
         duel.plan(coin_flip, read_specs("alphabeta", "random"), 10, seed=1)
-    assert duel.plan(coin_flip, read_specs("expectimax", "random"), 10, seed=1).names == ("expectimax", "random")
+    assert duel.plan(coin_flip, read_specs("expectimax", "random"), 10, seed=1).names == (
+        "expectimax",
+        "random",
+    )
 
 
 def test_a_pool_plays_every_block_when_blocks_finish_faster_than_it_looks() -> None:
     """Blocks of one-move games finish while the pool waits for results: it plays every block,
     never stopping because the blocks in flight happen to be done while others still wait."""
     plan = duel.plan(
-        "simple-nim 1", read_specs("random", "random:seed=1", "random:seed=2", "random:seed=3"), 20, seed=4
+        "simple-nim 1",
+        read_specs("random", "random:seed=1", "random:seed=2", "random:seed=3"),
+        20,
+        seed=4,
     )
     assert plan.block_count > 4  # more blocks than the pool keeps in flight
     event = duel.run(plan, jobs=2)

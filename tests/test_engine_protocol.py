@@ -67,17 +67,24 @@ def test_a_scripted_transcript_of_nim_connect_four_and_kalah_agrees_with_theory_
         engine.send("game nim 2 3 5\nlegal\ngo infinite")
         _, legal = engine.until("legal")
         nim = games.create("nim 2 3 5")
-        assert legal.split()[1:] == [nim.format_move(move) for move in nim.actions(nim.initial_state())]
+        assert legal.split()[1:] == [
+            nim.format_move(move) for move in nim.actions(nim.initial_state())
+        ]
         infos, best = engine.until("bestmove")
         move, value = best.split()[1], best.split()[3]
         assert value == "+1" and infos[-1].startswith("info depth") and " proven " in infos[-1]
         after = nim.result(nim.initial_state(), nim.parse_move(move, nim.initial_state()))
-        assert reduce(xor, after.piles if hasattr(after, "piles") else after[0], 0) == 0  # Bouton: nim-sum zero
+        # Bouton: nim-sum zero
+        assert reduce(xor, after.piles if hasattr(after, "piles") else after[0], 0) == 0
         engine.send(f"moves {move}\nturn\nmoves 9:9\nturn")
         assert engine.until("turn")[1] == "turn 1"
         before, turn = engine.until("turn")
-        assert before[0].startswith("error") and turn == "turn 1"  # the illegal move changed nothing
-        for words, moves in (("connect4 --rows 4 --cols 5", ["c", "c"]), ("kalah --pits 3 --seeds 3", ["1"])):
+        # the illegal move changed nothing
+        assert before[0].startswith("error") and turn == "turn 1"
+        for words, moves in (
+            ("connect4 --rows 4 --cols 5", ["c", "c"]),
+            ("kalah --pits 3 --seeds 3", ["1"]),
+        ):
             game = games.create(words)
             state = game.initial_state()
             for text in moves:
@@ -103,7 +110,9 @@ def test_bestmove_is_solve_json_best_where_proven() -> None:
     solved = json.loads(nimmax("solve", "connect4", "--rows", "4", "--cols", "4", "--json").stdout)
     run = nimmax("engine", stdin="game connect4 --rows 4 --cols 4\ngo infinite\n")
     assert run.returncode == 0 and run.stderr == ""
-    assert f"bestmove {solved['best_move']} value {shown(solved['value'])}" in run.stdout.splitlines()
+    assert (
+        f"bestmove {solved['best_move']} value {shown(solved['value'])}" in run.stdout.splitlines()
+    )
 
 
 def test_stop_during_go_infinite_answers_within_a_fifth_of_a_second() -> None:
@@ -126,14 +135,46 @@ def test_stop_during_go_infinite_answers_within_a_fifth_of_a_second() -> None:
 
 def test_two_hundred_fuzzed_lines_never_end_the_engine() -> None:
     rng = random.Random(43)
-    words = ["go", "moves", "position", "legal", "turn", "stop", "isready", "time", "depth", "nodes", "infinite"]
-    words += ["start", "-1", "0", "1", "2", "3:4", "1:1", "x", "1e999", "nan", "--rows", "é", "\t", "game", "nim"]
+    words = [
+        "go",
+        "moves",
+        "position",
+        "legal",
+        "turn",
+        "stop",
+        "isready",
+        "time",
+        "depth",
+        "nodes",
+        "infinite",
+    ]
+    words += [
+        "start",
+        "-1",
+        "0",
+        "1",
+        "2",
+        "3:4",
+        "1:1",
+        "x",
+        "1e999",
+        "nan",
+        "--rows",
+        "é",
+        "\t",
+        "game",
+        "nim",
+    ]
     engine = Engine()
     try:
         engine.send("game nim 2 3 5")
         for _ in range(200):
             if rng.random() < 0.1:
-                engine.send(bytes(rng.randrange(1, 256) for _ in range(rng.randrange(1, 30))).replace(b"\n", b""))
+                engine.send(
+                    bytes(rng.randrange(1, 256) for _ in range(rng.randrange(1, 30))).replace(
+                        b"\n", b""
+                    )
+                )
             else:
                 engine.send(" ".join(rng.choice(words) for _ in range(rng.randrange(0, 6))))
         engine.send("isready\nquit")
@@ -159,4 +200,5 @@ def test_the_example_client_plays_a_game_to_its_end() -> None:
         timeout=60,
     )
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[-1].startswith("over winner 0")  # 1 xor 2 is not zero: the first seat wins
+    # 1 xor 2 is not zero: the first seat wins
+    assert run.stdout.splitlines()[-1].startswith("over winner 0")

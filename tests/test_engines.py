@@ -1,4 +1,5 @@
-"""Engine contracts on hand-built trees: perspective, extra turns, amounts, chance, distance, limits."""
+"""Engine contracts on hand-built trees: perspective, extra turns, amounts, chance, distance,
+limits."""
 
 from __future__ import annotations
 
@@ -61,16 +62,22 @@ def test_chance_is_averaged_by_expectimax_and_adversarial_for_alphabeta() -> Non
     game = TreeGame(tree, players=1)
     assert search(game, (), "expectimax", time=inf).value == pytest.approx(5.0, abs=1e-4)
     assert search(game, (), "expectimax", time=inf).move == 0
-    assert search(game, (), "alphabeta", time=inf).value == 3 and search(game, (), "alphabeta", time=inf).move == 1
+    assert (
+        search(game, (), "alphabeta", time=inf).value == 3
+        and search(game, (), "alphabeta", time=inf).move == 1
+    )
 
 
 COIN_FLIP = (0, [("chance", [(0.75, 1), (0.25, -1)]), (1, [0, 1])])
-"""A two-player game: seat 0 flips a coin (3 to 1 for a win) or lets seat 1 choose a draw or a loss."""
+"""A two-player game: seat 0 flips a coin (3 to 1 for a win) or lets seat 1 choose a draw or a
+loss."""
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_engines_that_cannot_average_refuse_a_two_player_game_with_chance(engine: str) -> None:
-    with pytest.raises(CannotSearch, match=f"{engine} cannot value the chance nodes of tree; use expectimax"):
+    with pytest.raises(
+        CannotSearch, match=f"{engine} cannot value the chance nodes of tree; use expectimax"
+    ):
         search(TreeGame(COIN_FLIP), (), engine, time=inf)
 
 
@@ -78,8 +85,11 @@ def test_expectimax_values_a_two_player_coin_flip_by_its_probabilities() -> None
     result = search(TreeGame(COIN_FLIP), (), "expectimax", every_move=True, time=inf)
     assert result.move == 0 and result.value == pytest.approx(0.5, abs=1e-4)
     assert [value for _, value in result.moves] == [pytest.approx(0.5, abs=1e-4), 0]
-    second = (1, [("chance", [(0.75, 1), (0.25, -1)]), (0, [0, -1])])  # seat 1 to move: a win for seat 0 is its loss
-    assert search(TreeGame(second), (), "expectimax", time=inf).value == pytest.approx(0.0, abs=1e-4)
+    # seat 1 to move: a win for seat 0 is its loss
+    second = (1, [("chance", [(0.75, 1), (0.25, -1)]), (0, [0, -1])])
+    assert search(TreeGame(second), (), "expectimax", time=inf).value == pytest.approx(
+        0.0, abs=1e-4
+    )
 
 
 def random_tree(draw: st.DrawFn, depth: int) -> object:
@@ -106,7 +116,9 @@ def test_engines_agree_on_random_trees_with_irregular_turns(tree: object) -> Non
 def test_depth_limit_uses_the_heuristic_and_is_not_exact() -> None:
     game = games.create("nim 3 4 5")
     result = search(game, game.initial_state(), "alphabeta", depth=2, book=False)
-    assert not result.exact and result.depth == 2 and result.move in game.actions(game.initial_state())
+    assert (
+        not result.exact and result.depth == 2 and result.move in game.actions(game.initial_state())
+    )
 
 
 def test_node_counting_includes_root_and_table_answers() -> None:
@@ -157,7 +169,8 @@ def test_table_entries_leave_the_garbage_collector_after_one_pass(engine: str, w
 
     table = Table()
     game = games.create(words)
-    search(game, game.initial_state(), engine, table=table, depth=6, book=False)  # a book hit fills no entry
+    # a book hit fills no entry
+    search(game, game.initial_state(), engine, table=table, depth=6, book=False)
     assert len(table) > 100
     gc.collect()
     assert not any(gc.is_tracked(entry) for entry in table.values())
@@ -183,14 +196,23 @@ def test_player_specs() -> None:
 @given(
     st.lists(st.integers(0, 4), min_size=1, max_size=3),
     st.sampled_from(
-        ["random:seed=1", "minimax", "negamax:cache=on", "alphabeta", "alphabeta:depth=2", "alphabeta:nodes=50"]
+        [
+            "random:seed=1",
+            "minimax",
+            "negamax:cache=on",
+            "alphabeta",
+            "alphabeta:depth=2",
+            "alphabeta:nodes=50",
+        ]
     ),
 )
 def test_players_choose_legal_moves(piles: list[int], spec: str) -> None:
     game = games.create("nim " + " ".join(map(str, piles)))
     state = game.initial_state()
     if not game.is_terminal(state):
-        assert players.decide(players.create(parse_spec(spec)), game, state).move in game.actions(state)
+        assert players.decide(players.create(parse_spec(spec)), game, state).move in game.actions(
+            state
+        )
 
 
 class Limited(TypedDict, total=False):
@@ -203,7 +225,8 @@ class Limited(TypedDict, total=False):
 @pytest.mark.parametrize("engine", ["minimax", "negamax", "alphabeta", "expectimax"])
 @pytest.mark.parametrize("limits", [{}, {"time": 0.05}, {"depth": 3}])
 def test_a_search_leaves_the_interpreter_as_it_found_it(engine: str, limits: Limited) -> None:
-    """The collector's state, its freeze count and the recursion limit are put back after every search."""
+    """The collector's state, its freeze count and the recursion limit are put back after every
+    search."""
     import gc
     import sys
 

@@ -19,7 +19,8 @@ from .theory import kalah_solved_within, nim_end
 
 
 def played(words: list[str], plies: int, seed: int) -> tuple[States, object]:
-    """A game's states for the solver, and the position after `plies` random moves from the start."""
+    """A game's states for the solver, and the position after `plies` random moves from the
+    start."""
     game = games.create(words)
     state = game.initial_state()
     rng = random.Random(seed)
@@ -32,7 +33,9 @@ def played(words: list[str], plies: int, seed: int) -> tuple[States, object]:
 
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from([(2, 2), (2, 3), (3, 1), (3, 2)]), st.integers(0, 6), st.integers(0, 10**6))
-def test_kalah_scores_are_the_plain_recursions_margin_and_plies(board: tuple[int, int], plies: int, seed: int) -> None:
+def test_kalah_scores_are_the_plain_recursions_margin_and_plies(
+    board: tuple[int, int], plies: int, seed: int
+) -> None:
     pits, seeds = board
     states, state = played(["kalah", "--pits", str(pits), "--seeds", str(seeds)], plies, seed)
     position = state.board, state.player  # type: ignore[attr-defined]
@@ -49,7 +52,9 @@ def test_nim_scores_are_the_plain_recursions(piles: list[int], normal: bool) -> 
 
 @settings(max_examples=30, deadline=None)
 @given(
-    st.integers(0, 6), st.integers(0, 10**6), st.lists(st.tuples(st.integers(-3, 3), st.integers(1, 40)), max_size=6)
+    st.integers(0, 6),
+    st.integers(0, 10**6),
+    st.lists(st.tuples(st.integers(-3, 3), st.integers(1, 40)), max_size=6),
 )
 def test_every_window_gets_a_sound_fail_soft_answer_on_one_table(
     plies: int, seed: int, windows: list[tuple[int, int]]

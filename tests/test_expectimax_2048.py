@@ -37,11 +37,15 @@ def cut_value(
         return game.evaluate(state, 0)
     if game.to_move(state) == CHANCE:
         return sum(
-            chance * cut_value(game, game.result(state, spawn), depth - 1, probability * chance, cutoff, count)
+            chance
+            * cut_value(
+                game, game.result(state, spawn), depth - 1, probability * chance, cutoff, count
+            )
             for chance, spawn in game.chance_outcomes(state)
         )
     return max(
-        cut_value(game, game.result(state, move), depth - 1, probability, cutoff, count) for move in game.actions(state)
+        cut_value(game, game.result(state, move), depth - 1, probability, cutoff, count)
+        for move in game.actions(state)
     )
 
 
@@ -57,10 +61,14 @@ TILES = st.sampled_from([0, 0, 0, 2, 2, 4, 8, 16])
 def test_the_cutoff_values_and_counts_nodes_as_an_independent_recursion(
     cells: list[int], depth: int, cutoff: float
 ) -> None:
-    game, state = position("/".join(",".join(str(tile) for tile in cells[row * 3 : row * 3 + 3]) for row in range(3)))
+    game, state = position(
+        "/".join(",".join(str(tile) for tile in cells[row * 3 : row * 3 + 3]) for row in range(3))
+    )
     if game.is_terminal(state):
         return
-    result = search(game, state, "expectimax", depth=depth, cutoff=cutoff, cache=False, every_move=True)
+    result = search(
+        game, state, "expectimax", depth=depth, cutoff=cutoff, cache=False, every_move=True
+    )
     count = [1]  # the root
     for move, value in result.moves:
         truth = cut_value(game, game.result(state, move), depth - 1, 1.0, cutoff, count)
@@ -71,12 +79,19 @@ def test_the_cutoff_values_and_counts_nodes_as_an_independent_recursion(
 def test_a_cutoff_between_the_spawns_prunes_the_4s_alone() -> None:
     game, state = position("2,2,4,8/0,4,0,0/0,0,0,2/0,0,0,0")
     # after the first slide a 4 spawns with 0.1 / (empty cells), a 2 with nine times that
-    fours = {0.1 / len(game.empty_cells(game.slide(state.board, str(move))[0])) for move in game.actions(state)}
+    fours = {
+        0.1 / len(game.empty_cells(game.slide(state.board, str(move))[0]))
+        for move in game.actions(state)
+    }
     assert 1.01 * max(fours) < 9 * min(fours)  # a cut-off between them cuts every 4, no 2
     full = search(game, state, "expectimax", depth=4, cutoff=0.0, cache=False, eval="heuristic")
-    below = search(game, state, "expectimax", depth=4, cutoff=0.99 * min(fours), cache=False, eval="heuristic")
+    below = search(
+        game, state, "expectimax", depth=4, cutoff=0.99 * min(fours), cache=False, eval="heuristic"
+    )
     assert (below.nodes, below.value, below.move) == (full.nodes, full.value, full.move)
-    cut = search(game, state, "expectimax", depth=4, cutoff=1.01 * max(fours), cache=False, eval="heuristic")
+    cut = search(
+        game, state, "expectimax", depth=4, cutoff=1.01 * max(fours), cache=False, eval="heuristic"
+    )
     # each of the first slide's 4s (of 9 cells) is a horizon now: its slides and their spawns go
     assert full.nodes - cut.nodes > full.nodes // 20
     assert cut.value == pytest.approx(full.value, rel=1e-3)  # a 4 is rare: the value hardly moves
@@ -92,7 +107,8 @@ def test_the_same_nodes_search_deeper_as_the_board_fills() -> None:
     ):
         game, state = position(text)
         depths.append(search(game, state, "expectimax", nodes=6_000, eval="heuristic").depth)
-    assert depths == sorted(depths) and depths[-1] >= depths[0] + 4  # two turns deeper on the fullest board
+    # two turns deeper on the fullest board
+    assert depths == sorted(depths) and depths[-1] >= depths[0] + 4
 
 
 def test_a_timed_move_keeps_no_entries_of_earlier_moves() -> None:
@@ -129,6 +145,8 @@ def test_every_timed_move_of_a_crowded_game_ends_near_its_limit() -> None:
             state = game.result(state, player.choose(game, state).move)
             spent.append(time.process_time() - started)
             outcomes = game.chance_outcomes(state)
-            state = game.result(state, rng.choices([spawn for _, spawn in outcomes], [p for p, _ in outcomes])[0])
+            state = game.result(
+                state, rng.choices([spawn for _, spawn in outcomes], [p for p, _ in outcomes])[0]
+            )
     assert len(spent) >= 5
     assert max(spent) < LIMIT + 0.1, spent

@@ -98,7 +98,8 @@ def test_kalah_lines_run_through_the_endgame_book_to_the_end(drawn: tuple[Positi
 
 
 def test_the_solved_kalah_4_3_line_plays_to_the_end_and_wins_by_its_value() -> None:
-    """Kalah(4, 3)'s answer crosses into the endgame book after five plies; its line goes on to the end."""
+    """Kalah(4, 3)'s answer crosses into the endgame book after five plies; its line goes on to the
+    end."""
     game = games.create("kalah --pits 4 --seeds 3")
     start = game.initial_state()
     answer = solve(game, start)

@@ -25,7 +25,8 @@ WON = "daefedcbddee"
 the proof's (its docstring: 45,000-142,000 nodes to prove)."""
 LIMIT = 0.1
 SLACK = 0.1
-"""Seconds a timed move may run past its limit on a loaded machine (the contract: 20% where it is idle)."""
+"""Seconds a timed move may run past its limit on a loaded machine (the contract: 20% where it is
+idle)."""
 
 
 def test_a_timed_move_ends_by_its_limit_though_the_proof_would_go_on() -> None:
@@ -36,13 +37,15 @@ def test_a_timed_move_ends_by_its_limit_though_the_proof_would_go_on() -> None:
     took = time.perf_counter() - started
     assert took <= LIMIT + SLACK, took
     assert result.move in CONNECT4.actions(state)
-    assert result.seconds <= took and result.nodes / result.seconds > 1000  # the proof's nodes are in it
+    # the proof's nodes are in it
+    assert result.seconds <= took and result.nodes / result.seconds > 1000
 
 
 def test_the_proofs_nodes_are_the_searchs_nodes() -> None:
     connect4_book.twelve()
     state = played(WON + "b")  # O to move: the proof's first questions settle nothing
-    copy = CONNECT4.for_search()  # a player's copy: its proof counts what it searched for this search
+    # a player's copy: its proof counts what it searched for this search
+    copy = CONNECT4.for_search()
     result = ENGINES["alphabeta"].search(copy, state, Limits(depth=2))
     proof = copy.proof
     assert proof is not None and proof.nodes >= 4_000  # its first questions' budget, spent
@@ -51,22 +54,33 @@ def test_the_proofs_nodes_are_the_searchs_nodes() -> None:
 
 
 def test_solve_reports_the_proof_in_its_nodes() -> None:
-    position = CONNECT4.format_position(played(WON + "b"))  # O to move: the proof's first questions settle nothing
+    # O to move: the proof's first questions settle nothing
+    position = CONNECT4.format_position(played(WON + "b"))
     nodes = {}
     for book in ("on", "off"):
         shown = nimmax_in_process(
-            "solve", "connect4", "--position", position, "--algorithm", f"alphabeta:depth=2,book={book}", "--json"
+            "solve",
+            "connect4",
+            "--position",
+            position,
+            "--algorithm",
+            f"alphabeta:depth=2,book={book}",
+            "--json",
         )
         assert shown.returncode == 0, shown.stderr
         answer = json.loads(shown.stdout)
         assert answer["nodes"] / answer["seconds"] > 1000  # over the same seconds
         nodes[book] = answer["nodes"]
-    assert nodes["off"] < 100 and nodes["on"] >= 4_000  # a question of the proof's costs 4,000 nodes at first
+    # a question of the proof's costs 4,000 nodes at first
+    assert nodes["off"] < 100 and nodes["on"] >= 4_000
 
 
-def test_an_endgame_book_built_during_a_search_counts_in_its_nodes(tmp_path: Path, monkeypatch: MonkeyPatch) -> None:
+def test_an_endgame_book_built_during_a_search_counts_in_its_nodes(
+    tmp_path: Path, monkeypatch: MonkeyPatch
+) -> None:
     """Kalah(4,2) with a book of 3 seeds: the search that builds it counts every position the build
-    valued (C(3 + 8, 8) of them: the pits' fillings with at most 3 seeds); the next, reading it, does not."""
+    valued (C(3 + 8, 8) of them: the pits' fillings with at most 3 seeds); the next, reading it,
+    does not."""
     monkeypatch.setenv("NIMMAX_CACHE_DIR", str(tmp_path))
     game = Kalah(4, 2, endgame=3)  # its own shelf: the first search builds the book
     state = game.initial_state()

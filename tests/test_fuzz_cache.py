@@ -1,6 +1,6 @@
 """The cache and paths fuzz: the Kalah book's name in the cache folder made into a link (to a decoy,
-/dev/zero, /dev/null, nowhere), a FIFO, a huge sparse file, a file cut or flipped at a random byte, a
-header that lies; then builders run at once on one folder and are SIGKILLed at random moments.
+/dev/zero, /dev/null, nowhere), a FIFO, a huge sparse file, a file cut or flipped at a random byte,
+a header that lies; then builders run at once on one folder and are SIGKILLed at random moments.
 
 Whatever the name held, a read costs no wait and no memory, says at most one line, never trusts a
 spoilt book, and the book made again equals the oracle's (`build`); the decoy is never written; the
@@ -57,7 +57,8 @@ def link_to_decoy(path: Path, rng: random.Random) -> None:
 
 
 def device(path: Path, rng: random.Random) -> None:
-    """A character device of /dev/null's numbers made in the folder (root only), else a link to it."""
+    """A character device of /dev/null's numbers made in the folder (root only), else a link to
+    it."""
     try:
         os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3))
     except PermissionError:
@@ -71,7 +72,10 @@ def fifo(path: Path, rng: random.Random) -> None:
 def sparse(path: Path, rng: random.Random) -> None:
     with path.open("wb") as file:
         if rng.random() < 0.5:  # a header that claims the hole as its data
-            file.write(cache.MAGIC + f"{NAME}\n{kalah_book.FORMAT}\n{'0' * 64}\n{rng.randrange(1 << 40)}\n".encode())
+            file.write(
+                cache.MAGIC
+                + f"{NAME}\n{kalah_book.FORMAT}\n{'0' * 64}\n{rng.randrange(1 << 40)}\n".encode()
+            )
         file.truncate(rng.randrange(1 << 30, 1 << 35))
 
 
@@ -89,7 +93,11 @@ def flipped(path: Path, rng: random.Random) -> None:
 def lying_length(path: Path, rng: random.Random) -> None:
     data = oracle()
     told = max(0, len(data) + rng.choice([-1, 1]) * rng.randrange(1, 1000))
-    path.write_bytes(cache.MAGIC + f"{NAME}\n{kalah_book.FORMAT}\n{cache.checksum(data)}\n{told}\n".encode() + data)
+    path.write_bytes(
+        cache.MAGIC
+        + f"{NAME}\n{kalah_book.FORMAT}\n{cache.checksum(data)}\n{told}\n".encode()
+        + data
+    )
 
 
 SPOILS: dict[str, Callable[[Path, random.Random], None]] = {
@@ -141,7 +149,9 @@ def spoil_case(folder: Path, spoil: str, seed: int, said: Callable[[], str]) -> 
 
 @settings(max_examples=18, deadline=None, derandomize=True)
 @given(spoil=st.sampled_from(sorted(SPOILS)), seed=st.integers(0, 2**32))
-def test_a_spoilt_cache_name_is_never_followed_trusted_or_written_through(spoil: str, seed: int) -> None:
+def test_a_spoilt_cache_name_is_never_followed_trusted_or_written_through(
+    spoil: str, seed: int
+) -> None:
     import io
     import tempfile
     from contextlib import redirect_stderr
@@ -169,7 +179,9 @@ def test_a_spoilt_cache_name_is_never_followed_trusted_or_written_through(spoil:
     assert not failures, (spoil, seed, failures)
 
 
-BUILDER = "from nimmax.games import kalah_book; import sys; kalah_book.Shelf(3).shelved(int(sys.argv[1]))"
+BUILDER = (
+    "from nimmax.games import kalah_book; import sys; kalah_book.Shelf(3).shelved(int(sys.argv[1]))"
+)
 
 
 def builders_case(folder: Path, builders: int, seed: int) -> list[str]:
@@ -210,7 +222,9 @@ def builders_case(folder: Path, builders: int, seed: int) -> list[str]:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_builders_at_once_with_random_kills_leave_the_book_whole_or_absent(tmp_path: Path, seed: int) -> None:
+def test_builders_at_once_with_random_kills_leave_the_book_whole_or_absent(
+    tmp_path: Path, seed: int
+) -> None:
     folder = tmp_path / "cache"
     folder.mkdir()
     failures = builders_case(folder, 3, seed)

@@ -86,7 +86,14 @@ RIGHT = {
 WRONG = {
     "initial_state": ["[5, 0]", "{'counters': 5}"],
     "to_move": ["2", "None", "0.5", "'first'", "CHANCE"],
-    "actions": ["None", "3", "(take for take in (1, 2) if take <= state[0])", "[[1]]", "[]", "'12'"],
+    "actions": [
+        "None",
+        "3",
+        "(take for take in (1, 2) if take <= state[0])",
+        "[[1]]",
+        "[]",
+        "'12'",
+    ],
     "result": ["[state[0] - action, 1 - state[1]]"],
     "is_terminal": ["state[0] <= 0 and None"],
     "utility": ["None", "'win'", "10**400", "float('nan')", "float('inf')"],
@@ -98,7 +105,13 @@ WRONG = {
 }
 """Wrong values per member (`{}` and `[]`-valued where the member needs hashable or non-empty)."""
 
-RAISES = ["raise RuntimeError('[bold]boom[/]')", "sys.exit(3)", "sys.exit(0)", "1 // 0", "raise KeyError('k')"]
+RAISES = [
+    "raise RuntimeError('[bold]boom[/]')",
+    "sys.exit(3)",
+    "sys.exit(0)",
+    "1 // 0",
+    "raise KeyError('k')",
+]
 """Statements a member may run instead of returning (markup in the message on purpose)."""
 
 CONSTANTS = {"name", "player_names"}
@@ -142,14 +155,26 @@ class Fault:
 
     def game_source(self) -> str:
         """The template game's source with this fault in it."""
-        bodies = {member: f"        return {right}" for member, right in RIGHT.items() if member not in CONSTANTS}
+        bodies = {
+            member: f"        return {right}"
+            for member, right in RIGHT.items()
+            if member not in CONSTANTS
+        }
         constants = {member: RIGHT[member] for member in CONSTANTS}
         if self.member in CONSTANTS:
             constants[self.member] = self.source
         else:
-            when = {"initial_state": "True", "format_move": "True"}.get(self.member, f"state[0] <= {self.after}")
-            statement = self.source if self.source.startswith(("raise", "sys.exit")) else f"return {self.source}"
-            bodies[self.member] = f"        if {when}:\n            {statement}\n{bodies[self.member]}"
+            when = {"initial_state": "True", "format_move": "True"}.get(
+                self.member, f"state[0] <= {self.after}"
+            )
+            statement = (
+                self.source
+                if self.source.startswith(("raise", "sys.exit"))
+                else f"return {self.source}"
+            )
+            bodies[self.member] = (
+                f"        if {when}:\n            {statement}\n{bodies[self.member]}"
+            )
         return GAME.format(**bodies, **constants)
 
 
@@ -177,12 +202,15 @@ def write_player(folder: Path, body: str) -> str:
     return f"{path}:Bot"
 
 
-def assert_documented(result: subprocess.CompletedProcess[str], command: str, allowed: tuple[int, ...]) -> None:
+def assert_documented(
+    result: subprocess.CompletedProcess[str], command: str, allowed: tuple[int, ...]
+) -> None:
     """No traceback; an exit code the command documents; a failure is one line naming the plugin."""
     shown = f"{command}: exit {result.returncode}\n{result.stderr[-2000:]}"
     assert "Traceback" not in result.stderr, shown
     assert result.returncode in allowed, shown
-    assert result.returncode != 0 or result.stdout.strip(), shown  # a plugin's sys.exit(0) is no answer
+    # a plugin's sys.exit(0) is no answer
+    assert result.returncode != 0 or result.stdout.strip(), shown
     if result.returncode == 2:
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("nimmax: "), shown
@@ -193,24 +221,63 @@ def run_everywhere(reference: str, player: str | None, folder: Path, jobs: bool 
     """The plugin game through every command that takes one; `player` as a seat where given."""
     second = player or "random"
     cases = [
-        ("play", "play", reference, "--first", "alphabeta:depth=2", "--second", second, "--seed", "1",
-         "--record", str(folder / "game.json")),
+        (
+            "play",
+            "play",
+            reference,
+            "--first",
+            "alphabeta:depth=2",
+            "--second",
+            second,
+            "--seed",
+            "1",
+            "--record",
+            str(folder / "game.json"),
+        ),
         ("solve", "solve", reference, "--json"),
         ("tree", "tree", reference, "--max-nodes", "500"),
-        ("duel", "duel", second, "random", "--game", shlex.quote(reference), "--games", "2", "--seed", "1"),
-    ]  # fmt: skip
+        (
+            "duel",
+            "duel",
+            second,
+            "random",
+            "--game",
+            shlex.quote(reference),
+            "--games",
+            "2",
+            "--seed",
+            "1",
+        ),
+    ]
     for command, *args in cases:
         result = nimmax_in_process(*args)
         assert_documented(result, command, (0, 2))
         if command == "play" and result.returncode == 0:
-            analysed = nimmax_in_process("analyze", str(folder / "game.json"), "--plugin", reference.rpartition(":")[0],
-                                         "--time", "0.05", "--json")  # fmt: skip
+            analysed = nimmax_in_process(
+                "analyze",
+                str(folder / "game.json"),
+                "--plugin",
+                reference.rpartition(":")[0],
+                "--time",
+                "0.05",
+                "--json",
+            )
             assert_documented(analysed, "analyze", (0, 2))
     checked = nimmax_in_process("check", reference, "--playouts", "5")
     assert_documented(checked, "check", (0, 1, 2))
     if jobs:
         duel = nimmax(
-            "duel", second, "random", "--game", shlex.quote(reference), "--games", "4", "--seed", "1", "--jobs", "2"
+            "duel",
+            second,
+            "random",
+            "--game",
+            shlex.quote(reference),
+            "--games",
+            "4",
+            "--seed",
+            "1",
+            "--jobs",
+            "2",
         )
         assert_documented(duel, "duel --jobs 2", (0, 2))
 
@@ -245,9 +312,14 @@ def test_plugin_failures_in_workers_are_the_same_one_line(tmp_path: Path) -> Non
     """`--jobs 2` names a plugin's failure as `--jobs 1` does: a game's and a player's."""
     player = write_player(tmp_path, "raise RuntimeError('player boom')")
     one = nimmax("duel", player, "random", "--game", "nim 2 3", "--games", "4", "--seed", "1")
-    two = nimmax("duel", player, "random", "--game", "nim 2 3", "--games", "4", "--seed", "1", "--jobs", "2")
+    two = nimmax(
+        "duel", player, "random", "--game", "nim 2 3", "--games", "4", "--seed", "1", "--jobs", "2"
+    )
     assert one.returncode == two.returncode == 2
-    assert one.stderr == two.stderr and f"{tmp_path}/bot.py:12: RuntimeError: player boom" in two.stderr
+    assert (
+        one.stderr == two.stderr
+        and f"{tmp_path}/bot.py:12: RuntimeError: player boom" in two.stderr
+    )
     for fault in (Fault("utility", "float('nan')", 5), Fault("to_move", "sys.exit(3)", 3)):
         game = write_game(tmp_path, fault)
         run_everywhere(game, None, tmp_path, jobs=True)
@@ -260,8 +332,19 @@ def test_a_record_of_a_plugin_replays_from_any_folder_only_when_named(tmp_path: 
     folder.mkdir()
     reference = write_game(folder, Fault("name", "'takeaway'", 0))  # a right game
     record = folder / "game.json"
-    played = nimmax("play", f"games/{Path(reference).name}", "--first", "random", "--second", "random",
-                    "--seed", "2", "--record", str(record), cwd=tmp_path)  # fmt: skip
+    played = nimmax(
+        "play",
+        f"games/{Path(reference).name}",
+        "--first",
+        "random",
+        "--second",
+        "random",
+        "--seed",
+        "2",
+        "--record",
+        str(record),
+        cwd=tmp_path,
+    )
     assert played.returncode == 0, played.stderr
     assert json.loads(record.read_text())["game"] == "faulty.py:Takeaway"
     elsewhere = tmp_path / "elsewhere"
@@ -277,13 +360,22 @@ def test_a_record_of_a_plugin_replays_from_any_folder_only_when_named(tmp_path: 
 @settings(max_examples=25, derandomize=True, deadline=None)
 @given(
     st.sampled_from(
-        ["helper.py", "./helper.py", "sub/../helper.py", "{folder}/helper.py", "missing.py", "json.decoder"]
+        [
+            "helper.py",
+            "./helper.py",
+            "sub/../helper.py",
+            "{folder}/helper.py",
+            "missing.py",
+            "json.decoder",
+        ]
     ),
     st.sampled_from(["G", "Takeaway"]),
     st.sampled_from(["replay", "analyze"]),
     st.lists(st.sampled_from(["1", "2"]), max_size=3),
 )
-def test_a_record_naming_a_plugin_never_runs_it(where: str, name: str, command: str, moves: list[str]) -> None:
+def test_a_record_naming_a_plugin_never_runs_it(
+    where: str, name: str, command: str, moves: list[str]
+) -> None:
     """Whatever plugin a record names, and however, replay and analyze refuse it in one line
     saying how to name it, and import nothing (the file would leave a mark)."""
     with tempfile.TemporaryDirectory() as temporary:
@@ -301,7 +393,7 @@ def test_a_record_naming_a_plugin_never_runs_it(where: str, name: str, command: 
                     "players": ["random", "random"],
                     "moves": moves,
                     "result": {"winner": None, "utilities": [], "finished": False},
-                }  # fmt: skip
+                }
             )
         )
         result = nimmax_in_process(command, str(record), cwd=folder)
@@ -314,7 +406,8 @@ def test_a_record_naming_a_plugin_never_runs_it(where: str, name: str, command: 
 def test_markup_in_names_is_printed_as_text(markup: str) -> None:
     """Names and paths from records and plugins reach the screen as written, never as markup."""
     with tempfile.TemporaryDirectory() as name:
-        folder = Path(name) / f"d{markup}"  # a slash in it makes two folders: "[/b]" is "[" then "b]"
+        # a slash in it makes two folders: "[/b]" is "[" then "b]"
+        folder = Path(name) / f"d{markup}"
         folder.mkdir(parents=True)
         reference = write_game(folder, Fault("name", repr(f"take{markup}"), 0))
         record = folder / "game.json"
@@ -325,7 +418,7 @@ def test_markup_in_names_is_printed_as_text(markup: str) -> None:
                     "players": [markup, "alphabeta"],
                     "moves": ["2:2", "1:1"],
                     "result": {"winner": 0, "utilities": [-1, 1], "finished": True},
-                }  # fmt: skip
+                }
             )
         )
         for args in (
@@ -341,7 +434,15 @@ def test_markup_in_names_is_printed_as_text(markup: str) -> None:
                 "--games",
                 "2",
             ),
-            ("tournament", "random", "random:seed=2", "--game", shlex.quote(reference), "--games", "2"),
+            (
+                "tournament",
+                "random",
+                "random:seed=2",
+                "--game",
+                shlex.quote(reference),
+                "--games",
+                "2",
+            ),
             ("ladder", reference, "--players", "random,random:seed=3", "--games", "2"),
             ("solve", reference),
         ):
@@ -353,16 +454,23 @@ def test_markup_in_names_is_printed_as_text(markup: str) -> None:
             if args[0] in ("analyze", "replay"):
                 assert markup in result.stdout, result.stdout
             elif args[0] in ("check", "tournament", "ladder", "solve"):
-                assert f"take{markup}" in result.stdout or str(folder) in result.stdout, result.stdout
+                assert f"take{markup}" in result.stdout or str(folder) in result.stdout, (
+                    result.stdout
+                )
 
 
 def test_a_plugin_game_keeps_working_with_any_iterable_of_actions(tmp_path: Path) -> None:
     """ARCHITECTURE allows any iterable for `actions`: a generator plays, solves and lists moves."""
-    game = write_game(tmp_path, Fault("actions", "(take for take in (1, 2) if take <= state[0])", 5))
+    game = write_game(
+        tmp_path, Fault("actions", "(take for take in (1, 2) if take <= state[0])", 5)
+    )
     solved = nimmax_in_process("solve", game, "--json")
     assert solved.returncode == 0, solved.stderr
-    assert json.loads(solved.stdout)["value"] == 1  # 5 counters, take 1 or 2: lost only at multiples of 3
-    played = nimmax_in_process("play", game, "--first", "human", "--second", "random", stdin="9\nmoves\nquit\n")
+    # 5 counters, take 1 or 2: lost only at multiples of 3
+    assert json.loads(solved.stdout)["value"] == 1
+    played = nimmax_in_process(
+        "play", game, "--first", "human", "--second", "random", stdin="9\nmoves\nquit\n"
+    )
     assert played.returncode == 0 and "legal" in played.stdout, played.stderr
 
 

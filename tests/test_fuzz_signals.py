@@ -88,7 +88,8 @@ COMMANDS: dict[str, Callable[[Path], list[str]]] = {
 
 
 def recorded_game(folder: Path) -> Path:
-    """A game of random moves on a 5x5 board (four in a row), for analyze: some 20 positions to value."""
+    """A game of random moves on a 5x5 board (four in a row), for analyze: some 20 positions to
+    value."""
     path = folder / ANALYSED
     if not path.exists():
         words = [
@@ -127,12 +128,15 @@ def run_case(command: str, signum: int, delay: float, folder: Path) -> Outcome:
     started = time.monotonic()
     process = nimmax_started(*COMMANDS[command](folder))
     try:
-        until(lambda: running_commands(process) or process.poll() is not None, 30, "command running")
+        until(
+            lambda: running_commands(process) or process.poll() is not None, 30, "command running"
+        )
         time.sleep(delay)
         if signum == KILL_WORKER:
             playing = workers(process)
             if playing:
-                with contextlib.suppress(ProcessLookupError):  # it may have finished its block since
+                # it may have finished its block since
+                with contextlib.suppress(ProcessLookupError):
                     os.kill(playing[0].pid, signal.SIGKILL)
         elif process.poll() is None:
             process.send_signal(signum)
@@ -144,7 +148,10 @@ def run_case(command: str, signum: int, delay: float, folder: Path) -> Outcome:
     assert "Traceback" not in out + err, err
     complete = kept(command, process.returncode, out, err, folder)
     expected = 0 if signum == KILL_WORKER else CODES[signum]
-    assert process.returncode == expected or (process.returncode == 0 and complete), (process.returncode, err)
+    assert process.returncode == expected or (process.returncode == 0 and complete), (
+        process.returncode,
+        err,
+    )
     if process.returncode != 0:
         assert err.splitlines()[-1].startswith("nimmax: "), err
     until(lambda: not group(process.pid), 10, "no process left")
@@ -155,11 +162,16 @@ def kept(command: str, code: int, out: str, err: str, folder: Path) -> bool:
     """Check what the command kept; whether its work was complete. Stopped in its set-up, before any
     work to keep, it keeps nothing and says only the signal's word."""
     if code != 0 and not out.strip() and not (folder / RECORD).exists():
-        assert err.splitlines()[-1] in {"nimmax: interrupted", "nimmax: terminated", "nimmax: hung up"}, err
+        assert err.splitlines()[-1] in {
+            "nimmax: interrupted",
+            "nimmax: terminated",
+            "nimmax: hung up",
+        }, err
         return False
     if command == "play":
         record = json.loads((folder / RECORD).read_text())
-        assert record["result"]["finished"] is (code == 0)  # engines play on to the end unless stopped
+        # engines play on to the end unless stopped
+        assert record["result"]["finished"] is (code == 0)
         return bool(record["result"]["finished"])
     answer: dict[str, Any] = json.loads(out)
     if command == "solve":

@@ -45,7 +45,11 @@ PROTOCOLS: dict[Capability, type] = {
 
 def public(cls: type) -> set[str]:
     """A class's public members: methods, properties and attributes, declared or given a value."""
-    return {name for name in [*dir(cls), *vars(cls).get("__annotations__", {})] if not name.startswith("_")}
+    return {
+        name
+        for name in [*dir(cls), *vars(cls).get("__annotations__", {})]
+        if not name.startswith("_")
+    }
 
 
 def test_the_game_protocol_keeps_at_most_16_public_members() -> None:
@@ -122,7 +126,9 @@ def test_an_offset_key_is_a_capability_kalah_declares_and_the_default_adds_nothi
     assert Capability.OFFSET_KEY in games.create("kalah").capabilities
     assert Capability.OFFSET_KEY not in games.create("tictactoe").capabilities
     kalah, nim = games.create("kalah"), games.create("nim 1 2 3")
-    assert part(kalah, Capability.OFFSET_KEY) is not None and part(nim, Capability.OFFSET_KEY) is None
+    assert (
+        part(kalah, Capability.OFFSET_KEY) is not None and part(nim, Capability.OFFSET_KEY) is None
+    )
 
 
 def test_has_chance_is_the_chance_capability_declared_or_set() -> None:
@@ -177,5 +183,7 @@ def test_a_plugin_offers_the_capabilities_whose_members_it_defines(tmp_path: Pat
 
 def test_game_and_numbers_import_each_other_no_more() -> None:
     code = "import nimmax.numbers, sys; print('nimmax.game' in sys.modules)"
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert loaded.stdout.strip() == "False"

@@ -18,7 +18,8 @@ from .theory import nim_mover_wins
 
 
 def winning(piles: tuple[int, ...], move: str) -> bool:
-    """Whether a take (`pile:count`) leaves the other side a lost Nim position (misère), by Bouton."""
+    """Whether a take (`pile:count`) leaves the other side a lost Nim position (misère), by
+    Bouton."""
     pile, count = map(int, move.split(":"))
     after = list(piles)
     after[pile - 1] -= count
@@ -26,7 +27,9 @@ def winning(piles: tuple[int, ...], move: str) -> bool:
 
 
 @pytest.mark.parametrize("piles", [(2, 3, 5), (3, 4, 5), (1, 4, 6)])
-def test_nims_first_example_and_first_completion_are_not_the_winning_move(piles: tuple[int, ...]) -> None:
+def test_nims_first_example_and_first_completion_are_not_the_winning_move(
+    piles: tuple[int, ...],
+) -> None:
     game = games.create(["nim", *map(str, piles)])
     state = Piles(piles, 0)
     examples = move_examples(game, state, 3)
@@ -46,15 +49,21 @@ def test_examples_of_a_huge_position_are_a_seeded_sample_of_legal_moves() -> Non
 
 
 def test_help_on_nim_2_3_5_does_not_lead_with_the_winning_move() -> None:
-    run = nimmax_in_process("play", "nim", "2", "3", "5", "--first", "human", "--second", "human", stdin="help\n")
+    run = nimmax_in_process(
+        "play", "nim", "2", "3", "5", "--first", "human", "--second", "human", stdin="help\n"
+    )
     assert run.returncode == 0, run.stderr
     first = " ".join(run.stdout.split()).split("Moves look like: ")[1].split(",")[0]
     assert first == "1:1" and not winning((2, 3, 5), first)
 
 
 def test_why_is_offered_only_where_an_engine_plays() -> None:
-    people = nimmax_in_process("play", "nim", "2", "3", "--first", "human", "--second", "human", stdin="help\n")
-    engine = nimmax_in_process("play", "nim", "2", "3", "--first", "human", "--second", "alphabeta", stdin="help\n")
+    people = nimmax_in_process(
+        "play", "nim", "2", "3", "--first", "human", "--second", "human", stdin="help\n"
+    )
+    engine = nimmax_in_process(
+        "play", "nim", "2", "3", "--first", "human", "--second", "alphabeta", stdin="help\n"
+    )
     assert people.returncode == engine.returncode == 0
     assert " why " not in people.stdout and "why the engine played" not in people.stdout
     assert "why the engine played" in engine.stdout
@@ -69,6 +78,10 @@ def test_why_is_offered_only_where_an_engine_plays() -> None:
 
 def test_2048_keys_each_do_one_thing_and_help_at_a_terminal_names_them() -> None:
     slides = {key for key, meaning in KEYS.items() if meaning in ("up", "down", "left", "right")}
-    assert slides.isdisjoint(key for key, meaning in KEYS.items() if meaning not in ("up", "down", "left", "right"))
-    assert {KEYS[key] for key in "wasd"} == {"up", "left", "down", "right"} and KEYS["d"] == KEYS["l"] == "right"
+    assert slides.isdisjoint(
+        key for key, meaning in KEYS.items() if meaning not in ("up", "down", "left", "right")
+    )
+    assert {KEYS[key] for key in "wasd"} == {"up", "left", "down", "right"} and KEYS["d"] == KEYS[
+        "l"
+    ] == "right"
     assert KEYS["u"] == "undo"

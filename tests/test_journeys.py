@@ -45,7 +45,8 @@ PLAY_TIME = "0.05"
 """`play --time`: the hint's engine (and any engine without a limit of its own) thinks this long."""
 
 ASKED = {1: ("hint", "why", "moves")}
-"""What a person at a pipe types at their second prompt before moving: by then an engine has moved."""
+"""What a person at a pipe types at their second prompt before moving: by then an engine has
+moved."""
 
 
 # The referee: what a finished game's banner must say, from the final position alone.
@@ -66,7 +67,8 @@ def rows_of(text: str) -> list[str]:
 
 
 def line_maker(rows: Sequence[str], k: int) -> set[str]:
-    """The marks with k in a row somewhere on a plain grid: rows, columns and both diagonals scanned."""
+    """The marks with k in a row somewhere on a plain grid: rows, columns and both diagonals
+    scanned."""
     found = set()
     height, width = len(rows), len(rows[0])
     for row in range(height):
@@ -82,19 +84,23 @@ def line_maker(rows: Sequence[str], k: int) -> set[str]:
 
 
 def last_mover(moves: Sequence[str]) -> int:
-    """The seat that made the last move of a game whose seats strictly alternate, First moving first."""
+    """The seat that made the last move of a game whose seats strictly alternate, First moving
+    first."""
     return (len(moves) - 1) % 2
 
 
 class Referee:
-    """One game family's end, judged without the code under test's winner, outcome or result words."""
+    """One game family's end, judged without the code under test's winner, outcome or result
+    words."""
 
     def verdict(self, game: AnyGame, moves: Sequence[str], state: Any) -> Verdict:
-        """The winner (and the banner's words) of the finished game ending in `state` after `moves`."""
+        """The winner (and the banner's words) of the finished game ending in `state` after
+        `moves`."""
         raise NotImplementedError
 
     def plies_left(self, game: AnyGame, state: Any) -> int | None:
-        """The most plies the game can still last from `state`, or None where no useful bound is known."""
+        """The most plies the game can still last from `state`, or None where no useful bound is
+        known."""
         raise NotImplementedError
 
     def middle(self, words: str, game: AnyGame, state: Any) -> list[str] | None:
@@ -104,7 +110,8 @@ class Referee:
 
 @dataclass(frozen=True)
 class Lines(Referee):
-    """m,n,k games, gravity and Connect Four: k in a row on the grid wins; a full board is a draw."""
+    """m,n,k games, gravity and Connect Four: k in a row on the grid wins; a full board is a
+    draw."""
 
     k: int
     marks: str = "xo"
@@ -121,15 +128,18 @@ class Lines(Referee):
 
 @dataclass(frozen=True)
 class Counters(Referee):
-    """Simple-Nim, Nim and Split-Nim: the last mover wins (normal play, and Split-Nim, where the side to
-    move cannot split) or loses (misère). A move takes at least one counter, or a split makes one pile more."""
+    """Simple-Nim, Nim and Split-Nim: the last mover wins (normal play, and Split-Nim, where the
+    side to move cannot split) or loses (misère). A move takes at least one counter, or a split
+    makes one pile more."""
 
     kind: str
     misere: bool = True
 
     def verdict(self, game: AnyGame, moves: Sequence[str], state: Any) -> Verdict:
         piles = self.piles(game, state)
-        assert all(pile <= (2 if self.kind == "split-nim" else 0) for pile in piles), f"not an end: {piles}"
+        assert all(pile <= (2 if self.kind == "split-nim" else 0) for pile in piles), (
+            f"not an end: {piles}"
+        )
         last = last_mover(moves)
         return Verdict(1 - last if self.misere and self.kind != "split-nim" else last)
 
@@ -144,7 +154,11 @@ class Counters(Referee):
     def middle(self, words: str, game: AnyGame, state: Any) -> list[str] | None:
         name, *rest = shlex.split(words)
         options = [word for word in rest if word.startswith("--")]
-        max_take = rest[rest.index("--max-take") : rest.index("--max-take") + 2] if "--max-take" in rest else []
+        max_take = (
+            rest[rest.index("--max-take") : rest.index("--max-take") + 2]
+            if "--max-take" in rest
+            else []
+        )
         flags = [word for word in options if word != "--max-take"]
         return [name, game.format_position(state), *max_take, *flags]
 
@@ -158,7 +172,8 @@ class Counters(Referee):
 
 
 class Seeds(Referee):
-    """Kalah: once a row is empty each side keeps its store and the seeds on its own row; more seeds wins."""
+    """Kalah: once a row is empty each side keeps its store and the seeds on its own row; more seeds
+    wins."""
 
     @staticmethod
     def rows(text: str) -> list[tuple[list[int], int]]:
@@ -179,8 +194,9 @@ class Seeds(Referee):
         return Verdict(winner, f"wins {max(south, north)}–{min(south, north)}")
 
     def plies_left(self, game: AnyGame, state: Any) -> int | None:
-        # Each move puts a seed in a store or moves the sown seeds nearer their row's store (the sum of
-        # those distances, at most seeds x pits, falls); so at most S + S * N * (S + 1) plies are left.
+        # Each move puts a seed in a store or moves the sown seeds nearer their row's store (the sum
+        # of those distances, at most seeds x pits, falls); so at most S + S * N * (S + 1) plies are
+        # left.
         sides = self.rows(game.format_position(state))
         seeds, pits = sum(sum(row) for row, _ in sides), len(sides[0][0])
         return seeds + seeds * pits * (seeds + 1)
@@ -188,27 +204,34 @@ class Seeds(Referee):
 
 @dataclass(frozen=True)
 class Tiles(Referee):
-    """2048: the score is what the merges made, Σ (log2 t - 1) t over the tiles less 4 for each 4 that
-    spawned (it was never merged), less that sum over a `start` position's tiles (a merge of two t
-    adds 2t to the sum, a spawned 4 adds 4); the game is over when no cell is empty and no
+    """2048: the score is what the merges made, Σ (log2 t - 1) t over the tiles less 4 for each 4
+    that spawned (it was never merged), less that sum over a `start` position's tiles (a merge of
+    two t adds 2t to the sum, a spawned 4 adds 4); the game is over when no cell is empty and no
     neighbours are equal."""
 
     goal: int = 2048
     start: str = ""
 
     def verdict(self, game: AnyGame, moves: Sequence[str], state: Any) -> Verdict:
-        grid = [[int(tile) for tile in row.split(",")] for row in game.format_position(state).split("/")]
+        grid = [
+            [int(tile) for tile in row.split(",")] for row in game.format_position(state).split("/")
+        ]
         tiles = [tile for row in grid for tile in row]
         lines = [*grid, *(list(column) for column in zip(*grid, strict=True))]
-        assert all(tiles) and not any(a == b for line in lines for a, b in pairwise(line)), f"not an end: {grid}"
+        assert all(tiles) and not any(a == b for line in lines for a, b in pairwise(line)), (
+            f"not an end: {grid}"
+        )
         fours = sum(move.startswith("4@") for move in moves)
-        given = [int(tile) for tile in self.start.replace("/", ",").split(",")] if self.start else []
+        given = (
+            [int(tile) for tile in self.start.replace("/", ",").split(",")] if self.start else []
+        )
         made_of = [*tiles, *(-tile for tile in given)]
         score = sum((abs(tile).bit_length() - 2) * tile for tile in made_of if tile) - 4 * fours
         best = max(tiles)
         made = best >= self.goal
         return Verdict(
-            0 if made else None, f"scores {score:,}, best tile {best} ({self.goal} {'made' if made else 'not made'})"
+            0 if made else None,
+            f"scores {score:,}, best tile {best} ({self.goal} {'made' if made else 'not made'})",
         )
 
     def plies_left(self, game: AnyGame, state: Any) -> int | None:
@@ -245,7 +268,8 @@ class Notes(Referee):
 
 @dataclass(frozen=True)
 class Takes(Referee):
-    """The subtraction plugin: whoever cannot take an allowed amount loses, so the last mover wins."""
+    """The subtraction plugin: whoever cannot take an allowed amount loses, so the last mover
+    wins."""
 
     takes: tuple[int, ...] = (1, 3, 4)
 
@@ -263,7 +287,8 @@ class Takes(Referee):
 
 
 class LabLines(Lines):
-    """The lab's tic-tac-toe plugin: its position is rows of X, O and '.'; it names no position in words."""
+    """The lab's tic-tac-toe plugin: its position is rows of X, O and '.'; it names no position in
+    words."""
 
     def middle(self, words: str, game: AnyGame, state: Any) -> list[str] | None:
         return None
@@ -276,10 +301,18 @@ class Spiel(Referee):
     def verdict(self, game: AnyGame, moves: Sequence[str], state: Any) -> Verdict:
         import pyspiel
 
-        spiel = pyspiel.load_game(shlex.split(game.spec)[0].removeprefix("openspiel:")).new_initial_state()
+        spiel = pyspiel.load_game(
+            shlex.split(game.spec)[0].removeprefix("openspiel:")
+        ).new_initial_state()
         for text in moves:
-            legal = [a for a, _ in spiel.chance_outcomes()] if spiel.is_chance_node() else spiel.legal_actions()
-            spiel.apply_action(next(a for a in legal if spiel.action_to_string(spiel.current_player(), a) == text))
+            legal = (
+                [a for a, _ in spiel.chance_outcomes()]
+                if spiel.is_chance_node()
+                else spiel.legal_actions()
+            )
+            spiel.apply_action(
+                next(a for a in legal if spiel.action_to_string(spiel.current_player(), a) == text)
+            )
         assert spiel.is_terminal(), f"not an end: {spiel}"
         returns = spiel.returns()
         return Verdict(None if returns[0] == returns[1] else int(returns[1] > returns[0]))
@@ -296,20 +329,23 @@ class Spiel(Referee):
 
 @dataclass(frozen=True)
 class Shape:
-    """A game in one shape: its words, its referee, and the engines that play it (small limits, seeded)."""
+    """A game in one shape: its words, its referee, and the engines that play it (small limits,
+    seeded)."""
 
     name: str
     words: str
     referee: Referee
     engines: dict[str, str]
     solve: tuple[str, ...] = ()
-    """solve's limit for the middle position (none: it is solved exactly); a depth, so each run is the same."""
+    """solve's limit for the middle position (none: it is solved exactly); a depth, so each run is
+    the same."""
     extra: tuple[tuple[str, ...], ...] = field(default=())
     """Pairings played besides the standard ones."""
 
 
 def engines(depth: int, iterations: int, rollout: str = "") -> dict[str, str]:
-    """Every engine at a small depth (alpha-beta one deeper), Monte Carlo at a few seeded simulations."""
+    """Every engine at a small depth (alpha-beta one deeper), Monte Carlo at a few seeded
+    simulations."""
     return {
         "minimax": f"minimax:depth={depth}",
         "negamax": f"negamax:depth={depth}",
@@ -326,13 +362,20 @@ EXAMPLES = ROOT / "examples"
 
 SHAPES = (
     Shape("simple-nim-misere", "simple-nim 9", Counters("simple-nim"), SMALL),
-    Shape("simple-nim-normal", "simple-nim 9 --max-take 2 --normal", Counters("simple-nim", misere=False), SMALL),
+    Shape(
+        "simple-nim-normal",
+        "simple-nim 9 --max-take 2 --normal",
+        Counters("simple-nim", misere=False),
+        SMALL,
+    ),
     Shape("nim-misere", "nim 2 3 5", Counters("nim"), SMALL),
     Shape("nim-normal", "nim 1 2 3 --normal", Counters("nim", misere=False), SMALL),
     Shape("split-nim", "split-nim 9", Counters("split-nim"), SMALL),
     Shape("3x3", "tictactoe", Lines(3), SMALL),
     Shape("4x4-k3", "tictactoe --size 4 --k 3", Lines(3), engines(2, 100)),
-    Shape("7x7-k4-gravity", "tictactoe --size 7 --k 4 --gravity", Lines(4), BOARD, ("--depth", "5")),
+    Shape(
+        "7x7-k4-gravity", "tictactoe --size 7 --k 4 --gravity", Lines(4), BOARD, ("--depth", "5")
+    ),
     Shape("connect4", "connect4", Lines(4), BOARD, ("--depth", "5")),
     Shape(
         "15x15-k5",
@@ -340,10 +383,14 @@ SHAPES = (
         Lines(5),
         engines(1, 10, rollout="heuristic"),
         ("--depth", "2"),
-        extra=(("alphabeta:time=0.1", "random"),),  # a narrowed search under a clock: issue 28's depth 4738
+        # a narrowed search under a clock: issue 28's depth 4738
+        extra=(("alphabeta:time=0.1", "random"),),
     ),
-    Shape("2048-3x3", "2048 --size 3", Tiles(), engines(1, 20), ("--algorithm", "expectimax:depth=2")),
-    # the shipped network: a 4x4 game from a crowded board (a few hundred plies), its hint, analysis and solve
+    Shape(
+        "2048-3x3", "2048 --size 3", Tiles(), engines(1, 20), ("--algorithm", "expectimax:depth=2")
+    ),
+    # the shipped network: a 4x4 game from a crowded board (a few hundred plies), its hint, analysis
+    # and solve
     Shape(
         "2048-learned",
         f"2048 --position {CROWDED}",
@@ -352,7 +399,14 @@ SHAPES = (
         ("--depth", "1"),
     ),
     Shape("kalah-3-3", "kalah --pits 3 --seeds 3", Seeds(), SMALL),
-    Shape("kalah-6-4", "kalah", Seeds(), engines(2, 30), ("--depth", "6"), extra=(("random", "alphabeta:time=0.05"),)),
+    Shape(
+        "kalah-6-4",
+        "kalah",
+        Seeds(),
+        engines(2, 30),
+        ("--depth", "6"),
+        extra=(("random", "alphabeta:time=0.05"),),
+    ),
     Shape("plates", "plates", Notes(), SMALL),
     Shape(
         "lab-tictactoe",
@@ -366,7 +420,11 @@ SHAPES = (
         "openspiel-tic-tac-toe",
         "openspiel:tic_tac_toe",
         Spiel(),
-        {**SMALL, "expectimax": "openspiel-ab:depth=2", "mcts": "openspiel-mcts:simulations=50,seed=1"},
+        {
+            **SMALL,
+            "expectimax": "openspiel-ab:depth=2",
+            "mcts": "openspiel-mcts:simulations=50,seed=1",
+        },
     ),
     Shape(
         "openspiel-pig",
@@ -386,8 +444,9 @@ BY_NAME = {shape.name: shape for shape in SHAPES}
 
 
 def pairings(shape: Shape) -> list[tuple[str, ...]]:
-    """Who plays: a person against alpha-beta (asking hint and why), each other engine against a person
-    or `random`, in both seats, and two people at one board; a one-player game, each alone."""
+    """Who plays: a person against alpha-beta (asking hint and why), each other engine against a
+    person or `random`, in both seats, and two people at one board; a one-player game, each
+    alone."""
     game = games.create(shape.words)
     if game.players == 1:
         return [("human",), ("random",), *((spec,) for spec in shape.engines.values())]
@@ -460,8 +519,8 @@ def journey(folder: Path, name: str, seats: tuple[str, ...]) -> Journey:
 
 
 def drawn_game(game: AnyGame, seed: int) -> tuple[list[str], list[tuple[str, Any]]]:
-    """A whole game of random legal moves for two people at one board, as typed, with `hint` asked at
-    the second prompt; and what was asked where."""
+    """A whole game of random legal moves for two people at one board, as typed, with `hint` asked
+    at the second prompt; and what was asked where."""
     rng = random.Random(seed)
     state, typed, asked = game.initial_state(), list[str](), list[tuple[str, Any]]()
     while not game.is_terminal(state):
@@ -490,7 +549,11 @@ def banner_winner(game: AnyGame, first: str) -> int | None:
     if " wins" not in first:
         return None
     label = first.split(" wins")[0]
-    named = [seat for seat, name in enumerate(game.player_names) if label == name or label.startswith(name + " (")]
+    named = [
+        seat
+        for seat, name in enumerate(game.player_names)
+        if label == name or label.startswith(name + " (")
+    ]
     assert len(named) == 1, f"the banner names no one seat: {first!r}"
     return named[0]
 
@@ -498,7 +561,9 @@ def banner_winner(game: AnyGame, first: str) -> int | None:
 def why_values(screen: str) -> list[float]:
     """The values of `why`'s table, row by row (the played move's first), as numbers."""
     lines = screen.splitlines()
-    start = next((at for at, line in enumerate(lines) if re.match(r"^why .+ played \S+:$", line)), len(lines))
+    start = next(
+        (at for at, line in enumerate(lines) if re.match(r"^why .+ played \S+:$", line)), len(lines)
+    )
     values = []
     for line in lines[start + 3 :]:
         if "│" not in line:
@@ -514,8 +579,8 @@ DEPTH = re.compile(r"depth (\d+)")
 
 def depths_within(shape: Shape, game: AnyGame, screen: str) -> list[str]:
     """Every depth the screen shows that is past the plies left where it was shown: a status line at
-    the position before its move, a hint at the position it was asked in, `why` at the position before
-    the engine's last move."""
+    the position before its move, a hint at the position it was asked in, `why` at the position
+    before the engine's last move."""
     referee = shape.referee
     state, before_engine, wrong = game.initial_state(), game.initial_state(), []
     for line in screen.splitlines():
@@ -535,8 +600,9 @@ def depths_within(shape: Shape, game: AnyGame, screen: str) -> list[str]:
 
 
 def named(shape: Shape) -> list[str]:
-    """What a person adds to replay or analyze a plugin game's record: the plugin, named (issue 29: a
-    record never runs code the person did not name), by a path that holds from the record's folder."""
+    """What a person adds to replay or analyze a plugin game's record: the plugin, named (issue 29:
+    a record never runs code the person did not name), by a path that holds from the record's
+    folder."""
     reference = shlex.split(shape.words)[0]
     return ["--plugin", str(ROOT / reference.split(":")[0])] if ".py:" in reference else []
 
@@ -545,10 +611,12 @@ def named(shape: Shape) -> list[str]:
 
 
 @pytest.mark.parametrize(("name", "seats"), CASES)
-def test_a_whole_game_ends_with_the_right_banner_and_replays(folder: Path, name: str, seats: tuple[str, ...]) -> None:
+def test_a_whole_game_ends_with_the_right_banner_and_replays(
+    folder: Path, name: str, seats: tuple[str, ...]
+) -> None:
     """Played to its end: exit 0, the banner's winner the referee's, the record the same game, every
-    depth within the game, hint and why answered; then the record replays to the same banner from its
-    own folder."""
+    depth within the game, hint and why answered; then the record replays to the same banner from
+    its own folder."""
     shape = BY_NAME[name]
     played = journey(folder, name, seats)
     ran_clean(played.run)
@@ -570,9 +638,12 @@ def test_a_whole_game_ends_with_the_right_banner_and_replays(folder: Path, name:
             assert hint is not None, "hint answered"
             assert game.parse_move(hint.group(1), state) in game.actions(state)
         if command == "why":
-            assert re.search(r"^why .+ played \S+:$|^no engine has moved yet", screen, re.MULTILINE), "why answered"
+            assert re.search(
+                r"^why .+ played \S+:$|^no engine has moved yet", screen, re.MULTILINE
+            ), "why answered"
             values = why_values(screen)
-            by_value = not re.search(r"^why .*\(mcts", screen, re.MULTILINE)  # Monte Carlo orders by its visits
+            # Monte Carlo orders by its visits
+            by_value = not re.search(r"^why .*\(mcts", screen, re.MULTILINE)
             assert not by_value or values[1:] == sorted(values[1:], reverse=True), (
                 f"why's moves not best first: {values}"
             )
@@ -584,15 +655,19 @@ def test_a_whole_game_ends_with_the_right_banner_and_replays(folder: Path, name:
 
 @pytest.mark.parametrize("name", [shape.name for shape in SHAPES])
 def test_the_record_of_a_person_against_alphabeta_is_analysed(folder: Path, name: str) -> None:
-    """`analyze --time 0.05` of a whole game: one row a move (chance's draws aside), the decisive ply one
-    of them."""
+    """`analyze --time 0.05` of a whole game: one row a move (chance's draws aside), the decisive
+    ply one of them."""
     played = journey(folder, name, pairings(BY_NAME[name])[0])
     assert played.record, played.run.stderr
     run = nimmax_in_process(
         "analyze", played.path.name, "--time", "0.05", *named(BY_NAME[name]), cwd=played.path.parent
     )
     ran_clean(run)
-    plies = [ply for ply, state in enumerate(played.states[:-1], start=1) if played.game.to_move(state) != CHANCE]
+    plies = [
+        ply
+        for ply, state in enumerate(played.states[:-1], start=1)
+        if played.game.to_move(state) != CHANCE
+    ]
     rows = re.findall(r"^│\s+(\d+) │", run.stdout, re.MULTILINE)
     assert [int(row) for row in rows] == plies
     decided = re.search(r"Decided at ply (\d+)", run.stdout)
@@ -600,19 +675,28 @@ def test_the_record_of_a_person_against_alphabeta_is_analysed(folder: Path, name
 
 
 def middle(shape: Shape, played: Journey) -> tuple[list[str], Any]:
-    """Game words starting at the middle of the journey's game (a position where a player moves), and it."""
+    """Game words starting at the middle of the journey's game (a position where a player moves),
+    and it."""
     game, states = played.game, played.states
-    candidates = [at for at in range(len(states) // 2, len(states)) if not game.is_terminal(states[at])]
+    candidates = [
+        at for at in range(len(states) // 2, len(states)) if not game.is_terminal(states[at])
+    ]
     at = next(at for at in candidates if game.to_move(states[at]) != CHANCE)
     words = shape.referee.middle(shape.words, game, states[at])
-    return (words, states[at]) if words is not None else (shlex.split(shape.words), game.initial_state())
+    return (
+        (words, states[at])
+        if words is not None
+        else (shlex.split(shape.words), game.initial_state())
+    )
 
 
 @pytest.mark.parametrize("name", [shape.name for shape in SHAPES])
-def test_the_middle_position_is_solved_and_explained_best_move_first(folder: Path, name: str) -> None:
-    """`solve --explain` and `solve --json` of the middle position of a person's game against alpha-beta:
-    the best move first in the table, the tree and the JSON; no depth past the plies left; Nim's values
-    those of theory."""
+def test_the_middle_position_is_solved_and_explained_best_move_first(
+    folder: Path, name: str
+) -> None:
+    """`solve --explain` and `solve --json` of the middle position of a person's game against
+    alpha-beta: the best move first in the table, the tree and the JSON; no depth past the plies
+    left; Nim's values those of theory."""
     shape = BY_NAME[name]
     played = journey(folder, name, pairings(shape)[0])
     assert played.record, played.run.stderr
@@ -623,10 +707,14 @@ def test_the_middle_position_is_solved_and_explained_best_move_first(folder: Pat
     ran_clean(explained)
     best = best_listed_first(explained.stdout)
     branches = re.findall(r"^[├└]── (\S+)  .*?(best)?$", explained.stdout, re.MULTILINE)
-    assert branches[0] == (best, "best"), f"the tree's first branch is not the table's best: {branches[:3]}"
+    assert branches[0] == (best, "best"), (
+        f"the tree's first branch is not the table's best: {branches[:3]}"
+    )
     assert [move for move, marked in branches if marked] == [best]
     shown = [int(depth) for depth in DEPTH.findall(explained.stdout)]
-    assert left is None or all(depth <= left for depth in shown), f"depths {shown} with {left} plies left"
+    assert left is None or all(depth <= left for depth in shown), (
+        f"depths {shown} with {left} plies left"
+    )
     answer = nimmax_in_process("solve", *words, *shape.solve, "--json", cwd=ROOT)
     ran_clean(answer)
     solved = json.loads(answer.stdout)

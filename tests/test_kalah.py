@@ -38,7 +38,8 @@ def start(pits: int, seeds: int) -> tuple[int, ...]:
 
 
 SMALL = [(pits, seeds) for pits in (2, 3, 4) for seeds in (1, 2, 3) if (pits, seeds) != (4, 3)]
-"""Boards the independent solver finishes quickly (Kalah(4,3) has 5 million positions: see the bench)."""
+"""Boards the independent solver finishes quickly (Kalah(4,3) has 5 million positions: see the
+bench)."""
 
 TINY = [(2, 1), (2, 2), (2, 3), (3, 1)]
 """Boards whose whole tree plain minimax walks without a cache."""
@@ -84,7 +85,8 @@ def test_capture_takes_the_last_seed_and_the_opposite_pit() -> None:
     # South sows pit 1 (1 seed) into empty pit 2, which faces North's pit 2 (5 seeds).
     after = game.result(at("1,0,2:0/1,5,1:0/s"), 1)
     assert game.format_position(after) == "0,0,2:6/1,0,1:0/n"
-    # North's pit 1 faces South's pit 3: North sows pit 2 (1 seed) into its empty pit 3 facing South's pit 1.
+    # North's pit 1 faces South's pit 3: North sows pit 2 (1 seed) into its empty pit 3 facing
+    # South's pit 1.
     north = game.result(at("4,1,1:0/2,1,0:3/n"), 2)
     assert game.format_position(north) == "0,1,1:0/2,0,0:8/s"
 
@@ -104,10 +106,12 @@ def test_no_capture_in_the_opponents_pits() -> None:
 
 def test_sowing_skips_the_opponents_store() -> None:
     game = Kalah(2, 1)
-    # 7 seeds from South's pit 2: store, North 1, North 2, (North's store skipped), South 1, 2, store, North 1.
+    # 7 seeds from South's pit 2: store, North 1, North 2, (North's store skipped), South 1, 2,
+    # store, North 1.
     after = game.result(at("1,7:0/1,1:5/s"), 2)
     assert game.format_position(after) == "2,1:2/3,2:5/n"
-    # North sowing 6 from its pit 1: North 2, its store, South 1, South 2, (South's store skipped), North 1, North 2.
+    # North sowing 6 from its pit 1: North 2, its store, South 1, South 2, (South's store skipped),
+    # North 1, North 2.
     north = game.result(at("1,1:4/6,1:0/n"), 1)
     assert game.format_position(north) == "2,2:4/1,3:1/s"
 
@@ -202,7 +206,9 @@ def test_rules_match_the_independent_sowing(position: tuple[list[int], int, int]
     state = Position(tuple(cells), player)
     assert parse_position(game.format_position(state)) == state
     if over(state.board):
-        assert game.is_terminal(state) and game.utility(state, player) == final_margin(state.board, player)
+        assert game.is_terminal(state) and game.utility(state, player) == final_margin(
+            state.board, player
+        )
         return
     legal = [pit for pit in range(1, pits + 1) if cells[player * (pits + 1) + pit - 1] > 0]
     assert sorted(game.actions(state)) == legal
@@ -215,7 +221,9 @@ def test_rules_match_the_independent_sowing(position: tuple[list[int], int, int]
 
 
 @given(boards(2, 40))
-def test_sowings_of_several_laps_match_the_independent_sowing(position: tuple[list[int], int, int]) -> None:
+def test_sowings_of_several_laps_match_the_independent_sowing(
+    position: tuple[list[int], int, int],
+) -> None:
     """Two pits a side and up to 40 seeds a pit: sowings lap the board three times and more."""
     cells, player, pits = position
     game = Kalah(pits, 1)
@@ -263,7 +271,9 @@ def test_positions_copy_and_replace_with_their_flag_and_seed_count() -> None:
 
 @settings(max_examples=60)
 @given(positions, st.integers(0, 3))
-def test_key_folds_seats_and_store_offsets_soundly(position: tuple[list[int], int, int], shift: int) -> None:
+def test_key_folds_seats_and_store_offsets_soundly(
+    position: tuple[list[int], int, int], shift: int
+) -> None:
     """The mirrored position (rows swapped, the other seat to move), with both stores raised
     alike, has the same key and the same perfect-play margin for its mover."""
     cells, player, pits = position
@@ -306,19 +316,24 @@ def test_alphabeta_values_every_first_move_exactly(pits: int, seeds: int) -> Non
 
 
 @pytest.mark.parametrize(("pits", "seeds"), SMALL)
-def test_iterative_deepening_with_a_shared_table_reaches_the_exact_value(pits: int, seeds: int) -> None:
+def test_iterative_deepening_with_a_shared_table_reaches_the_exact_value(
+    pits: int, seeds: int
+) -> None:
     game = kalah(pits, seeds)
     state = game.initial_state()
     table = Table()
     deepened = search(game, state, "alphabeta", nodes=10**8, table=table)
     assert deepened.exact and deepened.value == solved(state.board, 0)
-    again = search(game, state, "alphabeta", table=table, every_move=True, time=inf)  # answered from the warm table
+    # answered from the warm table
+    again = search(game, state, "alphabeta", table=table, every_move=True, time=inf)
     assert again.value == deepened.value
 
 
 @pytest.mark.parametrize(("pits", "seeds"), TINY)
 @pytest.mark.parametrize("engine", ["minimax", "negamax"])
-def test_plain_minimax_and_negamax_walk_the_whole_tree_correctly(engine: str, pits: int, seeds: int) -> None:
+def test_plain_minimax_and_negamax_walk_the_whole_tree_correctly(
+    engine: str, pits: int, seeds: int
+) -> None:
     game = kalah(pits, seeds)
     state = game.initial_state()
     result = search(game, state, engine, every_move=True, time=inf)
@@ -330,7 +345,9 @@ def test_plain_minimax_and_negamax_walk_the_whole_tree_correctly(engine: str, pi
 
 @pytest.mark.parametrize(("pits", "seeds"), [(2, 3), (3, 2), (3, 3), (4, 1)])
 @pytest.mark.parametrize("engine", ["minimax", "negamax"])
-def test_cached_minimax_and_negamax_agree_with_the_solver(engine: str, pits: int, seeds: int) -> None:
+def test_cached_minimax_and_negamax_agree_with_the_solver(
+    engine: str, pits: int, seeds: int
+) -> None:
     game = kalah(pits, seeds)
     state = game.initial_state()
     result = search(game, state, engine, cache=True, time=inf)
@@ -339,7 +356,9 @@ def test_cached_minimax_and_negamax_agree_with_the_solver(engine: str, pits: int
 
 @settings(max_examples=40)
 @given(positions)
-def test_every_engine_values_mid_game_positions_for_the_side_to_move(position: tuple[list[int], int, int]) -> None:
+def test_every_engine_values_mid_game_positions_for_the_side_to_move(
+    position: tuple[list[int], int, int],
+) -> None:
     """North to move, mid-extra-turn, lopsided stores: the value is the mover's margin."""
     cells, player, pits = position
     game = Kalah(pits, 1)
@@ -405,11 +424,19 @@ def test_a_whole_game_on_the_full_board_keeps_the_mover_on_extra_turns() -> None
     every ply is made by the seat the state names, some seat moves twice running, and the
     record replays to the same final position."""
     game = games.create("kalah")
-    seats = [players.create(parse_spec("alphabeta:depth=3")), players.create(parse_spec("random:seed=5"))]
+    seats = [
+        players.create(parse_spec("alphabeta:depth=3")),
+        players.create(parse_spec("random:seed=5")),
+    ]
     history = list(match.plies(game, seats))
     assert all(ply.seat == game.to_move(ply.before) for ply in history)
-    assert any(first.seat == second.seat for first, second in zip(history, history[1:], strict=False))
-    assert all(ply.after.again == (ply.after.player == ply.seat and not game.is_terminal(ply.after)) for ply in history)
+    assert any(
+        first.seat == second.seat for first, second in zip(history, history[1:], strict=False)
+    )
+    assert all(
+        ply.after.again == (ply.after.player == ply.seat and not game.is_terminal(ply.after))
+        for ply in history
+    )
     final = history[-1].after
     assert game.is_terminal(final) and sum(final.board) == 48
     record = match.GameRecord.of(game, ["alphabeta:depth=3", "random:seed=5"], history)
@@ -431,7 +458,11 @@ def test_cli_solve_json() -> None:
     for entry in record["moves"]:  # each move's own value, or (not exact) an upper bound of it
         after, mover = sow(board, 0, int(entry["move"]))
         truth = solved(after, mover) * (1 if mover == 0 else -1)
-        assert entry["value"] == truth if entry["exact"] else entry["value"] >= truth and entry["bound"] == "upper"
+        assert (
+            entry["value"] == truth
+            if entry["exact"]
+            else entry["value"] >= truth and entry["bound"] == "upper"
+        )
 
 
 def test_cli_solve_a_position_with_north_to_move() -> None:
@@ -441,7 +472,9 @@ def test_cli_solve_a_position_with_north_to_move() -> None:
     assert record["to_move"] == 1 and record["value"] == solved((0, 2, 1, 3, 1, 0, 2, 0), 1)
 
 
-@pytest.mark.parametrize("words", [["--pits", "0"], ["--position", "1,2:0/1:0/s"], ["--seeds", "many"]])
+@pytest.mark.parametrize(
+    "words", [["--pits", "0"], ["--position", "1,2:0/1:0/s"], ["--seeds", "many"]]
+)
 def test_cli_bad_game_words_exit_2_with_one_line(words: list[str]) -> None:
     done = nimmax("solve", "kalah", *words)
     assert done.returncode == 2
@@ -458,7 +491,11 @@ def drawn(game: Kalah, state: Position, last_move: object = None, bottom: int = 
 
 
 def digits(line: str) -> list[int]:
-    return [int(word) for word in line.replace("│", " ").replace("├", " ").replace("┤", " ").split() if word.isdigit()]
+    return [
+        int(word)
+        for word in line.replace("│", " ").replace("├", " ").replace("┤", " ").split()
+        if word.isdigit()
+    ]
 
 
 def test_renderer_draws_the_bottom_side_near_and_stores_at_the_ends() -> None:
@@ -467,7 +504,8 @@ def test_renderer_draws_the_bottom_side_near_and_stores_at_the_ends() -> None:
     lines = drawn(game, state, bottom=1)
     assert "South's pits" in lines[0] and "North's pits" in lines[6]
     assert digits(lines[0])[:3] == [3, 2, 1] and digits(lines[6])[:3] == [1, 2, 3]
-    assert digits(lines[2]) == [3, 2, 1]  # South's pits seen from North: its pit 1 faces North's pit 3
+    # South's pits seen from North: its pit 1 faces North's pit 3
+    assert digits(lines[2]) == [3, 2, 1]
     assert digits(lines[3]) == [7, 9]  # South's store on North's left, North's on its right
     assert digits(lines[4]) == [4, 5, 6]
     assert lines[-1] == "North to move"
@@ -484,15 +522,33 @@ def test_renderer_keeps_south_at_the_bottom_when_north_is_to_move() -> None:
 
 
 def boards_bottoms(screen: str) -> list[str]:
-    """The side at the bottom of every Kalah board drawn on a screen: the owner named under the near row."""
+    """The side at the bottom of every Kalah board drawn on a screen: the owner named under the near
+    row."""
     return re.findall(r"^ +1 +2 +3 +(\w+)'s pits$", screen, flags=re.MULTILINE)
 
 
-@pytest.mark.parametrize(("first", "second", "near"), [("random", "human", "North"), ("random", "random", "South")])
-def test_play_keeps_the_persons_side_at_the_bottom_else_souths(first: str, second: str, near: str) -> None:
-    moves = "\n".join(["1", "2", "3"] * 20)  # some refused (empty pits); every board is drawn all the same
+@pytest.mark.parametrize(
+    ("first", "second", "near"), [("random", "human", "North"), ("random", "random", "South")]
+)
+def test_play_keeps_the_persons_side_at_the_bottom_else_souths(
+    first: str, second: str, near: str
+) -> None:
+    # some refused (empty pits); every board is drawn all the same
+    moves = "\n".join(["1", "2", "3"] * 20)
     done = nimmax(
-        "play", "kalah", "--pits", "3", "--seeds", "2", "--first", first, "--second", second, "--seed", "4", stdin=moves
+        "play",
+        "kalah",
+        "--pits",
+        "3",
+        "--seeds",
+        "2",
+        "--first",
+        first,
+        "--second",
+        second,
+        "--seed",
+        "4",
+        stdin=moves,
     )
     assert done.returncode == 0, done.stderr
     bottoms = boards_bottoms(done.stdout)
@@ -502,7 +558,11 @@ def test_play_keeps_the_persons_side_at_the_bottom_else_souths(first: str, secon
 def test_renderer_announces_the_extra_turn_and_the_end() -> None:
     game = Kalah(3, 2)
     after = game.result(game.initial_state(), 2)
-    assert "Extra turn" in drawn(game, after, 2)[-1] and "South moves again" in drawn(game, after, 2)[-1]
+    assert (
+        "Extra turn" in drawn(game, after, 2)[-1]
+        and "South moves again" in drawn(game, after, 2)[-1]
+    )
     assert "Extra turn" not in drawn(game, game.result(after, 1), 1)[-1]
     finished = game.result(at("0,0,2:3/1,0,0:0/s"), 3)
-    assert drawn(game, finished)[-1] == "Game over: South wins 4–2"  # store 3+1; North's 2 swept to its store
+    # store 3+1; North's 2 swept to its store
+    assert drawn(game, finished)[-1] == "Game over: South wins 4–2"

@@ -36,9 +36,14 @@ def endgames(draw: st.DrawFn, pits: range, most_seeds: int) -> tuple[Position, i
     side (the game goes on), any stores and either side to move; and its pits a side."""
     size = draw(st.sampled_from(pits))
     seeds = draw(st.integers(2, most_seeds))
-    cuts = sorted(draw(st.lists(st.integers(0, seeds), min_size=2 * size - 1, max_size=2 * size - 1)))
+    cuts = sorted(
+        draw(st.lists(st.integers(0, seeds), min_size=2 * size - 1, max_size=2 * size - 1))
+    )
     cells = [high - low for low, high in zip([0, *cuts], [*cuts, seeds], strict=True)]
-    for empty, full, target in ((range(size), range(size, 2 * size), 0), (range(size, 2 * size), range(size), -1)):
+    for empty, full, target in (
+        (range(size), range(size, 2 * size), 0),
+        (range(size, 2 * size), range(size), -1),
+    ):
         if not any(cells[cell] for cell in empty):  # a seed moves across: the game goes on
             fullest = max(full, key=cells.__getitem__)
             cells[fullest] -= 1
@@ -49,7 +54,9 @@ def endgames(draw: st.DrawFn, pits: range, most_seeds: int) -> tuple[Position, i
 
 
 @given(endgames(range(1, 5), 7))
-def test_the_book_knows_the_margin_and_the_plies_the_literal_solver_finds(drawn: tuple[Position, int]) -> None:
+def test_the_book_knows_the_margin_and_the_plies_the_literal_solver_finds(
+    drawn: tuple[Position, int],
+) -> None:
     """The margin for the mover, and the plies to the end when each side takes the quickest win and
     the slowest loss (a draw's plies are no tie-break)."""
     state, pits = drawn
@@ -68,13 +75,19 @@ def test_the_book_nimmax_uses_agrees_with_the_literal_solver(drawn: tuple[Positi
     game = Kalah(4, 3)
     assert Capability.BOOK in game.capabilities
     known = game.book(state)
-    assert known is not None and (known.payoff, known.exact) == (kalah_solved(state.board, state.player), True)
+    assert known is not None and (known.payoff, known.exact) == (
+        kalah_solved(state.board, state.player),
+        True,
+    )
 
 
 def test_the_book_is_silent_beyond_its_seeds_and_on_small_boards() -> None:
     game = Kalah(4, 3)
     assert game.book(game.initial_state()) is None  # 24 seeds in the pits
-    assert Capability.BOOK not in Kalah(3, 3).capabilities and Kalah(3, 3).book(Kalah(3, 3).initial_state()) is None
+    assert (
+        Capability.BOOK not in Kalah(3, 3).capabilities
+        and Kalah(3, 3).book(Kalah(3, 3).initial_state()) is None
+    )
     assert Capability.BOOK not in Kalah(4, 3, endgame=0).capabilities
 
 
@@ -150,7 +163,9 @@ def damage(path: Path) -> None:
 
 
 def stale(path: Path) -> None:
-    data = path.read_bytes().replace(f"\n{kalah_book.FORMAT}\n".encode(), f"\n{kalah_book.FORMAT + 1}\n".encode(), 1)
+    data = path.read_bytes().replace(
+        f"\n{kalah_book.FORMAT}\n".encode(), f"\n{kalah_book.FORMAT + 1}\n".encode(), 1
+    )
     path.write_bytes(data)
 
 
@@ -187,7 +202,8 @@ def test_a_spoilt_book_is_made_again_with_one_line_never_trusted(
     assert again().encode() == made
     lines = said(capsys)
     assert len(lines) == 1 and reason in lines[0] and "made again" in lines[0], lines
-    assert cache.parse(book_file(fresh).read_bytes(), "kalah-3.book", kalah_book.FORMAT) == made  # kept whole again
+    # kept whole again
+    assert cache.parse(book_file(fresh).read_bytes(), "kalah-3.book", kalah_book.FORMAT) == made
     assert again().encode() == made and not said(capsys)
 
 
@@ -224,12 +240,19 @@ def test_the_work_reports_its_progress_to_the_display_installed(fresh: Path) -> 
         ({cache.ENVIRONMENT: "/tmp/mine"}, "linux", "/tmp/mine"),
         ({}, "linux", "/home/ada/.cache/nimmax"),
         ({"XDG_CACHE_HOME": "/var/cache/ada"}, "linux", "/var/cache/ada/nimmax"),
-        ({"XDG_CACHE_HOME": "relative"}, "linux", "/home/ada/.cache/nimmax"),  # the XDG spec ignores a relative one
+        # the XDG spec ignores a relative one
+        ({"XDG_CACHE_HOME": "relative"}, "linux", "/home/ada/.cache/nimmax"),
         ({}, "darwin", "/home/ada/Library/Caches/nimmax"),
-        ({"LOCALAPPDATA": "/c/Users/ada/AppData/Local"}, "win32", "/c/Users/ada/AppData/Local/nimmax/Cache"),
+        (
+            {"LOCALAPPDATA": "/c/Users/ada/AppData/Local"},
+            "win32",
+            "/c/Users/ada/AppData/Local/nimmax/Cache",
+        ),
     ],
 )
-def test_the_cache_folder_is_where_platformdirs_puts_it(environ: dict[str, str], platform: str, expected: str) -> None:
+def test_the_cache_folder_is_where_platformdirs_puts_it(
+    environ: dict[str, str], platform: str, expected: str
+) -> None:
     assert cache.folder(environ, platform, Path("/home/ada")) == Path(expected)
 
 
@@ -270,7 +293,11 @@ def test_a_book_widened_from_a_narrower_one_is_the_book_built_whole_on_its_ranks
     narrow, wide = kalah_book.build(3, 4), widened()
     assert wide.encode() == kalah_book.build(3, 7).encode()
     size = len(narrow.values)  # the ranks of at most 4 seeds come first
-    assert (wide.values[:size], wide.wins[:size], wide.losses[:size]) == (narrow.values, narrow.wins, narrow.losses)
+    assert (wide.values[:size], wide.wins[:size], wide.losses[:size]) == (
+        narrow.values,
+        narrow.wins,
+        narrow.losses,
+    )
 
 
 @settings(max_examples=30)
@@ -312,12 +339,18 @@ def test_a_search_to_the_end_reads_the_wide_book_a_timed_one_the_base() -> None:
     assert patient.work.patient and not game.work.patient and patient.shelf is game.shelf
 
 
-def test_a_build_asked_to_stop_keeps_the_layers_it_finished(fresh: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_build_asked_to_stop_keeps_the_layers_it_finished(
+    fresh: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     asked = itertools.count()
     shelf = kalah_book.Shelf(3)
-    book = shelf.shelved(7, cache.Work(halted=lambda: next(asked) >= 40))  # rows of 2-4 seeds: 31 checks
+    # rows of 2-4 seeds: 31 checks
+    book = shelf.shelved(7, cache.Work(halted=lambda: next(asked) >= 40))
     assert book.seeds == 4 and book.encode() == kalah_book.build(3, 4).encode()
-    assert cache.parse(book_file(fresh).read_bytes(), "kalah-3.book", kalah_book.FORMAT) == book.encode()
+    assert (
+        cache.parse(book_file(fresh).read_bytes(), "kalah-3.book", kalah_book.FORMAT)
+        == book.encode()
+    )
     assert shelf.shelved(7) is book  # this shelf tries no more
     assert shelved(3, 7).encode() == kalah_book.build(3, 7).encode() and not said(capsys)
 
@@ -326,8 +359,12 @@ ENDGAME = "3,3,2,0,0,1:10/1,1,1,1,0,1:12/s"
 """A Kalah(6,4) position of 14 seeds in the pits: its solve reads the book at once."""
 
 
-@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["sigint", "sigterm"])
-def test_a_signal_while_solve_builds_the_wide_book_stops_it_at_once(tmp_path: Path, signum: int, code: int) -> None:
+@pytest.mark.parametrize(
+    ("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["sigint", "sigterm"]
+)
+def test_a_signal_while_solve_builds_the_wide_book_stops_it_at_once(
+    tmp_path: Path, signum: int, code: int
+) -> None:
     """The solve of a 6-pit endgame widens the book to WIDE seeds at once (some 15 s of work): a
     signal a second in ends the command within seconds (a generous bound: the build alone would
     take the rest of those 15 s), and leaves in the cache the layers finished, a whole book."""
@@ -341,7 +378,8 @@ def test_a_signal_while_solve_builds_the_wide_book_stops_it_at_once(tmp_path: Pa
     sent = time.monotonic()
     out, err = process.communicate(timeout=30)
     assert process.returncode == code and time.monotonic() - sent < 5, err
-    assert "Traceback" not in err and json.loads(out)["best_move"], out  # the answer, as far as it got
+    # the answer, as far as it got
+    assert "Traceback" not in err and json.loads(out)["best_move"], out
     data = cache.parse((tmp_path / "kalah-6.book").read_bytes(), "kalah-6.book", kalah_book.FORMAT)
     assert isinstance(data, bytes) and kalah_book.Book.decode(6, data).seeds < kalah_book.WIDE[6]
 
@@ -372,7 +410,8 @@ def test_a_build_out_of_memory_is_dropped_and_the_search_goes_on_without_it(
     assert build.call_count == 1 and again is book and book.seeds == 0
     assert book.probe((1, 0, 0, 0, 1, 0), 0) is None and book.probe((0,) * 6, 0) is None
     assert said(capsys) == [
-        "nimmax: the Kalah endgame book (3 pits, 6 seeds): out of memory while making it; the search goes on with none"
+        "nimmax: the Kalah endgame book (3 pits, 6 seeds): out of memory while making it; the "
+        "search goes on with none"
     ]
     assert found.exact and found.value == booked.value and not book_file(fresh).exists()
 
@@ -392,7 +431,9 @@ def test_a_widening_out_of_memory_keeps_the_narrower_book_of_the_cache(
     assert kept == narrow.encode()
 
 
-def test_keeping_a_book_out_of_memory_still_searches_with_none(fresh: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_keeping_a_book_out_of_memory_still_searches_with_none(
+    fresh: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with mock.patch.object(cache, "keep", side_effect=MemoryError):
         book = shelved(3, 4)
     assert book.seeds == 0 and "out of memory" in capsys.readouterr().err
@@ -408,10 +449,12 @@ print(book.seeds, book.probe((0, 0, 0, 0, 0, 1) + (1, 0, 0, 0, 0, 0), 0))
 """
 
 
-@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads its address space from /proc")
+@pytest.mark.skipif(
+    not Path("/proc/self/statm").exists(), reason="reads its address space from /proc"
+)
 def test_a_real_build_past_an_address_space_limit_is_dropped(fresh: Path) -> None:
-    """The book of 6 pits and 14 seeds under 16 MB more than the interpreter holds: a real MemoryError
-    in the builder, one line, and an empty book rather than a dead process."""
+    """The book of 6 pits and 14 seeds under 16 MB more than the interpreter holds: a real
+    MemoryError in the builder, one line, and an empty book rather than a dead process."""
     import subprocess
     import sys
 
@@ -427,5 +470,6 @@ def test_a_real_build_past_an_address_space_limit_is_dropped(fresh: Path) -> Non
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["0", "None"]
     assert run.stderr.splitlines() == [
-        "nimmax: the Kalah endgame book (6 pits, 14 seeds): out of memory while making it; the search goes on with none"
+        "nimmax: the Kalah endgame book (6 pits, 14 seeds): out of memory while making it; the "
+        "search goes on with none"
     ]

@@ -36,7 +36,9 @@ def scores(payoff: int) -> st.SearchStrategy[float]:
     if payoff == 0:
         return st.just(0.0)
     distance = st.integers(1, HALF - 1)
-    return distance.map(lambda plies: float(payoff * SCALE - plies if payoff > 0 else payoff * SCALE + plies))
+    return distance.map(
+        lambda plies: float(payoff * SCALE - plies if payoff > 0 else payoff * SCALE + plies)
+    )
 
 
 @given(st.integers(-60, 60).flatmap(lambda payoff: st.tuples(st.just(payoff), scores(payoff))))
@@ -48,7 +50,9 @@ def test_every_score_lies_between_the_boundaries_of_its_payoff(pair: tuple[int, 
 
 
 @given(st.integers(-60, 60), st.integers(0, 40), st.data())
-def test_score_range_holds_every_score_of_payoffs_within_bounds(low: int, width: int, data: st.DataObject) -> None:
+def test_score_range_holds_every_score_of_payoffs_within_bounds(
+    low: int, width: int, data: st.DataObject
+) -> None:
     high = low + width
     payoff = data.draw(st.integers(low, high))
     score = data.draw(scores(payoff))
@@ -58,7 +62,9 @@ def test_score_range_holds_every_score_of_payoffs_within_bounds(low: int, width:
 
 @settings(max_examples=60)
 @given(positions)
-def test_bounds_hold_the_perfect_play_margin_and_the_evaluation(position: tuple[list[int], int, int]) -> None:
+def test_bounds_hold_the_perfect_play_margin_and_the_evaluation(
+    position: tuple[list[int], int, int],
+) -> None:
     cells, player, pits = position
     game = Kalah(pits, 1)
     state = Position(tuple(cells), player)
@@ -69,7 +75,9 @@ def test_bounds_hold_the_perfect_play_margin_and_the_evaluation(position: tuple[
 
 @settings(max_examples=60, deadline=None)
 @given(boards(4, 3))
-def test_alphabeta_with_bounds_equals_alphabeta_without_them(position: tuple[list[int], int, int]) -> None:
+def test_alphabeta_with_bounds_equals_alphabeta_without_them(
+    position: tuple[list[int], int, int],
+) -> None:
     """Every root move's value, and the best, straight to the end and to a depth limit alike."""
     cells, player, pits = position
     state = Position(tuple(cells), player)
@@ -93,7 +101,10 @@ def test_alphabeta_with_bounds_equals_minimax(position: tuple[list[int], int, in
     cells, player, pits = position
     game = Kalah(pits, 1)
     state = Position(tuple(cells), player)
-    assert search(game, state, "alphabeta", time=inf).value == search(game, state, "minimax", time=inf).value
+    assert (
+        search(game, state, "alphabeta", time=inf).value
+        == search(game, state, "minimax", time=inf).value
+    )
 
 
 @pytest.mark.parametrize(("pits", "seeds"), SMALL)
@@ -117,7 +128,8 @@ class Unkeyed(Kalah):
 
 
 def restocked(state: Position, lead: int) -> Position:
-    """The same pits and mover with the stores moved so that South leads by `lead` (as seeds allow)."""
+    """The same pits and mover with the stores moved so that South leads by `lead` (as seeds
+    allow)."""
     board, pits = list(state.board), state.pits
     total = board[pits] + board[-1]
     south = max(0, min(total, (total + lead) // 2))
@@ -164,5 +176,6 @@ def test_kalah_keys_its_table_on_the_pits_with_the_movers_lead_as_offset() -> No
     other = Position((2, 0, 1, 1, 1, 2, 0, 5), 0)
     (key, offset), (other_key, other_offset) = game.keyed(state), game.keyed(other)
     assert key == other_key and (offset, other_offset) == (4, -4)
-    mirrored = Position((1, 2, 0, 1, 2, 0, 1, 5), 1)  # North to move with South's pits: the same view
+    # North to move with South's pits: the same view
+    mirrored = Position((1, 2, 0, 1, 2, 0, 1, 5), 1)
     assert game.keyed(mirrored) == (key, 4)

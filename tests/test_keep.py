@@ -37,8 +37,12 @@ def plain(text: str) -> str:
     return ANSI.sub("", text).replace("\r", "")
 
 
-@pytest.mark.parametrize(("way", "code"), [("q", 0), ("ctrl-d", 0), ("ctrl-c", 130), ("hang-up", 129)])
-def test_each_way_of_leaving_a_game_keeps_it_and_says_where(tmp_path: Path, way: str, code: int) -> None:
+@pytest.mark.parametrize(
+    ("way", "code"), [("q", 0), ("ctrl-d", 0), ("ctrl-c", 130), ("hang-up", 129)]
+)
+def test_each_way_of_leaving_a_game_keeps_it_and_says_where(
+    tmp_path: Path, way: str, code: int
+) -> None:
     child = spawn(tmp_path, "play", "nim", "2", "3", "5")
     child.expect(shown("First ›"))
     child.send("3:4\r")
@@ -69,7 +73,8 @@ def test_each_way_of_leaving_a_game_keeps_it_and_says_where(tmp_path: Path, way:
 def test_play_resume_goes_on_with_the_latest_autosave_and_finishes_it(tmp_path: Path) -> None:
     left = run(tmp_path, "play", "nim", "2", "3", "5", stdin="3:4\nq\n")
     assert left.returncode == 0 and "game kept in" in left.stdout.splitlines()[-1]
-    again = run(tmp_path, "play", "--resume", stdin="q\n")  # the record's players; left again: kept anew
+    # the record's players; left again: kept anew
+    again = run(tmp_path, "play", "--resume", stdin="q\n")
     assert again.returncode == 0 and "First (you) vs Second (alphabeta)" in again.stdout
     assert "going on from ply 2" in again.stdout
     (kept,) = saves_in(tmp_path)
@@ -82,25 +87,40 @@ def test_play_resume_goes_on_with_the_latest_autosave_and_finishes_it(tmp_path: 
     assert record.moves[:2] == before and record.winner == 1  # 3:4 was best
     assert saves_in(tmp_path) == []
     nothing = run(tmp_path, "play", "--resume")
-    assert nothing.returncode == 2 and nothing.stderr.startswith("nimmax: no unfinished game to resume")
+    assert nothing.returncode == 2 and nothing.stderr.startswith(
+        "nimmax: no unfinished game to resume"
+    )
 
 
 def saves_in(folder: Path) -> list[Path]:
     return sorted(path for path in folder.iterdir() if path.name.startswith("autosave-"))
 
 
-def test_resume_of_a_named_record_appends_to_it_and_a_finished_one_is_refused(tmp_path: Path) -> None:
+def test_resume_of_a_named_record_appends_to_it_and_a_finished_one_is_refused(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "game.json"
-    assert run(tmp_path, "play", "nim", "2", "3", "5", "--record", str(path), stdin="1:1\nq\n").returncode == 0
+    assert (
+        run(
+            tmp_path, "play", "nim", "2", "3", "5", "--record", str(path), stdin="1:1\nq\n"
+        ).returncode
+        == 0
+    )
     assert run(tmp_path, "play", "--resume", str(path), "--first", "alphabeta").returncode == 0
     record = GameRecord.from_json(path.read_text())
-    assert record.finished and record.moves[0] == "1:1" and record.players == ("alphabeta", "alphabeta")
+    assert (
+        record.finished
+        and record.moves[0] == "1:1"
+        and record.players == ("alphabeta", "alphabeta")
+    )
     refused = run(tmp_path, "play", "--resume", str(path))
     assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
     assert "nimmax replay" in refused.stderr and "nimmax analyze" in refused.stderr
 
 
-def test_the_data_folder_is_never_followed_through_a_link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_data_folder_is_never_followed_through_a_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real, link = tmp_path / "real", tmp_path / "link"
     real.mkdir()
     link.symlink_to(real)
@@ -114,10 +134,20 @@ def test_the_data_folder_is_never_followed_through_a_link(tmp_path: Path, monkey
     assert saves.saved() == []
 
 
-def test_replay_steps_with_keys_shows_the_stored_analysis_and_agrees_with_position_at_ply(tmp_path: Path) -> None:
+def test_replay_steps_with_keys_shows_the_stored_analysis_and_agrees_with_position_at_ply(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "c4.json"
     played = run(
-        tmp_path, "play", "connect4", "--first", "random:seed=1", "--second", "random:seed=2", "--record", str(path)
+        tmp_path,
+        "play",
+        "connect4",
+        "--first",
+        "random:seed=1",
+        "--second",
+        "random:seed=2",
+        "--record",
+        str(path),
     )
     assert played.returncode == 0
     stored = run(tmp_path, "analyze", str(path), "--write", "--algorithm", "alphabeta:depth=1")
@@ -142,7 +172,9 @@ def test_replay_steps_with_keys_shows_the_stored_analysis_and_agrees_with_positi
     child.send("7\r")
     child.expect(shown("ply 7 of"))
     child.expect(shown("to move"))
-    board = [line.split()[1:] for line in plain(child.before).splitlines() if re.match(r"^\d ", line)]
+    board = [
+        line.split()[1:] for line in plain(child.before).splitlines() if re.match(r"^\d ", line)
+    ]
     child.expect(shown("q quit"))
     child.send("q")
     child.expect(pexpect.EOF)
@@ -157,7 +189,12 @@ def test_replay_steps_with_keys_shows_the_stored_analysis_and_agrees_with_positi
 
 def test_r_in_the_stepper_plays_on_from_the_ply_shown(tmp_path: Path) -> None:
     path = tmp_path / "nim.json"
-    assert run(tmp_path, "play", "nim", "2", "3", "5", "--record", str(path), stdin="1:1\n2:1\n3:1\n").returncode == 0
+    assert (
+        run(
+            tmp_path, "play", "nim", "2", "3", "5", "--record", str(path), stdin="1:1\n2:1\n3:1\n"
+        ).returncode
+        == 0
+    )
     child = spawn(tmp_path, "replay", str(path))
     child.expect(shown("q quit"))
     child.send("n")
@@ -187,13 +224,15 @@ def test_tab_on_a_big_board_lists_the_moves_near_the_stones_first() -> None:
     for text in ("b2", "n14", "b3"):
         state = game.result(state, game.parse_move(text, state))
     listed = [
-        completion.text for completion in MoveCompleter(game, state).get_completions(Document(""), CompleteEvent())
+        completion.text
+        for completion in MoveCompleter(game, state).get_completions(Document(""), CompleteEvent())
     ]
 
     def near(move: str) -> bool:
         column, row = ord(move[0]) - ord("a"), int(move[1:])
         return any(
-            abs(column - (ord(s[0]) - ord("a"))) <= 2 and abs(row - int(s[1:])) <= 2 for s in ("b2", "n14", "b3")
+            abs(column - (ord(s[0]) - ord("a"))) <= 2 and abs(row - int(s[1:])) <= 2
+            for s in ("b2", "n14", "b3")
         )
 
     assert all(near(move) for move in listed[:10])

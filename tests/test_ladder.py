@@ -37,16 +37,30 @@ def test_players_are_split_at_commas_keeping_each_spec_s_options() -> None:
 
 def test_the_time_a_move_goes_to_engines_without_a_limit_of_their_own() -> None:
     plan = ladder.plan(
-        "tictactoe", read_specs("alphabeta", "alphabeta:depth=2", "random", "minimax:nodes=50"), 0.25, 2, 1
+        "tictactoe",
+        read_specs("alphabeta", "alphabeta:depth=2", "random", "minimax:nodes=50"),
+        0.25,
+        2,
+        1,
     )
     assert plan.names == ("alphabeta:time=0.25", "alphabeta:depth=2", "random", "minimax:nodes=50")
     assert len(plan.pairings) == 6 and plan.total == 12
-    assert ladder.plan("tictactoe", read_specs("alphabeta", "random"), None, 2, 1).names == ("alphabeta", "random")
+    assert ladder.plan("tictactoe", read_specs("alphabeta", "random"), None, 2, 1).names == (
+        "alphabeta",
+        "random",
+    )
 
 
 def test_perfect_players_draw_each_other_and_never_lose_to_random() -> None:
     event = run(
-        ladder.plan("tictactoe", read_specs(PERFECT, "minimax:time=inf", "random"), None, 6, seed=5, openings=0)
+        ladder.plan(
+            "tictactoe",
+            read_specs(PERFECT, "minimax:time=inf", "random"),
+            None,
+            6,
+            seed=5,
+            openings=0,
+        )
     )
     rungs = {rung.name: rung for rung in ladder.ladder(event)}
     perfect, oracle, chance = rungs[PERFECT], rungs["minimax:time=inf"], rungs["random"]
@@ -81,7 +95,9 @@ def test_openings_come_from_the_seed_and_each_serves_a_colour_swapped_pair() -> 
     lines = ladder.opening_lines(plan)
     assert lines == ladder.opening_lines(again) and len(lines) == 4 and len(set(lines)) > 1
     assert all(len(line.split()) == 3 for line in lines)
-    assert ladder.opening_lines(ladder.plan("connect4", specs, None, 8, seed=5, openings=3)) != lines
+    assert (
+        ladder.opening_lines(ladder.plan("connect4", specs, None, 8, seed=5, openings=3)) != lines
+    )
     for index in range(0, 8, 2):
         assert plan.opening(index) == plan.opening(index + 1)
     games = [result for block in plan.blocks() for result in block_games(block)]
@@ -92,7 +108,10 @@ def test_openings_come_from_the_seed_and_each_serves_a_colour_swapped_pair() -> 
         for block in again.blocks()
         for result in block_games(block)
     ]
-    assert ladder.opening_lines(ladder.plan("connect4", specs, None, 8, seed=4, openings=0)) == [""] * 4
+    assert (
+        ladder.opening_lines(ladder.plan("connect4", specs, None, 8, seed=4, openings=0))
+        == [""] * 4
+    )
 
 
 def test_an_opening_stops_where_the_game_ends_and_never_leaves_a_win_in_one_unplayed() -> None:
@@ -130,9 +149,15 @@ def test_cli_ladder_json_and_table() -> None:
     assert best["elo"] == -worst["elo"] > 0 and "mean is 0" in record["rating_method"]
     assert record["crosstable"][PERFECT]["random"]["losses"] == 0
     assert record["opening_plies"] == 0 and record["openings"] == ["", ""]
-    shown = nimmax_in_process("ladder", "connect4", "--players", "alphabeta,random", "--games", "2", "--time", "0.02")
+    shown = nimmax_in_process(
+        "ladder", "connect4", "--players", "alphabeta,random", "--games", "2", "--time", "0.02"
+    )
     assert shown.returncode == 0, shown.stderr
-    assert "alphabeta:time=0.02" in shown.stdout and "95% interval" in shown.stdout and "nodes/s" in shown.stdout
+    assert (
+        "alphabeta:time=0.02" in shown.stdout
+        and "95% interval" in shown.stdout
+        and "nodes/s" in shown.stdout
+    )
     assert "played 2 of 2 games" in shown.stdout
 
 
@@ -152,7 +177,9 @@ def test_cli_ladder_json_and_table() -> None:
 )
 def test_cli_ladder_refuses_bad_input_in_one_line(args: list[str]) -> None:
     done = nimmax_in_process(*args)
-    assert done.returncode == 2 and done.stderr.startswith("nimmax: ") and done.stderr.count("\n") == 1, done.stderr
+    assert (
+        done.returncode == 2 and done.stderr.startswith("nimmax: ") and done.stderr.count("\n") == 1
+    ), done.stderr
 
 
 def test_ladder_help_shows_examples() -> None:
@@ -162,12 +189,24 @@ def test_ladder_help_shows_examples() -> None:
 
 def test_ctrl_c_prints_the_ladder_so_far_and_exits_130() -> None:
     process = nimmax_started(
-        "ladder", "nim", "2", "3", "5", "--players", "alphabeta,random", "--games", "1000000", "--seed", "1"
+        "ladder",
+        "nim",
+        "2",
+        "3",
+        "5",
+        "--players",
+        "alphabeta,random",
+        "--games",
+        "1000000",
+        "--seed",
+        "1",
     )
     until(lambda: running_commands(process), 20, "command running")
     time.sleep(1)  # games are played
     process.send_signal(signal.SIGINT)
     out, err = finish(process)
-    found = re.fullmatch(r"nimmax: interrupted after ([0-9]+) games; their results are printed\n", err)
+    found = re.fullmatch(
+        r"nimmax: interrupted after ([0-9]+) games; their results are printed\n", err
+    )
     assert process.returncode == 130 and found is not None, err
     assert f"interrupted after {found.group(1)} of 1000000 games" in out and "Elo" in out

@@ -24,7 +24,9 @@ from nimmax.search.engines import search
 from tests.cli_helpers import nimmax_in_process, ran_clean
 
 Boards = st.lists(st.integers(0, 15), min_size=16, max_size=16)
-Shapes = st.lists(st.lists(st.integers(0, 15), min_size=1, max_size=3, unique=True), min_size=1, max_size=3)
+Shapes = st.lists(
+    st.lists(st.integers(0, 15), min_size=1, max_size=3, unique=True), min_size=1, max_size=3
+)
 
 
 def packed(ranks: list[int]) -> int:
@@ -40,14 +42,18 @@ def reference_images(ranks: list[int]) -> list[list[int]]:
                 image = [0] * 16
                 for cell, rank in enumerate(ranks):
                     row, column = (cell % 4, cell // 4) if turned else (cell // 4, cell % 4)
-                    row, column = (3 - row if flip_rows else row), (3 - column if flip_columns else column)
+                    row, column = (
+                        (3 - row if flip_rows else row),
+                        (3 - column if flip_columns else column),
+                    )
                     image[4 * row + column] = rank
                 images.append(image)
     return images
 
 
 def reference_value(network: Network, ranks: list[int]) -> float:
-    """The network's value read cell by cell: every image, every tuple, its exponents as base-16 digits."""
+    """The network's value read cell by cell: every image, every tuple, its exponents as base-16
+    digits."""
     total = 0.0
     for image in reference_images(ranks):
         for cells, table in zip(network.tuples, network.tables, strict=True):
@@ -57,7 +63,9 @@ def reference_value(network: Network, ranks: list[int]) -> float:
 
 def random_network(shapes: list[list[int]], seed: int) -> Network:
     rng = random.Random(seed)
-    tables = [array("f", (rng.uniform(-100, 100) for _ in range(16 ** len(cells)))) for cells in shapes]
+    tables = [
+        array("f", (rng.uniform(-100, 100) for _ in range(16 ** len(cells)))) for cells in shapes
+    ]
     return Network(tuple(tuple(cells) for cells in shapes), tables)
 
 
@@ -69,8 +77,12 @@ def test_the_network_reads_each_tuple_as_the_slow_reference_does(
     network = random_network(shapes, seed)
     board = packed(ranks)
     for cells in shapes:
-        assert ntuple.index(board, cells) == sum(ranks[cell] << (4 * place) for place, cell in enumerate(cells))
-    assert network.value(board) == pytest.approx(reference_value(network, ranks), rel=1e-9, abs=1e-6)
+        assert ntuple.index(board, cells) == sum(
+            ranks[cell] << (4 * place) for place, cell in enumerate(cells)
+        )
+    assert network.value(board) == pytest.approx(
+        reference_value(network, ranks), rel=1e-9, abs=1e-6
+    )
 
 
 SYMMETRIC = random_network([[0, 1, 2, 3], [1, 2, 5, 6], [5, 6, 9]], seed=5)
@@ -88,10 +100,14 @@ def test_every_symmetry_of_a_board_has_the_same_value(ranks: list[int]) -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(st.lists(Boards, min_size=1, max_size=8))
-def test_the_trainer_slides_and_values_as_the_game_and_the_network_do(boards: list[list[int]]) -> None:
+def test_the_trainer_slides_and_values_as_the_game_and_the_network_do(
+    boards: list[list[int]],
+) -> None:
     game = Twenty48()
     trainer = Trainer(ntuple.SMALL[:2], batch=1, seed=1)
-    trainer.weights[:] = np.random.default_rng(3).uniform(-50, 50, trainer.weights.size).astype(np.float32)
+    trainer.weights[:] = (
+        np.random.default_rng(3).uniform(-50, 50, trainer.weights.size).astype(np.float32)
+    )
     packed_boards = np.array([packed(ranks) for ranks in boards], np.uint64)
     after, points = trainer.afterstates(packed_boards)
     network = trainer.network()
@@ -123,7 +139,8 @@ def test_a_td_step_moves_the_last_afterstate_towards_the_points_and_the_next_val
     boards = trainer.boards.copy()
     after, points = trainer.afterstates(boards)
     legal = after[:, 0] != boards[0]
-    best = max(points[move, 0] for move in range(4) if legal[move])  # zero weights: the most points wins
+    # zero weights: the most points wins
+    best = max(points[move, 0] for move in range(4) if legal[move])
     trainer.step()
     unique, counts = np.unique(before[0], return_counts=True)
     expected = np.zeros_like(trainer.weights)
@@ -147,7 +164,9 @@ def test_a_network_comes_back_from_its_file(tmp_path: Path) -> None:
         back = store.load(path)
         assert back.tuples == network.tuples and back.games == 1234 and store.games_in(path) == 1234
         board = packed([1, 2, 3, 0, 4, 5, 1, 2, 0, 0, 7, 1, 2, 3, 4, 5])
-        assert back.value(board) == pytest.approx(network.value(board), rel=1e-3, abs=2 * 800 / 32767)
+        assert back.value(board) == pytest.approx(
+            network.value(board), rel=1e-3, abs=2 * 800 / 32767
+        )
 
 
 @pytest.mark.parametrize(
@@ -163,7 +182,9 @@ def test_a_network_comes_back_from_its_file(tmp_path: Path) -> None:
         (lambda raw: b"", "cut short"),
     ],
 )
-def test_a_damaged_cut_or_foreign_file_is_refused_in_one_line(tmp_path: Path, spoil: object, said: str) -> None:
+def test_a_damaged_cut_or_foreign_file_is_refused_in_one_line(
+    tmp_path: Path, spoil: object, said: str
+) -> None:
     path = tmp_path / "n.ntuple"
     store.save(path, small_network())
     path.write_bytes(spoil(path.read_bytes()))  # type: ignore[operator]
@@ -172,11 +193,14 @@ def test_a_damaged_cut_or_foreign_file_is_refused_in_one_line(tmp_path: Path, sp
     assert said in str(refused.value) and "\n" not in str(refused.value)
 
 
-def test_a_header_asking_for_more_than_the_file_holds_is_refused_before_reading(tmp_path: Path) -> None:
+def test_a_header_asking_for_more_than_the_file_holds_is_refused_before_reading(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "n.ntuple"
     store.save(path, small_network())
     raw = bytearray(path.read_bytes())
-    raw[16 + 2 + 1 + 2 + 8 + 8 : 16 + 2 + 1 + 2 + 8 + 8 + 8] = (1 << 40).to_bytes(8, "little")  # payload length
+    # payload length
+    raw[16 + 2 + 1 + 2 + 8 + 8 : 16 + 2 + 1 + 2 + 8 + 8 + 8] = (1 << 40).to_bytes(8, "little")
     path.write_bytes(bytes(raw))
     with pytest.raises(store.BadNetwork, match="cut short"):
         store.load(path)
@@ -211,16 +235,25 @@ def mean_score(network: Network, seeds: range) -> float:
         while not game.is_terminal(state):
             if state.spawns:
                 outcomes = game.chance_outcomes(state)
-                state = game.result(state, rng.choices([o for _, o in outcomes], [p for p, _ in outcomes])[0])
+                state = game.result(
+                    state, rng.choices([o for _, o in outcomes], [p for p, _ in outcomes])[0]
+                )
             else:
-                slid = {move: game.slide(state.board, move) for move in MOVES if move in game.actions(state)}
-                state = game.result(state, max(slid, key=lambda m: slid[m][1] + network.value(slid[m][0])))
+                slid = {
+                    move: game.slide(state.board, move)
+                    for move in MOVES
+                    if move in game.actions(state)
+                }
+                state = game.result(
+                    state, max(slid, key=lambda m: slid[m][1] + network.value(slid[m][0]))
+                )
         scores.append(state.score)
     return statistics.mean(scores)
 
 
 def test_a_short_training_run_improves_play_on_fixed_seeds() -> None:
-    trainer = Trainer(ntuple.SMALL[:2], batch=16, seed=1, rate=0.5)  # a small batch learns most a game
+    # a small batch learns most a game
+    trainer = Trainer(ntuple.SMALL[:2], batch=16, seed=1, rate=0.5)
     fresh = trainer.network()  # zero weights: the move that scores most at once
     while trainer.games < 200:
         trainer.step()
@@ -263,7 +296,9 @@ def test_eval_choices_are_checked_against_the_game() -> None:
 # The command.
 
 
-def test_train_learns_keeps_and_resumes_in_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_train_learns_keeps_and_resumes_in_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("NIMMAX_CACHE_DIR", str(tmp_path))
     run = nimmax_in_process("train", "2048", "--games", "100", "--tuples", "small", "--seed", "3")
     ran_clean(run)
@@ -308,7 +343,9 @@ def test_train_refuses_bad_input_in_one_line(
     assert len(run.stderr.strip().splitlines()) <= 3  # the line, or typer's usage and its line
 
 
-def test_train_without_numpy_says_how_to_install_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_train_without_numpy_says_how_to_install_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("NIMMAX_CACHE_DIR", str(tmp_path))
     monkeypatch.setitem(sys.modules, "numpy", None)
     run = nimmax_in_process("train", "2048", "--games", "10")
@@ -322,4 +359,8 @@ def test_train_resuming_a_damaged_network_is_refused_in_one_line(
     monkeypatch.setenv("NIMMAX_CACHE_DIR", str(tmp_path))
     (tmp_path / "2048.ntuple").write_bytes(b"nimmax-ntuple\n\0\0" + b"\1" * 90)
     run = nimmax_in_process("train", "2048", "--resume")
-    assert run.returncode == 2 and "network of format" in run.stderr and len(run.stderr.strip().splitlines()) == 1
+    assert (
+        run.returncode == 2
+        and "network of format" in run.stderr
+        and len(run.stderr.strip().splitlines()) == 1
+    )

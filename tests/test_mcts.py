@@ -65,19 +65,24 @@ TACTICS = [
     ("connect4", ("a", "a", "b", "b", "c", "g"), {"d"}),  # X wins at d
     ("connect4", ("a", "c", "b", "c", "g", "c"), {"c"}),  # X must block column c
     ("tictactoe --size 15 --k 5", ("g8", "a1", "h8", "a3", "i8", "a5", "j8", "a7"), {"f8", "k8"}),
-    ("tictactoe --size 15 --k 5", ("a1", "g8", "a3", "h8", "f8", "i8", "a5", "j8"), {"k8"}),  # X must block k8
+    # X must block k8
+    ("tictactoe --size 15 --k 5", ("a1", "g8", "a3", "h8", "f8", "i8", "a5", "j8"), {"k8"}),
 ]
 
 
 @pytest.mark.parametrize(("words", "moves", "answers"), TACTICS)
-def test_it_wins_in_one_and_blocks_a_loss_in_one(words: str, moves: tuple[str, ...], answers: set[str]) -> None:
+def test_it_wins_in_one_and_blocks_a_loss_in_one(
+    words: str, moves: tuple[str, ...], answers: set[str]
+) -> None:
     game = games.create(words)
     result = mcts(game, played(game, *moves), iterations=300, seed=1)
     assert game.format_move(result.move) in answers
 
 
 @pytest.mark.parametrize(("words", "moves", "answers"), TACTICS[:4])
-def test_the_solver_alone_finds_them_on_small_boards(words: str, moves: tuple[str, ...], answers: set[str]) -> None:
+def test_the_solver_alone_finds_them_on_small_boards(
+    words: str, moves: tuple[str, ...], answers: set[str]
+) -> None:
     """Without the game's narrowing every reply is tried: the opponent's win in one below each
     other move is proven, so those moves are proven lost."""
     game = games.create(words)
@@ -145,7 +150,9 @@ def whole_game(words: str, spec: str, seed: int) -> tuple[list[Any], Any]:
         ("2048 --size 3 --goal 64", "mcts:iterations=60,seed=5,rollout=heuristic"),
     ],
 )
-def test_whole_games_with_extra_turns_and_chance_are_legal_and_reproducible(words: str, spec: str) -> None:
+def test_whole_games_with_extra_turns_and_chance_are_legal_and_reproducible(
+    words: str, spec: str
+) -> None:
     first, end = whole_game(words, spec, seed=11)
     again, _ = whole_game(words, spec, seed=11)
     assert first == again
@@ -173,9 +180,11 @@ LEFT_OUT_DRAW = (0, [-1, -1, 0])
 def test_a_narrowed_node_proves_no_loss_since_its_moves_left_out_are_untried() -> None:
     game = Narrowed(LEFT_OUT_DRAW)
     result = mcts(game, (), iterations=50, seed=1)
-    assert result.move in (0, 1) and result.value == -1 and not result.exact  # only the tried moves lose
+    # only the tried moves lose
+    assert result.move in (0, 1) and result.value == -1 and not result.exact
     whole = mcts(TreeGame(LEFT_OUT_DRAW), (), iterations=50, seed=1)
-    assert whole.move == 2 and whole.value == 0 and whole.exact  # without narrowing: the draw, proven
+    # without narrowing: the draw, proven
+    assert whole.move == 2 and whole.value == 0 and whole.exact
 
 
 def test_a_narrowed_node_still_proves_a_win() -> None:
@@ -185,7 +194,8 @@ def test_a_narrowed_node_still_proves_a_win() -> None:
 
 
 def test_on_a_big_board_the_tree_and_the_playouts_stay_near_the_stones() -> None:
-    # a copy with memos, which the search keeps, so heuristic_actions below answers as it did in the search
+    # a copy with memos, which the search keeps, so heuristic_actions below answers as it did in the
+    # search
     game = games.create("tictactoe --size 15 --k 5").for_search()
     state = played(game, "h8", "h9")
     moves_made: list[tuple[Any, Any]] = []
@@ -221,7 +231,9 @@ def test_the_next_move_starts_from_the_subtree_it_reuses() -> None:
     first = player.search(game, state)
     tree = player.table_for(game)
     assert isinstance(tree, Tree) and tree.root is not None and tree.root.visits == 2000
-    state = game.result(game.result(state, first.move), game.actions(game.result(state, first.move))[0])
+    state = game.result(
+        game.result(state, first.move), game.actions(game.result(state, first.move))[0]
+    )
     kept = tree.find(state)
     assert kept is not None and kept.visits > 0
     reused = kept.visits
@@ -235,7 +247,9 @@ def test_every_move_valued_starts_a_fresh_tree_over_every_move() -> None:
     game = games.create("tictactoe")
     state = played(game, "a1", "a2", "a3", "b2")
     result = mcts(game, state, time=inf_seconds(), every_move=True)
-    assert {game.format_move(move) for move, _ in result.moves} == {game.format_move(m) for m in game.actions(state)}
+    assert {game.format_move(move) for move, _ in result.moves} == {
+        game.format_move(m) for m in game.actions(state)
+    }
     assert result.exact and result.moves_proven and result.value == 0
     values = {game.format_move(move): value for move, value in result.moves}
     assert values["c2"] == 0 and all(value == -1 for move, value in values.items() if move != "c2")
@@ -263,7 +277,11 @@ def test_proven_values_agree_with_alphabeta_on_tictactoe(seed: int, length: int)
     assert result.value == truth  # settled: won (+1), lost (-1), or proven exactly
     if not game.is_terminal(state):
         after = game.result(state, result.move)
-        assert -alphabeta_value(game, after) * (1 if game.to_move(after) != game.to_move(state) else -1) == truth
+        assert (
+            -alphabeta_value(game, after)
+            * (1 if game.to_move(after) != game.to_move(state) else -1)
+            == truth
+        )
 
 
 @pytest.mark.parametrize(("pits", "seeds"), [(2, 2), (3, 1), (3, 2)])
@@ -289,7 +307,9 @@ def test_proven_nim_outcomes_agree_with_bouton(piles: tuple[int, ...], misere: b
     result = mcts(game, game.initial_state(), time=inf_seconds(), seed=2)
     assert (result.value > 0) == nim_mover_wins(piles, misere=misere)
     if result.value > 0:  # the move played keeps the win: the opponent is lost after it
-        assert not nim_mover_wins(game.result(game.initial_state(), result.move).piles, misere=misere)
+        assert not nim_mover_wins(
+            game.result(game.initial_state(), result.move).piles, misere=misere
+        )
 
 
 BIGGEST = [
@@ -339,7 +359,9 @@ def test_a_watcher_stops_it_and_it_answers_at_once() -> None:
     game = games.create("connect4")
     stopper = Stopper()
     start = time.perf_counter()
-    result = ENGINES["mcts"].search(game, game.initial_state(), Limits(time=inf_seconds()), watcher=stopper)
+    result = ENGINES["mcts"].search(
+        game, game.initial_state(), Limits(time=inf_seconds()), watcher=stopper
+    )
     assert time.perf_counter() - start < 1.0 and stopper.ticks == 1
     assert result.move in game.actions(game.initial_state()) and result.nodes == 1
 
@@ -379,7 +401,9 @@ def test_specs_and_refusals() -> None:
 
 
 def test_cli_duel_against_random() -> None:
-    run = nimmax("duel", "mcts:time=0.05", "random", "--game", "tictactoe", "--games", "4", "--json")
+    run = nimmax(
+        "duel", "mcts:time=0.05", "random", "--game", "tictactoe", "--games", "4", "--json"
+    )
     assert run.returncode == 0, run.stderr
     record = json.loads(run.stdout)
     assert record["per_player"]["mcts:time=0.05"]["losses"] == 0
@@ -389,7 +413,9 @@ def test_cli_solve_with_an_iteration_limit() -> None:
     run = nimmax("solve", "tictactoe", "--algorithm", "mcts:iterations=20000", "--json")
     assert run.returncode == 0, run.stderr
     record = json.loads(run.stdout)
-    assert record["nodes"] == 20000 and len(record["moves"]) == 9 and record["best_move"] is not None
+    assert (
+        record["nodes"] == 20000 and len(record["moves"]) == 9 and record["best_move"] is not None
+    )
 
 
 def test_cli_solve_to_the_end_proves_the_draw() -> None:
@@ -407,7 +433,11 @@ def test_cli_play_connect4_against_mcts() -> None:
 
 def test_cli_refusals_are_one_line() -> None:
     run = nimmax("solve", "nim", "3", "4", "--algorithm", "mcts:rollout=heuristic")
-    assert run.returncode == 2 and run.stderr.strip().count("\n") == 0 and "rollout=random" in run.stderr
+    assert (
+        run.returncode == 2
+        and run.stderr.strip().count("\n") == 0
+        and "rollout=random" in run.stderr
+    )
     run = nimmax("play", "connect4", "--second", "mcts:rollout=fast", stdin="quit\n")
     assert run.returncode == 2 and "random or heuristic" in run.stderr
 
@@ -431,8 +461,21 @@ def test_a_duel_seeds_mcts_game_by_game_alike_on_any_jobs() -> None:
     play the same games."""
     runs = []
     for jobs in ("1", "2"):
-        run = nimmax("duel", "mcts:iterations=150", "random", "--games", "8", "--seed", "5", "--jobs", jobs, "--json")
+        run = nimmax(
+            "duel",
+            "mcts:iterations=150",
+            "random",
+            "--games",
+            "8",
+            "--seed",
+            "5",
+            "--jobs",
+            jobs,
+            "--json",
+        )
         assert run.returncode == 0, run.stderr
         record = json.loads(run.stdout)
-        runs.append((record["wins"], record["draws"], record["per_player"]["mcts:iterations=150"]["nodes"]))
+        runs.append(
+            (record["wins"], record["draws"], record["per_player"]["mcts:iterations=150"]["nodes"])
+        )
     assert runs[0] == runs[1]

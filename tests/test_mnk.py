@@ -46,7 +46,10 @@ def oracle_lines(rows: int, cols: int, k: int) -> list[list[tuple[int, int]]]:
 
 
 def oracle_won(board: tuple[str, ...], mark: str, k: int) -> bool:
-    return any(all(board[r][c] == mark for r, c in line) for line in oracle_lines(len(board), len(board[0]), k))
+    return any(
+        all(board[r][c] == mark for r, c in line)
+        for line in oracle_lines(len(board), len(board[0]), k)
+    )
 
 
 def oracle_mover(board: tuple[str, ...]) -> str:
@@ -171,8 +174,12 @@ def test_4x3_transposed_is_the_same_game() -> None:
 # -- agreement with the independent solver ---------------------------------------------------
 
 
-@pytest.mark.parametrize(("rows", "cols", "k", "gravity"), [(3, 3, 3, False), (2, 4, 2, False), (3, 3, 3, True)])
-def test_alphabeta_agrees_with_the_oracle_on_every_position(rows: int, cols: int, k: int, gravity: bool) -> None:
+@pytest.mark.parametrize(
+    ("rows", "cols", "k", "gravity"), [(3, 3, 3, False), (2, 4, 2, False), (3, 3, 3, True)]
+)
+def test_alphabeta_agrees_with_the_oracle_on_every_position(
+    rows: int, cols: int, k: int, gravity: bool
+) -> None:
     game = game_for(rows, cols, k, gravity)
     for board in oracle_positions(rows, cols, k, gravity):
         state = game.notation.read_position("/".join(board))
@@ -182,7 +189,9 @@ def test_alphabeta_agrees_with_the_oracle_on_every_position(rows: int, cols: int
         result = search(game, state, "alphabeta", time=inf)
         assert result.value == oracle_value(board, k, gravity), board
         best = game.format_move(result.move)
-        best_cells = [cell for cell in oracle_moves(board, gravity) if cell_name(game, cell) == best]
+        best_cells = [
+            cell for cell in oracle_moves(board, gravity) if cell_name(game, cell) == best
+        ]
         assert -oracle_value(oracle_play(board, best_cells[0]), k, gravity) == result.value
 
 
@@ -194,7 +203,14 @@ def midgame(draw: st.DrawFn) -> Case:
     """A board shape, a position reached by random moves from the empty board, and those moves."""
     shape = draw(
         st.sampled_from(
-            [(4, 4, 3, False), (3, 4, 3, False), (4, 4, 4, False), (4, 5, 4, True), (4, 4, 3, True), (5, 5, 4, False)]
+            [
+                (4, 4, 3, False),
+                (3, 4, 3, False),
+                (4, 4, 4, False),
+                (4, 5, 4, True),
+                (4, 4, 3, True),
+                (5, 5, 4, False),
+            ]
         )
     )
     rows, cols, k, gravity = shape
@@ -269,9 +285,17 @@ def test_remembered_moves_are_the_empty_cells_and_a_game_pickles_without_them(ca
     bare = game_for(rows, cols, k, gravity)
     game = bare.for_search()
     state = game.notation.read_position("/".join(board))
-    expected = set() if oracle_over(board, k) else {cell_name(game, cell) for cell in oracle_moves(board, gravity)}
+    expected = (
+        set()
+        if oracle_over(board, k)
+        else {cell_name(game, cell) for cell in oracle_moves(board, gravity)}
+    )
     first, again = game.actions(state), game.actions(state)
-    assert first == again and {game.format_move(move) for move in first} == expected and len(first) == len(expected)
+    assert (
+        first == again
+        and {game.format_move(move) for move in first} == expected
+        and len(first) == len(expected)
+    )
     copy = pickle.loads(pickle.dumps(bare))
     assert not copy.rules._moves and copy.actions(state) == first
 
@@ -321,7 +345,10 @@ def test_different_positions_get_different_keys() -> None:
     assert len(keys) == len(classes)
 
 
-@given(st.sampled_from(["tictactoe --size 7 --k 5", "tictactoe --size 15 --k 5", "connect4"]), st.data())
+@given(
+    st.sampled_from(["tictactoe --size 7 --k 5", "tictactoe --size 15 --k 5", "connect4"]),
+    st.data(),
+)
 def test_heuristic_stays_inside_the_payoffs(words: str, data: st.DataObject) -> None:
     game = create_mnk(words)
     state = game.initial_state()
@@ -355,10 +382,16 @@ def test_connect_four_is_six_by_seven_with_gravity() -> None:
     game = create_mnk("connect4")
     shape = game.geometry
     assert (shape.rows, shape.cols, shape.k, shape.gravity) == (6, 7, 4, True)
-    assert [game.format_move(move) for move in game.actions(game.initial_state())] == list("dcebfag")
+    assert [game.format_move(move) for move in game.actions(game.initial_state())] == list(
+        "dcebfag"
+    )
     assert games.create("c4").spec == "connect4"
     small = games.create("connect4 --position ..../..../.xo.")
-    assert isinstance(small, MNK) and (small.geometry.rows, small.geometry.cols, small.geometry.gravity) == (3, 4, True)
+    assert isinstance(small, MNK) and (
+        small.geometry.rows,
+        small.geometry.cols,
+        small.geometry.gravity,
+    ) == (3, 4, True)
     assert games.create(small.spec).initial_state() == small.initial_state()
     assert games.create("connect4 --rows 5").spec == "connect4 --rows 5 --cols 7"
 
@@ -378,7 +411,12 @@ def test_move_notation() -> None:
     state = game.initial_state()
     move = game.parse_move("b3", state)
     assert game.format_move(move) == "b3"
-    assert game.parse_move("3,2", state) == game.parse_move("3 2", state) == game.parse_move(" B3 ", state) == move
+    assert (
+        game.parse_move("3,2", state)
+        == game.parse_move("3 2", state)
+        == game.parse_move(" B3 ", state)
+        == move
+    )
     after = game.result(state, move)
     assert game.format_position(after) == "..../..../.x.."
     for bad in ("b3", "e1", "a4", "0,1", "zz", ""):
@@ -393,7 +431,10 @@ def test_positions_round_trip_and_set_the_side_to_move() -> None:
     assert game.spec == "tictactoe --position xo./.x./..."
     assert games.create(game.spec).initial_state() == state
     over = games.create("tictactoe --position xxx/oo./...").initial_state()
-    assert games.create("tictactoe").is_terminal(over) and winner_of(games.create("tictactoe"), over) == 0
+    assert (
+        games.create("tictactoe").is_terminal(over)
+        and winner_of(games.create("tictactoe"), over) == 0
+    )
 
 
 @pytest.mark.parametrize(
@@ -458,7 +499,8 @@ def test_time_limited_move_on_a_big_board_keeps_its_budget() -> None:
 def test_time_limited_connect_four_blocks_and_wins() -> None:
     game = create_mnk("connect4 --position ......./......./......./......./o....../oxxx..o")
     state = game.initial_state()
-    assert game.format_move(search(game, state, "alphabeta", time=0.2).move) == "e"  # x wins at once
+    # x wins at once
+    assert game.format_move(search(game, state, "alphabeta", time=0.2).move) == "e"
     game = create_mnk("connect4 --position ......./......./......./......./x....../xooo.xx")
     state = game.initial_state()
     assert game.format_move(search(game, state, "alphabeta", time=0.2).move) == "e"  # x must block
@@ -472,7 +514,9 @@ def styles_of_cells(game: MNK, text: Text) -> dict[str, str]:
         line = lines[row + 1]
         start = len(line) - (2 * game.geometry.cols - 1)
         for col in range(game.geometry.cols):
-            styles["abc"[col] + str(row + 1)] = str(text.get_style_at_offset(console, offset + start + 2 * col))
+            styles["abc"[col] + str(row + 1)] = str(
+                text.get_style_at_offset(console, offset + start + 2 * col)
+            )
         offset += len(line) + 1
     return styles
 
@@ -499,11 +543,18 @@ def test_cli_solves_tictactoe_4x4_k3() -> None:
     assert finished.returncode == 0, finished.stderr
     record = json.loads(finished.stdout)
     assert record["value"] == 1 and record["exact"] and len(record["moves"]) == 16
-    assert record["game"] == "tictactoe --size 4 --k 3" and record["best_move"] in {"b2", "b3", "c2", "c3"}
+    assert record["game"] == "tictactoe --size 4 --k 3" and record["best_move"] in {
+        "b2",
+        "b3",
+        "c2",
+        "c3",
+    }
 
 
 def test_cli_solves_a_connect_four_position() -> None:
-    finished = nimmax("solve", "connect4", "--rows", "4", "--cols", "4", "--position", "..../..../..../.x..")
+    finished = nimmax(
+        "solve", "connect4", "--rows", "4", "--cols", "4", "--position", "..../..../..../.x.."
+    )
     assert finished.returncode == 0, finished.stderr
     assert "O to move" in finished.stdout and "draw" in finished.stdout
 
@@ -534,12 +585,19 @@ def chebyshev_near(game: MNK, state: Board, reach: int) -> set[str]:
     return {
         f"{'abcdefghijklmnopqrstuvwxyz'[col]}{row + 1}"
         for row, col in cells
-        if marks[row, col] == "." and any(max(abs(row - r), abs(col - c)) <= reach for r, c in stones)
+        if marks[row, col] == "."
+        and any(max(abs(row - r), abs(col - c)) <= reach for r, c in stones)
     }
 
 
 @given(
-    st.sampled_from(["tictactoe --size 15 --k 5", "tictactoe --size 9 --k 5", "tictactoe --rows 8 --cols 10 --k 4"]),
+    st.sampled_from(
+        [
+            "tictactoe --size 15 --k 5",
+            "tictactoe --size 9 --k 5",
+            "tictactoe --rows 8 --cols 10 --k 4",
+        ]
+    ),
     st.data(),
 )
 def test_a_limited_search_on_a_big_board_tries_near_cells_and_the_double_threats(
@@ -552,17 +610,21 @@ def test_a_limited_search_on_a_big_board_tries_near_cells_and_the_double_threats
     game = create_mnk(words)
     state = game.initial_state()
     for _ in range(data.draw(st.integers(1, 30))):
-        moves = [move for move in game.actions(state) if not game.is_terminal(game.result(state, move))]
+        moves = [
+            move for move in game.actions(state) if not game.is_terminal(game.result(state, move))
+        ]
         state = game.result(state, data.draw(st.sampled_from(moves)))
         if game.is_terminal(state) or state.x_threats or state.o_threats:
             break
     tried = game.heuristic_actions(state)
     if game.is_terminal(state):
         assert tried is None
-    elif state.x_threats or state.o_threats:  # the forced move, which `search_actions` gives: nothing is left out
+    # the forced move, which `search_actions` gives: nothing is left out
+    elif state.x_threats or state.o_threats:
         assert tried is None and len(game.search_actions(state)) == 1
     else:
-        names = [game.format_move(move) for move in tried or game.actions(state)]  # None: none left out
+        # None: none left out
+        names = [game.format_move(move) for move in tried or game.actions(state)]
         assert set(names) <= chebyshev_near(game, state, 2) and len(names) == len(set(names))
         doubles = double_threat_cells(game, state)
         mine, theirs = (state.o, state.x) if state.player else (state.x, state.o)
@@ -571,15 +633,24 @@ def test_a_limited_search_on_a_big_board_tries_near_cells_and_the_double_threats
         elif game.threats.vcf(mine, theirs):  # (vcf agrees with a plain search: see below)
             assert tried == (game.threats.vcf(mine, theirs).bit_length() - 1,)
         else:
-            assert 1 <= len(names) <= BEAM or double_threat_cells(game, state._replace(player=1 - state.player))
+            assert 1 <= len(names) <= BEAM or double_threat_cells(
+                game, state._replace(player=1 - state.player)
+            )
 
 
 def test_small_boards_gravity_and_the_empty_board() -> None:
-    assert create_mnk("tictactoe --size 7 --k 5").heuristic_actions(create_mnk("tictactoe --size 7").start) is None
+    assert (
+        create_mnk("tictactoe --size 7 --k 5").heuristic_actions(
+            create_mnk("tictactoe --size 7").start
+        )
+        is None
+    )
     connect4 = create_mnk("connect4")
     assert connect4.heuristic_actions(connect4.initial_state()) is None
     big = create_mnk("tictactoe --size 15 --k 5")
-    assert [big.format_move(move) for move in big.heuristic_actions(big.initial_state()) or ()] == ["h8"]
+    assert [big.format_move(move) for move in big.heuristic_actions(big.initial_state()) or ()] == [
+        "h8"
+    ]
 
 
 class Traced(MNK):
@@ -602,7 +673,8 @@ def test_a_subclass_keeps_its_own_members_in_a_search() -> None:
 
 
 class Counted(MNK):
-    """An m,n,k game that counts the calls of `heuristic_actions` (a search's copy counts with it)."""
+    """An m,n,k game that counts the calls of `heuristic_actions` (a search's copy counts with
+    it)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -623,7 +695,8 @@ class Counted(MNK):
 
 def wins_within_three(game: MNK, state: Board, move: int) -> bool:
     """Whether `move` wins by force within three plies: every reply leaves the mover a cell that
-    completes a line (read from the stones alone, with game.geometry.lines as the only nimmax help)."""
+    completes a line (read from the stones alone, with game.geometry.lines as the only nimmax
+    help)."""
     move_seat = state.player == 0
 
     def mine(board: Board) -> int:
@@ -672,15 +745,16 @@ def test_a_narrowed_search_stops_at_the_win_it_finds() -> None:
     result = search(game, state, "alphabeta", time=2.0)
     empty = game.geometry.cells - (state.x | state.o).bit_count()
     assert result.exact and result.value == 1
-    # The line may end at a position the threat proof answers as a book: the depth is then its plies.
+    # The line may end at a position the threat proof answers as a book: the depth is then its
+    # plies.
     assert len(result.pv) <= result.depth <= empty and result.seconds < 1.0
     assert wins_by_vcf(game, state, (result.depth + 1) // 2)
 
 
 def wins_by_vcf(game: MNK, state: Board, fours: int) -> bool:
-    """Whether the side to move wins by continuous fours within `fours` of its moves: each of
-    its moves makes a line lack one stone, so the other side must fill that cell (or lose at
-    once), until two such cells are open at once. Read from the stones and game.geometry.lines alone."""
+    """Whether the side to move wins by continuous fours within `fours` of its moves: each of its
+    moves makes a line lack one stone, so the other side must fill that cell (or lose at once),
+    until two such cells are open at once. Read from the stones and game.geometry.lines alone."""
     stones, others = (state.o, state.x) if state.player else (state.x, state.o)
     empty = game.geometry.board & ~(stones | others)
 
@@ -712,8 +786,11 @@ def wins_by_vcf(game: MNK, state: Board, fours: int) -> bool:
     return False
 
 
-ENDGAME_9X9 = ".xxoxxxo./xxxoooxo./oxoxxxoxx/xxxooxooo/xooxxxooo/oxxxoxxxo/oooxooxxx/ooxooxox./.ooxoox.o"
-"""A 9x9 k=5 game six moves from its end, o to move: a draw (plain minimax over all 720 orders agrees)."""
+ENDGAME_9X9 = (
+    ".xxoxxxo./xxxoooxo./oxoxxxoxx/xxxooxooo/xooxxxooo/oxxxoxxxo/oooxooxxx/ooxooxox./.ooxoox.o"
+)
+"""A 9x9 k=5 game six moves from its end, o to move: a draw (plain minimax over all 720 orders
+agrees)."""
 
 
 def test_a_limited_search_proves_what_leaves_no_move_out() -> None:
@@ -726,8 +803,13 @@ def test_a_limited_search_proves_what_leaves_no_move_out() -> None:
     assert search(game, state, "minimax", time=inf, cache=False).value == 0
     result = search(game, state, "alphabeta", time=5)
     assert result.exact and result.value == 0 and result.depth <= 6 and result.seconds < 2
-    forced = create_mnk(f"tictactoe --size 9 --k 5 --position {position(9, 'c3 d4 e5 f6', 'a1 a2 a3 i9')}")
-    assert forced.initial_state().x_threats and forced.heuristic_actions(forced.initial_state()) is None
+    forced = create_mnk(
+        f"tictactoe --size 9 --k 5 --position {position(9, 'c3 d4 e5 f6', 'a1 a2 a3 i9')}"
+    )
+    assert (
+        forced.initial_state().x_threats
+        and forced.heuristic_actions(forced.initial_state()) is None
+    )
 
 
 @pytest.mark.parametrize("engine", ["alphabeta", "minimax", "negamax", "expectimax"])
@@ -762,7 +844,8 @@ def test_alphabeta_reaches_depth_four_on_15x15_within_a_modest_node_budget(openi
 
 
 def oracle_window_score(board: tuple[str, ...], k: int) -> float:
-    """Every window free of the opponent, weighted 4 ** (stones - 1) for 1 to k - 1 stones: x's minus o's."""
+    """Every window free of the opponent, weighted 4 ** (stones - 1) for 1 to k - 1 stones: x's
+    minus o's."""
     score = 0.0
     for line in oracle_lines(len(board), len(board[0]), k):
         marks = [board[row][col] for row, col in line]
@@ -774,24 +857,31 @@ def oracle_window_score(board: tuple[str, ...], k: int) -> float:
 
 
 @given(
-    st.sampled_from(["tictactoe", "tictactoe --size 15 --k 5", "connect4", "tictactoe --rows 4 --cols 6 --k 3"]),
+    st.sampled_from(
+        ["tictactoe", "tictactoe --size 15 --k 5", "connect4", "tictactoe --rows 4 --cols 6 --k 3"]
+    ),
     st.data(),
 )
-def test_window_scores_kept_stone_by_stone_equal_a_count_of_every_window(words: str, data: st.DataObject) -> None:
+def test_window_scores_kept_stone_by_stone_equal_a_count_of_every_window(
+    words: str, data: st.DataObject
+) -> None:
     game = create_mnk(words)
     state = game.initial_state()
     for _ in range(data.draw(st.integers(1, 25))):
         if game.is_terminal(state):
             break
         board = tuple(game.format_position(state).split("/"))
-        assert game.evaluation.window_score(state.x, state.o) == oracle_window_score(board, game.geometry.k)
+        assert game.evaluation.window_score(state.x, state.o) == oracle_window_score(
+            board, game.geometry.k
+        )
         state = game.result(state, data.draw(st.sampled_from(list(game.actions(state)))))
 
 
 def test_threats_count_by_row_parity() -> None:
     """X's threat on row 3 from the bottom (odd) outweighs one on row 2, and O's the other way."""
     game = create_mnk("connect4")
-    odd, even = 1 << game.geometry.bit(3, 0), 1 << game.geometry.bit(4, 0)  # rows 3 and 2 from the bottom
+    # rows 3 and 2 from the bottom
+    odd, even = 1 << game.geometry.bit(3, 0), 1 << game.geometry.bit(4, 0)
     assert game.evaluation.parity_score(odd, 0) > game.evaluation.parity_score(even, 0) > 0
     assert game.evaluation.parity_score(0, even) < game.evaluation.parity_score(0, odd) < 0
 
@@ -809,7 +899,8 @@ def test_depth_8_alphabeta_opens_connect_four_in_the_centre() -> None:
 
 
 def position(size: int, xs: str, os: str) -> str:
-    """A size x size position with x and o on the cells named (`b2`: column b, row 2 from the top)."""
+    """A size x size position with x and o on the cells named (`b2`: column b, row 2 from the
+    top)."""
     rows = [["."] * size for _ in range(size)]
     for cells, mark in ((xs, "x"), (os, "o")):
         for cell in cells.split():
@@ -821,7 +912,8 @@ def position(size: int, xs: str, os: str) -> str:
     ("size", "xs", "os", "best"),
     [
         (9, "c3 d4 e5 f6 a9", "a1 a2 a3 i9", ["b2", "g7"]),  # x wins on the diagonal at once
-        (9, "a9 c9 e1 i1", "b4 c4 d4 e4", ["a4", "f4"]),  # x blocks o's open four: a loss either way, the slowest
+        # x blocks o's open four: a loss either way, the slowest
+        (9, "a9 c9 e1 i1", "b4 c4 d4 e4", ["a4", "f4"]),
         (9, "a9 c9 e1 i1 a4", "b4 c4 d4 e4 a1", ["f4"]),  # a four closed at a4: the one block
         (15, "d4 e5 f6 g7 a15", "o1 o2 o3 n15", ["c3", "h8"]),
         (15, "a15 c15 e1 o1 o15", "f8 g8 h8 i8 a1", ["e8", "j8"]),
@@ -865,12 +957,16 @@ def test_a_four_and_an_open_three_found_past_depth_two() -> None:
     on row 8 and a three on column i at once, and after the four is blocked the three becomes
     an open four. The search finds it within 60,000 nodes (and since `evaluate` values a
     victory by continuous fours, at depth 2 too: h8 forces i8, then x wins by fours from h6)."""
-    words = f"tictactoe --size 15 --k 5 --position {position(15, 'e8 f8 g8 h7 i5 j4 k3', 'd8 l2 a1 o1 a15 o15 a8')}"
+    words = (
+        "tictactoe --size 15 --k 5 --position "
+        f"{position(15, 'e8 f8 g8 h7 i5 j4 k3', 'd8 l2 a1 o1 a15 o15 a8')}"
+    )
     game = create_mnk(words)
     state = game.initial_state()
     assert search(game, state, "alphabeta", depth=2).value > 0.85
     strong = search(game, state, "alphabeta", nodes=60_000)
-    # The threat proof answers h8's reply as a book: h8 forces i8, then x wins by fours (checked here).
+    # The threat proof answers h8's reply as a book: h8 forces i8, then x wins by fours (checked
+    # here).
     assert strong.value == 1 and strong.exact and wins_by_vcf(game, state, (strong.depth + 1) // 2)
 
 
@@ -902,12 +998,18 @@ def plain_wins_with(game: MNK, mine: int, theirs: int, stone: int, fours: int) -
     theirs |= made
     answer = game.geometry.threats_of(theirs, mine)
     if answer:
-        return fours > 1 and answer.bit_count() == 1 and plain_wins_with(game, mine, theirs, answer, fours - 1)
+        return (
+            fours > 1
+            and answer.bit_count() == 1
+            and plain_wins_with(game, mine, theirs, answer, fours - 1)
+        )
     return plain_vcf(game, mine, theirs, fours - 1)
 
 
 @given(st.sampled_from(["tictactoe --size 7 --k 4", "tictactoe --size 9 --k 5"]), st.data())
-def test_victory_by_continuous_fours_agrees_with_a_plain_search(words: str, data: st.DataObject) -> None:
+def test_victory_by_continuous_fours_agrees_with_a_plain_search(
+    words: str, data: st.DataObject
+) -> None:
     game = create_mnk(words)
     state = game.initial_state()
     for _ in range(data.draw(st.integers(4, 24))):
@@ -927,12 +1029,17 @@ def test_a_victory_by_continuous_fours_is_played_at_once() -> None:
     """x can make no two fours at once, but e5 makes a four on column e (closed at e6: the block is
     e1) and a three on row 5, which b5 or f5 then turns into an open four: the limited search
     opens with e5."""
-    words = f"tictactoe --size 9 --k 5 --position {position(9, 'e2 e3 e4 c5 d5 a9', 'e6 i1 i9 a1 b9 c9')}"
+    words = (
+        "tictactoe --size 9 --k 5 --position "
+        f"{position(9, 'e2 e3 e4 c5 d5 a9', 'e6 i1 i9 a1 b9 c9')}"
+    )
     game = create_mnk(words)
     state = game.initial_state()
     assert not game.threats.shapes(state.x, state.o)[1]
     stone = game.threats.vcf(state.x, state.o)
-    assert game.format_move(stone.bit_length() - 1) == "e5" and plain_wins_with(game, state.x, state.o, stone, 3)
+    assert game.format_move(stone.bit_length() - 1) == "e5" and plain_wins_with(
+        game, state.x, state.o, stone, 3
+    )
     assert game.heuristic_actions(state) == (stone.bit_length() - 1,)
     result = search(game, state, "alphabeta", time=0.5)
     assert result.value > 0.85

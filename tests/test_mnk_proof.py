@@ -41,31 +41,39 @@ def exhaustive(columns: tuple[str, ...], mark: str) -> int:
 def columns_of(state: Board) -> tuple[str, ...]:
     """The columns of a 7x6 position, bottom first, as 'x' and 'o'."""
     text = CONNECT4.format_position(state).split("/")
-    return tuple("".join(row[col] for row in reversed(text) if row[col] != ".") for col in range(COLUMNS))
+    return tuple(
+        "".join(row[col] for row in reversed(text) if row[col] != ".") for col in range(COLUMNS)
+    )
 
 
 def endings(seed: int, count: int) -> list[Board]:
-    """Positions with at most EMPTY empty cells, no four on the board and none the mover completes at once,
-    from seeded random games (each game's positions from EMPTY cells on)."""
+    """Positions with at most EMPTY empty cells, no four on the board and none the mover completes
+    at once, from seeded random games (each game's positions from EMPTY cells on)."""
     rng, found = random.Random(seed), list[Board]()
     while len(found) < count:
         state = CONNECT4.initial_state()
         while not CONNECT4.is_terminal(state):
             taken = state.x | state.o
             mine = state.o_threats if state.player else state.x_threats
-            if ROWS * COLUMNS - taken.bit_count() <= EMPTY and not mine & (taken + CONNECT4.geometry.bottom):
+            if ROWS * COLUMNS - taken.bit_count() <= EMPTY and not mine & (
+                taken + CONNECT4.geometry.bottom
+            ):
                 found.append(state)
             state = CONNECT4.result(state, rng.choice(list(CONNECT4.actions(state))))
     return found[:count]
 
 
 def completed(stones: set[tuple[int, int]], empty: set[tuple[int, int]]) -> set[tuple[int, int]]:
-    """The empty cells (column, row) that would complete four of `stones`, by trying every line through each."""
+    """The empty cells (column, row) that would complete four of `stones`, by trying every line
+    through each."""
     found = set()
     for col, row in empty:
         for step_col, step_row in ((1, 0), (0, 1), (1, 1), (1, -1)):
             for start in range(-3, 1):
-                line = [(col + (start + at) * step_col, row + (start + at) * step_row) for at in range(4)]
+                line = [
+                    (col + (start + at) * step_col, row + (start + at) * step_row)
+                    for at in range(4)
+                ]
                 if all(cell == (col, row) or cell in stones for cell in line):
                     found.add((col, row))
     return found
@@ -80,7 +88,9 @@ def test_the_four_completing_cells_of_one_board_and_of_boards_side_by_side() -> 
             heights = [rng.randint(0, ROWS) for _ in range(COLUMNS)]
             taken = {(col, row) for col in range(COLUMNS) for row in range(heights[col])}
             stones = {cell for cell in taken if rng.random() < 0.6}
-            boards.append((sum(bit[cell] for cell in stones), proof.board ^ sum(bit[cell] for cell in taken)))
+            boards.append(
+                (sum(bit[cell] for cell in stones), proof.board ^ sum(bit[cell] for cell in taken))
+            )
             truth = sum(bit[cell] for cell in completed(stones, set(bit) - taken))
             assert proof.winning(*boards[-1]) == truth
         side_by_side = proof.winning(
@@ -92,9 +102,12 @@ def test_the_four_completing_cells_of_one_board_and_of_boards_side_by_side() -> 
         ]
         mine, empty = boards[0]
         possible = (proof.board ^ empty) + proof.bottom & proof.board
-        if possible:  # every move ranked by the cells it makes, as the move on its own board makes them
+        # every move ranked by the cells it makes, as the move on its own board makes them
+        if possible:
             ranked = proof.ordered(mine, proof.board ^ empty, possible)
-            assert sorted(move for *_, move, _ in ranked) == sorted(c & possible for c in proof.columns if c & possible)
+            assert sorted(move for *_, move, _ in ranked) == sorted(
+                c & possible for c in proof.columns if c & possible
+            )
             for cells, _, move, made in ranked:
                 assert made == proof.winning(mine | move, empty ^ move)
                 assert cells == -made.bit_count() or len(ranked) == 1
@@ -118,7 +131,9 @@ def test_the_follow_up_rules_bound_the_value_truly() -> None:
     proof, fired = Proof(ROWS, COLUMNS), 0
     for state in endings(7, 400):
         taken, mine = state.x | state.o, state.o if state.player else state.x
-        high = proof.follow_up(mine, taken, taken.bit_count() % 2, proof.winning(mine ^ taken, proof.board ^ taken))
+        high = proof.follow_up(
+            mine, taken, taken.bit_count() % 2, proof.winning(mine ^ taken, proof.board ^ taken)
+        )
         if high is not None:  # the rule proved the mover cannot win (0) or loses (-1)
             fired += 1
             assert exhaustive(columns_of(state), "o" if state.player else "x") <= high
@@ -126,21 +141,26 @@ def test_the_follow_up_rules_bound_the_value_truly() -> None:
 
 
 def test_past_the_books_a_search_proves_what_its_own_search_proves() -> None:
-    state = played("dcdcdcbaabeebf")  # X to move with 14 stones: d wins at once (three x's stand in d)
+    # X to move with 14 stones: d wins at once (three x's stand in d)
+    state = played("dcdcdcbaabeebf")
     assert CONNECT4.book(state) is None  # past the books the game itself knows nothing
     searching = CONNECT4.for_search()  # a search's copy proves
     assert searching.book(state) == Known(1.0, 1, True)
     for ending in endings(5, 8):
-        searching = CONNECT4.for_search()  # a search begins: the first position asked is one of its root's children
-        answers = [searching.book(ending) for _ in range(6)]  # asked again, with more nodes each time
+        # a search begins: the first position asked is one of its root's children
+        searching = CONNECT4.for_search()
+        # asked again, with more nodes each time
+        answers = [searching.book(ending) for _ in range(6)]
         truth = exhaustive(columns_of(ending), "o" if ending.player else "x")
         left = ROWS * COLUMNS - (ending.x | ending.o).bit_count()
         assert answers[-1] == Known(float(truth), left, truth == 0)
     proof = searching.proof
     assert proof is not None
-    for first, deeper in zip(endings(9, 20), endings(9, 20)[1:], strict=False):  # consecutive plies of one game mostly
+    # consecutive plies of one game mostly
+    for first, deeper in zip(endings(9, 20), endings(9, 20)[1:], strict=False):
         if (deeper.x | deeper.o).bit_count() > (first.x | first.o).bit_count():
-            searching.for_search()  # a new search: `first` is one of its root's children, `deeper` lies below
+            # a new search: `first` is one of its root's children, `deeper` lies below
+            searching.for_search()
             searching.book(first)
             searching.book(deeper)
             key = (deeper.o if deeper.player else deeper.x) + (deeper.x | deeper.o)
@@ -156,7 +176,8 @@ def test_the_moves_a_root_needs_keep_its_payoff() -> None:
         mover, other = ("o", "x") if ending.player else ("x", "o")
         truth = exhaustive(columns_of(ending), mover)
         taken, mine = ending.x | ending.o, ending.o if ending.player else ending.x
-        for _ in range(3):  # asked at the root of three searches, from the 12-stone book's payoff if it had one
+        # asked at the root of three searches, from the 12-stone book's payoff if it had one
+        for _ in range(3):
             searching.for_search()
             proof.read = True  # as in a search that reads the book
             cells = proof.best_moves(mine, taken, functools.partial(int, truth))
@@ -170,7 +191,8 @@ def test_the_moves_a_root_needs_keep_its_payoff() -> None:
 
 
 def test_a_root_the_book_says_is_won_is_proven_however_shallow_the_search() -> None:
-    state = played("daefedcbddee")  # X to move with 12 stones after a perfect defence: the win lies 27 plies away
+    # X to move with 12 stones after a perfect defence: the win lies 27 plies away
+    state = played("daefedcbddee")
     known = CONNECT4.book(state)
     assert known is not None and known.payoff == 1
     result = search(CONNECT4, state, "alphabeta", depth=1)  # its question counts nodes, asked first
@@ -185,7 +207,8 @@ def test_one_stone_past_the_book_the_mover_is_owed_the_negation_of_the_position_
             continue
         known = CONNECT4.book(state)
         assert known is not None
-        for col in CONNECT4.actions(state):  # each move of X leaves O at least the negation of X's payoff
+        # each move of X leaves O at least the negation of X's payoff
+        for col in CONNECT4.actions(state):
             child = CONNECT4.result(state, col)
             if not CONNECT4.is_terminal(child):
                 assert CONNECT4.least(child) >= -known.payoff

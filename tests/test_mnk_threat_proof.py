@@ -21,7 +21,8 @@ from nimmax.games.mnk.threat_proof import ThreatProof
 from .cli_helpers import nimmax_in_process, ran_clean
 
 SHAPES = ((5, 5, 4), (6, 6, 4), (5, 6, 4), (6, 6, 5))
-"""Boards the proof is checked on: small enough for the plain search, big enough for fours and double threats."""
+"""Boards the proof is checked on: small enough for the plain search, big enough for fours and
+double threats."""
 
 
 class Plain:
@@ -40,10 +41,14 @@ class Plain:
         self.through = [[line for line in lines if line >> cell & 1] for cell in range(rows * cols)]
 
     def empty(self, mine: int, theirs: int) -> list[int]:
-        """The empty cells, those on the fullest lines of `mine` free of `theirs` first (an order only)."""
+        """The empty cells, those on the fullest lines of `mine` free of `theirs` first (an order
+        only)."""
         cells = [cell for cell in range(self.full.bit_length()) if not (mine | theirs) >> cell & 1]
         return sorted(
-            cells, key=lambda cell: -max([(mine & line).bit_count() for line in self.open(theirs, cell)] or [0])
+            cells,
+            key=lambda cell: (
+                -max([(mine & line).bit_count() for line in self.open(theirs, cell)] or [0])
+            ),
         )
 
     def open(self, theirs: int, cell: int) -> list[int]:
@@ -56,7 +61,8 @@ class Plain:
 
     @functools.cache  # noqa: B019 (one instance per board shape, kept by the test module)
     def wins(self, mine: int, theirs: int, plies: int) -> bool:
-        """Whether the side to move (`mine`) can make a line within `plies` plies, whatever the other does."""
+        """Whether the side to move (`mine`) can make a line within `plies` plies, whatever the
+        other does."""
         if plies < 1:
             return False
         cells = self.empty(mine, theirs)
@@ -66,10 +72,12 @@ class Plain:
 
     @functools.cache  # noqa: B019
     def loses(self, mine: int, theirs: int, plies: int) -> bool:
-        """Whether the side to move (`mine`, no line on the board) loses within `plies` plies whatever it plays."""
+        """Whether the side to move (`mine`, no line on the board) loses within `plies` plies
+        whatever it plays."""
         if plies < 2:
             return False
-        for cell in self.empty(theirs, mine):  # the other side's fullest lines first: blocks refute a loss
+        # the other side's fullest lines first: blocks refute a loss
+        for cell in self.empty(theirs, mine):
             stones = mine | 1 << cell
             if self.completes(stones, cell) or stones | theirs == self.full:
                 return False  # a win, or the board filled: a draw
@@ -128,7 +136,9 @@ def check(game: MNK, state: Board, fours: int = FOURS) -> Known | None:
         assert known.plies % 2 == 1 and plain.wins(mine, theirs, known.plies), known
         assert not (known.exact and plain.wins(mine, theirs, known.plies - 2)), known
     else:
-        assert known.payoff < 0 and known.plies % 2 == 0 and plain.loses(mine, theirs, known.plies), known
+        assert (
+            known.payoff < 0 and known.plies % 2 == 0 and plain.loses(mine, theirs, known.plies)
+        ), known
         assert not (known.exact and plain.loses(mine, theirs, known.plies - 2)), known
     return known
 
@@ -148,7 +158,9 @@ def reached(game: MNK, picks: list[int]) -> Board:
 
 @settings(max_examples=120)
 @given(st.sampled_from(SHAPES), st.lists(st.integers(0, 35), min_size=7, max_size=22))
-def test_every_claim_holds_against_a_plain_search(shape: tuple[int, int, int], picks: list[int]) -> None:
+def test_every_claim_holds_against_a_plain_search(
+    shape: tuple[int, int, int], picks: list[int]
+) -> None:
     rows, cols, k = shape
     game = games.create(f"tictactoe --rows {rows} --cols {cols} --k {k}")
     assert isinstance(game, MNK)
@@ -168,7 +180,16 @@ def test_every_kind_of_claim_is_made_and_holds() -> None:
             if known is not None:
                 kinds.add((known.payoff, known.plies))
             state = game.result(state, rng.choice(game.actions(state)))
-    assert kinds >= {(1.0, 1), (1.0, 3), (1.0, 5), (1.0, 7), (-1.0, 2), (-1.0, 4), (-1.0, 6), (-1.0, 8)}, kinds
+    assert kinds >= {
+        (1.0, 1),
+        (1.0, 3),
+        (1.0, 5),
+        (1.0, 7),
+        (-1.0, 2),
+        (-1.0, 4),
+        (-1.0, 6),
+        (-1.0, 8),
+    }, kinds
 
 
 OPEN_THREE = "h8 h7 i7 g7 g9 i8 j10 k11 e8 f8 k9 h10"
@@ -216,7 +237,14 @@ def test_analyze_proves_the_last_plies_of_a_game_won_by_threats(tmp_path: Path) 
     game = f"tictactoe --size 15 --k 5 --position {position_after(OPEN_THREE)}"
     outcome = {"winner": 0, "utilities": [1.0, -1.0], "finished": True}
     record.write_text(
-        json.dumps({"game": game, "players": ["human", "human"], "moves": ["f10", "j6", "e11"], "result": outcome})
+        json.dumps(
+            {
+                "game": game,
+                "players": ["human", "human"],
+                "moves": ["f10", "j6", "e11"],
+                "result": outcome,
+            }
+        )
     )
     run = nimmax_in_process("analyze", str(record), "--time", "1", "--json")
     ran_clean(run)

@@ -43,7 +43,9 @@ def test_simple_nim_max_take_grid() -> None:
         for counters in range(0, 14):
             game = games.create(f"simple-nim {counters} --max-take {max_take}")
             moves = list(game.actions(game.initial_state()))
-            assert sorted(moves) == list(range(1, min(max_take, counters) + 1)) and len(set(moves)) == len(moves)
+            assert sorted(moves) == list(range(1, min(max_take, counters) + 1)) and len(
+                set(moves)
+            ) == len(moves)
             if counters:
                 assert mover_wins(game.spec) == (counters % (max_take + 1) != 1)
             normal = f"simple-nim {counters} --max-take {max_take} --normal"
@@ -69,7 +71,29 @@ def test_misere_nim_follows_bouton(piles: list[int]) -> None:
 
 def test_grundy_values_known_sequence() -> None:
     # OEIS A002188 starts 0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0.
-    assert [grundy(n) for n in range(21)] == [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0]
+    assert [grundy(n) for n in range(21)] == [
+        0,
+        0,
+        0,
+        1,
+        0,
+        2,
+        1,
+        0,
+        2,
+        1,
+        0,
+        2,
+        1,
+        3,
+        2,
+        1,
+        3,
+        2,
+        4,
+        3,
+        0,
+    ]
 
 
 @pytest.mark.parametrize("pile", range(1, 23))
@@ -194,7 +218,8 @@ def every_split(piles: list[int]) -> set[Split]:
 
 
 def check_sequence(moves: Sequence[object], legal: Set[object], illegal: Sequence[object]) -> None:
-    """`moves` is a sequence of exactly `legal`, each once, with len, indexing, slices and `in` agreeing."""
+    """`moves` is a sequence of exactly `legal`, each once, with len, indexing, slices and `in`
+    agreeing."""
     listed = list(moves)
     assert len(listed) == len(moves) == len(legal) and set(listed) == legal
     assert [moves[index] for index in range(len(moves))] == listed
@@ -210,7 +235,16 @@ def test_nim_moves_are_every_take_once_winning_take_first(piles: list[int], norm
     game = games.create("nim " + " ".join(map(str, piles)) + (" --normal" if normal else ""))
     state = game.initial_state()
     moves = game.actions(state)
-    illegal = [Take(len(piles), 1), Take(0, piles[0] + 1), Take(0, 0), Take(-1, 1), (0,), (0, 1, 2), "1:1", None]
+    illegal = [
+        Take(len(piles), 1),
+        Take(0, piles[0] + 1),
+        Take(0, 0),
+        Take(-1, 1),
+        (0,),
+        (0, 1, 2),
+        "1:1",
+        None,
+    ]
     check_sequence(moves, every_take(piles), illegal)
     if moves and nim_mover_wins(piles, misere=not normal):
         after = game.result(state, moves[0])
@@ -219,10 +253,14 @@ def test_nim_moves_are_every_take_once_winning_take_first(piles: list[int], norm
 
 @given(st.integers(0, 30), st.integers(1, 6), st.booleans())
 def test_simple_nim_moves_winning_take_first(counters: int, max_take: int, normal: bool) -> None:
-    game = games.create(f"simple-nim {counters} --max-take {max_take}" + (" --normal" if normal else ""))
+    game = games.create(
+        f"simple-nim {counters} --max-take {max_take}" + (" --normal" if normal else "")
+    )
     state = game.initial_state()
     moves = game.actions(state)
-    check_sequence(moves, set(range(1, min(max_take, counters) + 1)), [0, -1, max_take + 1, counters + 1, "1"])
+    check_sequence(
+        moves, set(range(1, min(max_take, counters) + 1)), [0, -1, max_take + 1, counters + 1, "1"]
+    )
     if simple_nim_mover_wins(counters, max_take, misere=not normal) and counters:
         after = game.result(state, moves[0])
         assert not simple_nim_mover_wins(after.counters, max_take, misere=not normal)
@@ -232,11 +270,21 @@ def test_simple_nim_moves_winning_take_first(counters: int, max_take: int, norma
 def test_split_nim_moves_are_every_split_once(piles: list[int]) -> None:
     game = games.create("split-nim " + " ".join(map(str, piles)))
     moves = game.actions(game.initial_state())
-    illegal = [Split(0, piles[0], 0), Split(0, 1, 1), Split(len(piles), 2, 1), (0, 2), "1:2+1", None]
+    illegal = [
+        Split(0, piles[0], 0),
+        Split(0, 1, 1),
+        Split(len(piles), 2, 1),
+        (0, 2),
+        "1:2+1",
+        None,
+    ]
     check_sequence(moves, every_split(piles), illegal)
 
 
-@pytest.mark.parametrize("move", [Take(0, 0), Take(3, 1), Take(0, 3), (0,), (0, 1, 2), "1:1", None, Take(0, 1.5)])  # type: ignore[arg-type]
+@pytest.mark.parametrize(
+    "move",
+    [Take(0, 0), Take(3, 1), Take(0, 3), (0,), (0, 1, 2), "1:1", None, Take(0, 1.5)],  # type: ignore[arg-type]
+)
 def test_result_refuses_what_actions_does_not_offer(move: object) -> None:
     game = games.create("nim 2 3 5")
     assert move not in game.actions(game.initial_state())
@@ -258,6 +306,6 @@ def test_huge_piles_cost_constant_time_to_start() -> None:
     simple = games.create("simple-nim 1000000000 --max-take 1000000000")
     assert next(iter(simple.actions(simple.initial_state()))) == 10**9 - 1  # leave the last counter
     split = games.create("split-nim 1000000")
-    assert len(split.actions(split.initial_state())) == 499_999 and Split(0, 999_999, 1) in split.actions(
-        split.initial_state()
-    )
+    assert len(split.actions(split.initial_state())) == 499_999 and Split(
+        0, 999_999, 1
+    ) in split.actions(split.initial_state())

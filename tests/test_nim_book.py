@@ -50,7 +50,15 @@ def test_nim_book_follows_bouton_for_any_piles(piles: list[int], misere: bool) -
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 60), st.integers(1, 7), st.booleans())
 def test_simple_nim_book_is_exact(counters: int, max_take: int, misere: bool) -> None:
-    game = games.create(["simple-nim", str(counters), "--max-take", str(max_take), *([] if misere else ["--normal"])])
+    game = games.create(
+        [
+            "simple-nim",
+            str(counters),
+            "--max-take",
+            str(max_take),
+            *([] if misere else ["--normal"]),
+        ]
+    )
     known = booked(game).book(Pile(counters, 0))
     assert known is not None and known.exact
     assert (known.payoff, known.plies) == simple_nim_end(counters, max_take, misere)
@@ -85,18 +93,23 @@ def test_huge_nim_is_solved_at_once_with_a_winning_move() -> None:
 
 
 def test_a_timed_solve_of_nim_proves_every_move_it_lists() -> None:
-    """Issue 40: `solve nim 60 70 80 90` showed every move "0 · heuristic estimate" in a game without draws."""
+    """Issue 40: `solve nim 60 70 80 90` showed every move "0 · heuristic estimate" in a game
+    without draws."""
     run = nimmax_in_process("solve", "nim", "60", "70", "80", "90", "--time", "1", "--json")
     assert run.returncode == 0, run.stderr
     record = json.loads(run.stdout)
-    assert record["exact"] is True and record["value"] == (1 if nim_mover_wins([60, 70, 80, 90], misere=True) else -1)
+    assert record["exact"] is True and record["value"] == (
+        1 if nim_mover_wins([60, 70, 80, 90], misere=True) else -1
+    )
     assert all(move["value"] != 0 for move in record["moves"])
 
 
 def test_the_book_answers_a_play_time_search_with_a_proof() -> None:
     game = games.create("nim 60 70 80 90 --normal")
     result = search(game, game.initial_state(), "alphabeta", time=0.5)
-    assert result.exact and result.value == (1 if nim_mover_wins([60, 70, 80, 90], misere=False) else -1)
+    assert result.exact and result.value == (
+        1 if nim_mover_wins([60, 70, 80, 90], misere=False) else -1
+    )
 
 
 def booked(game: AnyGame) -> Booked[Any]:

@@ -1,5 +1,5 @@
-"""The one number reader: ASCII digits only, bounds checked, at most 40 typed characters quoted;
-and the exact refusals the games, the player specs and --delay give, naming the field and the range."""
+"""The one number reader: ASCII digits only, bounds checked, at most 40 typed characters quoted; and
+the exact refusals the games, the player specs and --delay give, naming the field and the range."""
 
 from __future__ import annotations
 
@@ -10,7 +10,15 @@ import pytest
 
 from nimmax import games
 from nimmax.game import BadGameSpec, BadInput, IllegalMove
-from nimmax.numbers import MAX_DELAY, MAX_SEED, QUOTE_LIMIT, float_option, parse_float, parse_int, quoted
+from nimmax.numbers import (
+    MAX_DELAY,
+    MAX_SEED,
+    QUOTE_LIMIT,
+    float_option,
+    parse_float,
+    parse_int,
+    quoted,
+)
 from nimmax.players import PLAYERS, BadPlayerSpec, SearchPlayer, parse_spec
 
 from .cli_helpers import nimmax_in_process
@@ -18,7 +26,9 @@ from .cli_helpers import nimmax_in_process
 # ---------------------------------------------------------------- parse_int
 
 
-@pytest.mark.parametrize(("text", "number"), [("0", 0), ("7", 7), (" 12 ", 12), ("007", 7), ("-3", -3), ("10", 10)])
+@pytest.mark.parametrize(
+    ("text", "number"), [("0", 0), ("7", 7), (" 12 ", 12), ("007", 7), ("-3", -3), ("10", 10)]
+)
 def test_whole_numbers_in_range_are_read(text: str, number: int) -> None:
     assert parse_int(text, "n", -5, 20) == number
 
@@ -50,7 +60,10 @@ def test_whole_numbers_in_range_are_read(text: str, number: int) -> None:
 def test_anything_else_is_refused_naming_the_field_and_range(text: str) -> None:
     with pytest.raises(BadInput) as refused:
         parse_int(text, "pile", -5, 10)
-    assert str(refused.value) == f"pile must be a whole number from -5 to 10, not {quoted(text.strip())}"
+    assert (
+        str(refused.value)
+        == f"pile must be a whole number from -5 to 10, not {quoted(text.strip())}"
+    )
 
 
 def test_the_error_class_is_the_callers() -> None:
@@ -74,17 +87,22 @@ def test_huge_numbers_are_refused_at_once_and_quoted_short() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "number"), [("0.5", 0.5), ("2", 2.0), (" 1e-3 ", 0.001), (".25", 0.25), ("inf", math.inf)]
+    ("text", "number"),
+    [("0.5", 0.5), ("2", 2.0), (" 1e-3 ", 0.001), (".25", 0.25), ("inf", math.inf)],
 )
 def test_decimals_in_range_are_read(text: str, number: float) -> None:
     assert parse_float(text, "time", 0.001, math.inf) == number
 
 
-@pytest.mark.parametrize("text", ["nan", "-1", "0", "½", "٣.٥", "1,5", "", "1e999999", "1" * 5000, "0x1p3", "inf!"])
+@pytest.mark.parametrize(
+    "text", ["nan", "-1", "0", "½", "٣.٥", "1,5", "", "1e999999", "1" * 5000, "0x1p3", "inf!"]
+)
 def test_bad_decimals_are_refused_naming_the_field_and_range(text: str) -> None:
     with pytest.raises(BadInput) as refused:
         parse_float(text, "time", 0.001, math.inf)
-    assert str(refused.value) == f"time must be a number from 0.001 to inf, not {quoted(text.strip())}"
+    assert (
+        str(refused.value) == f"time must be a number from 0.001 to inf, not {quoted(text.strip())}"
+    )
 
 
 def test_infinity_only_where_the_range_is_open() -> None:
@@ -98,7 +116,10 @@ def test_infinity_beside_a_finite_range_lifts_a_limit() -> None:
     for text in ("1000001", "1e7", "1e999", "-inf", "nan"):
         with pytest.raises(BadInput) as refused:
             parse_float(text, "time", 0.001, 10**6, or_inf=True)
-        assert str(refused.value) == f"time must be a number from 0.001 to 1000000 or inf, not {quoted(text)}"
+        assert (
+            str(refused.value)
+            == f"time must be a number from 0.001 to 1000000 or inf, not {quoted(text)}"
+        )
 
 
 def test_an_option_reader_reads_text_and_passes_an_absent_option() -> None:
@@ -128,10 +149,13 @@ def test_long_text_shows_forty_characters_and_an_ellipsis() -> None:
 def test_unprintable_characters_are_escaped_within_the_limit() -> None:
     assert quoted("a\x1b[2Jb\n") == "'a\\x1b[2Jb\\n'"
     shown = quoted("\U000e0001" * 100)
-    assert shown.startswith("'\\U000e0001") and shown.endswith("…'") and len(shown) <= QUOTE_LIMIT + 3
+    assert (
+        shown.startswith("'\\U000e0001") and shown.endswith("…'") and len(shown) <= QUOTE_LIMIT + 3
+    )
 
 
-# ---------------------------------------------------------------- the games' refusals, word for word
+# ---------------------------------------------------------------- the games' refusals, word for
+# word
 
 
 @pytest.mark.parametrize(
@@ -139,16 +163,31 @@ def test_unprintable_characters_are_escaped_within_the_limit() -> None:
     [
         ("nim ²", "nim: a pile must be a whole number from 0 to 1000000000, not '²'"),
         ("nim 2 ٣", "nim: a pile must be a whole number from 0 to 1000000000, not '٣'"),
-        ("nim 1000000001", "nim: a pile must be a whole number from 0 to 1000000000, not '1000000001'"),
-        ("split-nim 1000001", "split-nim: a pile must be a whole number from 0 to 1000000, not '1000001'"),
-        ("simple-nim 5 --max-take 0", "simple-nim: --max-take must be a whole number from 1 to 1000000000, not '0'"),
+        (
+            "nim 1000000001",
+            "nim: a pile must be a whole number from 0 to 1000000000, not '1000000001'",
+        ),
+        (
+            "split-nim 1000001",
+            "split-nim: a pile must be a whole number from 0 to 1000000, not '1000001'",
+        ),
+        (
+            "simple-nim 5 --max-take 0",
+            "simple-nim: --max-take must be a whole number from 1 to 1000000000, not '0'",
+        ),
         ("tictactoe --size 27", "tictactoe: --size must be a whole number from 1 to 26, not '27'"),
         ("tictactoe --k=-1", "tictactoe: --k must be a whole number from 1 to 26, not '-1'"),
         ("connect4 --cols ５", "connect4: --cols must be a whole number from 1 to 26, not '５'"),
         ("2048 --size 9", "2048: --size must be a whole number from 2 to 8, not '9'"),
         ("2048 --goal 1e4", "2048: --goal must be a whole number from 4 to 32768, not '1e4'"),
-        ("2048 --seed -1", "2048: --seed must be a whole number from 0 to 18446744073709551615, not '-1'"),
-        ("2048 --position 2,x/0,0", "2048: a tile in row 1 must be a whole number from 0 to 32768, not 'x'"),
+        (
+            "2048 --seed -1",
+            "2048: --seed must be a whole number from 0 to 18446744073709551615, not '-1'",
+        ),
+        (
+            "2048 --position 2,x/0,0",
+            "2048: a tile in row 1 must be a whole number from 0 to 32768, not 'x'",
+        ),
         ("kalah --pits 33", "kalah: --pits must be a whole number from 1 to 32, not '33'"),
         ("kalah --seeds 0", "kalah: --seeds must be a whole number from 1 to 1000, not '0'"),
         (
@@ -156,7 +195,10 @@ def test_unprintable_characters_are_escaped_within_the_limit() -> None:
             "kalah: seeds in a pit or store must be a whole number from 0 to 64000, not '²'",
         ),
         ("plates 1,0", "plates: a banknote must be a whole number from 1 to 1000000, not '0'"),
-        ("nim " + "9" * 5000, "nim: a pile must be a whole number from 0 to 1000000000, not '" + "9" * 40 + "…'"),
+        (
+            "nim " + "9" * 5000,
+            "nim: a pile must be a whole number from 0 to 1000000000, not '" + "9" * 40 + "…'",
+        ),
     ],
 )
 def test_game_words_name_the_field_and_the_range(words: str, message: str) -> None:
@@ -168,19 +210,45 @@ def test_game_words_name_the_field_and_the_range(words: str, message: str) -> No
 @pytest.mark.parametrize(
     ("words", "move", "message"),
     [
-        ("nim 2 3 5", "x:1", "pile must be a whole number from 1 to 1000000000, not 'x'; piles are 2,3,5"),
+        (
+            "nim 2 3 5",
+            "x:1",
+            "pile must be a whole number from 1 to 1000000000, not 'x'; piles are 2,3,5",
+        ),
         ("nim 2 3 5", "4:1", "there is no pile 4; piles are 2,3,5"),
-        ("nim 2 3 5", "3:٣", "count must be a whole number from 1 to 1000000000, not '٣'; piles are 2,3,5"),
+        (
+            "nim 2 3 5",
+            "3:٣",
+            "count must be a whole number from 1 to 1000000000, not '٣'; piles are 2,3,5",
+        ),
         ("nim 2 3 5", "3:6", "cannot take 6 from pile 3; piles are 2,3,5"),
-        ("simple-nim 12", "²", "counters to take must be a whole number from 1 to 3, not '²'; legal: 3, 2, 1"),
-        ("split-nim 7", "1:9+٣", "part must be a whole number from 1 to 1000000, not '٣'; legal: 1:6+1, 1:5+2, 1:4+3"),
-        ("tictactoe", "d1", "column must be a letter from a to c, not 'd'; legal: b2, a2, b1, b3, c2, a1, a3, c1, c3"),
+        (
+            "simple-nim 12",
+            "²",
+            "counters to take must be a whole number from 1 to 3, not '²'; legal: 3, 2, 1",
+        ),
+        (
+            "split-nim 7",
+            "1:9+٣",
+            "part must be a whole number from 1 to 1000000, not '٣'; legal: 1:6+1, 1:5+2, 1:4+3",
+        ),
+        (
+            "tictactoe",
+            "d1",
+            "column must be a letter from a to c, not 'd'; legal: b2, a2, b1, b3, c2, a1, a3, c1, "
+            "c3",
+        ),
         (
             "tictactoe",
             "b4",
-            "row must be a whole number from 1 to 3, not '4'; legal: b2, a2, b1, b3, c2, a1, a3, c1, c3",
+            "row must be a whole number from 1 to 3, not '4'; legal: b2, a2, b1, b3, c2, a1, a3, "
+            "c1, c3",
         ),
-        ("connect4", "8", "column must be a whole number from 1 to 7, not '8'; legal: d, c, e, b, f, a, g"),
+        (
+            "connect4",
+            "8",
+            "column must be a whole number from 1 to 7, not '8'; legal: d, c, e, b, f, a, g",
+        ),
         ("kalah --pits 3", "٣", "pit must be a whole number from 1 to 3, not '٣'; legal: 3, 2, 1"),
         ("plates", "9", "plate must be a whole number from 1 to 3, not '9'; legal: 1, 2, 3"),
     ],
@@ -200,7 +268,16 @@ def test_a_spawn_names_the_row_range() -> None:
 
 def test_a_megabyte_of_junk_is_quoted_in_forty_characters() -> None:
     junk = "j" * 1_000_000
-    for words in ("nim 2 3 5", "tictactoe", "connect4", "kalah", "plates", "2048", "simple-nim", "split-nim"):
+    for words in (
+        "nim 2 3 5",
+        "tictactoe",
+        "connect4",
+        "kalah",
+        "plates",
+        "2048",
+        "simple-nim",
+        "split-nim",
+    ):
         game = games.create(words)
         with pytest.raises(IllegalMove) as refused:
             game.parse_move(junk, game.initial_state())
@@ -223,22 +300,49 @@ def test_a_megabyte_of_junk_is_quoted_in_forty_characters() -> None:
         ("alphabeta:depth=0", "alphabeta: depth must be a whole number from 1 to 1000000, not '0'"),
         ("minimax:depth=²", "minimax: depth must be a whole number from 1 to 1000000, not '²'"),
         ("negamax:depth=٣", "negamax: depth must be a whole number from 1 to 1000000, not '٣'"),
-        ("alphabeta:depth=2.5", "alphabeta: depth must be a whole number from 1 to 1000000, not '2.5'"),
-        ("alphabeta:time=0", "alphabeta: time must be a number from 0.001 to 1000000 or inf, not '0'"),
-        ("alphabeta:time=1e7", "alphabeta: time must be a number from 0.001 to 1000000 or inf, not '1e7'"),
-        ("alphabeta:time=nan", "alphabeta: time must be a number from 0.001 to 1000000 or inf, not 'nan'"),
-        ("alphabeta:time=１", "alphabeta: time must be a number from 0.001 to 1000000 or inf, not '１'"),
-        ("alphabeta:nodes=1e3", "alphabeta: nodes must be a whole number from 1 to 1000000000000, not '1e3'"),
+        (
+            "alphabeta:depth=2.5",
+            "alphabeta: depth must be a whole number from 1 to 1000000, not '2.5'",
+        ),
+        (
+            "alphabeta:time=0",
+            "alphabeta: time must be a number from 0.001 to 1000000 or inf, not '0'",
+        ),
+        (
+            "alphabeta:time=1e7",
+            "alphabeta: time must be a number from 0.001 to 1000000 or inf, not '1e7'",
+        ),
+        (
+            "alphabeta:time=nan",
+            "alphabeta: time must be a number from 0.001 to 1000000 or inf, not 'nan'",
+        ),
+        (
+            "alphabeta:time=１",
+            "alphabeta: time must be a number from 0.001 to 1000000 or inf, not '１'",
+        ),
+        (
+            "alphabeta:nodes=1e3",
+            "alphabeta: nodes must be a whole number from 1 to 1000000000000, not '1e3'",
+        ),
         (
             "alphabeta:nodes=1000000000001",
             "alphabeta: nodes must be a whole number from 1 to 1000000000000, not '1000000000001'",
         ),
-        ("alphabeta:table=0", "alphabeta: table must be a whole number from 1 to 100000000, not '0'"),
-        ("alphabeta:table=100000001", "alphabeta: table must be a whole number from 1 to 100000000, not '100000001'"),
+        (
+            "alphabeta:table=0",
+            "alphabeta: table must be a whole number from 1 to 100000000, not '0'",
+        ),
+        (
+            "alphabeta:table=100000001",
+            "alphabeta: table must be a whole number from 1 to 100000000, not '100000001'",
+        ),
         ("expectimax:cutoff=1.5", "expectimax: cutoff must be a number from 0 to 1, not '1.5'"),
         ("expectimax:cutoff=inf", "expectimax: cutoff must be a number from 0 to 1, not 'inf'"),
         ("random:seed=-1", f"random: seed must be a whole number from 0 to {MAX_SEED}, not '-1'"),
-        ("random:seed=" + "9" * 5000, f"random: seed must be a whole number from 0 to {MAX_SEED}, not '{'9' * 40}…'"),
+        (
+            "random:seed=" + "9" * 5000,
+            f"random: seed must be a whole number from 0 to {MAX_SEED}, not '{'9' * 40}…'",
+        ),
         ("alphabeta:cache=maybe", "alphabeta: cache is on or off, not 'maybe'"),
         ("alphabeta:depth=1,depth=2", "option depth of alphabeta is given twice"),
         ("alphabeta:depth", "option depth of alphabeta needs a value, e.g. depth=..."),
@@ -247,7 +351,8 @@ def test_a_megabyte_of_junk_is_quoted_in_forty_characters() -> None:
         (
             "j" * 100,
             f"unknown player '{'j' * 24}…'; players: "
-            "human, random, minimax, negamax, alphabeta, expectimax, mcts, openspiel-mcts, openspiel-ab",
+            "human, random, minimax, negamax, alphabeta, expectimax, mcts, openspiel-mcts, "
+            "openspiel-ab",
         ),
     ],
 )
@@ -277,15 +382,26 @@ def test_spec_options_at_their_bounds_are_read(spec: str, options: dict[str, obj
 
 
 def test_every_numeric_option_of_every_player_has_a_range() -> None:
-    numeric = {option.name for kind in PLAYERS.values() for option in kind.options if option.kind in (int, float)}
+    numeric = {
+        option.name
+        for kind in PLAYERS.values()
+        for option in kind.options
+        if option.kind in (int, float)
+    }
     assert all(
-        option.low < option.high for kind in PLAYERS.values() for option in kind.options if option.name in numeric
+        option.low < option.high
+        for kind in PLAYERS.values()
+        for option in kind.options
+        if option.name in numeric
     )
-    assert {option.name for kind in PLAYERS.values() for option in kind.options if option.unlimited} == {"time"}
+    assert {
+        option.name for kind in PLAYERS.values() for option in kind.options if option.unlimited
+    } == {"time"}
 
 
 def test_the_deepest_depth_taken_keeps_the_table() -> None:
-    """depth=10**20 once outran the mark of proven table entries and silently turned the table off."""
+    """depth=10**20 once outran the mark of proven table entries and silently turned the table
+    off."""
     game = games.create("nim 2 3 5")
     past_the_end, deepest, tableless = (
         SearchPlayer(parse_spec(spec)).search(game, game.initial_state(), every_move=True)
@@ -299,10 +415,13 @@ def test_the_deepest_depth_taken_keeps_the_table() -> None:
 
 
 def test_a_huge_spec_depth_is_refused_by_the_cli() -> None:
-    run = nimmax_in_process("solve", "nim", "2", "3", "5", "--algorithm", "alphabeta:depth=99999999999999999999")
+    run = nimmax_in_process(
+        "solve", "nim", "2", "3", "5", "--algorithm", "alphabeta:depth=99999999999999999999"
+    )
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr == (
-        "nimmax: alphabeta: depth must be a whole number from 1 to 1000000, not '99999999999999999999'\n"
+        "nimmax: alphabeta: depth must be a whole number from 1 to 1000000, not "
+        "'99999999999999999999'\n"
     )
 
 
@@ -310,10 +429,13 @@ def test_a_huge_spec_depth_is_refused_by_the_cli() -> None:
 
 
 @pytest.mark.parametrize(
-    "command", [["play", "nim", "2", "--first", "random", "--second", "random"], ["replay", "x.json"]]
+    "command",
+    [["play", "nim", "2", "--first", "random", "--second", "random"], ["replay", "x.json"]],
 )
 @pytest.mark.parametrize("delay", ["inf", "61", "-1", "nan", "1e999", "٣", "1_0", "9" * 5000])
-def test_a_delay_out_of_range_is_refused_before_anything_runs(command: list[str], delay: str) -> None:
+def test_a_delay_out_of_range_is_refused_before_anything_runs(
+    command: list[str], delay: str
+) -> None:
     run = nimmax_in_process(*command, "--delay", delay)
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr == f"nimmax: --delay must be a number from 0 to 60, not {quoted(delay)}\n"
@@ -326,17 +448,31 @@ def test_a_superscript_pile_is_one_line_exit_2() -> None:
     """`nimmax solve nim ²` exited 1 with a ValueError traceback."""
     run = nimmax_in_process("solve", "nim", "²")
     assert run.returncode == 2 and run.stdout == ""
-    assert run.stderr == "nimmax: nim: a pile must be a whole number from 0 to 1000000000, not '²'\n"
+    assert (
+        run.stderr == "nimmax: nim: a pile must be a whole number from 0 to 1000000000, not '²'\n"
+    )
 
 
-PROMPT_GAMES = ["nim 2 3 5", "simple-nim", "split-nim", "tictactoe", "connect4", "2048 --seed 1", "kalah", "plates"]
+PROMPT_GAMES = [
+    "nim 2 3 5",
+    "simple-nim",
+    "split-nim",
+    "tictactoe",
+    "connect4",
+    "2048 --seed 1",
+    "kalah",
+    "plates",
+]
 
 
 @pytest.mark.parametrize("words", PROMPT_GAMES)
 @pytest.mark.parametrize("line", ["9" * 1_000_000, "j" * 1_000_000, "3:" + "٣" * 1_000_000])
 def test_a_megabyte_line_at_the_prompt_is_a_refused_move(words: str, line: str) -> None:
-    """A 1,000,000-digit line piped into `play nim 2 3 5` killed the game; a 1 MB junk move was echoed whole."""
+    """A 1,000,000-digit line piped into `play nim 2 3 5` killed the game; a 1 MB junk move was
+    echoed whole."""
     run = nimmax_in_process("play", *words.split(), stdin=line + "\nquit\n")
     assert run.returncode == 0 and run.stderr == ""
-    assert "Game left unfinished after 0 moves" in run.stdout  # refused, and the game went on to the quit
-    assert line[:41] not in run.stdout and len(run.stdout) < 5_000  # quoting at most 40 characters of it
+    # refused, and the game went on to the quit
+    assert "Game left unfinished after 0 moves" in run.stdout
+    # quoting at most 40 characters of it
+    assert line[:41] not in run.stdout and len(run.stdout) < 5_000

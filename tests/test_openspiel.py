@@ -1,5 +1,6 @@
-"""OpenSpiel's games in nimmax (issue 42): values against OpenSpiel's own solvers, the protocol's laws
-on every qualifying game, the bots as players, refusals and errors in one line, play at a terminal."""
+"""OpenSpiel's games in nimmax (issue 42): values against OpenSpiel's own solvers, the protocol's
+laws on every qualifying game, the bots as players, refusals and errors in one line, play at a
+terminal."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")  # the test extra installs it; a bare checkout still runs the rest
+# the test extra installs it; a bare checkout still runs the rest
+pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import minimax  # noqa: E402
 
@@ -33,7 +35,8 @@ EXACT = [
 
 
 def spiel_values(text: str, depth: int = 100, chance: bool = False) -> dict[str, float]:
-    """OpenSpiel's own value of every root move, for the side to move at the root, by its solvers."""
+    """OpenSpiel's own value of every root move, for the side to move at the root, by its
+    solvers."""
     game = pyspiel.load_game(text)
     root = game.new_initial_state()
     mover = root.current_player()
@@ -57,7 +60,8 @@ def nimmax_values(text: str, engine: str, limits: Limits) -> tuple[float, dict[s
 
 @pytest.mark.parametrize("text", EXACT)
 def test_solve_values_are_openspiels_minimax_values(text: str) -> None:
-    """Alpha-beta to the end: the root and every root move valued as OpenSpiel's alpha-beta values them."""
+    """Alpha-beta to the end: the root and every root move valued as OpenSpiel's alpha-beta values
+    them."""
     value, moves = nimmax_values(text, "alphabeta", Limits())
     truth = spiel_values(text)
     assert moves == pytest.approx(truth)
@@ -65,7 +69,8 @@ def test_solve_values_are_openspiels_minimax_values(text: str) -> None:
 
 
 def test_mancala_at_a_depth_limit_agrees_with_openspiel() -> None:
-    """Mancala to 4 plies, the horizon valued as even on both sides: the same values move by move."""
+    """Mancala to 4 plies, the horizon valued as even on both sides: the same values move by
+    move."""
     value, moves = nimmax_values("mancala", "alphabeta", Limits(depth=4))
     truth = spiel_values("mancala", depth=4)
     assert moves == pytest.approx(truth)
@@ -77,7 +82,8 @@ def test_pig_expectimax_agrees_with_openspiels_expectiminimax() -> None:
     text = "pig(diceoutcomes=2,winscore=3,horizon=4)"
     value, moves = nimmax_values(text, "expectimax", Limits())
     truth = spiel_values(text, chance=True)
-    assert moves == pytest.approx(truth, abs=1e-4)  # an averaged score carries the distance to the end in 1e-5ths
+    # an averaged score carries the distance to the end in 1e-5ths
+    assert moves == pytest.approx(truth, abs=1e-4)
     assert value == pytest.approx(max(truth.values()), abs=1e-4)
 
 
@@ -90,8 +96,8 @@ def play(game: Any, *moves: str) -> Any:
 
 
 def test_states_are_immutable_and_keyed_exactly() -> None:
-    """A move makes a new state; the state it was made from is unchanged; transposed move orders share a
-    key where the board fixes the future, and keep their histories apart elsewhere."""
+    """A move makes a new state; the state it was made from is unchanged; transposed move orders
+    share a key where the board fixes the future, and keep their histories apart elsewhere."""
     game = games.create(["openspiel:tic_tac_toe"])
     own = unguarded(game)
     assert isinstance(own, openspiel.OpenSpielGame)
@@ -102,14 +108,16 @@ def test_states_are_immutable_and_keyed_exactly() -> None:
     assert own.render(start) == drawn and len(game.actions(start)) == 9
     assert first != second and first.history == (0,) and second.history == (0, 4)
     one, other = play(game, "x(0,0)", "o(1,1)", "x(2,2)"), play(game, "x(2,2)", "o(1,1)", "x(0,0)")
-    assert one != other and game.key(one) == game.key(other)  # the board and the seat fix tic-tac-toe's future
+    # the board and the seat fix tic-tac-toe's future
+    assert one != other and game.key(one) == game.key(other)
     moved = games.create(["openspiel:breakthrough(rows=5,columns=3)"])
     a, b = play(moved, "a5a4", "a1a2", "c5c4"), play(moved, "c5c4", "a1a2", "a5a4")
     assert unguarded(moved).render(a) == unguarded(moved).render(b)  # type: ignore[attr-defined]
     assert moved.key(a) != moved.key(b)  # a game not listed keeps its history
     with pytest.raises(IllegalMove, match="not a legal move"):
         game.parse_move("x(9,9)", start)
-    assert game.format_move(game.parse_move("X(0,0)", start)) == "x(0,0)"  # case folded where it names one move
+    # case folded where it names one move
+    assert game.format_move(game.parse_move("X(0,0)", start)) == "x(0,0)"
 
 
 def test_chance_nodes_list_their_probabilities() -> None:
@@ -137,7 +145,8 @@ def test_games_that_do_not_fit_are_refused_in_one_line(words: str, why: str) -> 
 
 
 def test_a_crashing_clone_is_found_in_a_subprocess() -> None:
-    """The probe, not the list `nimmax games` keeps: Morpion solitaire's states end the process that clones them."""
+    """The probe, not the list `nimmax games` keeps: Morpion solitaire's states end the process that
+    clones them."""
     assert openspiel.clones("tic_tac_toe") is True
     assert openspiel.clones("morpion_solitaire") is False
     assert "morpion_solitaire" in openspiel.KNOWN_CRASHING
@@ -152,11 +161,14 @@ def test_without_openspiel_the_error_says_how_to_install(monkeypatch: pytest.Mon
 
 
 def test_an_openspiel_exception_is_one_line_naming_the_game() -> None:
-    """OpenSpiel's own error (chance's outcomes asked at a player's turn) passes the guard as one line."""
+    """OpenSpiel's own error (chance's outcomes asked at a player's turn) passes the guard as one
+    line."""
     game = games.create(["openspiel:pig(winscore=5)"])
     with pytest.raises(PluginFailed) as raised:
         outcomes(game, game.initial_state())
-    assert str(raised.value).startswith("openspiel:pig(winscore=5): OpenSpiel: ") and "\n" not in str(raised.value)
+    assert str(raised.value).startswith(
+        "openspiel:pig(winscore=5): OpenSpiel: "
+    ) and "\n" not in str(raised.value)
 
 
 def test_games_lists_the_qualifying_games_with_their_parameters() -> None:
@@ -171,15 +183,19 @@ CHECKED = [listed.name for listed in openspiel.catalog()]
 
 
 def test_every_qualifying_game_passes_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`nimmax check` on each qualifying game at its defaults: one seeded playout each, cut at 40 plies
-    (a game of go or chess is long; the laws are tried at every position reached)."""
+    """`nimmax check` on each qualifying game at its defaults: one seeded playout each, cut at 40
+    plies (a game of go or chess is long; the laws are tried at every position reached)."""
     from nimmax.check import check, checker
 
     monkeypatch.setattr(checker, "MAX_PLIES", 40)
     failed = {}
     for name in CHECKED:
         report = check(games.create([f"openspiel:{name}"]), playouts=1, seed=1)
-        bad = [(finding.law, finding.detail) for finding in report.findings if finding.status == "failed"]
+        bad = [
+            (finding.law, finding.detail)
+            for finding in report.findings
+            if finding.status == "failed"
+        ]
         if bad:
             failed[name] = bad
     assert failed == {}
@@ -187,19 +203,25 @@ def test_every_qualifying_game_passes_check(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_the_bots_play_nimmax_games_and_openspiel_games() -> None:
-    """openspiel-ab finds the win at once (a nimmax game); openspiel-mcts answers a legal move (OpenSpiel's)."""
+    """openspiel-ab finds the win at once (a nimmax game); openspiel-mcts answers a legal move
+    (OpenSpiel's)."""
     nim = games.create("nim 1 2 --normal")
     bot = players.create(parse_spec("openspiel-ab:depth=4"))
     move = players.decide(bot, nim, nim.initial_state()).move
     after = nim.result(nim.initial_state(), move)
     assert nim.format_position(after) in ("1,1",)
     proven = players.decide(
-        players.create(parse_spec("openspiel-mcts:simulations=300,seed=1")), nim, nim.initial_state()
+        players.create(parse_spec("openspiel-mcts:simulations=300,seed=1")),
+        nim,
+        nim.initial_state(),
     ).move
-    assert nim.format_position(nim.result(nim.initial_state(), proven)) == "1,1"  # Bouton: the nim-sum made 0
+    # Bouton: the nim-sum made 0
+    assert nim.format_position(nim.result(nim.initial_state(), proven)) == "1,1"
     hexed = games.create(["openspiel:hex(board_size=3)"])
     chosen = players.decide(
-        players.create(parse_spec("openspiel-mcts:simulations=200,seed=1")), hexed, hexed.initial_state()
+        players.create(parse_spec("openspiel-mcts:simulations=200,seed=1")),
+        hexed,
+        hexed.initial_state(),
     )
     assert chosen.move in hexed.actions(hexed.initial_state())
     assert isinstance(unguarded(hexed), openspiel.OpenSpielGame)
@@ -225,7 +247,8 @@ def test_an_openspiel_duel_runs_on_two_processes() -> None:
 
 
 def test_othello_plays_at_a_pipe_with_hint_and_why(tmp_path: Any) -> None:
-    """A person at a pipe asks hint and why, moves, then quits; the record holds the game's words."""
+    """A person at a pipe asks hint and why, moves, then quits; the record holds the game's
+    words."""
     record = tmp_path / "othello.json"
     run = nimmax(
         "play",
@@ -240,7 +263,9 @@ def test_othello_plays_at_a_pipe_with_hint_and_why(tmp_path: Any) -> None:
     )
     assert run.returncode == 0, run.stderr
     assert re.search(r"^hint: \S+", run.stdout, re.MULTILINE), run.stdout
-    assert re.search(r"^why Second \(alphabeta:depth=1\) played \S+:$", run.stdout, re.MULTILINE), run.stdout
+    assert re.search(r"^why Second \(alphabeta:depth=1\) played \S+:$", run.stdout, re.MULTILINE), (
+        run.stdout
+    )
     saved = json.loads(record.read_text())
     assert saved["game"] == "openspiel:othello" and saved["moves"][0] == "d3"
     replay = nimmax("replay", str(record))

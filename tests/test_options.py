@@ -24,9 +24,21 @@ DUEL = ["duel", "alphabeta", "random", "--game", "nim 2 3"]
 TOURNAMENT = ["tournament", "alphabeta", "random", "--game", "nim 2 3"]
 
 OPTIONS = [
-    (["solve", "nim", "2", "3", "5"], "--depth", "--depth must be a whole number from 1 to 1000000"),
-    (["solve", "nim", "2", "3", "5"], "--time", "--time must be a number from 0.001 to 1000000 or inf"),
-    (["play", "nim", "2", "3", "5"], "--time", "--time must be a number from 0.001 to 1000000 or inf"),
+    (
+        ["solve", "nim", "2", "3", "5"],
+        "--depth",
+        "--depth must be a whole number from 1 to 1000000",
+    ),
+    (
+        ["solve", "nim", "2", "3", "5"],
+        "--time",
+        "--time must be a number from 0.001 to 1000000 or inf",
+    ),
+    (
+        ["play", "nim", "2", "3", "5"],
+        "--time",
+        "--time must be a number from 0.001 to 1000000 or inf",
+    ),
     (["play", "nim", "2", "3", "5"], "--seed", SEED),
     (DUEL, "--games", "--games must be a whole number from 1 to 1000000"),
     (DUEL, "--jobs", "--jobs must be a whole number from 1 to 64"),
@@ -37,7 +49,11 @@ OPTIONS = [
     (["tree", "nim", "2"], "--max-nodes", "--max-nodes must be a whole number from 1 to 1000000"),
     (["bench", "simple-nim"], "--time", "--time must be a number from 0.001 to 1000000"),
     (["bench", "simple-nim"], "--limit", "--limit must be a number from 0.001 to 1000000"),
-    (["bench", "simple-nim"], "--sizes", "each of --sizes must be a whole number from 1 to 1000000000"),
+    (
+        ["bench", "simple-nim"],
+        "--sizes",
+        "each of --sizes must be a whole number from 1 to 1000000000",
+    ),
     (["bench", "tictactoe"], "--sizes", "each of --sizes must be a whole number from 1 to 26"),
     (["bench", "tictactoe"], "--k", "each of --k must be a whole number from 1 to 26"),
 ]
@@ -48,7 +64,19 @@ BAD = ["٣", "²", "５", "1_0", "99999999999999999999999", "9" * 5000, "-1", "n
 @pytest.mark.parametrize(
     "text",
     BAD,
-    ids=["arabic-3", "superscript-2", "fullwidth-5", "1_0", "huge", "5000-digits", "-1", "nan", "x", "empty", "1e999"],
+    ids=[
+        "arabic-3",
+        "superscript-2",
+        "fullwidth-5",
+        "1_0",
+        "huge",
+        "5000-digits",
+        "-1",
+        "nan",
+        "x",
+        "empty",
+        "1e999",
+    ],
 )
 def test_a_bad_number_is_one_line_naming_the_option_and_its_range(
     command: list[str], option: str, message: str, text: str
@@ -62,34 +90,58 @@ def test_a_bad_number_is_one_line_naming_the_option_and_its_range(
 @pytest.mark.parametrize(
     ("args", "shown"),
     [
-        (["solve", "nim", "2", "3", "5", "--depth", "99999999999999999999"], "'99999999999999999999'"),
+        (
+            ["solve", "nim", "2", "3", "5", "--depth", "99999999999999999999"],
+            "'99999999999999999999'",
+        ),
         (["bench", "simple-nim", "--sizes", "3,4,٣"], "'٣'"),
-        (["duel", "alphabeta", "random", "--games", "99999999999999999999999"], "'99999999999999999999999'"),
+        (
+            ["duel", "alphabeta", "random", "--games", "99999999999999999999999"],
+            "'99999999999999999999999'",
+        ),
     ],
 )
 def test_the_reported_commands_are_refused_at_once(args: list[str], shown: str) -> None:
     run = nimmax_in_process(*args)
-    assert run.returncode == 2 and run.stderr.endswith(f", not {shown}\n") and len(run.stderr.splitlines()) == 1
+    assert (
+        run.returncode == 2
+        and run.stderr.endswith(f", not {shown}\n")
+        and len(run.stderr.splitlines()) == 1
+    )
 
 
 def test_a_message_quotes_at_most_40_characters() -> None:
     run = nimmax_in_process(*DUEL, "--games", "7" * 1000)
     assert run.returncode == 2
-    assert run.stderr == f"nimmax: --games must be a whole number from 1 to 1000000, not '{'7' * 40}…'\n"
+    assert (
+        run.stderr
+        == f"nimmax: --games must be a whole number from 1 to 1000000, not '{'7' * 40}…'\n"
+    )
 
 
 def test_good_numbers_are_read_as_before() -> None:
     deepest = nimmax_in_process("solve", "nim", "2", "3", "5", "--depth", "1000000", "--json")
     plain = nimmax_in_process("solve", "nim", "2", "3", "5", "--json")
     assert deepest.returncode == plain.returncode == 0
-    assert json.loads(deepest.stdout)["nodes"] == json.loads(plain.stdout)["nodes"]  # the table stays on
+    # the table stays on
+    assert json.loads(deepest.stdout)["nodes"] == json.loads(plain.stdout)["nodes"]
     timed = nimmax_in_process("solve", "nim", "2", "3", "5", "--time", "inf", "--json")
     assert timed.returncode == 0 and json.loads(timed.stdout)["exact"]
-    duel = nimmax_in_process(*DUEL, "--games", " 2", "--jobs", "01", "--seed", "18446744073709551615", "--json")
+    duel = nimmax_in_process(
+        *DUEL, "--games", " 2", "--jobs", "01", "--seed", "18446744073709551615", "--json"
+    )
     assert duel.returncode == 0, duel.stderr
-    assert json.loads(duel.stdout)["games"] == 2 and json.loads(duel.stdout)["seed"] == 18446744073709551615
+    assert (
+        json.loads(duel.stdout)["games"] == 2
+        and json.loads(duel.stdout)["seed"] == 18446744073709551615
+    )
     bench = nimmax_in_process("bench", "simple-nim", "--sizes", "3, 4", "--time", "1e1", "--json")
-    assert bench.returncode == 0 and [row["size"] for row in json.loads(bench.stdout)["rows"]] == [3, 3, 4, 4]
+    assert bench.returncode == 0 and [row["size"] for row in json.loads(bench.stdout)["rows"]] == [
+        3,
+        3,
+        4,
+        4,
+    ]
 
 
 def test_int_option_passes_none_through() -> None:
@@ -100,7 +152,14 @@ def test_int_option_passes_none_through() -> None:
 @pytest.mark.parametrize(
     ("command", "defaults"),
     [
-        ("solve", ["Search depth limit in plies, 1 to 1000000.", "0.001 to 1000000, or inf", "(to the end)"]),
+        (
+            "solve",
+            [
+                "Search depth limit in plies, 1 to 1000000.",
+                "0.001 to 1000000, or inf",
+                "(to the end)",
+            ],
+        ),
         ("play", ["0 to 2^64-1", "[default: (1)]", "[default: 0.0]"]),
         ("tree", ["1 to 1000000", "[default: 2000]"]),
         ("bench", ["0.001 to 1000000", "[default: 10.0]"]),
@@ -127,10 +186,14 @@ def test_a_bench_run_too_deep_for_the_stack_is_a_row_and_the_larger_boards_are_s
 
 
 def test_bench_reports_a_run_too_deep_and_exits_0() -> None:
-    run = nimmax_in_process("bench", "simple-nim", "--sizes", "5,1000000000", "--algorithm", "alphabeta")
+    run = nimmax_in_process(
+        "bench", "simple-nim", "--sizes", "5,1000000000", "--algorithm", "alphabeta"
+    )
     assert run.returncode == 0, run.stderr
     assert "too deep" in run.stdout and "simple-nim: exact search" in run.stdout
-    as_json = nimmax_in_process("bench", "simple-nim", "--sizes", "5,1000000000", "--algorithm", "alphabeta", "--json")
+    as_json = nimmax_in_process(
+        "bench", "simple-nim", "--sizes", "5,1000000000", "--algorithm", "alphabeta", "--json"
+    )
     assert [row["status"] for row in json.loads(as_json.stdout)["rows"]] == [DONE, TOO_DEEP]
 
 
@@ -141,7 +204,10 @@ def test_tree_svg_that_cannot_be_written_after_the_walk_is_one_line_exit_1(tmp_p
     with mock.patch("os.fsync", side_effect=full):  # the disk filled while the picture was written
         run = nimmax_in_process("tree", "nim", "2", "--svg", str(picture))
     assert run.returncode == 1
-    assert run.stderr == f"nimmax: cannot write the picture to {quoted(str(picture))}: No space left on device\n"
+    assert (
+        run.stderr
+        == f"nimmax: cannot write the picture to {quoted(str(picture))}: No space left on device\n"
+    )
     assert picture.read_text() == "an older picture"  # written whole or not at all
 
 

@@ -1,5 +1,6 @@
 """Output that cannot be written: a full disk is one line and exit 1; a broken pipe (the reader
-left, as `| head` does) is silent with exit 1. Never a traceback, now or at the interpreter's exit."""
+left, as `| head` does) is silent with exit 1. Never a traceback, now or at the interpreter's
+exit."""
 
 from __future__ import annotations
 
@@ -18,7 +19,18 @@ COMMANDS = [
     ["games", "--json"],
     ["solve", "nim", "2", "3", "5"],
     ["solve", "nim", "2", "3", "5", "--json"],
-    ["duel", "alphabeta", "random", "--game", "nim 2 3 5", "--games", "40", "--jobs", "2", "--json"],
+    [
+        "duel",
+        "alphabeta",
+        "random",
+        "--game",
+        "nim 2 3 5",
+        "--games",
+        "40",
+        "--jobs",
+        "2",
+        "--json",
+    ],
     ["solve", "--help"],
 ]
 
@@ -49,7 +61,9 @@ def test_a_broken_pipe_is_silent_with_exit_1(args: list[str]) -> None:
 
 
 def test_any_other_system_error_is_one_line_and_exit_1() -> None:
-    with mock.patch("nimmax.solve.solve", side_effect=PermissionError(13, "Permission denied", "table.bin")):
+    with mock.patch(
+        "nimmax.solve.solve", side_effect=PermissionError(13, "Permission denied", "table.bin")
+    ):
         run = nimmax_in_process("solve", "nim", "2", "3", "5")
     assert (run.returncode, run.stderr) == (1, "nimmax: Permission denied: table.bin\n")
 

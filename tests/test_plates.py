@@ -18,11 +18,19 @@ from nimmax.ui.render import render
 
 from .cli_helpers import nimmax
 
-ENGINES = ["minimax:cache=off", "minimax", "negamax", "alphabeta", "alphabeta:table=1", "expectimax"]
+ENGINES = [
+    "minimax:cache=off",
+    "minimax",
+    "negamax",
+    "alphabeta",
+    "alphabeta:table=1",
+    "expectimax",
+]
 
 
 def textbook_value(plates: list[tuple[int, ...]]) -> tuple[int, int]:
-    """By hand: B hands over the pair whose larger note is smallest; A picks the plate where that is largest."""
+    """By hand: B hands over the pair whose larger note is smallest; A picks the plate where that is
+    largest."""
     worth = [min(max(pair) for pair in combinations(plate, 2)) for plate in plates]
     return max(worth), worth.index(max(worth))
 
@@ -30,11 +38,17 @@ def textbook_value(plates: list[tuple[int, ...]]) -> tuple[int, int]:
 def test_textbook_plates_give_20_with_the_first_plate() -> None:
     assert textbook_value([(1, 20, 50), (5, 10, 100), (1, 5, 20)]) == (20, 0)
     for engine in ("minimax:cache=off", "alphabeta"):
-        run = nimmax("solve", "plates", "1,20,50", "5,10,100", "1,5,20", "--algorithm", engine, "--json")
+        run = nimmax(
+            "solve", "plates", "1,20,50", "5,10,100", "1,5,20", "--algorithm", engine, "--json"
+        )
         assert run.returncode == 0, run.stderr
         record = json.loads(run.stdout)
         assert record["value"] == 20 and record["best_move"] == "1", engine
-        assert {move["move"]: move["value"] for move in record["moves"]} == {"1": 20, "2": 10, "3": 5}
+        assert {move["move"]: move["value"] for move in record["moves"]} == {
+            "1": 20,
+            "2": 10,
+            "3": 5,
+        }
     game = games.create("plates")
     for engine in ENGINES:
         player = create(parse_spec(engine))
@@ -48,7 +62,9 @@ def test_default_plates_are_the_textbook_ones() -> None:
     assert record["game"] == "plates 1,20,50 5,10,100 1,5,20" and record["value"] == 20
 
 
-plates_lists = st.lists(st.lists(st.integers(1, 99), min_size=2, max_size=4).map(tuple), min_size=1, max_size=4)
+plates_lists = st.lists(
+    st.lists(st.integers(1, 99), min_size=2, max_size=4).map(tuple), min_size=1, max_size=4
+)
 
 
 @given(plates_lists)
@@ -72,7 +88,9 @@ def test_seats_go_a_b_a_and_payoffs_are_amounts() -> None:
         seats.append(game.to_move(state))
         state = game.result(state, game.parse_move(text, state))
     assert seats == [0, 1, 0]
-    assert game.is_terminal(state) and game.utility(state, 0) == 50 and game.utility(state, 1) == -50
+    assert (
+        game.is_terminal(state) and game.utility(state, 0) == 50 and game.utility(state, 1) == -50
+    )
     assert game.format_position(state) == "A keeps 50"
 
 
@@ -99,7 +117,14 @@ def test_equal_notes_give_one_pair() -> None:
 
 @pytest.mark.parametrize(
     "words",
-    ["plates 1", "plates a,b,c", "plates 0,1,2", "plates 1,2 --big", "plates 1,,2", "plates " + " ".join(["1,2"] * 10)],
+    [
+        "plates 1",
+        "plates a,b,c",
+        "plates 0,1,2",
+        "plates 1,2 --big",
+        "plates 1,,2",
+        "plates " + " ".join(["1,2"] * 10),
+    ],
 )
 def test_bad_plates_are_refused(words: str) -> None:
     with pytest.raises(BadGameSpec):

@@ -1,7 +1,8 @@
-"""`nimmax play` and `nimmax replay`: scripted games checked against game theory, not against the code.
+"""`nimmax play` and `nimmax replay`: scripted games checked against game theory, not against the
+code.
 
-Winners come from Nim theory (Bouton; misère: who takes the last counter loses; Grundy
-values by mex, in tests/theory.py), so a game the engine wins must be one the theory says it can.
+Winners come from Nim theory (Bouton; misère: who takes the last counter loses; Grundy values by
+mex, in tests/theory.py), so a game the engine wins must be one the theory says it can.
 """
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ def scripted_moves(game: AnyGame, seed: int) -> tuple[list[str], list[str]]:
 @pytest.mark.parametrize("info", GAMES, ids=[info.name for info in GAMES])
 def test_every_game_plays_to_the_end_from_piped_input(info: games.GameInfo, tmp_path: Path) -> None:
     game = games.create(info.example)
-    # `play --seed` seeds chance unless the game words did; words with --seed reach play's own option.
+    # `play --seed` seeds chance unless the game words did; words with --seed reach play's own
+    # option.
     seed = own if (own := seed_of(game)) is not None else 11
     typed, every_move = scripted_moves(game, seed)
     record_file = tmp_path / "game.json"
@@ -163,19 +165,25 @@ def test_engines_play_each_other_reproducibly(tmp_path: Path) -> None:
         records.append(json.loads(record_file.read_text()))
     assert records[0] == records[1]
     assert nim_mover_wins([3, 4, 5], misere=True)
-    assert records[0]["result"]["winner"] == 0 and records[0]["players"] == ["alphabeta", "random:seed=3"]
+    assert records[0]["result"]["winner"] == 0 and records[0]["players"] == [
+        "alphabeta",
+        "random:seed=3",
+    ]
     assert "First (alphabeta) wins" in run.stdout and "nodes" in run.stdout
 
 
 def test_an_illegal_piped_line_is_refused_and_the_next_is_read(tmp_path: Path) -> None:
     record_file = tmp_path / "game.json"
-    run = nimmax_in_process("play", "nim", "2", "3", "5", "--record", str(record_file), stdin="9:9\nfoo\n3:4\n")
+    run = nimmax_in_process(
+        "play", "nim", "2", "3", "5", "--record", str(record_file), stdin="9:9\nfoo\n3:4\n"
+    )
     assert run.returncode == 0, run.stderr
     assert (
         "there is no pile 9; piles are 2,3,5" in run.stdout and "legal: 3:4, 3:5" in run.stdout
     )  # the winning take first
     record = json.loads(record_file.read_text())
-    assert record["moves"][0] == "3:4" and len(record["moves"]) == 2  # then the engine's reply, then EOF
+    # then the engine's reply, then EOF
+    assert record["moves"][0] == "3:4" and len(record["moves"]) == 2
     assert record["result"]["finished"] is False and record["result"]["winner"] is None
     assert "unfinished" in run.stdout
 
@@ -187,7 +195,8 @@ def test_quit_ends_politely() -> None:
 
 
 @pytest.mark.parametrize(
-    ("words", "k"), [("tictactoe --size 15", 5), ("tictactoe --size 15 --k 5", 5), ("tictactoe --size 4", 4)]
+    ("words", "k"),
+    [("tictactoe --size 15", 5), ("tictactoe --size 15 --k 5", 5), ("tictactoe --size 4", 4)],
 )
 def test_the_title_names_the_k_the_words_leave_to_a_default(words: str, k: int) -> None:
     run = nimmax_in_process("play", *shlex.split(words), stdin="quit\n")
@@ -196,22 +205,43 @@ def test_the_title_names_the_k_the_words_leave_to_a_default(words: str, k: int) 
 
 
 def test_one_of_anything_reads_in_the_singular() -> None:
-    """From 40 counters, taking 1 to 13: why's table shows 12 moves of the 13, and one move was made."""
-    args = ("simple-nim", "40", "--max-take", "13", "--first", "alphabeta:depth=2", "--second", "human")
+    """From 40 counters, taking 1 to 13: why's table shows 12 moves of the 13, and one move was
+    made."""
+    args = (
+        "simple-nim",
+        "40",
+        "--max-take",
+        "13",
+        "--first",
+        "alphabeta:depth=2",
+        "--second",
+        "human",
+    )
     run = nimmax_in_process("play", *args, stdin="why\nquit\n")
     assert run.returncode == 0, run.stderr
-    assert "1 more move not shown" in run.stdout and "unfinished after 1 move\n" in run.stdout.replace(" │", "")
+    assert (
+        "1 more move not shown" in run.stdout
+        and "unfinished after 1 move\n" in run.stdout.replace(" │", "")
+    )
     assert "1 moves" not in run.stdout
 
 
 @pytest.mark.parametrize(
     ("words", "rules", "notation"),
     [
-        ("simple-nim 12 --max-take 5", "takes 1 to 5 counters. Whoever takes the last counter loses", "number"),
+        (
+            "simple-nim 12 --max-take 5",
+            "takes 1 to 5 counters. Whoever takes the last counter loses",
+            "number",
+        ),
         ("nim 2 3 5 --normal", "Whoever takes the last counter wins", "3:4 takes 4 from pile 3"),
         ("split-nim 7", "two unequal piles", "1:4+2"),
         ("tictactoe --size 15 --k 5", "15x15 board. 5 in a row", "column letter and row number"),
-        ("tictactoe --size 7 --k 4 --gravity", "dropping a stone into a column of the 7x7 board", "a column"),
+        (
+            "tictactoe --size 7 --k 4 --gravity",
+            "dropping a stone into a column of the 7x7 board",
+            "a column",
+        ),
         ("connect4", "6x7 board; it falls to the lowest empty cell. 4 in a row", "a column"),
         ("2048 --goal 512", "Make a 512 tile", "up, down, left, right"),
         ("kalah --pits 3", "A last seed in your store: move again", "1 to 3"),
@@ -219,7 +249,9 @@ def test_one_of_anything_reads_in_the_singular() -> None:
         ("examples/subtraction.py:Subtraction", "whoever cannot move loses", "as the game writes"),
     ],
 )
-def test_help_gives_the_rules_and_the_notation_of_the_game_as_set_up(words: str, rules: str, notation: str) -> None:
+def test_help_gives_the_rules_and_the_notation_of_the_game_as_set_up(
+    words: str, rules: str, notation: str
+) -> None:
     game = games.create(words)
     seats = ["--first", "human"] + (["--second", "human"] if game.players == 2 else [])
     run = nimmax_in_process("play", *shlex.split(words), *seats, stdin="help\n")
@@ -234,7 +266,10 @@ def test_help_gives_the_rules_and_the_notation_of_the_game_as_set_up(words: str,
     ("args", "message"),
     [
         (["nim", "2", "--first", "robot"], "unknown player 'robot'"),
-        (["nim", "2", "--second", "alphabeta:depth=x"], "depth must be a whole number from 1 to 1000000"),
+        (
+            ["nim", "2", "--second", "alphabeta:depth=x"],
+            "depth must be a whole number from 1 to 1000000",
+        ),
         (["chess"], "unknown game 'chess'"),
         (["nim", "2", "--record", "/no/such/dir/game.json"], "No such file or directory"),
         (["nim", "2", "--record", "."], "it is a directory"),
@@ -252,13 +287,26 @@ def test_bad_play_arguments_are_one_line_errors(args: list[str], message: str) -
 def test_replay_steps_through_a_record(tmp_path: Path) -> None:
     record_file = tmp_path / "game.json"
     nimmax_in_process(
-        "play", "nim", "2", "3", "5", "--first", "alphabeta", "--second", "random:seed=1", "--record", str(record_file)
+        "play",
+        "nim",
+        "2",
+        "3",
+        "5",
+        "--first",
+        "alphabeta",
+        "--second",
+        "random:seed=1",
+        "--record",
+        str(record_file),
     )
     moves = json.loads(record_file.read_text())["moves"]
     run = nimmax_in_process("replay", str(record_file), "--delay", "0")
     assert run.returncode == 0, run.stderr
     for number, move in enumerate(moves, start=1):
-        assert f"{number}. {'First' if number % 2 else 'Second'}" in run.stdout and f"plays {move}" in run.stdout
+        assert (
+            f"{number}. {'First' if number % 2 else 'Second'}" in run.stdout
+            and f"plays {move}" in run.stdout
+        )
     assert "First (alphabeta) wins" in run.stdout
 
 
@@ -271,10 +319,15 @@ def test_replay_steps_through_a_record(tmp_path: Path) -> None:
             '"result": {"winner": null, "utilities": []}}',
             "ply 1 ('3:9') cannot be replayed",
         ),
-        ('{"game": "chess", "players": [], "moves": [], "result": {"winner": null, "utilities": []}}', "unknown game"),
+        (
+            '{"game": "chess", "players": [], "moves": [], "result": {"winner": null, '
+            '"utilities": []}}',
+            "unknown game",
+        ),
         ("[1, 2]", "not a nimmax game record"),
         (
-            '{"game": "nim 2", "players": [], "moves": [], "result": {"winner": "x", "utilities": []}}',
+            '{"game": "nim 2", "players": [], "moves": [], "result": {"winner": "x", "utilities": '
+            "[]}}",
             "not a nimmax game record",
         ),
     ],
@@ -292,7 +345,9 @@ def test_a_missing_or_binary_record_is_a_clear_error(tmp_path: Path) -> None:
     assert run.returncode == 2 and "cannot read" in run.stderr and "Traceback" not in run.stderr
     (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00")
     run = nimmax_in_process("replay", str(tmp_path / "binary.json"))
-    assert run.returncode == 2 and "is not UTF-8 text" in run.stderr and "Traceback" not in run.stderr
+    assert (
+        run.returncode == 2 and "is not UTF-8 text" in run.stderr and "Traceback" not in run.stderr
+    )
 
 
 # ---------------------------------------------------------------- in-process sessions
@@ -300,13 +355,21 @@ def test_a_missing_or_binary_record_is_a_clear_error(tmp_path: Path) -> None:
 
 winning_positions = st.one_of(
     st.tuples(st.just("nim"), st.lists(st.integers(1, 4), min_size=1, max_size=3), st.booleans()),
-    st.tuples(st.just("simple-nim"), st.lists(st.integers(1, 13), min_size=1, max_size=1), st.booleans()),
-    st.tuples(st.just("split-nim"), st.lists(st.integers(1, 9), min_size=1, max_size=2), st.just(False)),
+    st.tuples(
+        st.just("simple-nim"), st.lists(st.integers(1, 13), min_size=1, max_size=1), st.booleans()
+    ),
+    st.tuples(
+        st.just("split-nim"), st.lists(st.integers(1, 9), min_size=1, max_size=2), st.just(False)
+    ),
 )
 noise = st.sampled_from(["", "9:9", "0", "x", "1:1+1", "hint", "moves", "help", "undo", "-1", "99"])
 
 
-@given(position=winning_positions, engine=st.sampled_from(["alphabeta", "negamax:cache=on"]), data=st.data())
+@given(
+    position=winning_positions,
+    engine=st.sampled_from(["alphabeta", "negamax:cache=on"]),
+    data=st.data(),
+)
 def test_a_perfect_engine_never_loses_a_won_game_whatever_the_human_types(
     position: tuple[str, list[int], bool], engine: str, data: st.DataObject
 ) -> None:
@@ -353,7 +416,10 @@ def test_hint_names_the_winning_move_and_undo_goes_back_to_the_human_turn() -> N
 def test_undo_between_two_people_takes_back_one_move() -> None:
     screen = console()
     record = play(
-        games.create("nim 2 3 5"), read_specs("human", "human"), screen, reader=Script(["3:4", "undo", "1:1", "3:5"])
+        games.create("nim 2 3 5"),
+        read_specs("human", "human"),
+        screen,
+        reader=Script(["3:4", "undo", "1:1", "3:5"]),
     )
     assert "took back 3:4" in output(screen)
     assert record.moves == ("1:1", "3:5") and record.players == ("human", "human")
@@ -375,10 +441,15 @@ def test_record_is_written_when_the_game_is_interrupted(tmp_path: Path) -> None:
             reader=interrupt_on_second_turn,
         )
     record = json.loads(record_file.read_text())
-    assert record["moves"][0] == "3:4" and len(record["moves"]) == 2 and record["result"]["finished"] is False
+    assert (
+        record["moves"][0] == "3:4"
+        and len(record["moves"]) == 2
+        and record["result"]["finished"] is False
+    )
 
 
-# Seats that do not alternate: seat 0 moves, chance draws, seat 1 moves twice in a row, seat 0 again.
+# Seats that do not alternate: seat 0 moves, chance draws, seat 1 moves twice in a row, seat 0
+# again.
 EXTRA_TURNS = (
     0,
     [
@@ -411,7 +482,9 @@ def test_the_loop_reads_the_seat_from_the_state_with_extra_turns_and_chance(seed
 def test_undo_with_extra_turns_and_chance_returns_to_the_human_turn() -> None:
     game = TreeGame(EXTRA_TURNS)
     screen = console()
-    session = PlaySession(game, read_specs("human", "expectimax"), screen, Script(["0", "undo", "1"]), seed=5)
+    session = PlaySession(
+        game, read_specs("human", "expectimax"), screen, Script(["0", "undo", "1"]), seed=5
+    )
     record = session.play()
     # After "0" came a chance draw and two engine moves; undo took all of them back.
     assert "took back 0, " in output(screen)
@@ -431,10 +504,14 @@ def test_a_one_player_game_with_chance_is_played_by_its_one_seat() -> None:
 def test_seed_makes_chance_reproducible() -> None:
     tree = (0, [("chance", [(0.25, index) for index in range(4)])])
     draws = {
-        tuple(play(TreeGame(tree, players=1), read_specs("random"), console(), seed=seed).moves) for seed in range(12)
+        tuple(play(TreeGame(tree, players=1), read_specs("random"), console(), seed=seed).moves)
+        for seed in range(12)
     }
     assert len(draws) > 1  # different seeds, different draws
-    again = [play(TreeGame(tree, players=1), read_specs("random"), console(), seed=3).moves for _ in range(3)]
+    again = [
+        play(TreeGame(tree, players=1), read_specs("random"), console(), seed=3).moves
+        for _ in range(3)
+    ]
     assert again[0] == again[1] == again[2]
 
 
@@ -449,15 +526,23 @@ def board_rows(renderable: Any) -> list[str]:
 
 @pytest.mark.parametrize(
     ("words", "move", "counts"),
-    [("nim 2 3 5", "3:4", [2, 3, 1]), ("simple-nim 7", "3", [4]), ("split-nim 7 4", "1:4+3", [4, 3, 4])],
+    [
+        ("nim 2 3 5", "3:4", [2, 3, 1]),
+        ("simple-nim 7", "3", [4]),
+        ("split-nim 7 4", "1:4+3", [4, 3, 4]),
+    ],
 )
-def test_the_nim_board_shows_each_pile_as_a_row_of_counters(words: str, move: str, counts: list[int]) -> None:
+def test_the_nim_board_shows_each_pile_as_a_row_of_counters(
+    words: str, move: str, counts: list[int]
+) -> None:
     game = games.create(words)
     state = game.initial_state()
     action = game.parse_move(move, state)
     rows = board_rows(render(game, game.result(state, action), action))
     assert [row.count("●") for row in rows] == counts
-    assert [f"pile {number}" in row for number, row in enumerate(rows, start=1)] == [True] * len(counts)
+    assert [f"pile {number}" in row for number, row in enumerate(rows, start=1)] == [True] * len(
+        counts
+    )
     marked = [row for row in rows if "←" in row]
     if game.name == "split-nim":
         assert len(marked) == 2
@@ -482,10 +567,19 @@ def test_a_long_pile_and_its_mark_fit_80_columns() -> None:
 
 
 def test_a_board_of_thousands_of_piles_shows_those_near_the_last_move() -> None:
-    """Nim of 5,000 piles: each board is a few lines, drawn at once, the pile just taken from among them."""
+    """Nim of 5,000 piles: each board is a few lines, drawn at once, the pile just taken from among
+    them."""
     piles = [(index * 7919) % 20 + 1 for index in range(5000)]  # every pile from 1 to 20 counters
-    run = nimmax_in_process("play", "nim", *map(str, piles), "--first", "human", "--second", "human",
-                            stdin="2500:1\n4999:1\nquit\n")  # fmt: skip
+    run = nimmax_in_process(
+        "play",
+        "nim",
+        *map(str, piles),
+        "--first",
+        "human",
+        "--second",
+        "human",
+        stdin="2500:1\n4999:1\nquit\n",
+    )
     assert run.returncode == 0, run.stderr
     boards = run.stdout.split("╭")[1:-1]  # the banner last
     assert len(boards) == 3 and all(len(board.splitlines()) <= 30 for board in boards)
@@ -512,5 +606,7 @@ def test_a_one_player_game_takes_only_first(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_an_engine_that_cannot_value_chance_is_refused_before_the_game_starts() -> None:
     game = TreeGame(EXTRA_TURNS)
-    with pytest.raises(BadInput, match="alphabeta cannot value the chance nodes of tree; use expectimax"):
+    with pytest.raises(
+        BadInput, match="alphabeta cannot value the chance nodes of tree; use expectimax"
+    ):
         PlaySession(game, read_specs("human", "alphabeta"), console(), Script([]))

@@ -33,7 +33,13 @@ def shown(text: str) -> str:
 def spawn(*args: str, environment: Mapping[str, str] = {}, columns: int = 100) -> pexpect.spawn:  # noqa: B006
     """`python -m nimmax ARGS` on a 30-row pseudo-terminal, `environment` added to this one's."""
     # No cursor-position requests: pexpect does not answer them, prompt_toolkit would wait.
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1", **environment}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "TERM": "xterm",
+        "PROMPT_TOOLKIT_NO_CPR": "1",
+        **environment,
+    }
     env.pop("NO_COLOR", None)
     return pexpect.spawn(
         sys.executable,
@@ -79,12 +85,19 @@ def test_a_session_refuses_completes_hints_answers_undoes_and_ends_on_eof(tmp_pa
     code, rest = finish(child)
     assert code == 0 and "Traceback" not in rest
     saved = json.loads(record.read_text())
-    assert saved["moves"][0] == "2:1" and len(saved["moves"]) == 2 and saved["result"]["finished"] is False
+    assert (
+        saved["moves"][0] == "2:1"
+        and len(saved["moves"]) == 2
+        and saved["result"]["finished"] is False
+    )
 
 
 def test_a_move_typed_after_a_refused_one_replaces_it() -> None:
-    """The refused `m155` stays shown to be corrected, but typing `l14` over it is the move l14, not `m155l14`."""
-    child = spawn("play", "tictactoe", "--size", "15", "--k", "5", "--first", "human", "--second", "human")
+    """The refused `m155` stays shown to be corrected, but typing `l14` over it is the move l14, not
+    `m155l14`."""
+    child = spawn(
+        "play", "tictactoe", "--size", "15", "--k", "5", "--first", "human", "--second", "human"
+    )
     child.expect(shown("X ›"))
     child.send("m155\r")
     child.expect(shown("row must be a whole number from 1 to 15, not '155'"))
@@ -108,11 +121,26 @@ def test_ctrl_c_at_the_prompt_exits_130_without_a_traceback() -> None:
     assert code == 130 and "Traceback" not in rest and "interrupted" in rest
 
 
-def test_ctrl_c_while_the_engine_thinks_makes_it_move_now_and_the_game_goes_on(tmp_path: Path) -> None:
+def test_ctrl_c_while_the_engine_thinks_makes_it_move_now_and_the_game_goes_on(
+    tmp_path: Path,
+) -> None:
     record = tmp_path / "game.json"
     # Plain minimax without a cache or a time limit on these piles would search for hours.
     spec = "minimax:cache=off,time=inf,book=off"
-    child = spawn("play", "nim", "4", "5", "6", "7", "--first", spec, "--second", "human", "--record", str(record))
+    child = spawn(
+        "play",
+        "nim",
+        "4",
+        "5",
+        "6",
+        "7",
+        "--first",
+        spec,
+        "--second",
+        "human",
+        "--record",
+        str(record),
+    )
     child.expect(shown("is thinking"))
     child.sendintr()
     child.expect(shown("moved now at Ctrl-C"))
@@ -124,10 +152,25 @@ def test_ctrl_c_while_the_engine_thinks_makes_it_move_now_and_the_game_goes_on(t
     assert len(saved["moves"]) == 1 and saved["result"]["finished"] is False
 
 
-def test_ctrl_c_twice_while_the_engine_thinks_exits_130_and_keeps_the_record(tmp_path: Path) -> None:
+def test_ctrl_c_twice_while_the_engine_thinks_exits_130_and_keeps_the_record(
+    tmp_path: Path,
+) -> None:
     record = tmp_path / "game.json"
     spec = "minimax:cache=off,time=inf,book=off"
-    child = spawn("play", "nim", "4", "5", "6", "7", "--first", spec, "--second", spec, "--record", str(record))
+    child = spawn(
+        "play",
+        "nim",
+        "4",
+        "5",
+        "6",
+        "7",
+        "--first",
+        spec,
+        "--second",
+        spec,
+        "--record",
+        str(record),
+    )
     child.expect(shown("is thinking"))
     child.sendintr()
     time.sleep(0.3)  # two presses: signals sent together arrive as one
@@ -142,7 +185,8 @@ def test_2048_moves_on_single_keys_undoes_and_quits(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     child = spawn("play", "2048", "--seed", "3", "--record", str(record))
     child.expect("hjkl slide")
-    for key in ("\x1b[A", "a", "\x1b[B", "d", "h", "l"):  # up arrow, wasd, down arrow, hjkl: no Enter
+    # up arrow, wasd, down arrow, hjkl: no Enter
+    for key in ("\x1b[A", "a", "\x1b[B", "d", "h", "l"):
         child.send(key)
         child.expect("hjkl slide")
     child.send("u")
@@ -174,7 +218,8 @@ def test_2048_has_help_and_a_hint_on_keys_and_never_echoes_a_key(tmp_path: Path)
     child.expect("hjkl slide")
     child.send(F2)
     child.expect(shown("hint is thinking") + "|" + shown("hint:"))
-    child.send(LEFT + RIGHT + LEFT)  # pressed while the hint searches, when no prompt is reading keys
+    # pressed while the hint searches, when no prompt is reading keys
+    child.send(LEFT + RIGHT + LEFT)
     child.expect(shown("hint: "))
     child.expect(shown(" now · expects "))  # the slide's points, the learned expectation apart
     child.send(RIGHT + UP + DOWN)  # pressed quickly, before each board is drawn
@@ -188,13 +233,15 @@ def test_2048_has_help_and_a_hint_on_keys_and_never_echoes_a_key(tmp_path: Path)
     code, _ = finish(child)
     shown_text = screen.getvalue()
     assert code == 0 and "Traceback" not in shown_text
-    assert "^[" not in shown_text and "\x1b[D" not in shown_text and "\x1b[C" not in shown_text  # no key echoed
+    # no key echoed
+    assert "^[" not in shown_text and "\x1b[D" not in shown_text and "\x1b[C" not in shown_text
     slides = [move for move in json.loads(record.read_text())["moves"] if "@" not in move]
     assert len(slides) == 5  # six slides, the last taken back
 
 
 def test_2048_help_typed_key_by_key_is_slides_and_help_is_question_mark() -> None:
-    """`h` and `l` slide in 2048, so the word help cannot be typed: `?` and F1 are help, and the banner says so."""
+    """`h` and `l` slide in 2048, so the word help cannot be typed: `?` and F1 are help, and the
+    banner says so."""
     child = spawn("play", "2048", "--seed", "3")
     child.expect(shown("? / F1 help"))
     child.expect("hjkl slide")
@@ -206,7 +253,9 @@ def test_2048_help_typed_key_by_key_is_slides_and_help_is_question_mark() -> Non
 def test_tictactoe_answers_question_mark_f1_f2_f3_and_u(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     child = spawn("play", "tictactoe", "--record", str(record))
-    child.expect(shown("Type a move, or: ? / F1 / help · F2 / hint · F4 / why · u / F3 / undo · q / quit"))
+    child.expect(
+        shown("Type a move, or: ? / F1 / help · F2 / hint · F4 / why · u / F3 / undo · q / quit")
+    )
     child.expect(shown("X ›"))
     child.send("?")  # at once, no Enter
     child.expect(shown("Moves look like: "))
@@ -242,7 +291,9 @@ def test_tictactoe_answers_question_mark_f1_f2_f3_and_u(tmp_path: Path) -> None:
 
 def test_kalah_answers_question_mark_f1_f2_f3_and_u() -> None:
     child = spawn("play", "kalah", "--pits", "3", "--seeds", "3")
-    child.expect(shown("Type a move, or: ? / F1 / help · F2 / hint · F4 / why · u / F3 / undo · q / quit"))
+    child.expect(
+        shown("Type a move, or: ? / F1 / help · F2 / hint · F4 / why · u / F3 / undo · q / quit")
+    )
     child.expect(shown("South ›"))
     child.send("?")
     child.expect(shown("Moves look like: "))
@@ -271,7 +322,12 @@ def test_kalah_answers_question_mark_f1_f2_f3_and_u() -> None:
 
 CTRL_R, CTRL_D = "\x12", "\x04"
 F1, F3, F4 = "\x1bOP", "\x1b[13~", "\x1b[14~"
-KEYED = [("?", "Moves look like: "), (F1, "Moves look like: "), (F2, "hint: "), (F3, "nothing to take back yet")]
+KEYED = [
+    ("?", "Moves look like: "),
+    (F1, "Moves look like: "),
+    (F2, "hint: "),
+    (F3, "nothing to take back yet"),
+]
 
 
 def test_every_key_works_from_the_history_search_and_the_completion_menu() -> None:

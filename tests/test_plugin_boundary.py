@@ -110,9 +110,15 @@ def test_a_wrong_return_value_is_one_line_naming_the_member(
 ) -> None:
     """Issue 29.6: these were IndexError, ValueError (NaN) and TypeError tracebacks."""
     (tmp_path / "wrong.py").write_text(subtraction_with(member, body))
-    args = {"solve": ("solve",), "play": ("play", "--first", "random", "--second", "random"), "tree": ("tree",)}
+    args = {
+        "solve": ("solve",),
+        "play": ("play", "--first", "random", "--second", "random"),
+        "tree": ("tree",),
+    }
     command_words = args[command]
-    result = nimmax_in_process(command_words[0], f"{tmp_path}/wrong.py:Wrong", "4", *command_words[1:])
+    result = nimmax_in_process(
+        command_words[0], f"{tmp_path}/wrong.py:Wrong", "4", *command_words[1:]
+    )
     line = one_plugin_line(result)
     assert f"{tmp_path}/wrong.py:7: Wrong.{member} " in line and why in line
 
@@ -125,22 +131,43 @@ def test_sys_exit_in_a_plugin_is_named_not_obeyed(tmp_path: Path) -> None:
     )
     for args in (
         ("play", "nim", "2", "3", "--first", f"{tmp_path}/quits.py:Quits", "--second", "random"),
-        ("duel", f"{tmp_path}/quits.py:Quits", "random", "--game", "nim 2 3", "--games", "2", "--json"),
+        (
+            "duel",
+            f"{tmp_path}/quits.py:Quits",
+            "random",
+            "--game",
+            "nim 2 3",
+            "--games",
+            "2",
+            "--json",
+        ),
     ):
         line = one_plugin_line(nimmax_in_process(*args))
         assert f"{tmp_path}/quits.py:4: Quits.choose called sys.exit(0)" in line
     (tmp_path / "words.py").write_text(
-        subtraction_with("from_words", "sys.exit(4)").replace("def from_words", "@classmethod\n    def from_words")
+        subtraction_with("from_words", "sys.exit(4)").replace(
+            "def from_words", "@classmethod\n    def from_words"
+        )
     )
-    assert "sys.exit(4)" in one_plugin_line(nimmax_in_process("solve", f"{tmp_path}/words.py:Wrong"))
+    assert "sys.exit(4)" in one_plugin_line(
+        nimmax_in_process("solve", f"{tmp_path}/words.py:Wrong")
+    )
     (tmp_path / "imports.py").write_text("import sys\nsys.exit(5)\n")
     refused = nimmax_in_process("solve", f"{tmp_path}/imports.py:Game")
-    assert refused.returncode == 2 and "sys.exit(5)" in refused.stderr and "Traceback" not in refused.stderr
+    assert (
+        refused.returncode == 2
+        and "sys.exit(5)" in refused.stderr
+        and "Traceback" not in refused.stderr
+    )
 
 
 def test_a_plugin_players_illegal_move_names_the_player(tmp_path: Path) -> None:
-    (tmp_path / "bot.py").write_text("class Bot:\n    def choose(self, game, state):\n        return 'zz'\n")
-    line = one_plugin_line(nimmax_in_process("play", "nim", "2", "3", "--first", f"{tmp_path}/bot.py:Bot"))
+    (tmp_path / "bot.py").write_text(
+        "class Bot:\n    def choose(self, game, state):\n        return 'zz'\n"
+    )
+    line = one_plugin_line(
+        nimmax_in_process("play", "nim", "2", "3", "--first", f"{tmp_path}/bot.py:Bot")
+    )
     assert "Bot.choose returned 'zz', not a legal move here" in line
 
 
@@ -153,7 +180,8 @@ def test_only_plugins_are_wrapped() -> None:
     game = games.create("examples/tictactoe.py:TicTacToe")
     assert isinstance(game, PluginGame) and unguarded(game) is not game
     assert isinstance(create(parse_spec("examples/greedy.py:Greedy")), PluginPlayer)
-    # only what the plugin defines is guarded: the defaults stay Game's, so engines skip them as before
+    # only what the plugin defines is guarded: the defaults stay Game's, so engines skip them as
+    # before
     assert "heuristic_actions" not in vars(type(game)) and "actions" in vars(type(game))
 
 
@@ -162,23 +190,44 @@ def test_a_record_never_loads_the_plugin_it_names(tmp_path: Path) -> None:
     marker = tmp_path / "ran"
     (tmp_path / "helper.py").write_text(
         f"open({str(marker)!r}, 'w').close()\n"
-        + subtraction_with("utility", "return super().utility(*args)").replace("class Wrong", "class G")
+        + subtraction_with("utility", "return super().utility(*args)").replace(
+            "class Wrong", "class G"
+        )
     )
     record = tmp_path / "game.json"
-    record.write_text(json.dumps({"game": "helper.py:G 3", "players": ["random", "random"], "moves": ["3"],
-                                  "result": {"winner": 0, "utilities": [1, -1], "finished": True}}))  # fmt: skip
+    record.write_text(
+        json.dumps(
+            {
+                "game": "helper.py:G 3",
+                "players": ["random", "random"],
+                "moves": ["3"],
+                "result": {"winner": 0, "utilities": [1, -1], "finished": True},
+            }
+        )
+    )
     for command in ("replay", "analyze"):
         refused = nimmax(command, str(record), cwd=tmp_path)
         assert refused.returncode == 2 and not marker.exists(), refused.stderr
-        assert f"--plugin {tmp_path}/helper.py" in refused.stderr and "never runs code" in refused.stderr
+        assert (
+            f"--plugin {tmp_path}/helper.py" in refused.stderr
+            and "never runs code" in refused.stderr
+        )
     named = nimmax("replay", str(record), "--plugin", "helper.py", cwd=tmp_path)
     assert named.returncode == 0 and marker.exists(), named.stderr
 
 
 def test_a_record_of_a_builtin_game_needs_no_plugin(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    record.write_text(json.dumps({"game": "nim 1 2", "players": ["random", "random"], "moves": ["2:2", "1:1"],
-                                  "result": {"winner": 0, "utilities": [-1, 1], "finished": True}}))  # fmt: skip
+    record.write_text(
+        json.dumps(
+            {
+                "game": "nim 1 2",
+                "players": ["random", "random"],
+                "moves": ["2:2", "1:1"],
+                "result": {"winner": 0, "utilities": [-1, 1], "finished": True},
+            }
+        )
+    )
     assert nimmax_in_process("replay", str(record)).returncode == 0
     refused = nimmax_in_process("replay", str(record), "--plugin", "x.py")
     assert refused.returncode == 2 and "not a plugin" in refused.stderr
@@ -187,8 +236,16 @@ def test_a_record_of_a_builtin_game_needs_no_plugin(tmp_path: Path) -> None:
 def test_markup_in_a_records_players_is_printed_as_written(tmp_path: Path) -> None:
     """Issue 29.7: players ["[/]", "alphabeta"] made analyze raise rich.errors.MarkupError."""
     record = tmp_path / "game.json"
-    record.write_text(json.dumps({"game": "nim 1 2", "players": ["[/]", "[old]"], "moves": ["2:2", "1:1"],
-                                  "result": {"winner": 0, "utilities": [-1, 1], "finished": True}}))  # fmt: skip
+    record.write_text(
+        json.dumps(
+            {
+                "game": "nim 1 2",
+                "players": ["[/]", "[old]"],
+                "moves": ["2:2", "1:1"],
+                "result": {"winner": 0, "utilities": [-1, 1], "finished": True},
+            }
+        )
+    )
     analysed = nimmax_in_process("analyze", str(record), "--time", "0.05")
     assert analysed.returncode == 0, analysed.stderr
     assert "First ([/])" in analysed.stdout and "Second ([old])" in analysed.stdout
@@ -213,7 +270,9 @@ def test_markup_in_a_plugins_path_is_printed_as_written(tmp_path: Path) -> None:
         assert "a[/b]/[old]/" in result.stdout, result.stdout
 
 
-def test_a_failed_write_leaves_the_old_file_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_write_leaves_the_old_file_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 29.8: a record was written in place, so a full disk left a truncated old file."""
     path = tmp_path / "old.json"
     path.write_text("the old record\n")
@@ -235,13 +294,30 @@ def test_a_record_on_a_full_disk_keeps_the_old_one(tmp_path: Path) -> None:
     before = old.read_text()
 
     def small_files() -> None:
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG), not kills
+        # a write past the limit fails (EFBIG), not kills
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
 
     env = {**os.environ, "PYTHONPATH": str(ROOT), **ENVIRONMENT}
-    command = [sys.executable, "-m", "nimmax", "play", "simple-nim", "1500", "--first", "random", "--second", "random",
-               "--seed", "1", "--record", str(old)]  # fmt: skip
-    result = subprocess.run(command, capture_output=True, text=True, env=env, preexec_fn=small_files, timeout=120)
+    command = [
+        sys.executable,
+        "-m",
+        "nimmax",
+        "play",
+        "simple-nim",
+        "1500",
+        "--first",
+        "random",
+        "--second",
+        "random",
+        "--seed",
+        "1",
+        "--record",
+        str(old),
+    ]
+    result = subprocess.run(
+        command, capture_output=True, text=True, env=env, preexec_fn=small_files, timeout=120
+    )
     assert result.returncode == 1 and "the record was not written" in result.stderr, result.stderr
     assert old.read_text() == before
     assert '"moves"' in result.stdout  # the record is printed instead
@@ -257,7 +333,8 @@ def test_a_written_record_keeps_the_folder_and_mode(tmp_path: Path) -> None:
     link.symlink_to(path)
     files.write_atomic(link, "three")
     assert link.is_symlink() and path.read_text() == "three"
-    files.write_atomic(Path(os.devnull), "nothing")  # not a regular file: written in place, not replaced
+    # not a regular file: written in place, not replaced
+    files.write_atomic(Path(os.devnull), "nothing")
     assert Path(os.devnull).is_char_device()
 
 
@@ -266,7 +343,8 @@ from nimmax import CHANCE, Game
 
 
 class Dice(Game):
-    \"\"\"One player: N counters; you take 1 or 2, then a die takes 1 or 2; you score where you stop.\"\"\"
+    \"\"\"One player: N counters; you take 1 or 2, then a die takes 1 or 2; you score where
+    you stop.\"\"\"
 
     players, has_chance, player_names = 1, True, ("You",)
 
@@ -303,9 +381,14 @@ class Dice(Game):
         ("yield from ((0.5, 1), (0.5, 2))", ""),  # a generator is an iterable: it plays
     ],
 )
-def test_chance_outcomes_are_checked_at_the_boundary(tmp_path: Path, outcomes: str, why: str) -> None:
+def test_chance_outcomes_are_checked_at_the_boundary(
+    tmp_path: Path, outcomes: str, why: str
+) -> None:
     (tmp_path / "dice.py").write_text(DICE.replace("{outcomes}", outcomes))
-    for args in (("solve", f"{tmp_path}/dice.py:Dice"), ("play", f"{tmp_path}/dice.py:Dice", "--first", "random")):
+    for args in (
+        ("solve", f"{tmp_path}/dice.py:Dice"),
+        ("play", f"{tmp_path}/dice.py:Dice", "--first", "random"),
+    ):
         result = nimmax_in_process(*args)
         if why:
             line = one_plugin_line(result)

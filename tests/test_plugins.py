@@ -1,4 +1,5 @@
-"""Plugins: games and players by file, module or entry point, and the one-line errors of broken ones."""
+"""Plugins: games and players by file, module or entry point, and the one-line errors of broken
+ones."""
 
 from __future__ import annotations
 
@@ -66,10 +67,16 @@ def test_a_class_without_from_words_takes_no_words() -> None:
         ("class Game: pass\n", "{file}:not-a-name", r"is not a class name"),
     ],
 )
-def test_broken_game_plugins_are_one_line(tmp_path: Path, code: str | None, reference: str, message: str) -> None:
+def test_broken_game_plugins_are_one_line(
+    tmp_path: Path, code: str | None, reference: str, message: str
+) -> None:
     file = write(tmp_path, "broken.py", code) if code is not None else tmp_path / "missing.py"
     with pytest.raises(BadPlugin, match=message) as caught:
-        named = reference.format(file=file) if "{file}" in reference else reference.replace("missing", str(file)[:-3])
+        named = (
+            reference.format(file=file)
+            if "{file}" in reference
+            else reference.replace("missing", str(file)[:-3])
+        )
         games.create(named)
     assert "\n" not in str(caught.value)
 
@@ -151,7 +158,8 @@ def test_references_are_told_from_engine_specs() -> None:
 
 @pytest.fixture
 def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A tiny package installed the way pip leaves one: its module, and a dist-info with entry points."""
+    """A tiny package installed the way pip leaves one: its module, and a dist-info with entry
+    points."""
     write(
         tmp_path,
         "toy_nimmax_plugins.py",
@@ -167,10 +175,13 @@ def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
     )
     info = tmp_path / "toy_nimmax_plugins-1.0.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-nimmax-plugins\nVersion: 1.0\n")
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: toy-nimmax-plugins\nVersion: 1.0\n"
+    )
     (info / "entry_points.txt").write_text(
         "[nimmax.games]\ntoy-subtraction = toy_nimmax_plugins:subtraction\n\n"
-        "[nimmax.players]\ntoy-greedy = toy_nimmax_plugins:Greedy\nbroken = toy_nimmax_plugins:Missing\n"
+        "[nimmax.players]\ntoy-greedy = toy_nimmax_plugins:Greedy\nbroken = "
+        "toy_nimmax_plugins:Missing\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     yield tmp_path

@@ -46,14 +46,27 @@ def test_subtraction_with_words_solves_by_its_period() -> None:
 def test_the_greedy_player_duels_alike_with_one_job_and_two() -> None:
     results = []
     for jobs in ("1", "2"):
-        code, out, err = run("duel", GREEDY, "random", "--game", "tictactoe", "--games", "20", "--seed", "4",
-                             "--jobs", jobs, "--json")  # fmt: skip
+        code, out, err = run(
+            "duel",
+            GREEDY,
+            "random",
+            "--game",
+            "tictactoe",
+            "--games",
+            "20",
+            "--seed",
+            "4",
+            "--jobs",
+            jobs,
+            "--json",
+        )
         assert code == 0, err
         record = json.loads(out)
         results.append((record["wins"], record["draws"]))
     assert results[0] == results[1]
     wins = results[0][0]
-    assert wins[GREEDY] > 3 * wins["random"]  # it wins at once and blocks at once; only a fork beats it
+    # it wins at once and blocks at once; only a fork beats it
+    assert wins[GREEDY] > 3 * wins["random"]
 
 
 def test_plugins_pass_check_and_a_broken_one_fails() -> None:
@@ -64,7 +77,9 @@ def test_plugins_pass_check_and_a_broken_one_fails() -> None:
 
 def test_a_plugin_draws_its_own_board() -> None:
     """Subtraction's `render` draws the heap, not the state's repr `(10, 0)`."""
-    code, out, err = run("play", SUBTRACTION, "10", "--first", "human", "--second", "human", stdin="3\nquit\n")
+    code, out, err = run(
+        "play", SUBTRACTION, "10", "--first", "human", "--second", "human", stdin="3\nquit\n"
+    )
     assert code == 0, err
     boards = [line for line in out.splitlines() if "left" in line]
     assert boards[0] == "● " * 10 + "10 left" and boards[1] == "● " * 7 + "7 left, 3 just taken"
@@ -72,7 +87,8 @@ def test_a_plugin_draws_its_own_board() -> None:
 
 
 def test_a_plugin_without_a_render_shows_whose_turn_it_is_and_the_moves(tmp_path: Path) -> None:
-    """A plugin whose position is a bare tuple is still drawn readably: the turn, the last move, the moves."""
+    """A plugin whose position is a bare tuple is still drawn readably: the turn, the last move, the
+    moves."""
     (tmp_path / "heap.py").write_text(
         textwrap.dedent(
             """
@@ -99,7 +115,9 @@ def test_a_plugin_without_a_render_shows_whose_turn_it_is_and_the_moves(tmp_path
             """
         )
     )
-    code, out, err = run("play", f"{tmp_path}/heap.py:Heap", "--first", "human", "--second", "human", stdin="2\n")
+    code, out, err = run(
+        "play", f"{tmp_path}/heap.py:Heap", "--first", "human", "--second", "human", stdin="2\n"
+    )
     assert code == 0, err
     rows = [" ".join(line.strip("│ ").split()) for line in out.splitlines()]
     assert "to move First" in rows and "moves 1, 2" in rows  # the start: 5 left, both takes legal
@@ -109,7 +127,11 @@ def test_a_plugin_without_a_render_shows_whose_turn_it_is_and_the_moves(tmp_path
 def test_a_broken_plugin_is_one_line_exit_2(tmp_path: Path) -> None:
     broken = tmp_path / "broken.py"
     broken.write_text("class Game(:\n")
-    for words in ([f"{broken}:Game"], [f"{tmp_path}/none.py:Game"], ["examples/tictactoe.py:Nothing"]):
+    for words in (
+        [f"{broken}:Game"],
+        [f"{tmp_path}/none.py:Game"],
+        ["examples/tictactoe.py:Nothing"],
+    ):
         result = nimmax("play", *words)
         assert result.returncode == 2, result.stderr
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
@@ -140,7 +162,8 @@ def test_an_error_in_plugin_code_names_its_line_and_keeps_the_record(tmp_path: P
     assert result.stderr.count("\n") == 1
     assert json.loads(record.read_text())["moves"] == ["b2"]
     full = nimmax("--traceback", "play", f"{buggy}:Buggy", stdin="b2\n")
-    assert "Traceback (most recent call last)" in full.stderr and full.returncode == 1  # nimmax's own crash exit
+    # nimmax's own crash exit
+    assert "Traceback (most recent call last)" in full.stderr and full.returncode == 1
 
 
 @pytest.fixture
@@ -161,7 +184,9 @@ def installed(tmp_path: Path) -> Path:
     info = tmp_path / "toy_nimmax_games-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-nimmax-games\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[nimmax.games]\ntoy-subtraction = toy_nimmax_games:subtraction\n")
+    (info / "entry_points.txt").write_text(
+        "[nimmax.games]\ntoy-subtraction = toy_nimmax_games:subtraction\n"
+    )
     return tmp_path
 
 
@@ -169,10 +194,16 @@ def test_an_installed_game_is_listed_and_played(installed: Path) -> None:
     def with_package(*args: str) -> subprocess.CompletedProcess[str]:
         env = {**os.environ, "PYTHONPATH": f"{installed}{os.pathsep}{ROOT}", **ENVIRONMENT}
         command = [sys.executable, "-m", "nimmax", *args]
-        return subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+        return subprocess.run(
+            command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=60
+        )
 
     listed = json.loads(with_package("games", "--json").stdout)
-    assert {"kind": "game", "name": "toy-subtraction", "target": "toy_nimmax_games:subtraction"} in listed["plugins"]
+    assert {
+        "kind": "game",
+        "name": "toy-subtraction",
+        "target": "toy_nimmax_games:subtraction",
+    } in listed["plugins"]
     assert "toy-subtraction" in with_package("games").stdout
     solved = with_package("solve", "toy-subtraction", "9", "--json")
     assert solved.returncode == 0, solved.stderr

@@ -1,6 +1,6 @@
-"""The tournament's Elo fit: the same ratings as the minorise-maximise fit it replaced, the closed form
-of two players, the maximum-likelihood condition on sparse round robins, few steps at any size, and
-Ctrl-C in the fit printing the games without ratings."""
+"""The tournament's Elo fit: the same ratings as the minorise-maximise fit it replaced, the closed
+form of two players, the maximum-likelihood condition on sparse round robins, few steps at any size,
+and Ctrl-C in the fit printing the games without ratings."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ from .cli_helpers import nimmax_in_process, read_specs
 Table = tuple[list[list[float]], list[list[int]]]
 
 
-def minorise_maximise(scores: list[list[float]], games: list[list[int]], prior: float) -> list[float]:
+def minorise_maximise(
+    scores: list[list[float]], games: list[list[int]], prior: float
+) -> list[float]:
     """The fit nimmax used before (Hunter 2004's iteration over every pair), kept as the oracle."""
     count = len(scores)
     strength = [1.0] * count
@@ -61,14 +63,21 @@ def round_robins(draw: st.DrawFn, most: int = 6, games: int = 4) -> Table:
 @given(round_robins(), st.sampled_from([1.0, 0.5, 2.0]))
 def test_the_fit_gives_the_ratings_of_the_old_one(table: Table, prior: float) -> None:
     scores, played = table
-    assert stats.elo_ratings(scores, played, prior) == pytest.approx(minorise_maximise(scores, played, prior), abs=1e-5)
+    assert stats.elo_ratings(scores, played, prior) == pytest.approx(
+        minorise_maximise(scores, played, prior), abs=1e-5
+    )
 
 
-@given(st.integers(2, 1000).flatmap(lambda games: st.tuples(st.integers(1, games - 1), st.just(games))))
+@given(
+    st.integers(2, 1000).flatmap(lambda games: st.tuples(st.integers(1, games - 1), st.just(games)))
+)
 def test_two_players_are_the_closed_form_apart(case: tuple[int, int]) -> None:
-    # Without a prior the fit is exact: p = w/n = 1 / (1 + 10^(-gap/400)), so gap = 400·log10(w / (n - w)).
+    # Without a prior the fit is exact: p = w/n = 1 / (1 + 10^(-gap/400)), so gap = 400·log10(w / (n
+    # - w)).
     wins, games = case
-    strong, weak = stats.elo_ratings([[0, wins], [games - wins, 0]], [[0, games], [games, 0]], prior=0)
+    strong, weak = stats.elo_ratings(
+        [[0, wins], [games - wins, 0]], [[0, games], [games, 0]], prior=0
+    )
     assert strong - weak == pytest.approx(400 * math.log10(wins / (games - wins)), abs=1e-6)
     assert (strong + weak) / 2 == pytest.approx(1500)
 
@@ -93,11 +102,14 @@ def test_each_player_is_expected_to_score_what_it_scored(table: Table) -> None:
     assert 0 < share < 1
     anchor = ratings[0] + 400 * math.log10(1 / share - 1)
     for i in range(count):
-        assert against_players(i) + expected(ratings[i], anchor) == pytest.approx(sum(scores[i]) + 0.5, abs=1e-6)
+        assert against_players(i) + expected(ratings[i], anchor) == pytest.approx(
+            sum(scores[i]) + 0.5, abs=1e-6
+        )
 
 
 def perfect_order(count: int) -> Table:
-    """Every player beats every later one: the ratings rest on the prior alone, the fit's hardest case."""
+    """Every player beats every later one: the ratings rest on the prior alone, the fit's hardest
+    case."""
     scores = [[float(i < j) for j in range(count)] for i in range(count)]
     played = [[int(i != j) for j in range(count)] for i in range(count)]
     return scores, played
@@ -128,7 +140,9 @@ def test_a_round_robin_of_single_games_gets_the_ratings_of_the_old_fit() -> None
             won = rng.random() < 0.5 + (j - i) / (2 * count)
             scores[i][j], scores[j][i] = float(won), float(not won)
             played[i][j] = played[j][i] = 1
-    assert stats.elo_ratings(scores, played) == pytest.approx(minorise_maximise(scores, played, 1.0), abs=1e-4)
+    assert stats.elo_ratings(scores, played) == pytest.approx(
+        minorise_maximise(scores, played, 1.0), abs=1e-4
+    )
 
 
 def interrupted_fit(*args: object, **keywords: object) -> list[float]:
@@ -140,18 +154,24 @@ PLAYERS = ("alphabeta", "random:seed=1", "random:seed=2")
 
 def test_ctrl_c_in_the_ratings_prints_the_games_without_them() -> None:
     with mock.patch("nimmax.duel.ranking.elo_ratings", interrupted_fit):
-        run = nimmax_in_process("tournament", *PLAYERS, "--game", "nim 2 3", "--games", "4", "--seed", "1")
+        run = nimmax_in_process(
+            "tournament", *PLAYERS, "--game", "nim 2 3", "--games", "4", "--seed", "1"
+        )
     assert run.returncode == 130, run.stderr
     assert "interrupted after 12 of 12 games" in run.stdout and "Elo: left out" in run.stdout
     assert "1500" not in run.stdout
     assert run.stderr.strip() == "nimmax: interrupted after 12 games; their results are printed"
-    rows = [line for line in run.stdout.splitlines() if "alphabeta" in line or "random:seed" in line]
+    rows = [
+        line for line in run.stdout.splitlines() if "alphabeta" in line or "random:seed" in line
+    ]
     assert len(rows) == 3
 
 
 def test_ctrl_c_in_the_ratings_leaves_them_out_of_the_json() -> None:
     with mock.patch("nimmax.duel.ranking.elo_ratings", interrupted_fit):
-        run = nimmax_in_process("tournament", *PLAYERS, "--game", "nim 2 3", "--games", "4", "--seed", "1", "--json")
+        run = nimmax_in_process(
+            "tournament", *PLAYERS, "--game", "nim 2 3", "--games", "4", "--seed", "1", "--json"
+        )
     assert run.returncode == 130
     record = json.loads(run.stdout)
     assert record["interrupted"] and record["games"] == 12 and "ratings" not in record
@@ -168,4 +188,6 @@ def test_a_crosstable_too_wide_for_the_screen_keeps_the_standings() -> None:
     assert max(map(len, run.stdout.splitlines())) <= 120
     # misère nim 1 is lost by its first mover, a pairing's first entrant: the last entrant beats all
     rows = [line.split() for line in run.stdout.splitlines() if "random:seed=" in line]
-    assert [(row[3], row[5]) for row in rows] == [(f"random:seed={seed}", str(seed)) for seed in range(19, -1, -1)]
+    assert [(row[3], row[5]) for row in rows] == [
+        (f"random:seed={seed}", str(seed)) for seed in range(19, -1, -1)
+    ]

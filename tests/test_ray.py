@@ -2,8 +2,8 @@
 block played again once and given up after a second loss, Ctrl-C leaving no Ray process behind.
 
 Ray is an optional extra: the tests marked `ray` skip where it is absent (`.[test]`, which CI
-installs, brings it); the refusal without Ray runs everywhere. Each Ray test starts a Ray of its own (seconds on a
-small machine), so they are few.
+installs, brings it); the refusal without Ray runs everywhere. Each Ray test starts a Ray of its own
+(seconds on a small machine), so they are few.
 """
 
 from __future__ import annotations
@@ -72,7 +72,8 @@ def alive(pids: set[int]) -> set[int]:
 
 
 def block_workers(pid: int) -> list[int]:
-    """The Ray workers started under `pid` that are playing a block (Ray titles them by the task)."""
+    """The Ray workers started under `pid` that are playing a block (Ray titles them by the
+    task)."""
     found = []
     for child in descendants(pid):
         try:
@@ -99,9 +100,12 @@ def ray() -> Any:
 # --- without Ray: runs everywhere ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [["duel", "random", "random"], ["tournament", "random", "random", "random"]])
+@pytest.mark.parametrize(
+    "command", [["duel", "random", "random"], ["tournament", "random", "random", "random"]]
+)
 def test_without_ray_the_ray_backend_is_one_line_naming_the_extra(command: list[str]) -> None:
-    with mock.patch.dict(sys.modules, {"ray": None}):  # `import ray` fails as where it is not installed
+    # `import ray` fails as where it is not installed
+    with mock.patch.dict(sys.modules, {"ray": None}):
         done = nimmax_in_process(*command, "--games", "10", "--backend", "ray")
     assert done.returncode == 2
     assert done.stderr == "nimmax: the ray backend needs Ray: pip install 'nimmax[ray]'\n"
@@ -112,10 +116,14 @@ def test_without_ray_the_ray_backend_is_one_line_naming_the_extra(command: list[
     ("options", "message"),
     [
         (["--backend", "cloud"], "nimmax: --backend must be one of local, ray, not 'cloud'\n"),
-        (["--address", "auto"], "nimmax: --address names a Ray cluster: it goes with --backend ray\n"),
+        (
+            ["--address", "auto"],
+            "nimmax: --address names a Ray cluster: it goes with --backend ray\n",
+        ),
         (
             ["--backend", "ray", "--jobs", "2"],
-            "nimmax: --jobs sizes the local pool; with --backend ray the cluster's CPUs play the blocks\n",
+            "nimmax: --jobs sizes the local pool; with --backend ray the cluster's CPUs play the "
+            "blocks\n",
         ),
     ],
 )
@@ -127,8 +135,16 @@ def test_backend_options_that_do_not_fit_are_one_line(options: list[str], messag
 def test_a_plugin_game_is_played_by_the_local_pool_too() -> None:
     """A pool's workers load a plugin game from its words: its class lives in a module only the
     process that loaded the file has."""
-    args = ("duel", f"{EXAMPLES}/greedy.py:Greedy", "random", "--game", f"{EXAMPLES}/subtraction.py:Subtraction 25")
-    one, two = (played(*args, "--games", "30", "--seed", "2", "--jobs", jobs) for jobs in ("1", "2"))
+    args = (
+        "duel",
+        f"{EXAMPLES}/greedy.py:Greedy",
+        "random",
+        "--game",
+        f"{EXAMPLES}/subtraction.py:Subtraction 25",
+    )
+    one, two = (
+        played(*args, "--games", "30", "--seed", "2", "--jobs", jobs) for jobs in ("1", "2")
+    )
     assert one == two and one["games"] == 30
 
 
@@ -142,8 +158,21 @@ def test_ray_plays_the_games_of_one_and_two_jobs(ray: Any, tmp_path: Path) -> No
     but the timing, on --jobs 1, --jobs 2 and --backend ray."""
     for name in ("greedy.py", "subtraction.py"):
         shutil.copy(EXAMPLES / name, tmp_path / name)
-    duel = ("duel", "greedy.py:Greedy", "alphabeta:depth=2", "--game", "subtraction.py:Subtraction 31 --take 1,2,5")
-    tournament = ("tournament", "alphabeta:depth=2", "random", "minimax:depth=1", "--game", "tictactoe")
+    duel = (
+        "duel",
+        "greedy.py:Greedy",
+        "alphabeta:depth=2",
+        "--game",
+        "subtraction.py:Subtraction 31 --take 1,2,5",
+    )
+    tournament = (
+        "tournament",
+        "alphabeta:depth=2",
+        "random",
+        "minimax:depth=1",
+        "--game",
+        "tictactoe",
+    )
     for args, games in ((duel, "60"), (tournament, "30")):
         runs = [
             played(*args, "--games", games, "--seed", "11", *where, cwd=tmp_path)
@@ -177,12 +206,28 @@ def test_a_block_lost_twice_is_reported_and_the_rest_is_played(ray: Any, tmp_pat
     )
     players = ("random", "doomed.py:Doomed", "alphabeta:depth=1")
     done = nimmax(
-        "tournament", *players, "--games", "10", "--seed", "3", "--backend", "ray", "--json", cwd=tmp_path, timeout=240
+        "tournament",
+        *players,
+        "--games",
+        "10",
+        "--seed",
+        "3",
+        "--backend",
+        "ray",
+        "--json",
+        cwd=tmp_path,
+        timeout=240,
     )
     assert done.returncode == 1, done.stderr
-    assert done.stderr == "nimmax: 2 blocks of 20 games lost their worker twice; the other games' results are printed\n"
+    assert (
+        done.stderr
+        == "nimmax: 2 blocks of 20 games lost their worker twice; the other games' results are "
+        "printed\n"
+    )
     record = json.loads(done.stdout)
-    assert [(block["players"], block["first_game"], block["games"]) for block in record["failed_blocks"]] == [
+    assert [
+        (block["players"], block["first_game"], block["games"]) for block in record["failed_blocks"]
+    ] == [
         (["random", "doomed.py:Doomed"], 0, 10),
         (["doomed.py:Doomed", "alphabeta:depth=1"], 0, 10),
     ]
@@ -239,10 +284,18 @@ def test_the_readme_cluster_commands_run(ray: Any) -> None:
     ("address", "message"),
     [
         ("127.0.0.1:1", "nimmax: cannot reach Ray at 127.0.0.1:1: Connection refused\n"),
-        ("head", "nimmax: --address must be auto or HOST:PORT (the head's, e.g. 10.0.0.5:6379), not 'head'\n"),
+        (
+            "head",
+            "nimmax: --address must be auto or HOST:PORT (the head's, e.g. 10.0.0.5:6379), not "
+            "'head'\n",
+        ),
     ],
 )
-def test_an_address_that_does_not_answer_is_one_line_at_once(ray: Any, address: str, message: str) -> None:
+def test_an_address_that_does_not_answer_is_one_line_at_once(
+    ray: Any, address: str, message: str
+) -> None:
     """Ray would try to reach a missing head for minutes; nimmax asks it first."""
-    done = nimmax_in_process("duel", "random", "random", "--games", "10", "--backend", "ray", "--address", address)
+    done = nimmax_in_process(
+        "duel", "random", "random", "--games", "10", "--backend", "ray", "--address", address
+    )
     assert (done.returncode, done.stderr, done.stdout) == (2, message, "")

@@ -19,24 +19,44 @@ from typing import TextIO
 
 import pytest
 
-from .cli_helpers import ROOT, Example, PipedPerson, best_listed_first, nimmax_in_process, ran_clean, readme_examples
+from .cli_helpers import (
+    ROOT,
+    Example,
+    PipedPerson,
+    best_listed_first,
+    nimmax_in_process,
+    ran_clean,
+    readme_examples,
+)
 
 PLAY_OPTIONS = ("--first", "--second", "--time", "--seed", "--delay", "--record")
 """play's own options (each takes a value): the other words are the game's."""
 
-SHORTER = {"play": 0.05, "solve": 0.3, "bench": 2.0, "duel": 0.02, "tournament": 0.02, "ladder": 0.05}
-"""Per command, the most seconds a move or run is given here (`--time`, added to play and duels, which
-have engines with no limit of their own; cut elsewhere where the README's is longer)."""
+SHORTER = {
+    "play": 0.05,
+    "solve": 0.3,
+    "bench": 2.0,
+    "duel": 0.02,
+    "tournament": 0.02,
+    "ladder": 0.05,
+}
+"""Per command, the most seconds a move or run is given here (`--time`, added to play and duels,
+which have engines with no limit of their own; cut elsewhere where the README's is longer)."""
 
 CLUSTER = "--backend", "ray"
 
-SHOWN = {"duel": ("seed", "players"), "tournament": ("seed", "players"), "ladder": ("Elo", "standings")}
+SHOWN = {
+    "duel": ("seed", "players"),
+    "tournament": ("seed", "players"),
+    "ladder": ("Elo", "standings"),
+}
 """Per command, what its output holds beyond exiting 0: a word its text shows, and a field its
 `--json` fills."""
 
 
 def on_a_cluster(example: Example) -> bool:
-    """Whether the command needs a Ray cluster running (the README starts one with `ray start --head`)."""
+    """Whether the command needs a Ray cluster running (the README starts one with `ray start
+    --head`)."""
     args = list(example.args)
     return any(args[at : at + 2] == list(CLUSTER) for at in range(len(args)))
 
@@ -45,7 +65,8 @@ EXAMPLES = [example for example in readme_examples() if not on_a_cluster(example
 
 
 def shortened(args: Sequence[str]) -> list[str]:
-    """The command with its time cut to `SHORTER`'s, or given it where engines would think a second a move."""
+    """The command with its time cut to `SHORTER`'s, or given it where engines would think a second
+    a move."""
     args, most = list(args), SHORTER.get(args[0])
     if most is None:
         return args
@@ -58,7 +79,8 @@ def shortened(args: Sequence[str]) -> list[str]:
 
 
 def game_words(args: Sequence[str]) -> list[str]:
-    """The game's words of a play command: what is left once play's options and their values are out."""
+    """The game's words of a play command: what is left once play's options and their values are
+    out."""
     words, skip = [], False
     for word in args[1:]:
         if skip or word in PLAY_OPTIONS:
@@ -69,7 +91,8 @@ def game_words(args: Sequence[str]) -> list[str]:
 
 
 def piped(example: Example) -> str | TextIO:
-    """What the command reads: the README's `printf` input, or for play a person who plays it out."""
+    """What the command reads: the README's `printf` input, or for play a person who plays it
+    out."""
     if example.stdin or example.args[0] != "play":
         return example.stdin
     return PipedPerson(game_words(example.args), seed=1)
@@ -82,7 +105,8 @@ def run(example: Example, folder: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder like the reader's checkout: `examples/` in it, and the README's record already made."""
+    """A folder like the reader's checkout: `examples/` in it, and the README's record already
+    made."""
     made = tmp_path_factory.mktemp("readme")
     (made / "examples").symlink_to(ROOT / "examples")
     for example in EXAMPLES:
@@ -96,10 +120,23 @@ def test_the_readme_has_its_commands() -> None:
     and the ladder's among them."""
     commands = [example.args[0] for example in EXAMPLES]
     assert commands.count("solve") >= 20
-    assert sum("kalah" in example.args for example in EXAMPLES) >= 3 and commands.count("ladder") >= 2
-    assert set(commands) >= {"--version", "games", "play", "replay", "analyze", "solve", "tree", "bench"}
+    assert (
+        sum("kalah" in example.args for example in EXAMPLES) >= 3 and commands.count("ladder") >= 2
+    )
+    assert set(commands) >= {
+        "--version",
+        "games",
+        "play",
+        "replay",
+        "analyze",
+        "solve",
+        "tree",
+        "bench",
+    }
     assert set(commands) >= {"duel", "tournament", "ladder", "check"}
-    assert [example.args[:1] for example in readme_examples() if on_a_cluster(example)] == [("tournament",)]
+    assert [example.args[:1] for example in readme_examples() if on_a_cluster(example)] == [
+        ("tournament",)
+    ]
 
 
 @pytest.mark.parametrize(
@@ -126,4 +163,7 @@ def test_every_readme_command_runs_and_exits_0(example: Example, folder: Path) -
         if option in args:
             assert (folder / args[args.index(option) + 1]).stat().st_size > 0
     if "--record" in args:
-        assert json.loads((folder / args[args.index("--record") + 1]).read_text())["result"]["winner"] == 0
+        assert (
+            json.loads((folder / args[args.index("--record") + 1]).read_text())["result"]["winner"]
+            == 0
+        )

@@ -19,7 +19,8 @@ from .cli_helpers import nimmax
 from .test_play_pty import finish, shown, spawn
 
 SLACK = 3.0
-"""Seconds a move may take beyond its budget on a loaded machine: the answer, the board, the prompt."""
+"""Seconds a move may take beyond its budget on a loaded machine: the answer, the board, the
+prompt."""
 
 BIG = [
     "connect4",
@@ -86,7 +87,9 @@ def test_expectimax_answers_by_default_on_2048() -> None:
         state = game.result(state, outcomes(game, state)[0][1])
     start = time.perf_counter()
     decision = decide(create(parse_spec("expectimax")), game, state)
-    assert time.perf_counter() - start < MOVE_SECONDS + SLACK and decision.move in game.actions(state)
+    assert time.perf_counter() - start < MOVE_SECONDS + SLACK and decision.move in game.actions(
+        state
+    )
 
 
 @pytest.mark.parametrize(
@@ -94,10 +97,13 @@ def test_expectimax_answers_by_default_on_2048() -> None:
     [
         ("tictactoe", 0, ("alphabeta", "negamax", "minimax")),
         ("nim 2 3 5", 1, ("alphabeta", "negamax", "minimax")),
-        ("tictactoe --size 4 --k 3", 1, ("alphabeta",)),  # no pruning: too many positions for a second
+        # no pruning: too many positions for a second
+        ("tictactoe --size 4 --k 3", 1, ("alphabeta",)),
     ],
 )
-def test_the_default_limit_still_plays_perfectly_where_it_proves(words: str, truth: int, engines: tuple[str]) -> None:
+def test_the_default_limit_still_plays_perfectly_where_it_proves(
+    words: str, truth: int, engines: tuple[str]
+) -> None:
     game = games.create(words)
     state = game.initial_state()
     for engine in engines:
@@ -142,7 +148,9 @@ def test_duel_minimax_random_uses_the_memo() -> None:
         (("kalah", "--pits", "6", "--seeds", "6"), "2", "(alphabeta) plays"),
     ],
 )
-def test_a_person_is_answered_on_a_big_board_within_the_budget(words: tuple[str, ...], move: str, answer: str) -> None:
+def test_a_person_is_answered_on_a_big_board_within_the_budget(
+    words: tuple[str, ...], move: str, answer: str
+) -> None:
     child = spawn("play", *words)
     child.expect(shown("›"))
     start = time.perf_counter()
@@ -169,7 +177,8 @@ def test_2048_the_engine_plays_within_the_budget() -> None:
 
 
 def test_ctrl_c_during_a_live_solve_prints_the_deepest_answer_and_exits_130() -> None:
-    child = spawn("solve", "connect4", "--time", "60", "--algorithm", "alphabeta:book=off")  # a search that runs on
+    # a search that runs on
+    child = spawn("solve", "connect4", "--time", "60", "--algorithm", "alphabeta:book=off")
     child.expect(shown("depth "))
     time.sleep(1)
     child.sendintr()
@@ -192,5 +201,15 @@ def test_huge_piles_are_never_listed_by_players_or_the_prompt() -> None:
     start = time.perf_counter()
     move = create(parse_spec("random:seed=1")).choose(game, state)
     assert game.result(state, move) is not None and time.perf_counter() - start < 1
-    run = nimmax("play", "nim", "1000000000", "3", "--second", "human", "--first", "random", stdin="help\nquit\n")
+    run = nimmax(
+        "play",
+        "nim",
+        "1000000000",
+        "3",
+        "--second",
+        "human",
+        "--first",
+        "random",
+        stdin="help\nquit\n",
+    )
     assert run.returncode == 0 and "Moves look like" in run.stdout, run.stderr

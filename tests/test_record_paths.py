@@ -1,8 +1,8 @@
-"""Records go where they are sent, once, losing nothing: `-` and /dev/stdout are standard output (after
-the game, appended to whatever stdout was sent to), a FIFO is written in place once, a FIFO with no
-writer is never waited on, a record that could only fail after the game is refused before it; and
-plugins misbehaving in the process (printing under --json, moving the current folder, leaving threads)
-change none of it."""
+"""Records go where they are sent, once, losing nothing: `-` and /dev/stdout are standard output
+(after the game, appended to whatever stdout was sent to), a FIFO is written in place once, a FIFO
+with no writer is never waited on, a record that could only fail after the game is refused before
+it; and plugins misbehaving in the process (printing under --json, moving the current folder,
+leaving threads) change none of it."""
 
 from __future__ import annotations
 
@@ -51,8 +51,11 @@ def last_document(text: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("name", ["-", "/dev/stdout"])
-def test_a_record_to_stdout_is_printed_after_the_game_and_no_file_made(tmp_path: Path, name: str) -> None:
-    """`--record -` made a file named `-`; `--record /dev/stdout` replaced what stdout was sent to."""
+def test_a_record_to_stdout_is_printed_after_the_game_and_no_file_made(
+    tmp_path: Path, name: str
+) -> None:
+    """`--record -` made a file named `-`; `--record /dev/stdout` replaced what stdout was sent
+    to."""
     run = nimmax_in_process(*GAME, "--record", name, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "First (alphabeta) plays" in run.stdout.split("\n{\n")[0]  # the game, then the record
@@ -86,11 +89,15 @@ def test_a_record_to_dev_stderr_appended_to_a_log_keeps_the_log(tmp_path: Path) 
         )
     assert run.returncode == 0
     text = log.read_text()
-    assert text.startswith("the old log\n{") and json.loads(text.split("\n", 1)[1])["game"] == "nim 2 3 5"
+    assert (
+        text.startswith("the old log\n{")
+        and json.loads(text.split("\n", 1)[1])["game"] == "nim 2 3 5"
+    )
 
 
 def test_a_record_to_a_fifo_reaches_its_reader_whole_and_once(tmp_path: Path) -> None:
-    """The check opened and closed the FIFO: the reader saw the end, the real write blocked for ever."""
+    """The check opened and closed the FIFO: the reader saw the end, the real write blocked for
+    ever."""
     fifo = tmp_path / "record.fifo"
     os.mkfifo(fifo)
     received: list[str] = []
@@ -116,15 +123,17 @@ def test_replay_of_a_fifo_with_no_writer_answers_at_once(tmp_path: Path) -> None
     started = time.monotonic()
     run = run_nimmax("replay", str(fifo), cwd=tmp_path, timeout=20)
     assert time.monotonic() - started < 15
-    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "not JSON" in run.stderr, run.stderr
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "not JSON" in run.stderr, (
+        run.stderr
+    )
 
 
 def test_an_existing_record_in_a_folder_that_takes_no_new_file_is_refused_before_the_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The record is written by a rename over the old one: a folder that takes no new file (read-only)
-    failed only after the game. Made read-only both ways: its mode (for a user), and refused creation
-    (root ignores the mode)."""
+    """The record is written by a rename over the old one: a folder that takes no new file
+    (read-only) failed only after the game. Made read-only both ways: its mode (for a user), and
+    refused creation (root ignores the mode)."""
     folder = tmp_path / "records"
     folder.mkdir()
     old = folder / "game.json"
@@ -144,17 +153,21 @@ def test_an_existing_record_in_a_folder_that_takes_no_new_file_is_refused_before
         run = nimmax_in_process(*GAME, "--record", str(old))
     finally:
         folder.chmod(0o755)
-    assert run.returncode == 2 and run.stdout == "" and "Permission denied" in run.stderr, run.stderr
+    assert run.returncode == 2 and run.stdout == "" and "Permission denied" in run.stderr, (
+        run.stderr
+    )
     assert old.read_text() == "the old record"
 
 
-# ---------------------------------------------------------------- plugins misbehaving in the process
+# ---------------------------------------------------------------- plugins misbehaving in the
+# process
 
 ROGUE = """
 import os, threading, time
 
 print("printed at import")
-threading.Thread(target=time.sleep, args=(3600,)).start()  # not a daemon: would hold the exit an hour
+# not a daemon: would hold the exit an hour
+threading.Thread(target=time.sleep, args=(3600,)).start()
 if os.environ.get("ROGUE_CHDIR"):
     os.chdir(os.environ["ROGUE_CHDIR"])
 
@@ -175,11 +188,22 @@ def rogue(tmp_path: Path) -> Path:
     return plugin
 
 
-def test_a_plugins_prints_go_to_stderr_under_json_and_its_threads_do_not_hold_the_exit(tmp_path: Path) -> None:
+def test_a_plugins_prints_go_to_stderr_under_json_and_its_threads_do_not_hold_the_exit(
+    tmp_path: Path,
+) -> None:
     plugin = rogue(tmp_path)
     started = time.monotonic()
     run = run_nimmax(
-        "duel", f"{plugin}:Rogue", "random", "--game", "nim 2 3", "--games", "2", "--json", cwd=tmp_path, timeout=30
+        "duel",
+        f"{plugin}:Rogue",
+        "random",
+        "--game",
+        "nim 2 3",
+        "--games",
+        "2",
+        "--json",
+        cwd=tmp_path,
+        timeout=30,
     )
     assert time.monotonic() - started < 25  # not the hour its thread sleeps
     assert run.returncode == 0, run.stderr
@@ -192,7 +216,19 @@ def test_a_plugin_moving_the_current_folder_does_not_move_the_record(tmp_path: P
     elsewhere.mkdir()
     plugin = rogue(tmp_path)
     env_run = subprocess.run(
-        [sys.executable, "-m", "nimmax", "play", "nim", "2", "3", "--first", f"{plugin}:Rogue", "--second", "random"]
+        [
+            sys.executable,
+            "-m",
+            "nimmax",
+            "play",
+            "nim",
+            "2",
+            "3",
+            "--first",
+            f"{plugin}:Rogue",
+            "--second",
+            "random",
+        ]
         + ["--record", "game.json"],
         capture_output=True,
         text=True,
@@ -221,12 +257,24 @@ class Slow(Subtraction):
 """
 
 
-def test_a_plugin_member_that_blocks_past_the_time_limit_is_said_in_one_line(tmp_path: Path) -> None:
-    """A member that blocks ignored --time in silence: a search checks its clock only between calls."""
+def test_a_plugin_member_that_blocks_past_the_time_limit_is_said_in_one_line(
+    tmp_path: Path,
+) -> None:
+    """A member that blocks ignored --time in silence: a search checks its clock only between
+    calls."""
     (tmp_path / "slow.py").write_text(SLOW.format(examples=str(ROOT / "examples")))
     run = run_nimmax(
-        "play", "slow.py:Slow", "30", "--first", "alphabeta:time=0.2", "--second", "random:seed=1", cwd=tmp_path
+        "play",
+        "slow.py:Slow",
+        "30",
+        "--first",
+        "alphabeta:time=0.2",
+        "--second",
+        "random:seed=1",
+        cwd=tmp_path,
     )
     assert run.returncode == 0, run.stderr
     lines = run.stderr.splitlines()
-    assert len(lines) == 1 and "past its limit of 0.2 s: the plugin game's own code ran on" in lines[0], lines
+    assert (
+        len(lines) == 1 and "past its limit of 0.2 s: the plugin game's own code ran on" in lines[0]
+    ), lines

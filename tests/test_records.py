@@ -43,7 +43,9 @@ def one_line_exit_2(run: Any, fragment: str) -> None:
     """A refusal: exit 2, nothing on stdout, one short line on stderr holding `fragment`."""
     assert run.returncode == 2, run.stderr
     assert run.stdout == ""
-    assert run.stderr.startswith("nimmax: ") and run.stderr.count("\n") == 1 and len(run.stderr) < 300, run.stderr
+    assert (
+        run.stderr.startswith("nimmax: ") and run.stderr.count("\n") == 1 and len(run.stderr) < 300
+    ), run.stderr
     assert fragment in run.stderr, run.stderr
 
 
@@ -62,24 +64,42 @@ def test_a_good_record_reads_back_as_written() -> None:
     [
         (
             record_text(players=[]),
-            "not a nimmax game record: players must be a list of 2 player specs (one a seat) for nim",
+            "not a nimmax game record: players must be a list of 2 player specs (one a seat) for "
+            "nim",
         ),
-        (record_text(players=["human"]), "players must be a list of 2 player specs (one a seat) for nim"),
-        (record_text(players=["a", "b", "c"]), "players must be a list of 2 player specs (one a seat) for nim"),
-        (record_text(players=[1, 2]), "players must be a list of 2 player specs (one a seat) for nim"),
-        (record_text(players="human"), "players must be a list of 2 player specs (one a seat) for nim"),
-        (record_text(players=["human", "\x1b[2J"]), "players must be a list of 2 player specs (one a seat) for nim"),
+        (
+            record_text(players=["human"]),
+            "players must be a list of 2 player specs (one a seat) for nim",
+        ),
+        (
+            record_text(players=["a", "b", "c"]),
+            "players must be a list of 2 player specs (one a seat) for nim",
+        ),
+        (
+            record_text(players=[1, 2]),
+            "players must be a list of 2 player specs (one a seat) for nim",
+        ),
+        (
+            record_text(players="human"),
+            "players must be a list of 2 player specs (one a seat) for nim",
+        ),
+        (
+            record_text(players=["human", "\x1b[2J"]),
+            "players must be a list of 2 player specs (one a seat) for nim",
+        ),
         (
             record_text(game="2048", players=[]),
             "not a nimmax game record: players must be a list of one player spec for 2048",
         ),
         (
             record_text(moves="3:4"),
-            'not a nimmax game record: moves must be a list of moves as written, e.g. ["3:4", "1:1"]',
+            'not a nimmax game record: moves must be a list of moves as written, e.g. ["3:4", '
+            '"1:1"]',
         ),
         (
             record_text(moves=["3:4", 3]),
-            "not a nimmax game record: ply 2 is not a move as written (a string of at most 100 characters)",
+            "not a nimmax game record: ply 2 is not a move as written (a string of at most 100 "
+            "characters)",
         ),
         (record_text(moves=["3:4", None]), "ply 2 is not a move as written"),
         (record_text(moves=["j" * 101]), "ply 1 is not a move as written"),
@@ -93,19 +113,27 @@ def test_a_good_record_reads_back_as_written() -> None:
         ),
         (
             record_text(moves=["3:4", "²:1"]),
-            "ply 2 ('²:1') cannot be replayed: pile must be a whole number from 1 to 1000000000, not '²'",
+            "ply 2 ('²:1') cannot be replayed: pile must be a whole number from 1 to 1000000000, "
+            "not '²'",
         ),
         (record_text(moves=["3:4", "j" * 100]), f"ply 2 ('{'j' * 40}…') cannot be replayed"),
         (record_text(game="chess"), "the record's game cannot be played: unknown game 'chess'"),
-        (record_text(game="nim ²"), "the record's game cannot be played: nim: a pile must be a whole number"),
+        (
+            record_text(game="nim ²"),
+            "the record's game cannot be played: nim: a pile must be a whole number",
+        ),
         (
             record_text(game=["nim", "2"]),
             "not a nimmax game record: game must be game words of at most 10,000 characters",
         ),
-        (record_text(game="nim " + "1 " * 5001), "game must be game words of at most 10,000 characters"),
+        (
+            record_text(game="nim " + "1 " * 5001),
+            "game must be game words of at most 10,000 characters",
+        ),
         (
             record_text(result=[]),
-            "not a nimmax game record: result must be an object with winner, utilities and finished",
+            "not a nimmax game record: "
+            "result must be an object with winner, utilities and finished",
         ),
         (
             record_text(result={"winner": True}),
@@ -113,18 +141,27 @@ def test_a_good_record_reads_back_as_written() -> None:
         ),
         (record_text(result={"winner": 2}), "the winner must be null or a seat from 0 to 1"),
         (record_text(result={"winner": "x"}), "the winner must be null or a seat from 0 to 1"),
-        (record_text(result={"utilities": [1, 2, 3]}), "utilities must be a list of 2 payoffs, or empty"),
-        (record_text(result={"utilities": ["1", "2"]}), "utilities must be a list of 2 payoffs, or empty"),
-        (record_text(result={"finished": "yes"}), "not a nimmax game record: finished must be true or false"),
+        (
+            record_text(result={"utilities": [1, 2, 3]}),
+            "utilities must be a list of 2 payoffs, or empty",
+        ),
+        (
+            record_text(result={"utilities": ["1", "2"]}),
+            "utilities must be a list of 2 payoffs, or empty",
+        ),
+        (
+            record_text(result={"finished": "yes"}),
+            "not a nimmax game record: finished must be true or false",
+        ),
         (
             record_text().replace('"winner": null', '"winner": ' + "9" * 5000),
-            "a number in the record must be a whole number from -1000000000000 to 1000000000000, not '"
-            + "9" * 40
-            + "…'",
+            "a number in the record must be a whole number from -1000000000000 to 1000000000000, "
+            "not '" + "9" * 40 + "…'",
         ),
         (
             record_text().replace('"utilities": []', '"utilities": [1e999, 1]'),
-            "a number in the record must be a number from -1000000000000 to 1000000000000, not '1e999'",
+            "a number in the record must be a number from -1000000000000 to 1000000000000, not "
+            "'1e999'",
         ),
         (
             record_text().replace('"utilities": []', '"utilities": [NaN, 1]'),
@@ -136,14 +173,19 @@ def test_a_good_record_reads_back_as_written() -> None:
         ),
         ("[1, 2]", "not a nimmax game record: it is not a JSON object"),
         ("{}", "not a nimmax game record: it has no game, players, moves or result field"),
-        ('{"game": "nim 2 3 5"}', "not a nimmax game record: it has no players, moves or result field"),
+        (
+            '{"game": "nim 2 3 5"}',
+            "not a nimmax game record: it has no players, moves or result field",
+        ),
         (
             '{"game": "nim 2 3 5", "players": ["human", "alphabeta"], "moves": []}',
-            "not a nimmax game record: it has no result field (the winner, the payoffs and whether the game finished)",
+            "not a nimmax game record: it has no result field (the winner, the payoffs and "
+            "whether the game finished)",
         ),
         (
             "{not json",
-            "not a nimmax game record: not JSON (Expecting property name enclosed in double quotes: line 1 column 2",
+            "not a nimmax game record: not JSON (Expecting property name enclosed in double "
+            "quotes: line 1 column 2",
         ),
         ("", "not a nimmax game record: not JSON (Expecting value: line 1 column 1 (char 0))"),
         ("[" * 100_000, "not a nimmax game record: JSON nested far deeper than a record"),
@@ -160,7 +202,9 @@ def test_a_bad_record_is_one_line_saying_what_is_wrong(text: str, message: str) 
 
 def test_a_record_with_the_most_moves_is_read_quickly() -> None:
     moves = ["1"] * MAX_MOVES
-    text = record_text(game=f"simple-nim {MAX_MOVES} --max-take 1", moves=moves, result={"winner": 1})
+    text = record_text(
+        game=f"simple-nim {MAX_MOVES} --max-take 1", moves=moves, result={"winner": 1}
+    )
     started = time.perf_counter()
     record = GameRecord.from_json(text)
     assert len(record.moves) == MAX_MOVES and time.perf_counter() - started < 10
@@ -173,7 +217,9 @@ def test_replay_of_a_record_without_players_is_one_line(tmp_path: Path) -> None:
     """It was an IndexError traceback."""
     path = tmp_path / "game.json"
     path.write_text(record_text(players=[]))
-    one_line_exit_2(nimmax_in_process("replay", str(path)), "players must be a list of 2 player specs")
+    one_line_exit_2(
+        nimmax_in_process("replay", str(path)), "players must be a list of 2 player specs"
+    )
 
 
 def test_replay_of_deeply_nested_json_is_one_line(tmp_path: Path) -> None:
@@ -209,26 +255,39 @@ def test_replay_of_twenty_million_moves_is_refused_at_once(tmp_path: Path) -> No
 def test_replay_of_too_many_moves_within_the_size_is_one_line(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     path.write_text(record_text(moves=["1:1"] * 200_000))
-    one_line_exit_2(nimmax_in_process("replay", str(path)), "it has 200,000 moves; a record holds at most 100,000")
+    one_line_exit_2(
+        nimmax_in_process("replay", str(path)),
+        "it has 200,000 moves; a record holds at most 100,000",
+    )
 
 
 @pytest.mark.parametrize(
     ("content", "message"),
     [
         (b"\xff\xfe\x00", "is not UTF-8 text"),
-        (record_text(moves=["3:4", "9:9"]).encode(), "ply 2 ('9:9') cannot be replayed: there is no pile 9"),
-        (record_text(moves=["3:4", "j" * 99]).encode(), "ply 2 ('" + "j" * 40 + "…') cannot be replayed"),
+        (
+            record_text(moves=["3:4", "9:9"]).encode(),
+            "ply 2 ('9:9') cannot be replayed: there is no pile 9",
+        ),
+        (
+            record_text(moves=["3:4", "j" * 99]).encode(),
+            "ply 2 ('" + "j" * 40 + "…') cannot be replayed",
+        ),
         (b"not json", "not a nimmax game record: not JSON"),
     ],
 )
-def test_replay_of_a_bad_record_file_is_one_line(tmp_path: Path, content: bytes, message: str) -> None:
+def test_replay_of_a_bad_record_file_is_one_line(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
     path = tmp_path / "game.json"
     path.write_bytes(content)
     one_line_exit_2(nimmax_in_process("replay", str(path)), message)
 
 
 def test_replay_of_no_file_or_a_folder_is_one_line(tmp_path: Path) -> None:
-    one_line_exit_2(nimmax_in_process("replay", str(tmp_path / "none.json")), "No such file or directory")
+    one_line_exit_2(
+        nimmax_in_process("replay", str(tmp_path / "none.json")), "No such file or directory"
+    )
     one_line_exit_2(nimmax_in_process("replay", str(tmp_path)), "Is a directory")
 
 
@@ -242,7 +301,8 @@ def test_a_reader_takes_at_most_its_cap(tmp_path: Path) -> None:
     with pytest.raises(BadInput, match=r"is larger than 99 bytes, the most a test may be$"):
         files.read_text(path, 99, "a test")
     with pytest.raises(BadRecord, match="is larger than 1,000 bytes"):
-        files.read_text(Path("/dev/zero"), 1000, "a record", BadRecord)  # endless: only the cap is read
+        # endless: only the cap is read
+        files.read_text(Path("/dev/zero"), 1000, "a record", BadRecord)
 
 
 # ---------------------------------------------------------------- files.check_writable
@@ -274,7 +334,9 @@ def test_a_path_that_cannot_be_written_is_refused(tmp_path: Path, name: str, mes
     os.mkfifo(tmp_path / "fifo")
     with pytest.raises(BadInput) as refused:
         files.check_writable(tmp_path / name, "the record")
-    assert str(refused.value).startswith("cannot write the record to '") and str(refused.value).endswith(message)
+    assert str(refused.value).startswith("cannot write the record to '") and str(
+        refused.value
+    ).endswith(message)
 
 
 @needs_proc
@@ -283,20 +345,33 @@ def test_a_file_the_kernel_refuses_is_refused() -> None:
         files.check_writable(PROC_VERSION, "the picture")
 
 
-# ---------------------------------------------------------------- --record and --svg on the command line
+# ---------------------------------------------------------------- --record and --svg on the command
+# line
 
 
 @needs_proc
 def test_record_to_proc_version_is_refused_before_the_game() -> None:
     """It played the whole game, then exited 0 with the error on stdout."""
     run = nimmax_in_process(
-        "play", "nim", "2", "3", "5", "--first", "random", "--second", "random", "--record", "/proc/version"
+        "play",
+        "nim",
+        "2",
+        "3",
+        "5",
+        "--first",
+        "random",
+        "--second",
+        "random",
+        "--record",
+        "/proc/version",
     )
     one_line_exit_2(run, "cannot write the record to '/proc/version': ")
 
 
 def test_record_to_a_missing_folder_is_refused_before_the_game(tmp_path: Path) -> None:
-    run = nimmax_in_process("play", "nim", "2", "--record", str(tmp_path / "no" / "game.json"), stdin="1:1\n")
+    run = nimmax_in_process(
+        "play", "nim", "2", "--record", str(tmp_path / "no" / "game.json"), stdin="1:1\n"
+    )
     one_line_exit_2(run, "No such file or directory")
 
 
@@ -311,7 +386,8 @@ def test_svg_to_proc_version_is_refused_before_the_tree() -> None:
 def test_a_record_that_cannot_be_written_at_the_end_is_printed_instead(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The path passed the check, then the disk filled: one line on stderr, exit 1, the record on stdout."""
+    """The path passed the check, then the disk filled: one line on stderr, exit 1, the record on
+    stdout."""
     path = tmp_path / "game.json"
 
     def full_disk(descriptor: int) -> None:  # the write is complete only once synced to the disk
@@ -319,11 +395,22 @@ def test_a_record_that_cannot_be_written_at_the_end_is_printed_instead(
 
     monkeypatch.setattr(os, "fsync", full_disk)
     run = nimmax_in_process(
-        "play", "nim", "2", "3", "5", "--first", "random:seed=1", "--second", "random:seed=2", "--record", str(path)
+        "play",
+        "nim",
+        "2",
+        "3",
+        "5",
+        "--first",
+        "random:seed=1",
+        "--second",
+        "random:seed=2",
+        "--record",
+        str(path),
     )
     assert run.returncode == 1 and not path.exists()
     assert run.stderr == (
-        f"nimmax: the record was not written to {quoted(str(path))}: No space left on device; it is printed above\n"
+        f"nimmax: the record was not written to {quoted(str(path))}: No space left on device; it "
+        "is printed above\n"
     )
     printed = run.stdout[run.stdout.index("{\n") :]
     record = GameRecord.from_json(printed)
@@ -344,10 +431,15 @@ def test_a_game_cut_short_by_ctrl_c_says_its_record_was_written(
 ) -> None:
     path = tmp_path / "game.json"
     ctrl_c_at_the_prompt(monkeypatch)
-    run = nimmax_in_process("play", "nim", "2", "3", "5", "--second", "random", "--record", str(path))
+    run = nimmax_in_process(
+        "play", "nim", "2", "3", "5", "--second", "random", "--record", str(path)
+    )
     assert run.returncode == 130
     resume = f"to go on: nimmax play --resume {shlex.quote(str(path))}"
-    assert run.stderr == f"nimmax: interrupted with the record written to {quoted(str(path))}; {resume}\n"
+    assert (
+        run.stderr
+        == f"nimmax: interrupted with the record written to {quoted(str(path))}; {resume}\n"
+    )
     assert GameRecord.from_json(path.read_text()).moves == ()
 
 
@@ -362,11 +454,16 @@ def test_a_game_cut_short_whose_record_cannot_be_written_prints_it(
 
     ctrl_c_at_the_prompt(monkeypatch)
     monkeypatch.setattr(os, "fsync", full_disk)
-    run = nimmax_in_process("play", "nim", "2", "3", "5", "--second", "random", "--record", str(path))
+    run = nimmax_in_process(
+        "play", "nim", "2", "3", "5", "--second", "random", "--record", str(path)
+    )
     assert run.returncode == 130 and not path.exists()
     assert run.stderr == (
         "nimmax: interrupted with the record printed above: "
         f"it could not be written to {quoted(str(path))} (No space left on device); "
         f"the game could not be kept in {os.environ['NIMMAX_DATA_DIR']} (No space left on device)\n"
     )
-    assert GameRecord.from_json(run.stdout[run.stdout.index("{\n") :]).players == ("human", "random")
+    assert GameRecord.from_json(run.stdout[run.stdout.index("{\n") :]).players == (
+        "human",
+        "random",
+    )

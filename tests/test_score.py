@@ -6,7 +6,18 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nimmax.search.score import EXACT, HALF, LOWER, PAYOFF, SCALE, UPPER, payoff_range, rebase, score_of, split
+from nimmax.search.score import (
+    EXACT,
+    HALF,
+    LOWER,
+    PAYOFF,
+    SCALE,
+    UPPER,
+    payoff_range,
+    rebase,
+    score_of,
+    split,
+)
 
 payoffs = st.integers(-40, 40)
 distances = st.integers(1, HALF - 1)
@@ -34,9 +45,23 @@ def sign(payoff: int) -> int:
     return (payoff > 0) - (payoff < 0)
 
 
-@given(payoffs, distances, st.integers(-40, 40), st.integers(-40, 40), st.booleans(), payoffs, distances)
+@given(
+    payoffs,
+    distances,
+    st.integers(-40, 40),
+    st.integers(-40, 40),
+    st.booleans(),
+    payoffs,
+    distances,
+)
 def test_a_bound_read_at_another_offset_still_holds(
-    relative: int, plies: int, stored_at: int, read_at: int, lower: bool, true_relative: int, true_plies: int
+    relative: int,
+    plies: int,
+    stored_at: int,
+    read_at: int,
+    lower: bool,
+    true_relative: int,
+    true_plies: int,
 ) -> None:
     """Whatever true value the bound held for at the offset it was stored at, it holds for that
     value at the offset it is read at (whose distance is any where its payoff's sign turned)."""
@@ -49,6 +74,8 @@ def test_a_bound_read_at_another_offset_still_holds(
         least = most = score_of(true_now, true_plies)
     else:
         least, most = payoff_range(true_now)
-    bound, score = rebase(LOWER if lower else UPPER, bound_score - stored_at * SCALE, read_at * SCALE)
+    bound, score = rebase(
+        LOWER if lower else UPPER, bound_score - stored_at * SCALE, read_at * SCALE
+    )
     assert bound == (LOWER if lower else UPPER)
     assert least >= score if lower else most <= score

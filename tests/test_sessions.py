@@ -39,7 +39,8 @@ def test_a_hint_is_bouton_s_move(piles: list[int]) -> None:
     wins = nim_mover_wins(piles, misere=True)
     assert hint.exact and (hint.value > 0) == wins
     after = game.result(state, hint.move).piles
-    assert not wins or not nim_mover_wins(after, misere=True)  # a winning hint leaves a lost position
+    # a winning hint leaves a lost position
+    assert not wins or not nim_mover_wins(after, misere=True)
 
 
 def test_why_values_every_move_of_the_engine_s_position_as_bouton_does() -> None:
@@ -54,8 +55,12 @@ def test_why_values_every_move_of_the_engine_s_position_as_bouton_does() -> None
     assert {line.move for line in why.lines} == set(game.actions(first.before))
     for line in why.lines:
         assert line.exact and line.line[0] == line.move and line.finished
-        assert (line.value > 0) == (not nim_mover_wins(game.result(first.before, line.move).piles, misere=True))
-    assert why.lines[0].move == first.move and nim_mover_wins(before, misere=True) == (why.result.value > 0)
+        assert (line.value > 0) == (
+            not nim_mover_wins(game.result(first.before, line.move).piles, misere=True)
+        )
+    assert why.lines[0].move == first.move and nim_mover_wins(before, misere=True) == (
+        why.result.value > 0
+    )
 
 
 def test_a_take_back_returns_to_the_person_s_turn() -> None:
@@ -69,7 +74,11 @@ def test_a_take_back_returns_to_the_person_s_turn() -> None:
         return Abandon() if said == "quit" else asked.parse_move(said, state)
 
     session = GameSession(game, [parse_spec("human"), PERFECT], ask, seed=1)
-    assert session.humans == {0} and session.take_back() == TakeBack(frozenset({0})) and session.engines
+    assert (
+        session.humans == {0}
+        and session.take_back() == TakeBack(frozenset({0}))
+        and session.engines
+    )
     made = list(session.run())
     assert [type(item).__name__ for item in made] == ["Ply", "Ply", "TakenBack"]
     assert session.match.history == [] and session.match.record().players == ("human", str(PERFECT))
@@ -82,7 +91,9 @@ def test_the_start_value_is_searched_only_where_a_finished_game_is_read_against_
     middle = game.result(state, game.parse_move("2:2", state))
     end = game.result(middle, game.parse_move("1:1", middle))
     assert game.is_terminal(end) and start_value(game, end, valued=False) is None
-    assert start_value(game, end, valued=True) == (1.0 if nim_mover_wins([1, 2], misere=True) else -1.0)
+    assert start_value(game, end, valued=True) == (
+        1.0 if nim_mover_wins([1, 2], misere=True) else -1.0
+    )
 
 
 class Told:
@@ -112,11 +123,15 @@ class Told:
 
 
 def test_an_event_tells_its_view_every_game_and_plays_what_duel_run_plays() -> None:
-    plan = duel.plan("nim 2 3", [PERFECT, parse_spec("random"), parse_spec("alphabeta:depth=1")], 4, seed=3)
+    plan = duel.plan(
+        "nim 2 3", [PERFECT, parse_spec("random"), parse_spec("alphabeta:depth=1")], 4, seed=3
+    )
     view = Told()
     event = run_event(plan, 1, view)
     assert view.done == list(range(1, plan.total + 1)) and not view.open
-    assert duel.timeless(duel.tournament_record(event)) == duel.timeless(duel.tournament_record(duel.run(plan)))
+    assert duel.timeless(duel.tournament_record(event)) == duel.timeless(
+        duel.tournament_record(duel.run(plan))
+    )
 
 
 def test_a_ladder_tells_its_view_the_leader_after_every_game() -> None:

@@ -57,12 +57,18 @@ def group(pgid: int) -> list[Proc]:
             continue
         try:
             stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            status = dict(line.split(":\t", 1) for line in (entry / "status").read_text().splitlines() if ":\t" in line)
+            status = dict(
+                line.split(":\t", 1)
+                for line in (entry / "status").read_text().splitlines()
+                if ":\t" in line
+            )
         except OSError:  # ended while we looked
             continue
         state, parent, pgrp = stat[0], int(stat[1]), int(stat[2])
         if pgrp == pgid and state != "Z":
-            found.append(Proc(int(entry.name), parent, int(status["SigCgt"], 16), int(status["SigIgn"], 16)))
+            found.append(
+                Proc(int(entry.name), parent, int(status["SigCgt"], 16), int(status["SigIgn"], 16))
+            )
     return found
 
 
@@ -76,13 +82,17 @@ def until(condition: Callable[[], bool], seconds: float, what: str) -> None:
 
 def running_commands(process: subprocess.Popen[str]) -> bool:
     """Whether nimmax's main() is running a command: it then catches SIGTERM."""
-    return any(proc.pid == process.pid and proc.caught >> (signal.SIGTERM - 1) & 1 for proc in group(process.pid))
+    return any(
+        proc.pid == process.pid and proc.caught >> (signal.SIGTERM - 1) & 1
+        for proc in group(process.pid)
+    )
 
 
 def workers(process: subprocess.Popen[str]) -> list[Proc]:
     """The duel workers of `process` that are playing: forked by the forkserver, ignoring Ctrl-C."""
     members = group(process.pid)
-    helpers = {proc.pid for proc in members if proc.parent == process.pid}  # forkserver, resource tracker
+    # forkserver, resource tracker
+    helpers = {proc.pid for proc in members if proc.parent == process.pid}
     return [proc for proc in members if proc.parent in helpers and proc.ignores(signal.SIGINT)]
 
 
@@ -112,7 +122,9 @@ def test_a_pooled_duel_stops_at_once_and_leaves_no_process(
 ) -> None:
     """Ctrl-C reaches the whole process group, as a terminal sends it; SIGTERM only the parent, as
     `kill` sends it. Either way the workers, busy deep in a search, end with the parent."""
-    process = nimmax_started("duel", SLOW, "random", "--game", "connect4", "--games", "40", "--jobs", "2")
+    process = nimmax_started(
+        "duel", SLOW, "random", "--game", "connect4", "--games", "40", "--jobs", "2"
+    )
     until(lambda: len(workers(process)) == 2, 20, "two playing workers")
     signalled = time.monotonic()
     if whole_group:
@@ -125,7 +137,8 @@ def test_a_pooled_duel_stops_at_once_and_leaves_no_process(
     # Said at once (before the workers' last games are in), then the one line of the end.
     assert (
         err
-        == f"stopping: 0 of 40 games finished so far; games in play are dropped\nnimmax: {word} before any game ended\n"
+        == f"stopping: 0 of 40 games finished so far; games in play are dropped\nnimmax: {word} "
+        "before any game ended\n"
     )
     assert "connect4: interrupted after 0 of 40 games" in out
     wait_empty(process.pid, signalled)
@@ -133,7 +146,9 @@ def test_a_pooled_duel_stops_at_once_and_leaves_no_process(
 
 def test_a_pooled_duel_whose_parent_is_killed_leaves_no_worker() -> None:
     """SIGKILL gives the parent no say: the workers see their link close and end themselves."""
-    process = nimmax_started("duel", SLOW, "random", "--game", "connect4", "--games", "40", "--jobs", "2")
+    process = nimmax_started(
+        "duel", SLOW, "random", "--game", "connect4", "--games", "40", "--jobs", "2"
+    )
     until(lambda: len(workers(process)) == 2, 20, "two playing workers")
     killed = time.monotonic()
     process.kill()
@@ -152,9 +167,11 @@ def serial_record(games: int) -> dict[str, Any]:
 
 
 def test_a_worker_killed_from_outside_has_its_block_played_again() -> None:
-    """SIGKILL of one worker mid-block: a new worker plays that block again, its games counted once, so
-    the duel ends as if nothing happened (the same wins and nodes as one process plays it)."""
-    process = nimmax_started("duel", QUICK, "random", "--game", "connect4", "--games", "20", "--jobs", "2")
+    """SIGKILL of one worker mid-block: a new worker plays that block again, its games counted once,
+    so the duel ends as if nothing happened (the same wins and nodes as one process plays it)."""
+    process = nimmax_started(
+        "duel", QUICK, "random", "--game", "connect4", "--games", "20", "--jobs", "2"
+    )
     until(lambda: len(workers(process)) == 2, 20, "two playing workers")
     os.kill(workers(process)[0].pid, signal.SIGKILL)
     out, err = finish(process)
@@ -164,7 +181,18 @@ def test_a_worker_killed_from_outside_has_its_block_played_again() -> None:
 
 def test_a_killed_worker_keeps_the_json_counts_of_one_process() -> None:
     process = nimmax_started(
-        "duel", QUICK, "random", "--game", "connect4", "--games", "20", "--jobs", "2", "--seed", "1", "--json"
+        "duel",
+        QUICK,
+        "random",
+        "--game",
+        "connect4",
+        "--games",
+        "20",
+        "--jobs",
+        "2",
+        "--seed",
+        "1",
+        "--json",
     )
     until(lambda: len(workers(process)) == 2, 20, "two playing workers")
     os.kill(workers(process)[0].pid, signal.SIGKILL)
@@ -180,7 +208,18 @@ def test_a_killed_worker_keeps_the_json_counts_of_one_process() -> None:
 
 def test_a_block_whose_worker_is_lost_twice_is_named_and_the_other_games_printed() -> None:
     process = nimmax_started(
-        "duel", QUICK, "random", "--game", "connect4", "--games", "20", "--jobs", "2", "--seed", "1", "--json"
+        "duel",
+        QUICK,
+        "random",
+        "--game",
+        "connect4",
+        "--games",
+        "20",
+        "--jobs",
+        "2",
+        "--seed",
+        "1",
+        "--json",
     )
     until(lambda: len(workers(process)) == 2, 20, "two playing workers")
     first = {proc.pid for proc in workers(process)}
@@ -190,11 +229,19 @@ def test_a_block_whose_worker_is_lost_twice_is_named_and_the_other_games_printed
     os.kill(replacement, signal.SIGKILL)
     out, err = finish(process)
     assert process.returncode == 1
-    assert err == "nimmax: 1 block of 10 games lost their worker twice; the other games' results are printed\n"
+    assert (
+        err == "nimmax: 1 block of 10 games lost their worker twice; the other games' results are "
+        "printed\n"
+    )
     pooled = json.loads(out)
-    assert pooled["games"] == 10 and pooled["wins"][QUICK] + pooled["wins"]["random"] + pooled["draws"] == 10
+    assert (
+        pooled["games"] == 10
+        and pooled["wins"][QUICK] + pooled["wins"]["random"] + pooled["draws"] == 10
+    )
     (lost,) = pooled["failed_blocks"]
-    assert lost["games"] == 10 and lost["first_game"] in (0, 10) and "lost 2 times" in lost["reason"]
+    assert (
+        lost["games"] == 10 and lost["first_game"] in (0, 10) and "lost 2 times" in lost["reason"]
+    )
     wait_empty(process.pid, time.monotonic())
 
 
@@ -219,7 +266,9 @@ class Brittle(TreeGame):
 
 
 def test_ctrl_c_on_a_one_process_duel_prints_the_games_played() -> None:
-    process = nimmax_started("duel", "alphabeta", "random", "--game", "nim 2 3 5", "--games", "1000000", "--seed", "1")
+    process = nimmax_started(
+        "duel", "alphabeta", "random", "--game", "nim 2 3 5", "--games", "1000000", "--seed", "1"
+    )
     until(lambda: running_commands(process), 20, "command running")
     time.sleep(1)  # games are played
     process.send_signal(signal.SIGINT)
@@ -237,12 +286,29 @@ def test_ctrl_c_on_a_one_process_duel_prints_the_games_played() -> None:
 @pytest.mark.parametrize(
     ("args", "signum", "code", "line"),
     [
-        (["bench", "tictactoe", "--sizes", "4", "--k", "4", "--time", "60"], signal.SIGTERM, 143, "terminated"),
-        (["solve", "connect4", "--algorithm", "alphabeta:book=off"], signal.SIGINT, 130, "interrupted"),
-        (["solve", "connect4", "--algorithm", "alphabeta:book=off", "--json"], signal.SIGTERM, 143, "terminated"),
+        (
+            ["bench", "tictactoe", "--sizes", "4", "--k", "4", "--time", "60"],
+            signal.SIGTERM,
+            143,
+            "terminated",
+        ),
+        (
+            ["solve", "connect4", "--algorithm", "alphabeta:book=off"],
+            signal.SIGINT,
+            130,
+            "interrupted",
+        ),
+        (
+            ["solve", "connect4", "--algorithm", "alphabeta:book=off", "--json"],
+            signal.SIGTERM,
+            143,
+            "terminated",
+        ),
     ],
 )
-def test_a_signalled_command_says_so_in_one_line(args: list[str], signum: int, code: int, line: str) -> None:
+def test_a_signalled_command_says_so_in_one_line(
+    args: list[str], signum: int, code: int, line: str
+) -> None:
     process = nimmax_started(*args)
     until(lambda: running_commands(process), 20, "command running")
     time.sleep(1)  # past its set-up, into the search
@@ -258,7 +324,8 @@ def test_ctrl_c_on_an_unlimited_solve_shows_the_deepest_completed_answer() -> No
     """`solve connect4` searches to the end, far beyond a session: Ctrl-C answered "interrupted
     before any move was searched" (issue 28). It deepens a few cheap plies before it leaps to the
     end, so the deepest of them is shown, marked not proven, best move first."""
-    process = nimmax_started("solve", "connect4", "--algorithm", "alphabeta:book=off")  # the books prove it at once
+    # the books prove it at once
+    process = nimmax_started("solve", "connect4", "--algorithm", "alphabeta:book=off")
     until(lambda: running_commands(process), 20, "command running")
     time.sleep(3)  # past the cheap depths, into the proof
     process.send_signal(signal.SIGINT)
@@ -297,7 +364,9 @@ def test_sigterm_raises_terminated_only_while_a_command_runs() -> None:
         time.sleep(1)  # the handler runs at once; this is never reached
     assert signal.getsignal(signal.SIGTERM) is before
     assert issubclass(Terminated, KeyboardInterrupt)
-    assert interrupt.exit_code(Terminated()) == 143 and interrupt.exit_code(KeyboardInterrupt()) == 130
+    assert (
+        interrupt.exit_code(Terminated()) == 143 and interrupt.exit_code(KeyboardInterrupt()) == 130
+    )
 
 
 def test_held_signals_become_a_flag_and_an_ignored_signal_stays_ignored() -> None:
@@ -323,21 +392,32 @@ def test_memory_hint_names_only_the_options_the_command_has() -> None:
         tree = nimmax_in_process("tree", "nim", "2", "2")
     assert solve.returncode == tree.returncode == 1
     assert solve.stderr == (
-        "nimmax: the search needs more memory than this machine allows; limit it with --depth or --time\n"
+        "nimmax: the search needs more memory than this machine allows; limit it with --depth or "
+        "--time\n"
     )
-    assert tree.stderr == "nimmax: the search needs a deeper stack than this machine allows; limit it with --depth\n"
+    assert (
+        tree.stderr
+        == "nimmax: the search needs a deeper stack than this machine allows; limit it with "
+        "--depth\n"
+    )
 
 
 # --- every stop signal keeps the same work ------------------------------------------------------
 
-STOPS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated"), (signal.SIGHUP, 129, "hung up")]
+STOPS = [
+    (signal.SIGINT, 130, "interrupted"),
+    (signal.SIGTERM, 143, "terminated"),
+    (signal.SIGHUP, 129, "hung up"),
+]
 
 
 @pytest.mark.parametrize(("signum", "code", "word"), STOPS, ids=["sigint", "sigterm", "sighup"])
 def test_every_stop_signal_prints_solves_answer_so_far(signum: int, code: int, word: str) -> None:
     """As `timeout 3 nimmax solve connect4 --time 30 --json` sends it: the deepest answer is printed
     (Connect Four is not proven in seconds) and the exit code names the signal."""
-    process = nimmax_started("solve", "connect4", "--algorithm", "alphabeta:book=off", "--time", "30", "--json")
+    process = nimmax_started(
+        "solve", "connect4", "--algorithm", "alphabeta:book=off", "--time", "30", "--json"
+    )
     until(lambda: running_commands(process), 20, "command running")
     time.sleep(1.5)  # a few depths done
     process.send_signal(signum)
@@ -354,8 +434,11 @@ def test_every_stop_signal_keeps_the_record_of_a_game_between_engines(
     signum: int, code: int, word: str, tmp_path: Path
 ) -> None:
     record = tmp_path / "game.json"
-    spec = "alphabeta:time=0.5"  # a Kalah game of some 40 moves: 20 s, far from its end when signalled
-    process = nimmax_started("play", "kalah", "--first", spec, "--second", spec, "--record", str(record))
+    # a Kalah game of some 40 moves: 20 s, far from its end when signalled
+    spec = "alphabeta:time=0.5"
+    process = nimmax_started(
+        "play", "kalah", "--first", spec, "--second", spec, "--record", str(record)
+    )
     until(lambda: running_commands(process), 20, "command running")
     time.sleep(1.5)  # some moves made, one being searched
     process.send_signal(signum)
@@ -364,17 +447,27 @@ def test_every_stop_signal_keeps_the_record_of_a_game_between_engines(
         process.send_signal(signum)
     out, err = finish(process)
     assert process.returncode == code, err
-    assert err.startswith(f"nimmax: {word} with the record written to ") and err.count("\n") == 1, err
+    assert err.startswith(f"nimmax: {word} with the record written to ") and err.count("\n") == 1, (
+        err
+    )
     saved = json.loads(record.read_text())
     assert saved["result"]["finished"] is False and saved["moves"]
     assert f"plays {saved['moves'][-1]}" in out  # the last move shown is the last one kept
 
 
 def test_a_closed_terminal_keeps_the_record(tmp_path: Path) -> None:
-    """SIGHUP as a terminal sends it when its window closes: output to it is dropped, the record written."""
+    """SIGHUP as a terminal sends it when its window closes: output to it is dropped, the record
+    written."""
     record = tmp_path / "game.json"
     child = spawn(
-        "play", "connect4", "--first", "alphabeta:time=0.3,book=off", "--second", "random", "--record", str(record)
+        "play",
+        "connect4",
+        "--first",
+        "alphabeta:time=0.3,book=off",
+        "--second",
+        "random",
+        "--record",
+        str(record),
     )
     child.expect(shown("plays"))
     time.sleep(0.5)
@@ -397,7 +490,8 @@ def blocked(pid: int, signum: int) -> bool:
 @pytest.mark.parametrize(("signum", "code", "word"), STOPS[:2], ids=["sigint", "sigterm"])
 def test_a_signal_while_the_cli_is_imported_is_one_line(signum: int, code: int, word: str) -> None:
     """From the moment nimmax's own code runs (it then blocks the stop signals), a signal during the
-    imports that follow (0.2 s and more) is its one line and exit code, never a traceback through them."""
+    imports that follow (0.2 s and more) is its one line and exit code, never a traceback through
+    them."""
     for delay in (0.0, 0.02, 0.05):
         process = nimmax_started("solve", "nim", "2", "3", "5")
         until(partial(blocked, process.pid, signal.SIGHUP), 10, "nimmax's imports")
@@ -419,11 +513,15 @@ def test_an_interrupted_check_prints_the_findings_so_far(signum: int, code: int,
     assert report["interrupted"] is True and report["positions"] > 0
     assert report["passed"] is True  # nimmax's own Connect Four keeps every law
     assert all(law["checked"] <= report["positions"] for law in report["laws"])
-    assert err == f"nimmax: {word} after {report['positions']:,} positions; the findings so far are printed\n"
+    assert (
+        err == f"nimmax: {word} after {report['positions']:,} positions; the findings so far are "
+        "printed\n"
+    )
 
 
 def test_a_terminal_closed_at_the_prompt_keeps_the_record(tmp_path: Path) -> None:
-    """The person's terminal closes while nimmax waits for their move: the record of the moves so far."""
+    """The person's terminal closes while nimmax waits for their move: the record of the moves so
+    far."""
     record = tmp_path / "game.json"
     child = spawn("play", "tictactoe", "--record", str(record))
     child.expect(shown("X ›"))
@@ -436,10 +534,13 @@ def test_a_terminal_closed_at_the_prompt_keeps_the_record(tmp_path: Path) -> Non
     assert moves[0] == "b2" and len(moves) == 2
 
 
-@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGINT], ids=["nohup", "background shell"])
+@pytest.mark.parametrize(
+    "signum", [signal.SIGHUP, signal.SIGINT], ids=["nohup", "background shell"]
+)
 def test_a_signal_a_test_sends_is_felt_though_the_test_runs_ignoring_it(signum: int) -> None:
     """`nohup python -m pytest` failed the SIGHUP tests: their children inherited "ignore SIGHUP"
-    (and a shell's background job ignores SIGINT); the child a test signals starts with the default."""
+    (and a shell's background job ignores SIGINT); the child a test signals starts with the
+    default."""
     previous = signal.signal(signum, signal.SIG_IGN)
     try:
         process = nimmax_started("check", "connect4", "--playouts", "1000000", "--json")
@@ -448,5 +549,8 @@ def test_a_signal_a_test_sends_is_felt_though_the_test_runs_ignoring_it(signum: 
     until(lambda: running_commands(process), 20, "command running")
     process.send_signal(signum)
     _, err = finish(process)
-    code, word = {signal.SIGHUP: (129, "hung up"), signal.SIGINT: (130, "interrupted")}[signal.Signals(signum)]
-    assert process.returncode == code and err.startswith(f"nimmax: {word}"), err  # ignored, it would run on
+    code, word = {signal.SIGHUP: (129, "hung up"), signal.SIGINT: (130, "interrupted")}[
+        signal.Signals(signum)
+    ]
+    # ignored, it would run on
+    assert process.returncode == code and err.startswith(f"nimmax: {word}"), err

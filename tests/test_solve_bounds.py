@@ -27,12 +27,19 @@ from .test_engines import trees
 from .theory import nim_mover_wins
 from .toys import TreeGame
 
-SMALL = ["tictactoe", "nim 1 2 3", "nim 2 2 3 --normal", "kalah --pits 3 --seeds 1", "connect4 --rows 3 --cols 4 --k 3"]
+SMALL = [
+    "tictactoe",
+    "nim 1 2 3",
+    "nim 2 2 3 --normal",
+    "kalah --pits 3 --seeds 1",
+    "connect4 --rows 3 --cols 4 --k 3",
+]
 """Small boards of each kind: win/draw/loss on a board, Nim both ways, Kalah's seeds, gravity."""
 
 
 def position(game: AnyGame, choices: list[int]) -> Any:
-    """The position after the moves `choices` pick (each an index into the legal moves), short of the end."""
+    """The position after the moves `choices` pick (each an index into the legal moves), short of
+    the end."""
     state = game.initial_state()
     for choice in choices:
         moves = list(game.actions(state))
@@ -44,7 +51,8 @@ def position(game: AnyGame, choices: list[int]) -> Any:
 
 
 def assert_bounds_true(game: AnyGame, state: Any, answer: SearchResult) -> None:
-    """Each move's value in `answer` is its exact value (minimax), or an upper bound of it where marked."""
+    """Each move's value in `answer` is its exact value (minimax), or an upper bound of it where
+    marked."""
     oracle = search(game, state, "minimax", every_move=True, time=inf)
     exact = dict(oracle.moves)
     assert answer.value == oracle.value and exact[answer.move] == answer.value
@@ -59,7 +67,9 @@ def assert_bounds_true(game: AnyGame, state: Any, answer: SearchResult) -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(SMALL), st.lists(st.integers(0, 50), max_size=6))
-def test_the_bounds_of_the_other_moves_are_true_on_small_boards(words: str, choices: list[int]) -> None:
+def test_the_bounds_of_the_other_moves_are_true_on_small_boards(
+    words: str, choices: list[int]
+) -> None:
     game = games.create(words.split())
     state = position(game, choices)
     assert_bounds_true(game, state, search(game, state, "alphabeta", time=inf))
@@ -74,7 +84,8 @@ def test_the_bounds_are_true_on_trees_of_points_and_irregular_turns(tree: object
 
 
 def test_nim_bounds_agree_with_bouton() -> None:
-    """Nim 2 3 5 (misère): 3:4 wins, and every other move is bounded by a loss, which Bouton confirms."""
+    """Nim 2 3 5 (misère): 3:4 wins, and every other move is bounded by a loss, which Bouton
+    confirms."""
     game = games.create(["nim", "2", "3", "5"])
     state = game.initial_state()
     answer = solve(game, state, others=False)
@@ -94,9 +105,11 @@ def test_nim_bounds_agree_with_bouton() -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(st.sampled_from(SMALL), st.lists(st.integers(0, 50), max_size=5))
-def test_every_value_equals_valuing_every_move_in_one_search(words: str, choices: list[int]) -> None:
-    """`solve(every_move=True)` (--all) refines each bound on the answer's table: the values, the best
-    move and the value are those of one search valuing every move (the old solve)."""
+def test_every_value_equals_valuing_every_move_in_one_search(
+    words: str, choices: list[int]
+) -> None:
+    """`solve(every_move=True)` (--all) refines each bound on the answer's table: the values, the
+    best move and the value are those of one search valuing every move (the old solve)."""
     game = games.create(words.split())
     state = position(game, choices)
     old = search(game, state, "alphabeta", every_move=True, time=inf)
@@ -115,11 +128,18 @@ def test_a_refinement_stopped_early_keeps_the_answer_and_what_it_valued() -> Non
     partial = SearchResult(0.0, every.moves[3].move, (), 5, 0, 0.0, False, every.moves[3:5], True)
     kept = merged(answer, partial)
     assert (kept.value, kept.move, kept.pv) == (answer.value, answer.move, answer.pv)
-    assert kept.moves[0].move == answer.move and {move for move, _ in kept.moves} == {m for m, _ in answer.moves}
+    assert kept.moves[0].move == answer.move and {move for move, _ in kept.moves} == {
+        m for m, _ in answer.moves
+    }
     assert kept.upper_bounds == answer.upper_bounds - {move for move, _ in every.moves[3:5]}
     assert kept.moves_proven and kept.nodes == answer.nodes + 5
-    stopped = merged(answer, SearchResult(0.0, None, (), 0, 0, 0.0, False))  # before any move was valued
-    assert stopped.moves == answer.moves and stopped.upper_bounds == answer.upper_bounds and stopped.moves_proven
+    # before any move was valued
+    stopped = merged(answer, SearchResult(0.0, None, (), 0, 0, 0.0, False))
+    assert (
+        stopped.moves == answer.moves
+        and stopped.upper_bounds == answer.upper_bounds
+        and stopped.moves_proven
+    )
 
 
 def test_refining_an_answer_without_bounds_searches_nothing() -> None:
@@ -139,22 +159,31 @@ def test_json_says_which_values_are_bounds() -> None:
         plain = json.loads(nimmax_in_process("solve", "tictactoe", "--json").stdout)
     first, *others = plain["moves"]
     assert first == {"move": plain["best_move"], "value": 0, "exact": True, "bound": None}
-    assert others and all(move["bound"] == "upper" and not move["exact"] and move["value"] >= 0 for move in others)
+    assert others and all(
+        move["bound"] == "upper" and not move["exact"] and move["value"] >= 0 for move in others
+    )
     every = json.loads(nimmax_in_process("solve", "tictactoe", "--all", "--json").stdout)
-    assert all(move["exact"] and move["bound"] is None and move["value"] == 0 for move in every["moves"])
+    assert all(
+        move["exact"] and move["bound"] is None and move["value"] == 0 for move in every["moves"]
+    )
     assert every["best_move"] == plain["best_move"] and every["nodes"] > plain["nodes"]
 
 
 def test_the_table_words_each_bound_in_the_games_terms() -> None:
-    """Win/draw/loss games: "loss or draw" (≤ 0); a scoring game: "no better than win by 2 seeds" (≤ +2)."""
+    """Win/draw/loss games: "loss or draw" (≤ 0); a scoring game: "no better than win by 2 seeds" (≤
+    +2)."""
     with bounds_kept():
         board = nimmax_in_process("solve", "tictactoe").stdout
         kalah = nimmax_in_process("solve", "kalah", "--pits", "3", "--seeds", "2").stdout
-    assert "≤ 0 │ loss or draw" in board and "≤: a bound proving the move no better than the best" in board
+    assert (
+        "≤ 0 │ loss or draw" in board
+        and "≤: a bound proving the move no better than the best" in board
+    )
     assert "≤ +2 │ no better than win by 2 seeds" in kalah
     every = nimmax_in_process("solve", "kalah", "--pits", "3", "--seeds", "2", "--all").stdout
     assert "≤" not in every and "every move valued exactly: 3 moves" in every
-    assert every.index("value +4 (win by 4 seeds, proven)") < every.index("┏")  # the answer comes first
+    # the answer comes first
+    assert every.index("value +4 (win by 4 seeds, proven)") < every.index("┏")
 
 
 def test_ctrl_c_while_valuing_every_move_keeps_the_answer() -> None:
@@ -163,7 +192,8 @@ def test_ctrl_c_while_valuing_every_move_keeps_the_answer() -> None:
     process = nimmax_started("solve", "kalah", "--pits", "4", "--seeds", "3", "--all")
     assert process.stdout is not None
     lines = []
-    while not (line := process.stdout.readline()).startswith("alphabeta: "):  # the answer's last line
+    # the answer's last line
+    while not (line := process.stdout.readline()).startswith("alphabeta: "):
         assert line, "the answer was never printed"
         lines.append(line)
     process.send_signal(signal.SIGINT)
@@ -181,7 +211,9 @@ def test_ctrl_c_while_valuing_every_move_keeps_the_answer() -> None:
 
 @settings(max_examples=20, deadline=None)
 @given(st.sampled_from(SMALL), st.lists(st.integers(0, 50), max_size=6), st.integers(0, 50))
-def test_an_exact_analysis_values_the_played_move_exactly(words: str, choices: list[int], pick: int) -> None:
+def test_an_exact_analysis_values_the_played_move_exactly(
+    words: str, choices: list[int], pick: int
+) -> None:
     """analyze searches as solve does; a move the answer only bounded is searched on its own, so
     "before" and "after" are the exact values minimax gives, and the verdict follows from them."""
     game = games.create(words.split())
@@ -197,7 +229,9 @@ def test_an_exact_analysis_values_the_played_move_exactly(words: str, choices: l
 
 def test_explain_shows_every_exact_value_and_each_refutation() -> None:
     """--explain values every move before it draws the tree: no bound in its table or its tree."""
-    run = nimmax_in_process("solve", "nim", "1", "2", "3", "--normal", "--explain", "--algorithm", "alphabeta:book=off")
+    run = nimmax_in_process(
+        "solve", "nim", "1", "2", "3", "--normal", "--explain", "--algorithm", "alphabeta:book=off"
+    )
     assert run.returncode == 0, run.stderr
     assert "≤" not in run.stdout and "every move valued exactly: 6 moves" in run.stdout
     branches = [line for line in run.stdout.splitlines() if line.startswith(("├── ", "└── "))]

@@ -38,8 +38,11 @@ def python_only(levels: int) -> int:
 
 MEASURE = """
 import os, resource, subprocess, sys
-code = subprocess.run(sys.argv[2:], preexec_fn=lambda: None if sys.argv[1] == "-" else resource.setrlimit(
-    resource.RLIMIT_STACK, (int(sys.argv[1]), resource.getrlimit(resource.RLIMIT_STACK)[1]))).returncode
+def limit():
+    if sys.argv[1] != "-":
+        hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
+        resource.setrlimit(resource.RLIMIT_STACK, (int(sys.argv[1]), hard))
+code = subprocess.run(sys.argv[2:], preexec_fn=limit).returncode
 sys.stderr.write(f"\\n{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}")
 sys.exit(code)
 """
@@ -47,13 +50,19 @@ sys.exit(code)
 peak as its own, even after exec, so the program is started by this small process instead."""
 
 
-def run_measured(args: list[str], limit_stack: int | None = None) -> tuple[int, str, str, float, int]:
-    """Run `args` (a Python program) alone: exit code, stdout, stderr, seconds and peak memory in MB."""
+def run_measured(
+    args: list[str], limit_stack: int | None = None
+) -> tuple[int, str, str, float, int]:
+    """Run `args` (a Python program) alone: exit code, stdout, stderr, seconds and peak memory in
+    MB."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), **ENVIRONMENT}
     stack = "-" if limit_stack is None else str(limit_stack)
     started = time.perf_counter()
     run = subprocess.run(
-        [sys.executable, "-c", MEASURE, stack, sys.executable, *args], capture_output=True, text=True, env=env
+        [sys.executable, "-c", MEASURE, stack, sys.executable, *args],
+        capture_output=True,
+        text=True,
+        env=env,
     )
     seconds = time.perf_counter() - started
     err, _, peak = run.stderr.rpartition("\n")
@@ -78,7 +87,9 @@ def test_a_recursion_past_the_room_is_too_deep_and_names_the_room() -> None:
 
 @pytest.mark.parametrize("stack", [None, 1 << 20, resource.RLIM_INFINITY])
 @pytest.mark.parametrize("where", ["main()", "threading.Thread(target=main).start()"])
-def test_a_recursion_through_c_is_refused_before_the_stack_overflows(stack: int | None, where: str) -> None:
+def test_a_recursion_through_c_is_refused_before_the_stack_overflows(
+    stack: int | None, where: str
+) -> None:
     """On the stack the process has, a small one and an unlimited one, in the main thread and
     in another, a recursion through C at every level."""
     code = (
@@ -135,7 +146,8 @@ def test_ctrl_c_while_a_deep_search_runs_stops_it() -> None:
 
 
 def test_a_search_that_answers_ctrl_c_answers_through_deep() -> None:
-    """A search that catches KeyboardInterrupt (to move now) gives its answer, as it would on this thread."""
+    """A search that catches KeyboardInterrupt (to move now) gives its answer, as it would on this
+    thread."""
 
     def moves_now() -> str:
         try:
@@ -154,7 +166,8 @@ def nimmax_measured(*args: str) -> tuple[int, str, str, float, int]:
 @pytest.mark.parametrize(
     ("words", "says"),
     [
-        ("simple-nim 50000", "the whole tree"),  # about 10^13,233 nodes, or too big to count in a second
+        # about 10^13,233 nodes, or too big to count in a second
+        ("simple-nim 50000", "the whole tree"),
         ("simple-nim 100000", "the whole tree"),
         ("simple-nim 20000", "the whole tree"),
         ("split-nim 1000", "too big to count"),
@@ -177,13 +190,19 @@ def test_a_count_too_long_to_print_is_shown_by_its_order_of_magnitude() -> None:
 
 def test_tree_draws_a_tree_deeper_than_the_interpreters_default_limit() -> None:
     """A chain of 1,500 plies: the trace, the tree and the picture never recurse past the stack."""
-    code, out, err, _, _ = nimmax_measured("tree", "simple-nim", "1500", "--max-take", "1", "--max-nodes", "2000")
+    code, out, err, _, _ = nimmax_measured(
+        "tree", "simple-nim", "1500", "--max-take", "1", "--max-nodes", "2000"
+    )
     assert code == 0, err
     assert "minimax visited 1,501 nodes" in out
 
 
-@pytest.mark.parametrize(("counters", "normal"), [(10_000, False), (10_001, False), (10_000, True), (100_000, False)])
-def test_solve_simple_nim_with_a_long_game_is_proven_or_refused(counters: int, normal: bool) -> None:
+@pytest.mark.parametrize(
+    ("counters", "normal"), [(10_000, False), (10_001, False), (10_000, True), (100_000, False)]
+)
+def test_solve_simple_nim_with_a_long_game_is_proven_or_refused(
+    counters: int, normal: bool
+) -> None:
     args = ["solve", "simple-nim", str(counters), "--json", *(["--normal"] if normal else [])]
     code, out, err, _, _ = nimmax_measured(*args)
     assert "Traceback" not in err, err
@@ -210,9 +229,13 @@ def test_solve_of_a_game_longer_than_any_stack_is_refused_in_one_line() -> None:
 
 def test_a_depth_limited_search_of_a_long_game_needs_only_its_depth() -> None:
     game = games.create(["simple-nim", "1000000000"])
-    result = solve(game, game.initial_state(), player=solver(parse_spec("alphabeta:book=off"), Limits(depth=8)))
+    result = solve(
+        game, game.initial_state(), player=solver(parse_spec("alphabeta:book=off"), Limits(depth=8))
+    )
     assert result.move is not None and not result.exact
-    code, _, err, _, _ = nimmax_measured("solve", "kalah", "--pits", "32", "--seeds", "1000", "--depth", "2")
+    code, _, err, _, _ = nimmax_measured(
+        "solve", "kalah", "--pits", "32", "--seeds", "1000", "--depth", "2"
+    )
     assert code == 0, err
 
 
@@ -220,7 +243,9 @@ def test_solve_inside_deep_reaches_past_the_main_threads_room() -> None:
     """Searches that need more than the main thread's stack run under `deep`, and are proven."""
     game = games.create(["simple-nim", "60000"])  # some 20,000 plies deep
     result = deep(lambda: solve(game, game.initial_state()))
-    assert result.exact and result.value == (1.0 if simple_nim_mover_wins(60_000, 3, misere=True) else -1.0)
+    assert result.exact and result.value == (
+        1.0 if simple_nim_mover_wins(60_000, 3, misere=True) else -1.0
+    )
 
 
 def test_the_search_package_leaves_the_interpreter_as_it_found_it() -> None:

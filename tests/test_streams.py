@@ -19,7 +19,8 @@ from nimmax.ui.prompt import ENDLESS, LONGEST_LINE
 from .cli_helpers import ENVIRONMENT, ROOT
 
 MEMORY = 1 << 30
-"""The address space a run may take: nimmax needs a small part of it; an unbounded read soon passes it."""
+"""The address space a run may take: nimmax needs a small part of it; an unbounded read soon passes
+it."""
 
 
 def run(
@@ -30,9 +31,9 @@ def run(
     file_size: int = -1,
     **env: str,
 ) -> subprocess.CompletedProcess[str]:
-    """`python -m nimmax ARGS` with its memory capped; stdin from a descriptor, or closed as `<&-` closes it;
-    stdout on /dev/full (every write: no space left); files it writes capped at `file_size` bytes
-    (beyond them a write fails: Python ignores SIGXFSZ)."""
+    """`python -m nimmax ARGS` with its memory capped; stdin from a descriptor, or closed as `<&-`
+    closes it; stdout on /dev/full (every write: no space left); files it writes capped at
+    `file_size` bytes (beyond them a write fails: Python ignores SIGXFSZ)."""
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
@@ -77,28 +78,49 @@ def test_an_over_long_typed_line_is_refused_and_the_game_goes_on(tmp_path: Path)
         cwd=ROOT,
     )
     assert (done.returncode, done.stderr) == (0, "")
-    assert f"a typed line is longer than {LONGEST_LINE:,} characters: no move or command is" in done.stdout
-    assert "First (you) plays 3:4" in done.stdout  # the winning move of 2 3 5, read after the refusal
+    assert (
+        f"a typed line is longer than {LONGEST_LINE:,} characters: no move or command is"
+        in done.stdout
+    )
+    # the winning move of 2 3 5, read after the refusal
+    assert "First (you) plays 3:4" in done.stdout
 
 
 def test_a_closed_stdin_is_the_end_of_input(tmp_path: Path) -> None:
-    """`play <&-`: engines play their game out and write it; a person's turn finds the input ended."""
+    """`play <&-`: engines play their game out and write it; a person's turn finds the input
+    ended."""
     engines, person = tmp_path / "engines.json", tmp_path / "person.json"
     spec = ["--first", "alphabeta", "--second", "random:seed=1"]
     played = run("play", "nim", "2", "3", "5", *spec, "--record", str(engines), close_stdin=True)
     assert played.returncode == 0 and played.stderr == "", played.stderr
     saved = json.loads(engines.read_text())
-    assert saved["result"]["finished"] is True and saved["result"]["winner"] == 0  # 2^3^5 != 0: the first wins
+    # 2^3^5 != 0: the first wins
+    assert saved["result"]["finished"] is True and saved["result"]["winner"] == 0
     asked = run("play", "nim", "2", "3", "5", "--record", str(person), close_stdin=True)
-    assert asked.returncode == 0 and asked.stderr == "" and "end of input" in asked.stdout, asked.stderr
+    assert asked.returncode == 0 and asked.stderr == "" and "end of input" in asked.stdout, (
+        asked.stderr
+    )
     assert json.loads(person.read_text())["moves"] == []
 
 
 def test_a_pool_works_under_a_temporary_folder_too_long_for_a_socket(tmp_path: Path) -> None:
-    """The forkserver's socket lives in the temporary folder; a path of over 107 bytes cannot be one."""
+    """The forkserver's socket lives in the temporary folder; a path of over 107 bytes cannot be
+    one."""
     long = tmp_path / ("a" * 60) / ("b" * 60)
     long.mkdir(parents=True)
-    done = run("duel", "random", "random", "--games", "20", "--jobs", "2", "--seed", "1", "--json", TMPDIR=str(long))
+    done = run(
+        "duel",
+        "random",
+        "random",
+        "--games",
+        "20",
+        "--jobs",
+        "2",
+        "--seed",
+        "1",
+        "--json",
+        TMPDIR=str(long),
+    )
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert json.loads(done.stdout)["games"] == 20
 
@@ -116,12 +138,14 @@ def test_a_pool_works_under_a_temporary_folder_too_long_for_a_socket(tmp_path: P
     ids=lambda args: "-".join(args[:2]),
 )
 def test_an_ascii_stdout_gets_ascii_boards_and_marks(args: list[str]) -> None:
-    """`PYTHONIOENCODING=ascii`: every character written is ASCII, boxes and marks alike, and nothing fails."""
+    """`PYTHONIOENCODING=ascii`: every character written is ASCII, boxes and marks alike, and
+    nothing fails."""
     done = run(*args, PYTHONIOENCODING="ascii")
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert done.stdout.isascii() and "?" not in done.stdout  # no mark left without its ASCII twin
     if args[:2] == ["play", "nim"]:
-        assert "pile 3  o . . . .  1  < took 4" in done.stdout  # the winning move of 2 3 5 takes 4 from pile 3
+        # the winning move of 2 3 5 takes 4 from pile 3
+        assert "pile 3  o . . . .  1  < took 4" in done.stdout
 
 
 GAME = ["play", "nim", "2", "3", "5", "--first", "alphabeta", "--second", "random:seed=1"]
@@ -129,14 +153,15 @@ GAME = ["play", "nim", "2", "3", "5", "--first", "alphabeta", "--second", "rando
 
 
 def test_a_record_neither_written_nor_printed_goes_to_stderr_and_says_so(tmp_path: Path) -> None:
-    """A disk too full for the record and a full stdout: the record is printed on stderr, and the line says
-    why each failed and where the record is."""
+    """A disk too full for the record and a full stdout: the record is printed on stderr, and the
+    line says why each failed and where the record is."""
     record = tmp_path / "game.json"
     done = run(*GAME, "--record", str(record), full_stdout=True, file_size=100)
     *printed, line = done.stderr.splitlines()
     assert done.returncode == 1
     assert line == (
-        f"nimmax: No space left on device; the record was not written to {quoted(str(record))}: File too large; "
+        f"nimmax: No space left on device; the record was not written to {quoted(str(record))}: "
+        "File too large; "
         "it is printed on stderr above (stdout: No space left on device)"
     )
     kept = json.loads("\n".join(printed))
@@ -150,4 +175,5 @@ def test_a_full_stdout_says_where_the_record_is(tmp_path: Path) -> None:
         1,
         f"nimmax: No space left on device; the record is in {quoted(str(record))}\n",
     )
-    assert json.loads(record.read_text())["moves"] == []  # stdout failed at the title, before any move
+    # stdout failed at the title, before any move
+    assert json.loads(record.read_text())["moves"] == []

@@ -1,4 +1,5 @@
-"""`nimmax tree`: the traced tree counts what the engines count, and pruning never changes a value."""
+"""`nimmax tree`: the traced tree counts what the engines count, and pruning never changes a
+value."""
 
 from __future__ import annotations
 
@@ -98,7 +99,9 @@ def test_alphabeta_tree_visits_what_the_engine_visits(words: str, every_move: bo
     game = games.create(words)
     state = game.initial_state()
     root, visited = trace(game, state, "alphabeta", every_move=every_move)
-    engine = search(game, state, "alphabeta", table=Table(0), every_move=every_move, time=inf, book=False)
+    engine = search(
+        game, state, "alphabeta", table=Table(0), every_move=every_move, time=inf, book=False
+    )
     assert visited == searched(root) == engine.nodes
     assert root.value == engine.value
     assert_values_hold(game, root)
@@ -115,7 +118,9 @@ def toy_trees() -> st.SearchStrategy[Any]:
     leaves = st.integers(-3, 3)
     return st.recursive(
         leaves,
-        lambda children: st.tuples(st.sampled_from([0, 1]), st.lists(children, min_size=1, max_size=3)),
+        lambda children: st.tuples(
+            st.sampled_from([0, 1]), st.lists(children, min_size=1, max_size=3)
+        ),
         max_leaves=24,
     )
 
@@ -135,13 +140,24 @@ def test_pruning_never_changes_the_root_value_on_toy_trees(tree: Any) -> None:
     max_sign = 1 if game.to_move(state) == 0 else -1
     minimax_root, minimax_visits = trace(game, state, "minimax")
     assert minimax_root.value == max_sign * toy_truth(tree)
-    assert minimax_visits == search(game, state, "minimax", every_move=True, time=inf, cache=False, book=False).nodes
+    assert (
+        minimax_visits
+        == search(game, state, "minimax", every_move=True, time=inf, cache=False, book=False).nodes
+    )
     for every_move in (False, True):
         root, visited = trace(game, state, "alphabeta", every_move=every_move)
         assert root.value == minimax_root.value
         assert (
             visited
-            == search(game, state, "alphabeta", table=Table(0), every_move=every_move, time=inf, book=False).nodes
+            == search(
+                game,
+                state,
+                "alphabeta",
+                table=Table(0),
+                every_move=every_move,
+                time=inf,
+                book=False,
+            ).nodes
         )
         assert_values_hold(game, root)
 
@@ -158,11 +174,17 @@ def test_explore_refuses_a_tree_over_the_limit_saying_how_big() -> None:
 
 def test_cli_draws_simple_nim_6_with_pruning_and_the_footer(tmp_path: Any) -> None:
     game = games.create("simple-nim 6")
-    with_pruning = search(game, game.initial_state(), "alphabeta", table=Table(0), time=inf, book=False).nodes
+    with_pruning = search(
+        game, game.initial_state(), "alphabeta", table=Table(0), time=inf, book=False
+    ).nodes
     svg = tmp_path / "tree.svg"
     run = nimmax("tree", "simple-nim", "6", "--algorithm", "alphabeta", "--svg", str(svg))
     assert run.returncode == 0, run.stderr
-    assert "✂ pruned" in run.stdout and "Max (First) to move" in run.stdout and "Min (Second)" in run.stdout
+    assert (
+        "✂ pruned" in run.stdout
+        and "Max (First) to move" in run.stdout
+        and "Min (Second)" in run.stdout
+    )
     assert f"alpha-beta visited {with_pruning} nodes" in run.stdout
     assert f"minimax (no pruning) visits {simple_nim_tree_size(6)}" in run.stdout
     assert svg.read_text().lstrip().startswith("<svg") and "pruned" in svg.read_text()
@@ -203,25 +225,40 @@ def test_tree_bench_and_plates_cores_import_no_presentation_library() -> None:
 
     code = (
         "import sys, nimmax.tree, nimmax.bench, nimmax.games.plates\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', 'prompt_toolkit')))"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', "
+        "'prompt_toolkit')))"
     )
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert loaded.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize(
-    "words", ["tictactoe --position xo./.x./o..", "tictactoe --position x../.o./...", "tictactoe --size 3 --k 3"]
+    "words",
+    [
+        "tictactoe --position xo./.x./o..",
+        "tictactoe --position x../.o./...",
+        "tictactoe --size 3 --k 3",
+    ],
 )
 def test_tictactoe_trees_count_what_the_engines_count(words: str) -> None:
     game = games.create(words)
     state = game.initial_state()
     root, visited = trace(game, state, "alphabeta")
-    assert visited == searched(root) == search(game, state, "alphabeta", table=Table(0), time=inf, book=False).nodes
+    assert (
+        visited
+        == searched(root)
+        == search(game, state, "alphabeta", table=Table(0), time=inf, book=False).nodes
+    )
     assert_values_hold(game, root)
     if "position" in words:
         minimax_root, minimax_visits = trace(game, state, "minimax")
         assert (
-            minimax_visits == search(game, state, "minimax", every_move=True, time=inf, cache=False, book=False).nodes
+            minimax_visits
+            == search(
+                game, state, "minimax", every_move=True, time=inf, cache=False, book=False
+            ).nodes
             and minimax_root.value == root.value
         )
 
@@ -243,7 +280,8 @@ def solitaire_trees() -> st.SearchStrategy[Any]:
 
 @given(solitaire_trees())
 def test_chance_as_adversary_is_traced_as_the_engines_count_it(tree: Any) -> None:
-    """In a one-player game minimax and alpha-beta play chance as an adversary; the traced tree follows them."""
+    """In a one-player game minimax and alpha-beta play chance as an adversary; the traced tree
+    follows them."""
     game = TreeGame(tree, players=1)
     state = game.initial_state()
     minimax_root, minimax_visits = trace(game, state, "minimax")
@@ -289,7 +327,10 @@ def test_a_tree_bigger_than_the_picture_is_drawn_to_the_ply_that_fits_the_rest_c
     cut = explore(game, state, algorithm, max_nodes=10**6, drawn=drawn)
     assert whole.drawn_depth is None and whole.hidden == 0
     full = by_path(whole.root)
-    plies = [sum(node.status == SEARCHED and ply <= depth for node, ply in full.values()) for depth in range(99)]
+    plies = [
+        sum(node.status == SEARCHED and ply <= depth for node, ply in full.values())
+        for depth in range(99)
+    ]
     fits = [depth for depth, count in enumerate(plies) if count <= drawn]
     expected_depth = None if plies[-1] <= drawn else max(fits)
     assert cut.drawn_depth == expected_depth and cut.nodes == whole.nodes

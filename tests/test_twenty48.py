@@ -45,7 +45,9 @@ def slide_row(row: list[int]) -> tuple[list[int], int]:
 def slide_grid(grid: list[list[int]], move: str) -> tuple[list[list[int]], int]:
     """The reference slide of a whole grid: rows for left/right, columns for up/down."""
     size = len(grid)
-    lines = grid if move in ("left", "right") else [list(column) for column in zip(*grid, strict=True)]
+    lines = (
+        grid if move in ("left", "right") else [list(column) for column in zip(*grid, strict=True)]
+    )
     slid, points = [], 0
     for line in lines:
         forward = line if move in ("left", "up") else line[::-1]
@@ -99,10 +101,13 @@ def test_rows_slide_left_like_the_original(row: str, slid: str | None, points: i
 
 grids = st.integers(2, 5).flatmap(
     lambda size: st.lists(
-        st.lists(st.sampled_from([0, 0, 0, 2, 2, 4, 4, 8, 16, 1024, 32768]), min_size=size, max_size=size),
+        st.lists(
+            st.sampled_from([0, 0, 0, 2, 2, 4, 4, 8, 16, 1024, 32768]), min_size=size, max_size=size
+        ),
         min_size=size,
         max_size=size,
-    ).filter(lambda grid: any(any(row) for row in grid))  # a position holds a tile (an empty one is refused)
+        # a position holds a tile (an empty one is refused)
+    ).filter(lambda grid: any(any(row) for row in grid))
 )
 
 
@@ -168,7 +173,10 @@ def test_reaching_the_goal_wins_and_play_goes_on() -> None:
     after = game.result(state, "left")
     assert winner_of(game, after) == 0 and after.score == 2048 and not game.is_terminal(after)
     small = games.create("2048 --goal 8 --position 4,4/0,0")
-    assert isinstance(small, Twenty48) and winner_of(small, small.result(small.initial_state(), "right")) == 0
+    assert (
+        isinstance(small, Twenty48)
+        and winner_of(small, small.result(small.initial_state(), "right")) == 0
+    )
 
 
 def test_humans_may_type_letters() -> None:
@@ -185,7 +193,10 @@ def test_humans_may_type_letters() -> None:
 def test_seeded_games_are_reproducible_move_for_move() -> None:
     def play(seed: int) -> list[str]:
         game = games.create(f"2048 --seed {seed}")
-        moves = [game.format_move(ply.move) for ply in plies(game, [players.create(parse_spec("random:seed=1"))])]
+        moves = [
+            game.format_move(ply.move)
+            for ply in plies(game, [players.create(parse_spec("random:seed=1"))])
+        ]
         return moves
 
     first = play(5)
@@ -238,14 +249,18 @@ def exact_value(game: Twenty48, state: Position) -> float:
     if game.is_terminal(state):
         return state.score
     if game.to_move(state) == CHANCE:
-        return sum(p * exact_value(game, game.result(state, o)) for p, o in game.chance_outcomes(state))
+        return sum(
+            p * exact_value(game, game.result(state, o)) for p, o in game.chance_outcomes(state)
+        )
     return max(exact_value(game, game.result(state, move)) for move in game.actions(state))
 
 
 @pytest.mark.parametrize("text", ["0,16/4,32", "0,16/16,16", "16,8/0,16"])
 def test_expectimax_is_exact_on_small_boards(text: str) -> None:
     game, state = position(text)
-    assert search(game, state, "expectimax", time=inf).value == pytest.approx(exact_value(game, state), abs=1e-3)
+    assert search(game, state, "expectimax", time=inf).value == pytest.approx(
+        exact_value(game, state), abs=1e-3
+    )
 
 
 def test_limited_expectimax_answers_on_the_full_board() -> None:
@@ -267,7 +282,13 @@ def test_expectimax_plays_well_enough_to_reach_256() -> None:
 
 def test_solve_on_the_command_line() -> None:
     done = nimmax(
-        "solve", "2048", "--position", "2,2,2,2/0,0,0,0/0,0,0,0/0,0,0,4", "--algorithm", "expectimax:depth=2", "--json"
+        "solve",
+        "2048",
+        "--position",
+        "2,2,2,2/0,0,0,0/0,0,0,0/0,0,0,4",
+        "--algorithm",
+        "expectimax:depth=2",
+        "--json",
     )
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
@@ -375,11 +396,14 @@ def test_the_hint_gives_the_slides_points_and_the_final_score_the_network_expect
     grid = [[2, 2, 4, 4], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]]
     done = nimmax_in_process("play", "2048", "--position", text_of(grid), stdin="hint\n")
     assert done.returncode == 0, done.stderr
-    hint = re.search(r"hint: (\w+) +scores (\S+) now · expects ([\d,]+) points in all at depth \d+", done.stdout)
+    hint = re.search(
+        r"hint: (\w+) +scores (\S+) now · expects ([\d,]+) points in all at depth \d+", done.stdout
+    )
     assert hint is not None, done.stdout
     slide, points, expected = hint.groups()
     assert int(points.lstrip("+")) == slide_grid(grid, slide)[1]
-    assert 0 < int(expected.replace(",", "")) < 1_000_000  # a final score, not the heuristic's constant
+    # a final score, not the heuristic's constant
+    assert 0 < int(expected.replace(",", "")) < 1_000_000
     assert "heuristic" not in done.stdout
 
 
@@ -395,13 +419,17 @@ def test_the_heuristic_value_is_kept_apart_from_points() -> None:
 
 
 def test_without_colour_the_board_is_a_grid_of_its_tiles() -> None:
-    """NO_COLOR (or a pipe): cells told apart by colour alone would be blank, so the tiles sit in a grid."""
+    """NO_COLOR (or a pipe): cells told apart by colour alone would be blank, so the tiles sit in a
+    grid."""
     grid = [[2, 4, 0, 0], [0, 2048, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4096]]
-    done = nimmax_in_process("play", "2048", "--position", text_of(grid), stdin="quit\n")  # NO_COLOR=1
+    # NO_COLOR=1
+    done = nimmax_in_process("play", "2048", "--position", text_of(grid), stdin="quit\n")
     assert done.returncode == 0, done.stderr
     rows = [line for line in done.stdout.splitlines() if line.startswith("│")][:4]
     assert len(rows) == 4, done.stdout
-    assert [[int(cell) if cell.strip() else 0 for cell in row.strip("│").split("│")] for row in rows] == grid
+    assert [
+        [int(cell) if cell.strip() else 0 for cell in row.strip("│").split("│")] for row in rows
+    ] == grid
     assert done.stdout.count("┼") == 3 * 3  # the inner corners of a 4x4 grid, one board drawn
 
 
@@ -409,5 +437,9 @@ def test_an_unfinished_game_gives_its_score_and_best_tile() -> None:
     grid = [[4, 4, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
     done = nimmax_in_process("play", "2048", "--position", text_of(grid), stdin="left\nquit\n")
     assert done.returncode == 0, done.stderr
-    slid, points = slide_grid(grid, "left")  # 8,0,0,0 / 2,... : the spawn, a 2 or a 4, stays below 8
-    assert f"Score {points:,}, best tile {max(map(max, slid))}" in done.stdout.split("unfinished after 1 move")[1]
+    # 8,0,0,0 / 2,... : the spawn, a 2 or a 4, stays below 8
+    slid, points = slide_grid(grid, "left")
+    assert (
+        f"Score {points:,}, best tile {max(map(max, slid))}"
+        in done.stdout.split("unfinished after 1 move")[1]
+    )

@@ -53,7 +53,29 @@ AWKWARD = [
     "-",
     "\U000e0001" * 50,
 ]
-PIECES = ["0", "1", "2", "3", "4", "7", "12", "٣", "²", "５", "-", ":", ",", "+", "/", "@", " ", "a", "b", "x", "o"]
+PIECES = [
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "7",
+    "12",
+    "٣",
+    "²",
+    "５",
+    "-",
+    ":",
+    ",",
+    "+",
+    "/",
+    "@",
+    " ",
+    "a",
+    "b",
+    "x",
+    "o",
+]
 PIECES += [".", "s", "n", "up", "plate", "9" * 5000]
 TEXT = st.one_of(
     st.text(max_size=20),
@@ -61,7 +83,9 @@ TEXT = st.one_of(
     st.integers(-(10**30), 10**30).map(str),
     st.lists(st.sampled_from(PIECES), max_size=8).map("".join),
 )
-OPTION_NAMES = sorted({option.name for info in games.GAMES for option in info.signature.each_option()})
+OPTION_NAMES = sorted(
+    {option.name for info in games.GAMES for option in info.signature.each_option()}
+)
 WORD = st.one_of(
     TEXT,
     st.sampled_from(OPTION_NAMES),
@@ -70,7 +94,8 @@ WORD = st.one_of(
 
 
 def check_refusal(error: BadInput, typed: list[str]) -> None:
-    """One line, at most MESSAGE_LIMIT characters, quoting at most 40 characters of any typed word."""
+    """One line, at most MESSAGE_LIMIT characters, quoting at most 40 characters of any typed
+    word."""
     message = str(error)
     assert "\n" not in message and len(message) <= MESSAGE_LIMIT, message
     for word in typed:
@@ -99,7 +124,10 @@ POSITION_TEXT = st.one_of(
     TEXT,
     st.text(alphabet="xo./,:0123456789sn٣²５ -", max_size=40),
     st.lists(
-        st.sampled_from(["2", "0", "4", "1024", "3", "/", ",", ":", "s", "n", "x", "o", ".", "9" * 5000]), max_size=30
+        st.sampled_from(
+            ["2", "0", "4", "1024", "3", "/", ",", ":", "s", "n", "x", "o", ".", "9" * 5000]
+        ),
+        max_size=30,
     ).map("".join),
 )
 
@@ -117,7 +145,8 @@ def test_positions_build_a_game_or_raise_bad_game_spec(words: str, text: str) ->
 
 def positions() -> list[tuple[AnyGame, Any]]:
     """Every registered game by name and by its example, and the same with a tile on 2048's board,
-    at the start and after each of the first two moves (plates' three stages, 2048's player node)."""
+    at the start and after each of the first two moves (plates' three stages, 2048's player
+    node)."""
     words = [info.name for info in games.GAMES] + [info.example for info in games.GAMES]
     found = []
     for text in [*words, "2048 --position 2,0,0,0/0,0,0,0/0,0,0,0/0,0,0,2"]:
@@ -156,20 +185,36 @@ def test_the_positions_cover_chance_and_player_nodes() -> None:
 NUMBER_TEXT = st.one_of(
     st.integers(-(10**25), 10**25).map(str),
     st.floats(allow_nan=True, allow_infinity=True).map(str),
-    st.sampled_from(["inf", "-inf", "nan", "1e999", "0", "1", "0.0005", "1000000", "1000001", "18446744073709551616"]),
+    st.sampled_from(
+        [
+            "inf",
+            "-inf",
+            "nan",
+            "1e999",
+            "0",
+            "1",
+            "0.0005",
+            "1000000",
+            "1000001",
+            "18446744073709551616",
+        ]
+    ),
 )
 OPTION_WORDS = sorted({option.name for kind in PLAYERS.values() for option in kind.options})
 SPEC_ITEM = st.one_of(
     TEXT,
     st.sampled_from(OPTION_WORDS),
-    st.tuples(st.sampled_from(OPTION_WORDS), st.one_of(TEXT, NUMBER_TEXT, st.sampled_from(["on", "off"]))).map(
-        "=".join
-    ),
+    st.tuples(
+        st.sampled_from(OPTION_WORDS), st.one_of(TEXT, NUMBER_TEXT, st.sampled_from(["on", "off"]))
+    ).map("=".join),
 )
 KINDS = st.sampled_from(list(PLAYERS))
 SPEC = st.one_of(
     st.tuples(KINDS, st.lists(SPEC_ITEM, max_size=3)),
-    st.tuples(KINDS, st.lists(st.tuples(st.sampled_from(OPTION_WORDS), NUMBER_TEXT).map("=".join), max_size=3)),
+    st.tuples(
+        KINDS,
+        st.lists(st.tuples(st.sampled_from(OPTION_WORDS), NUMBER_TEXT).map("=".join), max_size=3),
+    ),
     st.tuples(TEXT, st.lists(SPEC_ITEM, max_size=2)),
 ).map(lambda parts: parts[0] + ":" + ",".join(parts[1]))
 
@@ -183,7 +228,8 @@ def test_player_specs_are_read_or_raise_bad_player_spec(text: str) -> None:
         check_refusal(error, [text, *text.replace(":", ",").replace("=", ",").split(",")])
     else:
         assert parse_spec(str(spec)) == spec
-        assert pickle.loads(pickle.dumps(spec)) == spec  # as a duel's workers and Ray tasks receive it
+        # as a duel's workers and Ray tasks receive it
+        assert pickle.loads(pickle.dumps(spec)) == spec
         if not spec.is_plugin:  # a plugin's reference is read by the loader, when it is played
             create(spec)  # every value the parser takes builds a player
 
@@ -200,18 +246,28 @@ def real_records() -> list[dict[str, Any]]:
         for _ in range(3):
             if game.is_terminal(state):
                 break
-            action = game.actions(state)[0] if game.to_move(state) != CHANCE else outcomes(game, state)[0][1]
+            action = (
+                game.actions(state)[0]
+                if game.to_move(state) != CHANCE
+                else outcomes(game, state)[0][1]
+            )
             moves.append(game.format_move(action))
             state = game.result(state, action)
         players = ["human", "random"][: game.players]
-        found.append(json.loads(GameRecord(game.spec, tuple(players), tuple(moves), None, (), False).to_json()))
+        found.append(
+            json.loads(
+                GameRecord(game.spec, tuple(players), tuple(moves), None, (), False).to_json()
+            )
+        )
     return found
 
 
 REAL_RECORDS = real_records()
 JSON_VALUE = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-(10**30), 10**30), st.floats(), TEXT),
-    lambda children: st.one_of(st.lists(children, max_size=3), st.dictionaries(TEXT, children, max_size=3)),
+    lambda children: st.one_of(
+        st.lists(children, max_size=3), st.dictionaries(TEXT, children, max_size=3)
+    ),
     max_leaves=8,
 )
 FIELDS = ["game", "players", "moves", "result"]
@@ -219,9 +275,14 @@ FIELDS = ["game", "players", "moves", "result"]
 
 @st.composite
 def record_texts(draw: st.DrawFn) -> str:
-    """A real record with one part broken: a field replaced, dropped or filled with junk; or junk JSON."""
+    """A real record with one part broken: a field replaced, dropped or filled with junk; or junk
+    JSON."""
     record = json.loads(json.dumps(draw(st.sampled_from(REAL_RECORDS))))
-    how = draw(st.sampled_from(["field", "drop", "move", "players", "result", "words", "junk", "nesting", "none"]))
+    how = draw(
+        st.sampled_from(
+            ["field", "drop", "move", "players", "result", "words", "junk", "nesting", "none"]
+        )
+    )
     if how == "field":
         record[draw(st.sampled_from(FIELDS))] = draw(JSON_VALUE)
     elif how == "drop":
@@ -231,7 +292,9 @@ def record_texts(draw: st.DrawFn) -> str:
     elif how == "players":
         record["players"] = draw(st.lists(TEXT, max_size=3))
     elif how == "result":
-        record["result"][draw(st.sampled_from(["winner", "utilities", "finished"]))] = draw(JSON_VALUE)
+        record["result"][draw(st.sampled_from(["winner", "utilities", "finished"]))] = draw(
+            JSON_VALUE
+        )
     elif how == "words":
         record["game"] = " ".join(draw(st.lists(WORD, max_size=4)))
     elif how == "junk":
@@ -270,7 +333,8 @@ def check_run(run: CompletedProcess[str]) -> None:
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the CLI runs: a word that happens to read `--record NAME` writes there, not in the checkout."""
+    """Where the CLI runs: a word that happens to read `--record NAME` writes there, not in the
+    checkout."""
     return tmp_path_factory.mktemp("fuzz")
 
 
@@ -286,10 +350,21 @@ def test_game_words_on_the_command_line(workdir: Path, name: str, words: list[st
 @CLI
 @given(words=st.sampled_from(POSITION_GAMES), text=POSITION_TEXT)
 def test_positions_on_the_command_line(workdir: Path, words: str, text: str) -> None:
-    check_run(nimmax_in_process("play", *words.split(), "--position", text, stdin="quit\n", cwd=workdir))
+    check_run(
+        nimmax_in_process("play", *words.split(), "--position", text, stdin="quit\n", cwd=workdir)
+    )
 
 
-SMALL_GAMES = ["simple-nim", "nim 2 3 5", "split-nim", "tictactoe", "connect4", "2048 --seed 1", "kalah", "plates"]
+SMALL_GAMES = [
+    "simple-nim",
+    "nim 2 3 5",
+    "split-nim",
+    "tictactoe",
+    "connect4",
+    "2048 --seed 1",
+    "kalah",
+    "plates",
+]
 
 
 @settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -306,7 +381,11 @@ def test_moves_at_the_prompt(workdir: Path, words: str, text: str) -> None:
 @CLI
 @given(spec=SPEC)
 def test_player_specs_on_the_command_line(workdir: Path, spec: str) -> None:
-    check_run(nimmax_in_process("play", "nim", "2", "3", "5", "--second", spec, stdin="quit\n", cwd=workdir))
+    check_run(
+        nimmax_in_process(
+            "play", "nim", "2", "3", "5", "--second", spec, stdin="quit\n", cwd=workdir
+        )
+    )
     check_run(nimmax_in_process("solve", "nim", "2", "3", "--algorithm", spec, cwd=workdir))
 
 

@@ -56,11 +56,18 @@ def commands() -> dict[str, Any]:
 
 def shown_options(command: Any) -> dict[str, Any]:
     """The options a command's --help shows, by each of their names."""
-    return {name: param for param in command.params if not getattr(param, "hidden", False) for name in param.opts}
+    return {
+        name: param
+        for param in command.params
+        if not getattr(param, "hidden", False)
+        for name in param.opts
+    }
 
 
 def test_the_app_has_the_commands_a_newcomer_reads_of() -> None:
-    assert {"games", "play", "replay", "solve", "tree", "bench", "duel", "tournament"} <= set(commands())
+    assert {"games", "play", "replay", "solve", "tree", "bench", "duel", "tournament"} <= set(
+        commands()
+    )
 
 
 @pytest.mark.parametrize("name", sorted(commands()))
@@ -68,14 +75,18 @@ def test_every_command_has_help_with_examples(name: str) -> None:
     run = nimmax_in_process(name, "--help")
     assert run.returncode == 0, run.stderr
     assert "Usage: nimmax " + name in run.stdout
-    assert re.search(r"Examples?", run.stdout) and f"nimmax {name}" in run.stdout.split("Usage:", 1)[1]
+    assert (
+        re.search(r"Examples?", run.stdout) and f"nimmax {name}" in run.stdout.split("Usage:", 1)[1]
+    )
 
 
 def test_the_shared_options_have_one_name_in_every_command() -> None:
     seen: dict[str, set[str]] = {}
     for name, command in commands().items():
         for option in shown_options(command):
-            assert option not in OTHER_SPELLINGS, f"{name} shows {option}; the shared name is {OTHER_SPELLINGS[option]}"
+            assert option not in OTHER_SPELLINGS, (
+                f"{name} shows {option}; the shared name is {OTHER_SPELLINGS[option]}"
+            )
             if option in SHARED:
                 seen.setdefault(option, set()).add(name)
     assert seen["--algorithm"] >= {"solve", "tree", "bench"}
@@ -96,7 +107,9 @@ def test_a_time_is_always_seconds_and_an_algorithm_always_an_engine_spec() -> No
 
 def test_old_spellings_are_read_but_not_shown() -> None:
     bench = commands()["bench"]
-    hidden = {name for param in bench.params if getattr(param, "hidden", False) for name in param.opts}
+    hidden = {
+        name for param in bench.params if getattr(param, "hidden", False) for name in param.opts
+    }
     assert hidden == {"--algorithms", "--limit"}
     assert "--algorithms" not in nimmax_in_process("bench", "--help").stdout
 
@@ -115,9 +128,19 @@ def test_version() -> None:
 
 def test_duel_time_is_plays_time_for_engines_without_a_limit() -> None:
     run = nimmax_in_process(
-        "duel", "alphabeta", "alphabeta:depth=2", "--game", "nim 2 3", "--games", "2", "--time", "0.5", "--seed", "1",
+        "duel",
+        "alphabeta",
+        "alphabeta:depth=2",
+        "--game",
+        "nim 2 3",
+        "--games",
+        "2",
+        "--time",
+        "0.5",
+        "--seed",
+        "1",
         "--json",
-    )  # fmt: skip
+    )
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["players"] == ["alphabeta:time=0.5", "alphabeta:depth=2"]
 
@@ -133,5 +156,7 @@ def test_duel_time_is_plays_time_for_engines_without_a_limit() -> None:
         ("2048", {"?": "help", "q": "quit"}),  # typed, u is up (its key reader has its own keys)
     ],
 )
-def test_short_words_are_commands_only_where_no_move_is_written_so(words: str, short: dict[str, str]) -> None:
+def test_short_words_are_commands_only_where_no_move_is_written_so(
+    words: str, short: dict[str, str]
+) -> None:
     assert short_words(games.create(words)) == short

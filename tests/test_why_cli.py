@@ -12,7 +12,15 @@ def played(tmp_path: Path, game: list[str], moves: list[str]) -> Path:
     """A record of two people playing `moves`."""
     path = tmp_path / "game.json"
     result = nimmax_in_process(
-        "play", *game, "--first", "human", "--second", "human", "--record", str(path), stdin="\n".join(moves) + "\n"
+        "play",
+        *game,
+        "--first",
+        "human",
+        "--second",
+        "human",
+        "--record",
+        str(path),
+        stdin="\n".join(moves) + "\n",
     )
     assert result.returncode == 0, result.stderr
     return path
@@ -25,7 +33,13 @@ def test_analyze_names_the_missed_block(tmp_path: Path) -> None:
     assert "Decided at ply 4: O played b1 (loss); a3 kept the draw." in result.stdout
     analysis = json.loads(nimmax_in_process("analyze", str(record), "--json").stdout)
     assert analysis["decisive_ply"] == 4
-    assert [move["verdict"] for move in analysis["moves"]] == ["best", "best", "best", "mistake", "best"]
+    assert [move["verdict"] for move in analysis["moves"]] == [
+        "best",
+        "best",
+        "best",
+        "mistake",
+        "best",
+    ]
     assert analysis["moves"][3] | {"value_before": 0.0} == {
         "ply": 4,
         "seat": 1,
@@ -52,9 +66,16 @@ def test_a_game_without_mistakes_has_no_decisive_ply(tmp_path: Path) -> None:
 def test_play_banner_says_why_the_game_ended_and_offers_the_analysis(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     result = nimmax_in_process(
-        "play", "tictactoe", "--first", "human", "--second", "human", "--record", str(path),
+        "play",
+        "tictactoe",
+        "--first",
+        "human",
+        "--second",
+        "human",
+        "--record",
+        str(path),
         stdin="b2\na1\nc1\nb1\na3\n",
-    )  # fmt: skip
+    )
     assert "X made 3 in a row: a3, b2, c1" in result.stdout
     assert f"analyze: nimmax analyze {path}" in result.stdout
     replayed = nimmax_in_process("replay", str(path), "--delay", "0", "--analyze")
@@ -62,7 +83,9 @@ def test_play_banner_says_why_the_game_ended_and_offers_the_analysis(tmp_path: P
 
 
 def test_why_after_the_engine_moves(tmp_path: Path) -> None:
-    result = nimmax_in_process("play", "tictactoe", "--second", "alphabeta:time=inf", stdin="a1\nwhy\nquit\n")
+    result = nimmax_in_process(
+        "play", "tictactoe", "--second", "alphabeta:time=inf", stdin="a1\nwhy\nquit\n"
+    )
     assert result.returncode == 0, result.stderr
     assert "why O (alphabeta:time=inf) played b2:" in result.stdout
     rows = [line for line in result.stdout.splitlines() if "(loss)" in line]
@@ -81,18 +104,30 @@ def test_solve_explain_draws_the_refutations() -> None:
 
 def test_analyze_refuses_a_corrupt_record(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
-    path.write_text('{"game": "tictactoe", "players": ["human", "human"], "moves": ["b2", "b2"], "result": {}}')
+    path.write_text(
+        '{"game": "tictactoe", "players": ["human", "human"], "moves": ["b2", "b2"], "result": {}}'
+    )
     result = nimmax("analyze", str(path))
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
 
 
 def test_the_banner_says_why_each_game_ended() -> None:
-    kalah = nimmax_in_process("play", "kalah", "--pits", "3", "--seeds", "4", "--position", "0,0,0:14/1,2,3:4/n")
-    assert "South's pits are empty, so each side keeps the seeds left on its own row" in kalah.stdout
-    nim = nimmax_in_process("play", "nim", "1", "1", "--first", "human", "--second", "human", stdin="1:1\n2:1\n")
+    kalah = nimmax_in_process(
+        "play", "kalah", "--pits", "3", "--seeds", "4", "--position", "0,0,0:14/1,2,3:4/n"
+    )
+    assert (
+        "South's pits are empty, so each side keeps the seeds left on its own row" in kalah.stdout
+    )
+    nim = nimmax_in_process(
+        "play", "nim", "1", "1", "--first", "human", "--second", "human", stdin="1:1\n2:1\n"
+    )
     assert "Second took the last counter, and loses (misère play)" in nim.stdout
-    normal = nimmax_in_process("play", "nim", "1", "--normal", "--first", "human", "--second", "human", stdin="1:1\n")
+    normal = nimmax_in_process(
+        "play", "nim", "1", "--normal", "--first", "human", "--second", "human", stdin="1:1\n"
+    )
     assert "First took the last counter, and wins (normal play)" in normal.stdout
-    split = nimmax_in_process("play", "split-nim", "3", "--first", "human", "--second", "human", stdin="1:2+1\n")
+    split = nimmax_in_process(
+        "play", "split-nim", "3", "--first", "human", "--second", "human", stdin="1:2+1\n"
+    )
     assert "Second cannot split any pile into two unequal piles" in split.stdout

@@ -13,7 +13,9 @@ TOY = Signature(
     "toy",
     "N",
     (
-        OneOf(((Option("--side", int, None, "S", 1, 9),), (Option("--wide", int, None, "W", 1, 9),))),
+        OneOf(
+            ((Option("--side", int, None, "S", 1, 9),), (Option("--wide", int, None, "W", 1, 9),))
+        ),
         Option("--depth", int, 3, "D", 1, 99),
         Option("--flag"),
         Option("--name", str, None, "NAME"),
@@ -31,7 +33,13 @@ def test_words_are_read_with_their_defaults() -> None:
     words = TOY.parse(["7", "--depth=5", "--flag", "--name", "x y"])
     assert words.positional == ("7",)
     assert words.options == {"side": None, "wide": None, "depth": 5, "flag": True, "name": "x y"}
-    assert TOY.parse([]).options == {"side": None, "wide": None, "depth": 3, "flag": False, "name": None}
+    assert TOY.parse([]).options == {
+        "side": None,
+        "wide": None,
+        "depth": 3,
+        "flag": False,
+        "name": None,
+    }
 
 
 @pytest.mark.parametrize(
@@ -57,7 +65,10 @@ def test_a_game_without_positional_words_refuses_them() -> None:
 
 def test_the_spec_leaves_out_defaults_and_nones() -> None:
     assert TOY.spec([7], depth=3, flag=False, name=None) == "toy 7"
-    assert TOY.spec([7], wide=2, depth=4, flag=True, name="n") == "toy 7 --wide 2 --depth 4 --flag --name n"
+    assert (
+        TOY.spec([7], wide=2, depth=4, flag=True, name="n")
+        == "toy 7 --wide 2 --depth 4 --flag --name n"
+    )
     with pytest.raises(TypeError):
         TOY.spec(dept=4)
 
@@ -78,7 +89,10 @@ SPECS = [
     ("tictactoe --rows 3 --cols 4", "tictactoe --rows 3 --cols 4"),
     ("tictactoe --rows 6 --cols 7 --k 4 --gravity", "tictactoe --rows 6 --cols 7 --k 4 --gravity"),
     ("tictactoe --position x../.o./... --k 2", "tictactoe --k 2 --position x../.o./..."),
-    ("tictactoe --rows 2 --cols 3 --position xo./...", "tictactoe --rows 2 --cols 3 --position xo./..."),
+    (
+        "tictactoe --rows 2 --cols 3 --position xo./...",
+        "tictactoe --rows 2 --cols 3 --position xo./...",
+    ),
     ("connect4 --rows 6 --cols 7 --k 4", "connect4"),
     ("connect4 --rows 5", "connect4 --rows 5 --cols 7"),
     ("connect4 --k 3", "connect4 --k 3"),
@@ -88,7 +102,10 @@ SPECS = [
     ("2048 --position 2,0/0,4 --seed 3 --goal 64", "2048 --goal 64 --seed 3 --position 2,0/0,4"),
     ("kalah", "kalah --pits 6 --seeds 4"),
     ("kalah --seeds 3", "kalah --pits 6 --seeds 3"),
-    ("kalah --position 2,2,2:0/2,2,2:0/n --seeds 2", "kalah --pits 3 --seeds 2 --position 2,2,2:0/2,2,2:0/n"),
+    (
+        "kalah --position 2,2,2:0/2,2,2:0/n --seeds 2",
+        "kalah --pits 3 --seeds 2 --position 2,2,2:0/2,2,2:0/n",
+    ),
     ("plates", "plates 1,20,50 5,10,100 1,5,20"),
     ("plates 1,2 3,4", "plates 1,2 3,4"),
 ]

@@ -41,7 +41,8 @@ def grundy(pile: int) -> int:
 
 
 def split_nim_mover_wins(piles: Iterable[int]) -> bool:
-    """Sprague-Grundy: a sum of games is won by the mover iff the nim-sum of their values is not 0."""
+    """Sprague-Grundy: a sum of games is won by the mover iff the nim-sum of their values is not
+    0."""
     return nim_sum(grundy(pile) for pile in piles) != 0
 
 
@@ -128,7 +129,8 @@ def kalah_solved(board: tuple[int, ...], player: int) -> int:
 
 
 KALAH_4_3 = 6
-"""South's margin in Kalah(4, 3) by `kalah_solved` (5.2 M positions, some minutes: not run by the tests)."""
+"""South's margin in Kalah(4, 3) by `kalah_solved` (5.2 M positions, some minutes: not run by the
+tests)."""
 
 
 @cache
@@ -165,7 +167,9 @@ def nim_end(piles: tuple[int, ...], misere: bool) -> tuple[int, int]:
     outcomes = []
     for index, pile in enumerate(piles):
         for take in range(1, pile + 1):
-            payoff, plies = nim_end(tuple(sorted((*piles[:index], pile - take, *piles[index + 1 :]))), misere)
+            payoff, plies = nim_end(
+                tuple(sorted((*piles[:index], pile - take, *piles[index + 1 :]))), misere
+            )
             outcomes.append((-payoff, plies + 1))
     return best_end(outcomes)
 

@@ -22,7 +22,9 @@ class TreeGame(Game[tuple[int, ...], int]):
     def __init__(self, tree: Tree, players: int = 2) -> None:
         self.tree, self.players = tree, players
         chance, declared = "chance" in repr(tree), type(self).capabilities
-        self.capabilities = declared | {Capability.CHANCE} if chance else declared - {Capability.CHANCE}
+        self.capabilities = (
+            declared | {Capability.CHANCE} if chance else declared - {Capability.CHANCE}
+        )
 
     def node(self, state: tuple[int, ...]) -> Tree:
         node = self.tree

@@ -20,7 +20,16 @@ from nimmax.check.laws import LAWS, Finding, Law, Report, Status, Tally, capabil
 from nimmax.game import AnyGame, BadGameSpec, Capability
 from nimmax.guard import unguarded
 
-__all__ = ["LAWS", "PLAYOUTS", "Finding", "Law", "Report", "check", "playout_moves", "position_reader"]
+__all__ = [
+    "LAWS",
+    "PLAYOUTS",
+    "Finding",
+    "Law",
+    "Report",
+    "check",
+    "playout_moves",
+    "position_reader",
+]
 
 PLAYOUTS = 100
 
@@ -36,7 +45,9 @@ def check(
     position's text into a state (the game's `--position`), when the game has one. A plugin game
     is tried as its own code, outside the boundary that would stop at a broken law unreported."""
     spec, game = game.spec, unguarded(game)
-    active = [law for law in LAWS if law.name != "capabilities" and runs(law, game, position is not None)]
+    active = [
+        law for law in LAWS if law.name != "capabilities" and runs(law, game, position is not None)
+    ]
     tallies = {law.name: Tally() for law in active}
     checker = Checker(game, random.Random(seed), position)
     interruption: KeyboardInterrupt | None = None
@@ -45,13 +56,15 @@ def check(
             if progress is not None:
                 progress(number, playouts)
             _playout(checker, active, tallies)
-    except KeyboardInterrupt as error:  # the findings so far are kept; the caller raises it once shown
+    # the findings so far are kept; the caller raises it once shown
+    except KeyboardInterrupt as error:
         interruption = error
     return Report(spec, playouts, seed, checker.count, _findings(game, tallies), interruption)
 
 
 def _playout(checker: Checker, active: list[Law], tallies: dict[str, Tally]) -> None:
-    """One playout: each active law tried at each position, a crash and the key law's pairs settled."""
+    """One playout: each active law tried at each position, a crash and the key law's pairs
+    settled."""
     for path, state, rebuilt in checker.playout():
         checker.count += 1
         for law in active:
@@ -111,7 +124,8 @@ def position_reader(words: Sequence[str]) -> Callable[[str], Any] | None:
     if not any(option.name == "--position" for option in info.signature.each_option()):
         return None
     rest = list(words[1:])
-    if "--position" in rest:  # the position given is where the game starts; others are read in its place
+    # the position given is where the game starts; others are read in its place
+    if "--position" in rest:
         at = rest.index("--position")
         del rest[at : at + 2]
     return lambda text: games.create([name, *rest, "--position", text]).initial_state()

@@ -10,7 +10,17 @@ from itertools import islice
 from typing import Any
 
 from nimmax.check.solver import MAX_PLIES, Solver
-from nimmax.game import CHANCE, AnyGame, Capability, IllegalMove, evaluator, has_chance, ordered, outcomes, part
+from nimmax.game import (
+    CHANCE,
+    AnyGame,
+    Capability,
+    IllegalMove,
+    evaluator,
+    has_chance,
+    ordered,
+    outcomes,
+    part,
+)
 
 SAMPLE = 4
 """Moves tried at each position beside the one played: bounded work on a 26x26 board."""
@@ -23,7 +33,9 @@ reading one builds a whole game (26x26: 70 ms)."""
 class Checker:
     """The playouts and the per-position test of each law."""
 
-    def __init__(self, game: AnyGame, rng: random.Random, position: Callable[[str], Any] | None) -> None:
+    def __init__(
+        self, game: AnyGame, rng: random.Random, position: Callable[[str], Any] | None
+    ) -> None:
         self.game, self.rng, self.position = game, rng, position
         self.seen_moves: list[Any] = []
         self.keys: dict[Any, tuple[Any, tuple[str, ...]]] = {}
@@ -60,7 +72,8 @@ class Checker:
         path: list[str] = []
         try:
             state, twin = game.initial_state(), game.initial_state()
-        except (Exception, SystemExit) as error:  # the game's own code raised (or exited): that breaks the law too
+        # the game's own code raised (or exited): that breaks the law too
+        except (Exception, SystemExit) as error:
             self.crash = ("rebuilt", (), f"initial_state raised {type(error).__name__}: {error}")
             return
         for _ in range(MAX_PLIES + 1):
@@ -78,7 +91,8 @@ class Checker:
                 state, twin = game.result(state, move), game.result(twin, move)
                 law = "notation"
                 path = [*path, str(game.format_move(move))]
-            except (Exception, SystemExit) as error:  # the game's own code raised (or exited): that breaks the law too
+            # the game's own code raised (or exited): that breaks the law too
+            except (Exception, SystemExit) as error:
                 self.crash = (law, tuple(path), f"{type(error).__name__}: {error}")
                 return
 
@@ -113,13 +127,18 @@ class Checker:
             return [outcome for _, outcome in islice(outcomes(game, state), SAMPLE)]
         moves = self.moves(state)
         count = len(moves)
-        picks = {0, count - 1, *(self.rng.randrange(count) for _ in range(SAMPLE - 2))} if count else set()
+        picks = (
+            {0, count - 1, *(self.rng.randrange(count) for _ in range(SAMPLE - 2))}
+            if count
+            else set()
+        )
         return [moves[index] for index in sorted(picks)]
 
     def unchanged(self, path: list[str], state: Any, rebuilt: Any) -> str | None:
         before = copy.deepcopy(state)
         for move in self.sample(state):
-            probe = copy.deepcopy(state)  # the playout goes on from `state`: a probe takes the damage
+            # the playout goes on from `state`: a probe takes the damage
+            probe = copy.deepcopy(state)
             self.game.result(probe, move)
             if probe != before:
                 self.mutates = True
@@ -185,7 +204,9 @@ class Checker:
         if not game.is_terminal(state):
             return None
         payoffs = [game.utility(state, seat) for seat in range(game.players)]
-        if not all(isinstance(payoff, (int, float)) and math.isfinite(payoff) for payoff in payoffs):
+        if not all(
+            isinstance(payoff, (int, float)) and math.isfinite(payoff) for payoff in payoffs
+        ):
             return f"utilities {payoffs} are not finite numbers"
         if game.players == 2 and payoffs[0] + payoffs[1] != 0:
             return f"utilities {payoffs[0]} and {payoffs[1]} do not sum to zero"
@@ -215,7 +236,9 @@ class Checker:
         read = self.position(text)
         if game.format_position(read) != text:
             return f"the position read from {text!r} is written {game.format_position(read)!r}"
-        if game.to_move(read) != game.to_move(state) or game.is_terminal(read) != game.is_terminal(state):
+        if game.to_move(read) != game.to_move(state) or game.is_terminal(read) != game.is_terminal(
+            state
+        ):
             return f"the position read from {text!r} has another side to move, or another end"
         if not game.is_terminal(state) and list(game.actions(read)) != list(self.moves(state)):
             return f"the position read from {text!r} has other moves"
@@ -240,21 +263,27 @@ class Checker:
         return None
 
     def key(self, path: list[str], state: Any, rebuilt: Any) -> str | None:
-        """Remember a position whose key an earlier, different state has: `settle` values the pair."""
+        """Remember a position whose key an earlier, different state has: `settle` values the
+        pair."""
         first = self.keys.setdefault(self.keyed(state)[0], (state, tuple(path)))
         if first[0] != state:
             self.pending.append((tuple(path), state, *first))
         return None
 
     def keyed(self, state: Any) -> tuple[Any, float]:
-        """The key the law groups states by and the offset it adds back (OFFSET_KEY's `keyed`), else `key` and 0."""
+        """The key the law groups states by and the offset it adds back (OFFSET_KEY's `keyed`), else
+        `key` and 0."""
         if (own := part(self.game, Capability.OFFSET_KEY)) is not None:
             return own.keyed(state)
         return self.game.key(state), 0.0
 
     def alike(self, state: Any, mine: float, other: Any, theirs: float) -> bool:
-        """Whether two states of one key have equal values less their offsets, at equal distances (where not drawn)."""
-        (payoff, plies), (their_payoff, their_plies) = self.solver.split(mine), self.solver.split(theirs)
+        """Whether two states of one key have equal values less their offsets, at equal distances
+        (where not drawn)."""
+        (payoff, plies), (their_payoff, their_plies) = (
+            self.solver.split(mine),
+            self.solver.split(theirs),
+        )
         offset, their_offset = self.keyed(state)[1], self.keyed(other)[1]
         if payoff - offset != their_payoff - their_offset:
             return False
@@ -267,8 +296,12 @@ class Checker:
         for path, state, other, other_path in reversed(self.pending):
             try:
                 mine, theirs = self.solver.value(state), self.solver.value(other)
-            except (Exception, SystemExit) as error:  # the game's own code raised (or exited): that breaks the law
-                yield path, f"valuing positions with equal keys raised {type(error).__name__}: {error}"
+            # the game's own code raised (or exited): that breaks the law
+            except (Exception, SystemExit) as error:
+                yield (
+                    path,
+                    f"valuing positions with equal keys raised {type(error).__name__}: {error}",
+                )
                 break
             if mine is None:
                 break

@@ -40,10 +40,14 @@ LAWS = (
     Law("evaluate", "evaluate() is a finite number for every seat", "evaluate"),
     Law(
         "key",
-        "equal keys give equal values less their offsets (and distance to the end) on small exhaustive searches",
+        "equal keys give equal values less their offsets (and distance to the end) on small "
+        "exhaustive searches",
         "key",
     ),
-    Law("capabilities", "each capability declared has its member, and each capability's member defined is declared"),
+    Law(
+        "capabilities",
+        "each capability declared has its member, and each capability's member defined is declared",
+    ),
 )
 
 
@@ -80,7 +84,8 @@ class Report:
     positions: int
     findings: tuple[Finding, ...]
     interruption: KeyboardInterrupt | None = field(default=None, compare=False)
-    """The Ctrl-C or SIGTERM that cut the playouts short: the findings are those of the positions before it."""
+    """The Ctrl-C or SIGTERM that cut the playouts short: the findings are those of the positions
+    before it."""
 
     @property
     def holds(self) -> bool:
@@ -113,7 +118,8 @@ class Tally:
 
 
 def runs(law: Law, game: AnyGame, reads_positions: bool) -> bool:
-    """Whether `law` applies to `game`: its capability declared, its member defined, its reader given."""
+    """Whether `law` applies to `game`: its capability declared, its member defined, its reader
+    given."""
     if law.needs is None:
         return True
     if law.needs == "position":
@@ -127,8 +133,8 @@ def runs(law: Law, game: AnyGame, reads_positions: bool) -> bool:
 
 
 def capabilities_kept(game: AnyGame) -> str | None:
-    """Why the game's declared capabilities and the members it defines disagree, or None: a capability
-    declared whose member it does not define (engines go without it), or a member defined
+    """Why the game's declared capabilities and the members it defines disagree, or None: a
+    capability declared whose member it does not define (engines go without it), or a member defined
     whose capability neither the class nor the game declares (engines would never call it)."""
     members = defined(type(game))
     missing = sorted(each.name for each in game.capabilities - members)

@@ -13,10 +13,12 @@ from nimmax.search.exact import Exact, OutOfNodes
 from nimmax.search.score import SCALE, split
 
 MAX_PLIES = 300
-"""A playout stops after this many plies (2048 and big boards run long); its positions still count."""
+"""A playout stops after this many plies (2048 and big boards run long); its positions still
+count."""
 
 SOLVER_NODES = 5_000
-"""Positions the key law's solver may visit to value one position; beyond them the pair is skipped."""
+"""Positions the key law's solver may visit to value one position; beyond them the pair is
+skipped."""
 
 
 class States:

@@ -1,10 +1,10 @@
 """The thin Typer layer: each command parses, makes one library call, renders.
 
-One module per command group (explore: games, solve, tree; bench; matches: play, replay,
-analyze; check; events: duel, tournament, ladder; learn: train), the options they share declared once in
-`options`, the app and its consoles in `root`, and `main()` in `errors`, which turns every
-outcome into its exit code. Game words after a command are the registry's own
-(`nim 2 3 5 --normal`): options the command does not know are passed on to the game.
+One module per command group (explore: games, solve, tree; bench; matches: play, replay, analyze;
+check; events: duel, tournament, ladder; learn: train), the options they share declared once in
+`options`, the app and its consoles in `root`, and `main()` in `errors`, which turns every outcome
+into its exit code. Game words after a command are the registry's own (`nim 2 3 5 --normal`):
+options the command does not know are passed on to the game.
 """
 
 from __future__ import annotations

@@ -15,7 +15,9 @@ MAX_PLAYOUTS = 10**6
 @app.command("check", context_settings=dict(GAME_WORDS))
 def check_command(
     game_words: GameWords,
-    playouts: Annotated[int, count_option("--playouts", MAX_PLAYOUTS, "Random playouts to try the laws on")] = 100,
+    playouts: Annotated[
+        int, count_option("--playouts", MAX_PLAYOUTS, "Random playouts to try the laws on")
+    ] = 100,
     seed: Annotated[int, seed_option("Seed of the playouts")] = 0,
     as_json: Annotated[bool, json_option("the findings")] = False,
 ) -> None:
@@ -38,13 +40,20 @@ def check_command(
     with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("playouts", total=playouts)
         report = check(
-            game, playouts, seed, position_reader(game_words), lambda done, total: progress.update(task, completed=done)
+            game,
+            playouts,
+            seed,
+            position_reader(game_words),
+            lambda done, total: progress.update(task, completed=done),
         )
     if as_json:
         emit_json(report.as_json())
     else:
         out.print(report_table(report))
         out.print(verdict_line(report))
-    stop_if_interrupted(report.interruption, f"after {report.positions:,} positions; the findings so far are printed")
+    stop_if_interrupted(
+        report.interruption,
+        f"after {report.positions:,} positions; the findings so far are printed",
+    )
     if not report.holds:
         raise typer.Exit(1)

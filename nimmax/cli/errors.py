@@ -1,9 +1,9 @@
-"""`main()`: run one command and turn every outcome into its exit code and at most one line on stderr.
+"""`main()`: run one command and turn every outcome into its exit code and at most one line on
+stderr.
 
-Exit codes: 0 done, 1 failure (an output that cannot be written: one line; a broken pipe:
-silent), 2 bad usage or input (one line on stderr), 130 interrupted by Ctrl-C, 143 by SIGTERM,
-129 by SIGHUP (one line saying what was kept; see `nimmax.interrupt` for how a command keeps
-its partial work).
+Exit codes: 0 done, 1 failure (an output that cannot be written: one line; a broken pipe: silent), 2
+bad usage or input (one line on stderr), 130 interrupted by Ctrl-C, 143 by SIGTERM, 129 by SIGHUP
+(one line saying what was kept; see `nimmax.interrupt` for how a command keeps its partial work).
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ LIMITS = ("--depth", "--time")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI and turn every outcome into its exit code and at most one line on stderr, never a traceback."""
+    """Run the CLI and turn every outcome into its exit code and at most one line on stderr, never a
+    traceback."""
     open_closed_streams()
     plain_streams()
     code = 0
@@ -89,7 +90,8 @@ def invoke(args: list[str]) -> int:
 
 
 def plugin_failures() -> tuple[type[Exception], ...]:
-    """`guard.PluginFailed` where a plugin was loaded (the guard loads with it), else nothing to catch."""
+    """`guard.PluginFailed` where a plugin was loaded (the guard loads with it), else nothing to
+    catch."""
     guard = sys.modules.get("nimmax.guard")
     return () if guard is None else (guard.PluginFailed,)
 
@@ -104,8 +106,11 @@ def usage_error(error: typer.TyperException) -> int:
     return 2 if error.exit_code == 2 else error.exit_code
 
 
-def out_of_room(error: RecursionError | MemoryError, group: Command, context: Context | None) -> int:
-    """A search too deep or too large for the machine: one line naming the command's limits; exit 1."""
+def out_of_room(
+    error: RecursionError | MemoryError, group: Command, context: Context | None
+) -> int:
+    """A search too deep or too large for the machine: one line naming the command's limits; exit
+    1."""
     what = "a deeper stack" if isinstance(error, RecursionError) else "more memory"
     limits = limits_of(group, context)
     hint = f"the search needs {what} than this machine allows; limit it with {' or '.join(limits)}"
@@ -142,15 +147,18 @@ def limits_of(group: Command, context: Context | None) -> list[str]:
         if context is None or name is None or not isinstance(group, TyperGroup)
         else group.get_command(context, name)
     )
-    options = set() if command is None else {option for param in command.params for option in param.opts}
+    options = (
+        set() if command is None else {option for param in command.params for option in param.opts}
+    )
     return [option for option in LIMITS if option in options]
 
 
 def system_error(error: OSError) -> None:
-    """An output (or other system) error: one line; none for a broken pipe, whose reader left on purpose.
+    """An output (or other system) error: one line; none for a broken pipe, whose reader left on
+    purpose.
 
-    Stdout that still fails to flush is pointed at devnull, so the interpreter's own flush at
-    exit has nothing left to fail on (the way the Python docs handle SIGPIPE).
+    Stdout that still fails to flush is pointed at devnull, so the interpreter's own flush at exit
+    has nothing left to fail on (the way the Python docs handle SIGPIPE).
     """
     try:
         sys.stdout.flush()
@@ -159,5 +167,10 @@ def system_error(error: OSError) -> None:
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
     if error.errno != errno.EPIPE:
-        notes = "".join(f"; {note}" for note in getattr(error, "__notes__", []))  # what was kept, and where
-        say(f"nimmax: {error.strerror or error}" + (f": {error.filename}" if error.filename else "") + notes)
+        # what was kept, and where
+        notes = "".join(f"; {note}" for note in getattr(error, "__notes__", []))
+        say(
+            f"nimmax: {error.strerror or error}"
+            + (f": {error.filename}" if error.filename else "")
+            + notes
+        )

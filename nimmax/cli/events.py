@@ -29,14 +29,17 @@ if TYPE_CHECKING:
 GameOption = Annotated[
     str | None,
     typer.Option(
-        "--game", metavar="GAME ARGS", help='Game words in quotes, e.g. "nim 2 3 5". Default: tictactoe (3x3).'
+        "--game",
+        metavar="GAME ARGS",
+        help='Game words in quotes, e.g. "nim 2 3 5". Default: tictactoe (3x3).',
     ),
 ]
 Backend = Annotated[
     str,
     typer.Option(
         metavar="local|ray",
-        help="Where the games are played: this machine's processes, or a Ray cluster (pip install 'nimmax\\[ray]'); "
+        help="Where the games are played: this machine's processes, or a Ray cluster (pip install "
+        "'nimmax\\[ray]'); "
         "the same games either way.",
     ),
 ]
@@ -44,7 +47,8 @@ Address = Annotated[
     str | None,
     typer.Option(
         metavar="ADDR",
-        help="The Ray cluster to join, as ray.init takes it: auto (the one running here) or HOST:6379. "
+        help="The Ray cluster to join, as ray.init takes it: auto (the one running here) or "
+        "HOST:6379. "
         "Default: a Ray started on this machine for the event.",
     ),
 ]
@@ -63,14 +67,21 @@ def exit_if_interrupted(event: Event) -> None:
     if event.failed:
         lost = sum(block.count for block in event.failed)
         blocks = "1 block" if len(event.failed) == 1 else f"{len(event.failed)} blocks"
-        say(f"nimmax: {blocks} of {lost} games lost their worker twice; the other games' results are printed")
+        say(
+            f"nimmax: {blocks} of {lost} games lost their worker twice; the other games' results "
+            "are printed"
+        )
         raise typer.Exit(1)
 
 
 @app.command("duel")
 def duel_command(
-    first: Annotated[str, typer.Argument(metavar="SPEC_A", help="First player spec, e.g. alphabeta:depth=4.")],
-    second: Annotated[str, typer.Argument(metavar="SPEC_B", help="Second player spec, e.g. random.")],
+    first: Annotated[
+        str, typer.Argument(metavar="SPEC_A", help="First player spec, e.g. alphabeta:depth=4.")
+    ],
+    second: Annotated[
+        str, typer.Argument(metavar="SPEC_B", help="Second player spec, e.g. random.")
+    ],
     game: GameOption = None,
     count: Games = 100,
     jobs: Jobs = 1,
@@ -88,12 +99,11 @@ def duel_command(
 
     Ctrl-C stops the duel and still prints the games finished.
 
-    [bold]Examples[/bold]:
-    [cyan]nimmax duel alphabeta random --games 1000[/cyan] ·
-    [cyan]nimmax duel alphabeta random --game "nim 2 3 5" --seed 7 --jobs 2[/cyan] ·
-    [cyan]nimmax duel alphabeta:depth=2 alphabeta --game "simple-nim 13" --json[/cyan] ·
-    [cyan]nimmax duel alphabeta:depth=2 expectimax:depth=2 --game "2048 --size 3" --games 10[/cyan] ·
-    [cyan]nimmax duel alphabeta:depth=2 random --games 2000 --backend ray --address auto[/cyan]
+    [bold]Examples[/bold]: [cyan]nimmax duel alphabeta random --games 1000[/cyan] · [cyan]nimmax
+    duel alphabeta random --game "nim 2 3 5" --seed 7 --jobs 2[/cyan] · [cyan]nimmax duel
+    alphabeta:depth=2 alphabeta --game "simple-nim 13" --json[/cyan] · [cyan]nimmax duel
+    alphabeta:depth=2 expectimax:depth=2 --game "2048 --size 3" --games 10[/cyan] · [cyan]nimmax
+    duel alphabeta:depth=2 random --games 2000 --backend ray --address auto[/cyan]
     """
     from nimmax import duel
     from nimmax.players import limited, parse_spec
@@ -116,7 +126,9 @@ def duel_command(
 
 @app.command("tournament")
 def tournament_command(
-    specs: Annotated[list[str], typer.Argument(metavar="SPEC SPEC...", help="Two or more player specs.")],
+    specs: Annotated[
+        list[str], typer.Argument(metavar="SPEC SPEC...", help="Two or more player specs.")
+    ],
     game: GameOption = None,
     count: Games = 20,
     jobs: Jobs = 1,
@@ -157,10 +169,13 @@ def ladder_command(
         str,
         typer.Option(
             metavar="SPEC,SPEC...",
-            help="The players, specs separated by commas (a spec's own options too: alphabeta:depth=2,time=1,random).",
+            help="The players, specs separated by commas (a spec's own options too: "
+            "alphabeta:depth=2,time=1,random).",
         ),
     ] = "alphabeta,alphabeta:depth=2,random",
-    time: Annotated[float | None, seconds_option(MOVE, unlimited=False, show_default=f"{MOVE_SECONDS:g}")] = None,
+    time: Annotated[
+        float | None, seconds_option(MOVE, unlimited=False, show_default=f"{MOVE_SECONDS:g}")
+    ] = None,
     count: Games = 10,
     openings: Annotated[
         int,
@@ -178,12 +193,10 @@ def ladder_command(
     """Rank engines on one game: a seeded round robin at a fixed time a move.
 
     Every pair plays --games games, colours alternating, each two from the same random opening.
-    Prints the crosstable, each player's score with its 95% interval, Elo (relative: the
-    players' mean is 0) and nodes a second.
-    Ctrl-C stops it and prints the table so far (exit 130).
-    [bold]Examples[/bold]:
-    [cyan]nimmax ladder connect4 --games 4 --time 0.1[/cyan] ·
-    [cyan]nimmax ladder tictactoe --size 15 --k 5 --players alphabeta,alphabeta:depth=2 --seed 1[/cyan] ·
+    Prints the crosstable, each player's score with its 95% interval, Elo (relative: the players'
+    mean is 0) and nodes a second. Ctrl-C stops it and prints the table so far (exit 130).
+    [bold]Examples[/bold]: [cyan]nimmax ladder connect4 --games 4 --time 0.1[/cyan] · [cyan]nimmax
+    ladder tictactoe --size 15 --k 5 --players alphabeta,alphabeta:depth=2 --seed 1[/cyan] ·
     [cyan]nimmax ladder kalah --players alphabeta:time=0.2,random --games 20 --jobs 2 --json[/cyan]
     """
     from nimmax import duel, games, ladder
@@ -197,5 +210,7 @@ def ladder_command(
     if as_json:
         emit_json(ladder.ladder_record(event, time))
     else:
-        out.print(ladder_views.ladder_summary(event, time, duel.standings(event), ladder.ladder(event)))
+        out.print(
+            ladder_views.ladder_summary(event, time, duel.standings(event), ladder.ladder(event))
+        )
     exit_if_interrupted(event)

@@ -58,28 +58,37 @@ def games_command(as_json: Annotated[bool, json_option("the list")] = False) -> 
 @app.command("solve", context_settings=dict(GAME_WORDS))
 def solve_command(
     game_words: GameWords,
-    algorithm: Annotated[str, typer.Option(help="Player spec of the engine, e.g. minimax:cache=off.")] = "alphabeta",
+    algorithm: Annotated[
+        str, typer.Option(help="Player spec of the engine, e.g. minimax:cache=off.")
+    ] = "alphabeta",
     depth: Depth = None,
-    time: Annotated[float | None, seconds_option("to search, deepening ply by ply", show_default="to the end")] = None,
+    time: Annotated[
+        float | None, seconds_option("to search, deepening ply by ply", show_default="to the end")
+    ] = None,
     every_move: Annotated[
-        bool, typer.Option("--all", help="Value every move exactly after the answer; show every move in the table.")
+        bool,
+        typer.Option(
+            "--all", help="Value every move exactly after the answer; show every move in the table."
+        ),
     ] = False,
     explain: Annotated[
-        bool, typer.Option("--explain", help="Show the best line and each other move's refutation as a tree.")
+        bool,
+        typer.Option(
+            "--explain", help="Show the best line and each other move's refutation as a tree."
+        ),
     ] = False,
     as_json: Annotated[bool, json_option("the answer")] = False,
 ) -> None:
-    """Find the value and best move of a position; the other moves with the bound that proves them no better.
+    """Find the value and best move of a position; the other moves with the bound that proves them
+    no better.
 
-    With no limit it searches to the end of the game, showing its progress; Ctrl-C stops it
-    and prints what it has (not proven), exit 130. --all (or --explain) then values every
-    other move exactly, one at a time; Ctrl-C there keeps the answer and the values so far.
-    [bold]Examples[/bold]:
-    [cyan]nimmax solve nim 2 3 5[/cyan] ·
-    [cyan]nimmax solve connect4 --time 10[/cyan] ·
-    [cyan]nimmax solve tictactoe --size 15 --k 5 --time 5 --all[/cyan] ·
-    [cyan]nimmax solve tictactoe --position x../.o./... --explain[/cyan] ·
-    [cyan]nimmax solve nim 1 2 3 --normal --algorithm minimax:cache=off --json[/cyan]
+    With no limit it searches to the end of the game, showing its progress; Ctrl-C stops it and
+    prints what it has (not proven), exit 130. --all (or --explain) then values every other move
+    exactly, one at a time; Ctrl-C there keeps the answer and the values so far.
+    [bold]Examples[/bold]: [cyan]nimmax solve nim 2 3 5[/cyan] · [cyan]nimmax solve connect4 --time
+    10[/cyan] · [cyan]nimmax solve tictactoe --size 15 --k 5 --time 5 --all[/cyan] · [cyan]nimmax
+    solve tictactoe --position x../.o./... --explain[/cyan] · [cyan]nimmax solve nim 1 2 3 --normal
+    --algorithm minimax:cache=off --json[/cyan]
     """
     from nimmax import games
     from nimmax.players import parse_spec
@@ -108,7 +117,8 @@ def solve_command(
 
 
 def stop(result: SearchResult, refining: bool) -> None:
-    """An interrupted solve ends here: main() prints "interrupted" and what was kept, and exits 130."""
+    """An interrupted solve ends here: main() prints "interrupted" and what was kept, and exits
+    130."""
     from nimmax.ui.views import interrupted_refinement, partial_answer
 
     stopped = KeyboardInterrupt()
@@ -117,9 +127,16 @@ def stop(result: SearchResult, refining: bool) -> None:
 
 
 def refined(
-    game: AnyGame, state: Any, algorithm: str, player: SearchPlayer, result: SearchResult, live: LiveSearch, quiet: bool
+    game: AnyGame,
+    state: Any,
+    algorithm: str,
+    player: SearchPlayer,
+    result: SearchResult,
+    live: LiveSearch,
+    quiet: bool,
 ) -> SearchResult:
-    """solve --all: the answer shown first (unless `quiet`: --json), then every other move valued exactly, live."""
+    """solve --all: the answer shown first (unless `quiet`: --json), then every other move valued
+    exactly, live."""
     from nimmax.solve import refine
 
     with live.watching("valuing every move"):  # from the answer on, Ctrl-C keeps it
@@ -129,7 +146,8 @@ def refined(
 
 
 def show_answer(game: AnyGame, state: Any, algorithm: str, result: SearchResult) -> None:
-    """Solve's answer before every move is valued: the position, the value, the best line, its cost."""
+    """Solve's answer before every move is valued: the position, the value, the best line, its
+    cost."""
     from nimmax.ui import views
 
     out.print(views.solution_header(game, state))
@@ -137,7 +155,12 @@ def show_answer(game: AnyGame, state: Any, algorithm: str, result: SearchResult)
 
 
 def show_solution(
-    game: AnyGame, state: Any, algorithm: str, result: SearchResult, every_move: bool, refined: bool = False
+    game: AnyGame,
+    state: Any,
+    algorithm: str,
+    result: SearchResult,
+    every_move: bool,
+    refined: bool = False,
 ) -> None:
     """Solve's answer: the moves valued, best first, and a summary (or, after `show_answer`, what
     valuing every move found); or how a finished game ended."""
@@ -156,7 +179,9 @@ def show_solution(
             out.print(views.solution_summary(game, algorithm, result, game.to_move(state), state))
 
 
-def show_lines(game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult, live: LiveSearch) -> None:
+def show_lines(
+    game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult, live: LiveSearch
+) -> None:
     """solve --explain: the best line and each other move's refutation, as a tree."""
     from nimmax.explain import lines
     from nimmax.ui.why import explain_tree
@@ -173,17 +198,24 @@ def tree_command(
         str,
         typer.Option(
             help=(
-                "minimax or alphabeta (pruned branches shown dimmed). The default is minimax, not solve's "
-                "alphabeta: the whole tree is the picture, and alphabeta's cuts are best seen against it."
+                "minimax or alphabeta (pruned branches shown dimmed). The default is minimax, not "
+                "solve's "
+                "alphabeta: the whole tree is the picture, and alphabeta's cuts are best seen "
+                "against it."
             )
         ),
     ] = "minimax",
     max_nodes: Annotated[
         int, count_option("--max-nodes", MAX_TREE_NODES, "Refuse trees with more nodes than this")
     ] = 2_000,
-    svg: Annotated[Path | None, output_file("the picture", "Also write the picture to this SVG file.")] = None,
+    svg: Annotated[
+        Path | None, output_file("the picture", "Also write the picture to this SVG file.")
+    ] = None,
     depth: Annotated[
-        int | None, count_option("--depth", MAX_DEPTH, "Plies drawn (the search still goes to the end)", least=0)
+        int | None,
+        count_option(
+            "--depth", MAX_DEPTH, "Plies drawn (the search still goes to the end)", least=0
+        ),
     ] = None,
 ) -> None:
     """Draw the whole game tree: every position, the side to move (Max or Min) and its value.
@@ -207,6 +239,8 @@ def tree_command(
     console.print(tree_picture(game, explored))
     if svg is not None:
         try:
-            write_atomic(svg, console.export_svg(title=f"nimmax tree {game.spec} --algorithm {algorithm}"))
+            write_atomic(
+                svg, console.export_svg(title=f"nimmax tree {game.spec} --algorithm {algorithm}")
+            )
         except OSError as error:
             raise CannotWrite("the picture", svg, error) from None

@@ -1,6 +1,6 @@
-"""The app as click sees it, built for start-up time: a command is made from its function's signature
-only when a run names it (all of them for `nimmax --help`), and help is drawn by typer's renderer
-loaded without the rich modules it imports but never calls here."""
+"""The app as click sees it, built for start-up time: a command is made from its function's
+signature only when a run names it (all of them for `nimmax --help`), and help is drawn by typer's
+renderer loaded without the rich modules it imports but never calls here."""
 
 from __future__ import annotations
 
@@ -117,7 +117,8 @@ class Built(MutableMapping[str, "Command"]):
 
 
 def command_group(app: typer.Typer) -> TyperGroup:
-    """`app` as a click group, its commands built as `Built` does (typer's `get_command` builds them all)."""
+    """`app` as a click group, its commands built as `Built` does (typer's `get_command` builds them
+    all)."""
     bare = copy.copy(app)
     bare.registered_commands = []
     group = typer.main.get_group(bare)  # the app's own options and help, no command yet

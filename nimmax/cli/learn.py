@@ -39,7 +39,9 @@ TrainJobs = Annotated[
 Tuples = Annotated[
     str,
     typer.Option(
-        "--tuples", metavar="large|small", help="large: four 6-cell tuples (256 MiB); small: the shipped shape."
+        "--tuples",
+        metavar="large|small",
+        help="large: four 6-cell tuples (256 MiB); small: the shipped shape.",
     ),
 ]
 
@@ -50,17 +52,19 @@ def train_command(
     games: Annotated[int, count_option("--games", MOST_GAMES, "Training games to play")] = 100_000,
     minutes: Minutes = None,
     jobs: TrainJobs = 1,
-    resume: Annotated[bool, typer.Option("--resume", help="Go on from the network kept in the cache.")] = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Go on from the network kept in the cache.")
+    ] = False,
     tuples: Tuples = "large",
     seed: Annotated[int, seed_option("Seed of the training games' spawns")] = 0,
 ) -> None:
-    """Teach 2048's learned evaluation by self-play (TD(0) over afterstates), kept in the cache folder.
+    """Teach 2048's learned evaluation by self-play (TD(0) over afterstates), kept in the cache
+    folder.
 
-    Play and hint use the network kept there (eval=auto) once it has trained on as many games as
-    the shipped one. Ctrl-C or SIGTERM keeps what was learned; --resume goes on from it. Needs
-    numpy: pip install 'nimmax\\[learn]'.
-    [bold]Examples[/bold]: [cyan]nimmax train 2048 --games 200000[/cyan] ·
-    [cyan]nimmax train 2048 --resume --jobs 2 --minutes 60[/cyan]
+    Play and hint use the network kept there (eval=auto) once it has trained on as many games as the
+    shipped one. Ctrl-C or SIGTERM keeps what was learned; --resume goes on from it. Needs numpy:
+    pip install 'nimmax\\[learn]'. [bold]Examples[/bold]: [cyan]nimmax train 2048 --games
+    200000[/cyan] · [cyan]nimmax train 2048 --resume --jobs 2 --minutes 60[/cyan]
     """
     from nimmax.game import BadInput
 
@@ -83,7 +87,10 @@ def train_command(
     with training_bar(err, games) as report:
         progress = train(path, shapes, resume, games, seconds, jobs, report, seed=seed)
     out.print(
-        f"trained {progress.games:,} games ({progress.total_games:,} in all) in {progress.seconds:.0f} s, "
+        f"trained {progress.games:,} games ({progress.total_games:,} in all) in "
+        f"{progress.seconds:.0f} s, "
         f"{progress.moves / max(progress.seconds, 1e-9):,.0f} moves/s; kept in {path}",
-        markup=False, highlight=False, soft_wrap=True,
-    )  # fmt: skip
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )

@@ -38,22 +38,28 @@ def play_command(
             callback=from_records,
         ),
     ] = None,
-    first: Annotated[str | None, typer.Option(help="Player spec of the first seat.", show_default="human")] = None,
+    first: Annotated[
+        str | None, typer.Option(help="Player spec of the first seat.", show_default="human")
+    ] = None,
     second: Annotated[
         str | None,
         typer.Option(
-            help="Player spec of the second seat.", show_default="alphabeta (expectimax where chance is averaged)"
+            help="Player spec of the second seat.",
+            show_default="alphabeta (expectimax where chance is averaged)",
         ),
     ] = None,
     time: MoveTime = None,
     seed: Annotated[int | None, seed_option("Seed for random players and chance")] = None,
     delay: Annotated[float, delay_option("after each engine move")] = 0.0,
-    record: Annotated[Path | None, output_file("the record", "Write the game to this JSON file.")] = None,
+    record: Annotated[
+        Path | None, output_file("the record", "Write the game to this JSON file.")
+    ] = None,
     resume: Annotated[
         bool,
         typer.Option(
             "--resume",
-            help="Go on with an unfinished record (its players; written back to it), or the last one left.",
+            help="Go on with an unfinished record (its players; written back to it), or the last "
+            "one left.",
         ),
     ] = False,
     plugin: Plugin = None,
@@ -76,16 +82,25 @@ def play_command(
     from nimmax.sessions.play import setup
     from nimmax.ui import play  # prompt_toolkit loads only for the commands that play
 
-    game, specs, record, history = setup(game_words or [], seat_spec(first), seat_spec(second), resume, record, plugin)
-    play.play(game, specs, out, seed=seed, delay=delay, record=record, time_limit=time, history=history)
+    game, specs, record, history = setup(
+        game_words or [], seat_spec(first), seat_spec(second), resume, record, plugin
+    )
+    play.play(
+        game, specs, out, seed=seed, delay=delay, record=record, time_limit=time, history=history
+    )
 
 
 @app.command("replay")
 def replay_command(
     file: RecordFile,
-    delay: Annotated[float | None, delay_option("between moves", show_default="0.5 on a terminal, else 0")] = None,
+    delay: Annotated[
+        float | None, delay_option("between moves", show_default="0.5 on a terminal, else 0")
+    ] = None,
     analyze: Annotated[
-        bool, typer.Option("--analyze", help="Then analyse every move, as nimmax analyze does (its defaults).")
+        bool,
+        typer.Option(
+            "--analyze", help="Then analyse every move, as nimmax analyze does (its defaults)."
+        ),
     ] = False,
     plugin: Plugin = None,
 ) -> None:
@@ -119,7 +134,10 @@ def analyze_command(
     file: RecordFile,
     algorithm: Annotated[
         str | None,
-        typer.Option(help="Player spec of the engine that values the positions.", show_default="the game's engine"),
+        typer.Option(
+            help="Player spec of the engine that values the positions.",
+            show_default="the game's engine",
+        ),
     ] = None,
     time: Annotated[
         float | None,
@@ -156,8 +174,8 @@ def time_now() -> float:
 
 
 def progress_label(done: int, total: int, elapsed: float, player: object) -> str:
-    """The live line's label while analysing: "move 5 of 31", and about how long is left (the pace so
-    far, no more than a paced analysis's own clock leaves)."""
+    """The live line's label while analysing: "move 5 of 31", and about how long is left (the pace
+    so far, no more than a paced analysis's own clock leaves)."""
     from nimmax.analyze import Paced
 
     label = f"analysing move {done + 1} of {total} (last first)"
@@ -170,7 +188,11 @@ def progress_label(done: int, total: int, elapsed: float, player: object) -> str
 
 
 def analyse_record(
-    record: GameRecord, algorithm: str | None, time: float | None, as_json: bool, keep: Path | None = None
+    record: GameRecord,
+    algorithm: str | None,
+    time: float | None,
+    as_json: bool,
+    keep: Path | None = None,
 ) -> None:
     """Analyse a record and print the table (or JSON); Ctrl-C prints the moves analysed so far."""
     from nimmax import games
@@ -222,4 +244,6 @@ def store_analysis(path: Path, moves: object) -> None:
         write_atomic(path, stored)
     except OSError as error:
         raise CannotWrite("the analysis", path, error) from None
-    err.print(f"[dim]analysis stored in {escape(str(path))}: nimmax replay shows it with the a key[/dim]")
+    err.print(
+        f"[dim]analysis stored in {escape(str(path))}: nimmax replay shows it with the a key[/dim]"
+    )

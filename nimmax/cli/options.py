@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from nimmax.players import Spec
 
 GAME_WORDS = MappingProxyType({"allow_extra_args": True, "ignore_unknown_options": True})
-"""A command's context settings where game words follow it: options it does not know go to the game."""
+"""A command's context settings where game words follow it: options it does not know go to the
+game."""
 
 
 def from_records(words: list[str] | None) -> list[str] | None:
@@ -30,7 +31,10 @@ def from_records(words: list[str] | None) -> list[str] | None:
 
 
 GameWords = Annotated[
-    list[str], typer.Argument(metavar="GAME [ARGS]...", help="Game name and its options.", callback=from_records)
+    list[str],
+    typer.Argument(
+        metavar="GAME [ARGS]...", help="Game name and its options.", callback=from_records
+    ),
 ]
 
 MAX_DEPTH = int(DEPTH_LIMIT.high)
@@ -40,9 +44,11 @@ TIME = float_option("--time", LEAST_TIME, MOST_TIME, or_inf=True)
 FINITE_TIME = float_option("--time", LEAST_TIME, MOST_TIME)
 
 
-def seconds_option(what: str, *, unlimited: bool = True, show_default: str | bool = True) -> typer.models.OptionInfo:
-    """`--time`: seconds of search `what` ("a move for ..."), within the time limit's range, `inf` where
-    `unlimited` (search to the end)."""
+def seconds_option(
+    what: str, *, unlimited: bool = True, show_default: str | bool = True
+) -> typer.models.OptionInfo:
+    """`--time`: seconds of search `what` ("a move for ..."), within the time limit's range, `inf`
+    where `unlimited` (search to the end)."""
     limit = f"{LEAST_TIME:g} to {MOST_TIME:.0f}" + (", or inf (to the end)" if unlimited else "")
     option: typer.models.OptionInfo = typer.Option(
         "--time",
@@ -96,7 +102,9 @@ def json_option(what: str) -> typer.models.OptionInfo:
             context.with_resource(json_stdout())
         return value
 
-    option: typer.models.OptionInfo = typer.Option("--json", callback=machine, help=f"Print {what} as JSON.")
+    option: typer.models.OptionInfo = typer.Option(
+        "--json", callback=machine, help=f"Print {what} as JSON."
+    )
     return option
 
 
@@ -120,14 +128,20 @@ def output_file(what: str, help: str) -> typer.models.OptionInfo:
 def count_option(name: str, most: int, help: str, least: int = 1) -> typer.models.OptionInfo:
     """A whole-number option read within least..most; `help` names what it counts."""
     option: typer.models.OptionInfo = typer.Option(
-        name, parser=str, callback=int_option(name, least, most), metavar="N", help=f"{help}, {least} to {most}."
+        name,
+        parser=str,
+        callback=int_option(name, least, most),
+        metavar="N",
+        help=f"{help}, {least} to {most}.",
     )
     return option
 
 
 Json = Annotated[bool, json_option("the result")]
 Depth = Annotated[int | None, count_option("--depth", MAX_DEPTH, "Search depth limit in plies")]
-Games = Annotated[int, count_option("--games", MAX_GAMES, "Games to play (per pairing in a tournament)")]
+Games = Annotated[
+    int, count_option("--games", MAX_GAMES, "Games to play (per pairing in a tournament)")
+]
 Jobs = Annotated[
     int,
     typer.Option(
@@ -135,10 +149,13 @@ Jobs = Annotated[
         parser=str,
         callback=int_option("--jobs", 1, MAX_JOBS),
         metavar="N",
-        help=f"Processes of the local backend playing games in parallel, 1 to {MAX_JOBS}; the same games either way.",
+        help=f"Processes of the local backend playing games in parallel, 1 to {MAX_JOBS}; the "
+        "same games either way.",
     ),
 ]
-EventSeed = Annotated[int | None, seed_option("Seed of every game's random draws", " (default: drawn, shown)")]
+EventSeed = Annotated[
+    int | None, seed_option("Seed of every game's random draws", " (default: drawn, shown)")
+]
 Plugin = Annotated[
     str | None,
     typer.Option(
@@ -147,7 +164,9 @@ Plugin = Annotated[
         "A record never runs code you did not name.",
     ),
 ]
-RecordFile = Annotated[Path, typer.Argument(metavar="FILE", help="A record written by play --record.")]
+RecordFile = Annotated[
+    Path, typer.Argument(metavar="FILE", help="A record written by play --record.")
+]
 
 
 def seat_spec(text: str | None) -> Spec | None:

@@ -26,8 +26,8 @@ app = typer.Typer(
     rich_markup_mode="rich",
     cls=Commands,
 )
-# No emoji codes: nimmax never writes one, and a `:dog:` in what people or plugins name stays as typed
-# (the table of codes is also the largest module a first print would load).
+# No emoji codes: nimmax never writes one, and a `:dog:` in what people or plugins name stays as
+# typed (the table of codes is also the largest module a first print would load).
 out = Console(emoji=False)
 err = Console(stderr=True, emoji=False)
 
@@ -44,11 +44,17 @@ def show_version(wanted: bool) -> None:
 @app.callback()
 def options(
     version: Annotated[
-        bool, typer.Option("--version", callback=show_version, is_eager=True, help="Print the version and exit.")
+        bool,
+        typer.Option(
+            "--version", callback=show_version, is_eager=True, help="Print the version and exit."
+        ),
     ] = False,
     traceback: Annotated[
         bool,
-        typer.Option("--traceback", help="When a plugin's own code fails, show the whole traceback, not its one line."),
+        typer.Option(
+            "--traceback",
+            help="When a plugin's own code fails, show the whole traceback, not its one line.",
+        ),
     ] = False,
 ) -> None:
     """The options of nimmax itself, before a command."""
@@ -78,7 +84,8 @@ def json_stdout() -> Iterator[None]:
 
 
 def emit_json(record: object) -> None:
-    """Machine output: one JSON document on stdout, nothing else; flushed, so a write error is raised here."""
+    """Machine output: one JSON document on stdout, nothing else; flushed, so a write error is
+    raised here."""
     import json  # loaded by the commands that print JSON, when they do
 
     out = sys.stdout.machine if isinstance(sys.stdout, Diverted) else sys.stdout
@@ -93,8 +100,8 @@ def say(line: str) -> None:
 
 
 def stop_if_interrupted(interruption: KeyboardInterrupt | None, kept: str) -> None:
-    """After a partial result is shown: re-raise the Ctrl-C or SIGTERM that cut it short, with a note
-    of what was kept (main() prints "interrupted" and the note, and exits 130 or 143)."""
+    """After a partial result is shown: re-raise the Ctrl-C or SIGTERM that cut it short, with a
+    note of what was kept (main() prints "interrupted" and the note, and exits 130 or 143)."""
     if interruption is not None:
         interruption.add_note(kept)
         raise interruption

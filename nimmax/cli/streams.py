@@ -33,8 +33,9 @@ ASCII_MARKS = MappingProxyType(
         "²": "2",
     }
 )
-"""What nimmax's own marks become on a stream that speaks only ASCII (anything else: `?`): one character
-for one, so what Rich lined up stays lined up. Rich draws its boxes in ASCII there by itself."""
+"""What nimmax's own marks become on a stream that speaks only ASCII (anything else: `?`): one
+character for one, so what Rich lined up stays lined up. Rich draws its boxes in ASCII there by
+itself."""
 
 
 def ascii_marks(error: UnicodeError) -> tuple[str, int]:
@@ -46,8 +47,8 @@ def ascii_marks(error: UnicodeError) -> tuple[str, int]:
 
 
 def plain_streams() -> None:
-    """Stdout and stderr whose encoding cannot write nimmax's marks (`PYTHONIOENCODING=ascii`, a C locale)
-    write them as ASCII_MARKS rather than fail."""
+    """Stdout and stderr whose encoding cannot write nimmax's marks (`PYTHONIOENCODING=ascii`, a C
+    locale) write them as ASCII_MARKS rather than fail."""
     codecs.register_error("nimmax-ascii", ascii_marks)
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -58,8 +59,9 @@ def plain_streams() -> None:
 
 
 def open_closed_streams() -> None:
-    """Started with stdin, stdout or stderr closed (`<&-`): it reads as ended, and output goes nowhere, as
-    Rich's does. Opened in order, each takes its own descriptor (0, 1, 2), so no file opened later does."""
+    """Started with stdin, stdout or stderr closed (`<&-`): it reads as ended, and output goes
+    nowhere, as Rich's does. Opened in order, each takes its own descriptor (0, 1, 2), so no file
+    opened later does."""
     if sys.stdin is None:
         sys.stdin = open(os.devnull)  # noqa: SIM115 - it is stdin until the process ends
     if sys.stdout is None:

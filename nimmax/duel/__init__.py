@@ -1,11 +1,11 @@
 """AI-vs-AI duels and round-robin tournaments at scale: seeded game by game, with statistics.
 
-This package face only re-exports; each module says what it holds. From the bottom up:
-stats (Wilson, Elo, means), planning (the plan and its blocks), play (a block's games and
-their tallies), backend (the seam where blocks are played; the serial backend), pool (the
-process-pool backend), ray_backend (the Ray backend, imported only when asked for: Ray is
-an optional extra), event (`run` and the running tallies), ranking (standings), records (JSON).
-The pool's names load with multiprocessing, when first asked for: a duel of one process needs neither.
+This package face only re-exports; each module says what it holds. From the bottom up: stats
+(Wilson, Elo, means), planning (the plan and its blocks), play (a block's games and their tallies),
+backend (the seam where blocks are played; the serial backend), pool (the process-pool backend),
+ray_backend (the Ray backend, imported only when asked for: Ray is an optional extra), event (`run`
+and the running tallies), ranking (standings), records (JSON). The pool's names load with
+multiprocessing, when first asked for: a duel of one process needs neither.
 """
 
 from __future__ import annotations

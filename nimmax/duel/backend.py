@@ -1,8 +1,9 @@
-"""Where blocks are played: the `Backend` seam, and the serial backend that plays them in this process.
+"""Where blocks are played: the `Backend` seam, and the serial backend that plays them in this
+process.
 
-A backend is any callable `backend(blocks, count)`. The process pool (`pool.ProcessPool`)
-is a second one, a Ray cluster (`ray_backend.RayBackend`) a third; each plugs in by the same
-contract, and `run(plan, backend=...)` takes it without any other change.
+A backend is any callable `backend(blocks, count)`. The process pool (`pool.ProcessPool`) is a
+second one, a Ray cluster (`ray_backend.RayBackend`) a third; each plugs in by the same contract,
+and `run(plan, backend=...)` takes it without any other change.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ Count = Callable[[int, GameResult], None]
 
 @dataclass(frozen=True, slots=True, order=True)
 class FailedBlock:
-    """A block a backend gave up on (its worker lost twice): which games were never counted, and why;
-    ordered as the plan's blocks are."""
+    """A block a backend gave up on (its worker lost twice): which games were never counted, and
+    why; ordered as the plan's blocks are."""
 
     pairing: int
     start: int
@@ -64,7 +65,8 @@ def check_jobs(jobs: int) -> None:
 
 
 def serial(blocks: Sequence[Block], count: Count) -> None:
-    """The backend of one process: the blocks one after the other, here (Ctrl-C simply propagates)."""
+    """The backend of one process: the blocks one after the other, here (Ctrl-C simply
+    propagates)."""
     for block in blocks:
         for result in block_games(block):
             count(block.pairing, result)

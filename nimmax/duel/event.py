@@ -1,4 +1,5 @@
-"""A duel or tournament being played: each pairing's tallies, the clock, and `run`, which plays the plan.
+"""A duel or tournament being played: each pairing's tallies, the clock, and `run`, which plays the
+plan.
 
 An event a person watches is played through `sessions.events`, which hands its view this `Event`
 after every game (`on_game`) and when Ctrl-C stops it (`on_stop`).
@@ -102,7 +103,8 @@ class Event:
     failed: list[FailedBlock] = field(default_factory=list)
     """Blocks the backend gave up on (a worker lost twice): their games are not counted."""
     finished: int = 0
-    """Games counted by `add`: read after every game, so kept rather than summed over the pairings."""
+    """Games counted by `add`: read after every game, so kept rather than summed over the
+    pairings."""
 
     @property
     def interrupted(self) -> bool:
@@ -169,9 +171,14 @@ def run(
 
 
 def _backend(
-    backend: Backend | str, jobs: int | None, address: str | None, stopping: Callable[[], None], event: Event
+    backend: Backend | str,
+    jobs: int | None,
+    address: str | None,
+    stopping: Callable[[], None],
+    event: Event,
 ) -> Backend:
-    """The backend `run` was asked for, by name or as it is; BadInput for a name or option it cannot honour."""
+    """The backend `run` was asked for, by name or as it is; BadInput for a name or option it cannot
+    honour."""
     if not isinstance(backend, str):
         return backend
     if backend not in BACKENDS:
@@ -185,7 +192,10 @@ def _backend(
 
         return ProcessPool(jobs, stopping, event.failed.append)
     if jobs not in (None, 1):
-        raise BadInput("--jobs sizes the local pool; with --backend ray the cluster's CPUs play the blocks")
-    from nimmax.duel.ray_backend import RayBackend  # Ray is an optional extra, imported only when asked for
+        raise BadInput(
+            "--jobs sizes the local pool; with --backend ray the cluster's CPUs play the blocks"
+        )
+    # Ray is an optional extra, imported only when asked for
+    from nimmax.duel.ray_backend import RayBackend
 
     return RayBackend(address, stopping, event.failed.append)

@@ -1,10 +1,11 @@
-"""The event before it is played: the game and entrants checked, their names, and the blocks of games.
+"""The event before it is played: the game and entrants checked, their names, and the blocks of
+games.
 
-Each pairing's games are cut into at most `BLOCKS` blocks of consecutive games (`MIN_BLOCK`
-games at least), each played by fresh players. A block is also the unit of parallel work,
-so the number of processes changes how fast the games are played, never which games.
-With `openings`, games 2j and 2j + 1 of every pairing (colours swapped) start from opening j:
-that many random plies drawn from the event's seed, so deterministic engines play varied games.
+Each pairing's games are cut into at most `BLOCKS` blocks of consecutive games (`MIN_BLOCK` games at
+least), each played by fresh players. A block is also the unit of parallel work, so the number of
+processes changes how fast the games are played, never which games. With `openings`, games 2j and 2j
++ 1 of every pairing (colours swapped) start from opening j: that many random plies drawn from the
+event's seed, so deterministic engines play varied games.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def labels(specs: Sequence[str]) -> tuple[str, ...]:
 
 @lru_cache(maxsize=8)
 def _labels(specs: tuple[Spec, ...]) -> tuple[str, ...]:
-    """`labels` of the specs' text, kept for the few events of a process: reports read the names once a pairing."""
+    """`labels` of the specs' text, kept for the few events of a process: reports read the names
+    once a pairing."""
     return labels([str(spec) for spec in specs])
 
 
@@ -115,7 +117,9 @@ def opening(game: AnyGame, seed: int, number: int, plies: int) -> tuple[Any, ...
             break
         if game.to_move(state) == CHANCE:
             drawn = outcomes(game, state)
-            move = rng.choices([outcome for _, outcome in drawn], [chance for chance, _ in drawn])[0]
+            move = rng.choices([outcome for _, outcome in drawn], [chance for chance, _ in drawn])[
+                0
+            ]
         else:
             choices = narrower(game)(state)
             move = rng.choice(list(choices if choices is not None else ordered(game)(state)))
@@ -124,11 +128,18 @@ def opening(game: AnyGame, seed: int, number: int, plies: int) -> tuple[Any, ...
     return tuple(moves)
 
 
-def plan(game: str | AnyGame, specs: Sequence[Spec], games: int, seed: int | None = None, openings: int = 0) -> Plan:
-    """Check the game (words or a Game), player specs and game count; a duel is a round robin of two.
+def plan(
+    game: str | AnyGame,
+    specs: Sequence[Spec],
+    games: int,
+    seed: int | None = None,
+    openings: int = 0,
+) -> Plan:
+    """Check the game (words or a Game), player specs and game count; a duel is a round robin of
+    two.
 
-    Raises BadInput (BadGameSpec, BadPlayerSpec) with a message for the user. Without a
-    seed one is drawn, and reported, so any event can be replayed.
+    Raises BadInput (BadGameSpec, BadPlayerSpec) with a message for the user. Without a seed one is
+    drawn, and reported, so any event can be replayed.
     """
     if not 1 <= games <= MAX_GAMES:
         raise BadInput(f"--games must be a whole number from 1 to {MAX_GAMES}, not {games}")
@@ -138,7 +149,9 @@ def plan(game: str | AnyGame, specs: Sequence[Spec], games: int, seed: int | Non
         raise BadInput(f"--openings must be a whole number from 0 to {MAX_OPENING}, not {openings}")
     game = registry.create(game) if isinstance(game, str) else game
     if game.players not in (1, 2):
-        raise BadGameSpec(f"{game.name} has {game.players} players; duels take one- or two-player games")
+        raise BadGameSpec(
+            f"{game.name} has {game.players} players; duels take one- or two-player games"
+        )
     for spec in specs:
         if spec.kind == "human":
             raise BadPlayerSpec("a duel is played by machines: human is not a duel player")
@@ -176,7 +189,10 @@ class Block:
         """Pickled for a worker with a plugin game as its words: the worker loads the plugin itself
         (its class lives in a module only the loading process has), a built-in game as it is."""
         game: AnyGame | tuple[str, ...] = words_of(self.game) or self.game
-        return (_block, (game, self.specs, self.pairing, self.start, self.count, self.seed, self.openings))
+        return (
+            _block,
+            (game, self.specs, self.pairing, self.start, self.count, self.seed, self.openings),
+        )
 
 
 def _block(

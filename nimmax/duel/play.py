@@ -1,11 +1,11 @@
-"""Playing a block of games: seeding each game, the players' moves and their tallies, one result per game.
+"""Playing a block of games: seeding each game, the players' moves and their tallies, one result per
+game.
 
-Every game draws its random moves and chance outcomes from generators seeded by
-(seed, pairing, game number), after the opening plies the block gives it (`Block.opening`).
-Search players keep their tables across the moves and games of a block (bounded by each
-player's `table=N` cap) and start afresh with the next block.
-(A time-limited player's moves depend on the clock, so only duels of players without
-`time=` repeat exactly.)
+Every game draws its random moves and chance outcomes from generators seeded by (seed, pairing, game
+number), after the opening plies the block gives it (`Block.opening`). Search players keep their
+tables across the moves and games of a block (bounded by each player's `table=N` cap) and start
+afresh with the next block. (A time-limited player's moves depend on the clock, so only duels of
+players without `time=` repeat exactly.)
 """
 
 from __future__ import annotations
@@ -95,7 +95,9 @@ def _reseed(player: Player, spec: Spec, seed: int, pairing: int, index: int, str
     elif spec.is_plugin:
         return create(spec, _generator(seed, pairing, index, stream).getrandbits(63))
     elif isinstance(player, SearchPlayer) and "seed" not in player.parsed.named and _draws(player):
-        reseeded = SearchPlayer(spec.seeded(_generator(seed, pairing, index, stream).getrandbits(63)))
+        reseeded = SearchPlayer(
+            spec.seeded(_generator(seed, pairing, index, stream).getrandbits(63))
+        )
         reseeded.spec = player.spec  # the entrant keeps its name in the tallies
         return reseeded
     return player
@@ -136,7 +138,14 @@ def _two_player_game(
     first = index % 2
     seat_of = (first, 1 - first)  # entrant -> seat; the same map takes a seat to its entrant
     chance = _generator(block.seed, block.pairing, index, "chance")
-    played = _play(game, [players[seat_of[0]], players[seat_of[1]]], seat_of, chance, stop, block.opening(index))
+    played = _play(
+        game,
+        [players[seat_of[0]], players[seat_of[1]]],
+        seat_of,
+        chance,
+        stop,
+        block.opening(index),
+    )
     if played is None:
         return None
     final, tally = played

@@ -1,20 +1,21 @@
-"""The process-pool backend: blocks handed to worker processes one at a time, their games sent back as they finish.
+"""The process-pool backend: blocks handed to worker processes one at a time, their games sent back
+as they finish.
 
-Each worker is linked to the parent by its own pipe. The parent hands a worker a block (its number in
-the plan), and the next when the worker says it is done; the worker's main thread plays it, and a
+Each worker is linked to the parent by its own pipe. The parent hands a worker a block (its number
+in the plan), and the next when the worker says it is done; the worker's main thread plays it, and a
 second thread sends the finished games every STOP_CHECK seconds, takes the parent's next order, and
 ends the process at once — even mid-search — when the parent asks it to stop or is gone (its end of
 the pipe reads as closed). A worker lost mid-block (killed, out of memory) is replaced and its block
-played again from its start, once, as the Ray backend does (the same games: players and seeds are the
-block's), the games already counted skipped; a block lost twice is given up and told to `lost`.
-Workers ignore Ctrl-C, SIGTERM and SIGHUP: the parent holds them, stops the workers, counts what they
-sent, kills any worker still there after GRACE seconds, then raises the KeyboardInterrupt (or
+played again from its start, once, as the Ray backend does (the same games: players and seeds are
+the block's), the games already counted skipped; a block lost twice is given up and told to `lost`.
+Workers ignore Ctrl-C, SIGTERM and SIGHUP: the parent holds them, stops the workers, counts what
+they sent, kills any worker still there after GRACE seconds, then raises the KeyboardInterrupt (or
 Terminated) it held. So no worker outlives the parent, however the parent ends.
 
 The fork server, the resource tracker and spawned workers start as `python -c`, which would put the
 current folder first on their import path: they start with PYTHONSAFEPATH (no current folder) and
-PYTHONNOUSERSITE (no user site, unless nimmax itself lives there), so a `random.py` lying in the folder
-a duel runs from is never imported.
+PYTHONNOUSERSITE (no user site, unless nimmax itself lives there), so a `random.py` lying in the
+folder a duel runs from is never imported.
 """
 
 from __future__ import annotations
@@ -49,14 +50,16 @@ STOP_CHECK = 0.05
 """Seconds between a worker's sends of its finished games and looks for the parent's orders."""
 
 GRACE = 1.0
-"""Seconds the parent waits for stopped workers to send their last games and end before killing them."""
+"""Seconds the parent waits for stopped workers to send their last games and end before killing
+them."""
 
 NO_MORE = -1
-"""The parent's order when no block is left: the worker sends what it has and ends. (None: stop now.)"""
+"""The parent's order when no block is left: the worker sends what it has and ends. (None: stop
+now.)"""
 
 Finished = deque[tuple[int, GameResult | None]]
-"""A worker's finished games not yet sent, as (block number, result), and (block number, None) once the
-block is done: its main thread appends, its sender takes."""
+"""A worker's finished games not yet sent, as (block number, result), and (block number, None) once
+the block is done: its main thread appends, its sender takes."""
 
 SOCKET_PATH = 107
 """Bytes an AF_UNIX socket's path may take on Linux (its 108 less the closing NUL)."""
@@ -92,7 +95,8 @@ class ProcessPool:
 
 
 def _work(blocks: Sequence[Block], link: Connection) -> None:
-    """A worker: play the blocks the parent hands it, while a second thread sends the games and takes orders."""
+    """A worker: play the blocks the parent hands it, while a second thread sends the games and
+    takes orders."""
     for signum in SIGNALS:
         signal.signal(signum, signal.SIG_IGN)  # the parent owns them and stops the workers itself
     finished: Finished = deque()
@@ -116,10 +120,12 @@ def _work(blocks: Sequence[Block], link: Connection) -> None:
         link.send(_picklable(failure))
 
 
-def _send(link: Connection, finished: Finished, orders: queue.SimpleQueue[int], played: threading.Event) -> None:
-    """A worker's sender: every STOP_CHECK seconds, the finished games to the parent and its orders to the
-    main thread; on a stop from the parent, or the parent gone, the last games and the end of the process,
-    even mid-search."""
+def _send(
+    link: Connection, finished: Finished, orders: queue.SimpleQueue[int], played: threading.Event
+) -> None:
+    """A worker's sender: every STOP_CHECK seconds, the finished games to the parent and its orders
+    to the main thread; on a stop from the parent, or the parent gone, the last games and the end of
+    the process, even mid-search."""
     while True:
         done = played.wait(STOP_CHECK)
         stop = False
@@ -156,7 +162,11 @@ def _picklable(error: Exception) -> Exception:
 
 
 def _run_pool(
-    blocks: Sequence[Block], jobs: int, count: Count, stopping: Callable[[], None] | None, lost: Lost | None
+    blocks: Sequence[Block],
+    jobs: int,
+    count: Count,
+    stopping: Callable[[], None] | None,
+    lost: Lost | None,
 ) -> None:
     """Play the blocks on `jobs` worker processes, counting each game as it arrives. On Ctrl-C or
     SIGTERM (`stopping()` told at once), or a worker's error, stop every worker, count what they
@@ -171,8 +181,9 @@ def _run_pool(
 
 
 def _short_temp_dir() -> None:
-    """Make the folder of the pool's sockets one whose path an AF_UNIX socket can take: TMPDIR's when it is
-    short enough, else the first of SHORT_TEMP this process can write; BadInput saying what to do if none."""
+    """Make the folder of the pool's sockets one whose path an AF_UNIX socket can take: TMPDIR's
+    when it is short enough, else the first of SHORT_TEMP this process can write; BadInput saying
+    what to do if none."""
     default = tempfile.gettempdir()
     if len(os.fsencode(default)) + SOCKET_NAME <= SOCKET_PATH:
         return
@@ -180,13 +191,15 @@ def _short_temp_dir() -> None:
         if os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK):
             saved, tempfile.tempdir = tempfile.tempdir, folder
             try:
-                multiprocessing.util.get_temp_dir()  # made once, then kept for the process's sockets
+                # made once, then kept for the process's sockets
+                multiprocessing.util.get_temp_dir()
             finally:
                 tempfile.tempdir = saved
             return
     most = SOCKET_PATH - SOCKET_NAME
     raise BadInput(
-        f"--jobs needs a temporary folder of at most {most} characters for its sockets; TMPDIR {quoted(default)} "
+        f"--jobs needs a temporary folder of at most {most} characters for its sockets; TMPDIR "
+        f"{quoted(default)} "
         f"is longer: set TMPDIR to a shorter folder, or use --jobs 1"
     )
 
@@ -196,12 +209,14 @@ FILES_PER_WORKER = 3
 fork server's passing of them)."""
 
 FILES_SPARE = 5
-"""Descriptors the pool needs besides: the fork server's socket and alive pipe, the resource tracker's."""
+"""Descriptors the pool needs besides: the fork server's socket and alive pipe, the resource
+tracker's."""
 
 
 def _room_for(jobs: int, asked: int) -> None:
     """CannotStart when the limit on open files leaves no room for `jobs` workers: found before the
-    first worker starts, since the fork server, short of descriptors, dies with a traceback of its own."""
+    first worker starts, since the fork server, short of descriptors, dies with a traceback of its
+    own."""
     import resource
 
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
@@ -222,14 +237,21 @@ class CannotStart(OSError):
 
         files = isinstance(failure, OSError) and failure.errno in (errno.EMFILE, errno.ENFILE)
         kind, option, limit = (
-            ("open files", "-n", resource.RLIMIT_NOFILE) if files else ("processes", "-u", resource.RLIMIT_NPROC)
+            ("open files", "-n", resource.RLIMIT_NOFILE)
+            if files
+            else ("processes", "-u", resource.RLIMIT_NPROC)
         )
         soft = resource.getrlimit(limit)[0]
         shown = "unlimited" if soft == resource.RLIM_INFINITY else str(soft)
-        reason = failure.strerror if isinstance(failure, OSError) and failure.strerror else "the fork server failed"
+        reason = (
+            failure.strerror
+            if isinstance(failure, OSError) and failure.strerror
+            else "the fork server failed"
+        )
         super().__init__(
             failure.errno if isinstance(failure, OSError) else errno.EAGAIN,
-            f"cannot start the worker processes of --jobs {jobs} ({started} started): {reason}; the limit on "
+            f"cannot start the worker processes of --jobs {jobs} ({started} started): {reason}; "
+            "the limit on "
             f"{kind} is {shown} (ulimit {option}): use a smaller --jobs, or raise the limit",
         )
 
@@ -260,8 +282,13 @@ class _Workers:
     def __init__(self, blocks: Sequence[Block], jobs: int, lost: Lost | None) -> None:
         # forkserver/spawn: forking a process whose progress display runs a thread can deadlock
         forkserver = "forkserver" in multiprocessing.get_all_start_methods()
-        self.context = multiprocessing.get_context("forkserver") if forkserver else multiprocessing.get_context("spawn")
-        if forkserver:  # the server imports what a worker runs once, and every worker forked from it has it
+        self.context = (
+            multiprocessing.get_context("forkserver")
+            if forkserver
+            else multiprocessing.get_context("spawn")
+        )
+        # the server imports what a worker runs once, and every worker forked from it has it
+        if forkserver:
             self.context.set_forkserver_preload([__name__])
         self.blocks, self.jobs, self.asked, self.lost = blocks, min(jobs, len(blocks)), jobs, lost
         self.waiting = deque(range(len(blocks)))  # blocks not handed out yet, a lost one first
@@ -285,14 +312,17 @@ class _Workers:
         """A new worker, handed the next block; CannotStart where the system refuses it."""
         try:
             ours, theirs = self.context.Pipe()
-            process = self.context.Process(target=_work, args=(self.blocks, theirs), name="nimmax worker")
+            process = self.context.Process(
+                target=_work, args=(self.blocks, theirs), name="nimmax worker"
+            )
             self.processes[ours] = process
             with safe_imports():  # the fork server and resource tracker start with the first worker
                 process.start()
         except (OSError, EOFError) as error:  # EOFError: the fork server could not fork
             started = sum(process.pid is not None for process in self.processes.values())
             raise CannotStart(self.asked, started, error) from None
-        theirs.close()  # the worker holds the only other end: it reads as closed once the worker ends
+        # the worker holds the only other end: it reads as closed once the worker ends
+        theirs.close()
         self._hand(ours)
         return ours
 
@@ -303,10 +333,13 @@ class _Workers:
         if number != NO_MORE:
             self.playing[link] = number
             self.attempts[number] += 1
-        with contextlib.suppress(OSError):  # a worker that has just ended: its end is seen in gather
+        # a worker that has just ended: its end is seen in gather
+        with contextlib.suppress(OSError):
             link.send(number)
 
-    def gather(self, count: Count, held: Held, stopping: Callable[[], None] | None = None) -> Exception | None:
+    def gather(
+        self, count: Count, held: Held, stopping: Callable[[], None] | None = None
+    ) -> Exception | None:
         """Count the games the workers send until every worker has ended (or GRACE seconds after a
         stop, for a held signal or a worker's error); the first worker error, if any."""
         running = list(self.processes)
@@ -322,9 +355,11 @@ class _Workers:
                 assert isinstance(ready, Connection)
                 try:
                     message = ready.recv()
-                except (EOFError, ConnectionResetError):  # the worker has ended (reset: with our stop unread)
+                # the worker has ended (reset: with our stop unread)
+                except (EOFError, ConnectionResetError):
                     running.remove(ready)
-                    if self.stopped_at is None and held.caught is None:  # not a stop: maybe a kill from outside
+                    # not a stop: maybe a kill from outside
+                    if self.stopped_at is None and held.caught is None:
                         replaced, error = self._lost(ready)
                         running.extend(replaced)
                         failure = failure or error
@@ -335,8 +370,11 @@ class _Workers:
                 self._take(ready, message, count)
         return failure
 
-    def _take(self, link: Connection, batch: list[tuple[int, GameResult | None]], count: Count) -> None:
-        """Count a batch's games (those of a replayed block not counted before), and hand on after a block's end."""
+    def _take(
+        self, link: Connection, batch: list[tuple[int, GameResult | None]], count: Count
+    ) -> None:
+        """Count a batch's games (those of a replayed block not counted before), and hand on after a
+        block's end."""
         for number, result in batch:
             block = self.blocks[number]
             if result is None:
@@ -346,8 +384,9 @@ class _Workers:
                 count(block.pairing, result)
 
     def _lost(self, link: Connection) -> tuple[list[Connection], Exception | None]:
-        """After a worker's end not asked for: its block again on a new worker, unless it was its second
-        try (then given up, told to `lost`, an error without it); the new worker, and the error if any."""
+        """After a worker's end not asked for: its block again on a new worker, unless it was its
+        second try (then given up, told to `lost`, an error without it); the new worker, and the
+        error if any."""
         process = self.processes[link]
         process.join(GRACE)
         number = self.playing.pop(link, None)
@@ -359,7 +398,9 @@ class _Workers:
             block = self.blocks[number]
             reason = f"its worker was lost {ATTEMPTS} times (exit code {process.exitcode})"
             if self.lost is None:
-                return [], ChildProcessError(f"a duel worker ended unexpectedly (exit code {process.exitcode})")
+                return [], ChildProcessError(
+                    f"a duel worker ended unexpectedly (exit code {process.exitcode})"
+                )
             self.lost(FailedBlock(block.pairing, block.start, block.count, reason))
         return ([self._start()] if self.waiting else []), None
 

@@ -1,4 +1,5 @@
-"""A round robin's standings: points and Elo ratings fitted to the games, and the crosstable of sides."""
+"""A round robin's standings: points and Elo ratings fitted to the games, and the crosstable of
+sides."""
 
 from __future__ import annotations
 
@@ -17,15 +18,15 @@ class Standings:
     points: tuple[float, ...]
     """A win 1, a draw 1/2, over all the entrant's games."""
     ratings: tuple[float, ...]
-    """Maximum-likelihood Elo, mean 1500, to a tenth of a point (further digits are the fit's noise);
-    empty where Ctrl-C or SIGTERM cut the fit short (`final_standings`)."""
+    """Maximum-likelihood Elo, mean 1500, to a tenth of a point (further digits are the fit's
+    noise); empty where Ctrl-C or SIGTERM cut the fit short (`final_standings`)."""
     sides: Mapping[tuple[int, int], Side]
     """`sides[entrant, opponent]`: the entrant's side of the games against the opponent."""
 
     @property
     def order(self) -> tuple[int, ...]:
-        """The entrants best first, by rating (by points where the ratings are left out); equal ones keep
-        the order of entry."""
+        """The entrants best first, by rating (by points where the ratings are left out); equal ones
+        keep the order of entry."""
         ranks = self.ratings or self.points
         return tuple(sorted(range(len(self.names)), key=lambda entrant: -ranks[entrant]))
 
@@ -61,7 +62,8 @@ def standings(event: Event, rated: bool = True) -> Standings:
 
 def final_standings(event: Event) -> Standings:
     """The standings of an event that is over; Ctrl-C or SIGTERM during the rating fit leaves the
-    ratings out and becomes the event's interruption (unless one came first), so the games still stand."""
+    ratings out and becomes the event's interruption (unless one came first), so the games still
+    stand."""
     try:
         return standings(event)
     except KeyboardInterrupt as error:

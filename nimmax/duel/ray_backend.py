@@ -86,23 +86,28 @@ class RayBackend:
         # where they would break --json; nothing else of this process prints there meanwhile.
         with open(os.devnull, "w") as nowhere, contextlib.redirect_stdout(nowhere):
             try:
-                with Held() as held:  # held while Ray starts too: a start cut short strands Ray's agents
+                # held while Ray starts too: a start cut short strands Ray's agents
+                with Held() as held:
                     if owned:
                         _start(ray, self.address, blocks)
                     if held.caught is None:
                         _Tasks(ray, blocks, count, self.lost, owned).gather(held, self.stopping)
             finally:
                 if owned:
-                    ray.shutdown()  # a Ray started here ends with all its processes; a cluster is only left
+                    # a Ray started here ends with all its processes; a cluster is only left
+                    ray.shutdown()
         if held.caught is not None:
             raise held.caught
 
 
 def _reachable(address: str) -> None:
-    """BadInput unless a `HOST:PORT` address answers within CONNECT seconds: Ray itself would wait minutes."""
+    """BadInput unless a `HOST:PORT` address answers within CONNECT seconds: Ray itself would wait
+    minutes."""
     host, colon, port = address.rpartition(":")
     if not colon or not port.isdigit():
-        raise BadInput(f"--address must be auto or HOST:PORT (the head's, e.g. 10.0.0.5:6379), not {address!r}")
+        raise BadInput(
+            f"--address must be auto or HOST:PORT (the head's, e.g. 10.0.0.5:6379), not {address!r}"
+        )
     try:
         socket.create_connection((host, int(port)), timeout=CONNECT).close()
     except OSError as error:
@@ -110,7 +115,8 @@ def _reachable(address: str) -> None:
 
 
 def _start(ray: ModuleType, address: str | None, blocks: Sequence[Block]) -> None:
-    """Connect to (or start) Ray with a runtime environment that carries nimmax and the event's plugins."""
+    """Connect to (or start) Ray with a runtime environment that carries nimmax and the event's
+    plugins."""
     if address is not None and address != "auto" and not address.startswith("ray://"):
         _reachable(address)
     sigterm = signal.getsignal(signal.SIGTERM)  # ray.init sets its own; the command's must stay
@@ -126,7 +132,8 @@ def _start(ray: ModuleType, address: str | None, blocks: Sequence[Block]) -> Non
             )
         except (ConnectionError, ValueError, RuntimeError) as error:
             raise BadInput(f"cannot reach Ray at {address or 'this machine'}: {error}") from None
-        except SystemExit as error:  # SIGTERM while Ray starts: its handler exits, the command's would raise
+        # SIGTERM while Ray starts: its handler exits, the command's would raise
+        except SystemExit as error:
             if error.code == signal.SIGTERM:
                 raise Terminated from None
             raise
@@ -136,7 +143,8 @@ def _start(ray: ModuleType, address: str | None, blocks: Sequence[Block]) -> Non
 
 
 def _runtime_env(blocks: Sequence[Block], folder: Path) -> dict[str, Any]:
-    """nimmax as a py_module and each plugin file copied into `folder`, the job's working directory."""
+    """nimmax as a py_module and each plugin file copied into `folder`, the job's working
+    directory."""
     environment: dict[str, Any] = {
         "py_modules": [str(Path(nimmax.__file__).parent), *_plugin_modules(blocks)],
         "excludes": ["__pycache__", "*.pyc"],
@@ -156,7 +164,11 @@ def _references(blocks: Sequence[Block]) -> set[str]:
         if (words := words_of(block.game)) and plugins.is_reference(words[0]):
             found.add(words[0])
     for block in blocks:
-        found.update(spec.reference for spec in block.specs if spec.is_plugin and plugins.is_reference(spec.reference))
+        found.update(
+            spec.reference
+            for spec in block.specs
+            if spec.is_plugin and plugins.is_reference(spec.reference)
+        )
     return found
 
 
@@ -167,14 +179,18 @@ def _is_file(where: str) -> bool:
 def _plugin_files(blocks: Sequence[Block]) -> dict[Path, str]:
     """Each plugin file the blocks name (resolved) and the name of its copy in the job's folder."""
     paths = sorted(
-        {Path(where).expanduser().resolve() for where, _, _ in map(plugins.split_reference, _references(blocks))
-         if _is_file(where)}
-    )  # fmt: skip
+        {
+            Path(where).expanduser().resolve()
+            for where, _, _ in map(plugins.split_reference, _references(blocks))
+            if _is_file(where)
+        }
+    )
     return {path: f"plugin{number}_{path.name}" for number, path in enumerate(paths)}
 
 
 def _plugin_modules(blocks: Sequence[Block]) -> list[str]:
-    """The top-level packages of plugins named by module that are not installed: shipped as they are."""
+    """The top-level packages of plugins named by module that are not installed: shipped as they
+    are."""
     installed = {Path(sysconfig.get_paths()[key]).resolve() for key in ("purelib", "platlib")}
     shipped = set()
     for where, _, _ in map(plugins.split_reference, _references(blocks)):
@@ -190,7 +206,8 @@ def _plugin_modules(blocks: Sequence[Block]) -> list[str]:
 
 
 def _shipped(reference: str, files: dict[Path, str]) -> str:
-    """A reference rewritten to the copy of its file in the job's folder (a worker's working directory)."""
+    """A reference rewritten to the copy of its file in the job's folder (a worker's working
+    directory)."""
     if not plugins.is_reference(reference):
         return reference
     where, name, options = plugins.split_reference(reference)
@@ -201,14 +218,17 @@ def _shipped(reference: str, files: dict[Path, str]) -> str:
 
 
 def _shipped_player(spec: Spec, files: dict[Path, str]) -> Spec:
-    """A plugin player's spec with its reference rewritten to the shipped copy; any other as it is."""
+    """A plugin player's spec with its reference rewritten to the shipped copy; any other as it
+    is."""
     return replace(spec, reference=_shipped(spec.reference, files)) if spec.is_plugin else spec
 
 
 def _task_arguments(block: Block, files: dict[Path, str]) -> tuple[Any, ...]:
     """What a task is sent: a block with its plugin references pointing at the shipped files."""
     words = words_of(block.game)
-    game: AnyGame | tuple[str, ...] = (_shipped(words[0], files), *words[1:]) if words else block.game
+    game: AnyGame | tuple[str, ...] = (
+        (_shipped(words[0], files), *words[1:]) if words else block.game
+    )
     specs = (_shipped_player(block.specs[0], files), _shipped_player(block.specs[1], files))
     return (game, specs, block.pairing, block.start, block.count, block.seed, block.openings)
 
@@ -225,7 +245,8 @@ def play_block(
     seed: int,
     openings: int = 0,
 ) -> Iterator[list[GameResult]]:
-    """A Ray task: one block's games by `block_games`, yielded in batches of about SEND_EVERY seconds."""
+    """A Ray task: one block's games by `block_games`, yielded in batches of about SEND_EVERY
+    seconds."""
     built = registry.create(list(game)) if isinstance(game, tuple) else game
     batch: list[GameResult] = []
     sent = time.monotonic()
@@ -243,14 +264,21 @@ def play_block(
 
 
 class _Tasks:
-    """The tasks of one event: each block's task, its attempts and the games of it counted so far."""
+    """The tasks of one event: each block's task, its attempts and the games of it counted so
+    far."""
 
     def __init__(
-        self, ray: ModuleType, blocks: Sequence[Block], count: Count, lost: Lost | None, shipped: bool
+        self,
+        ray: ModuleType,
+        blocks: Sequence[Block],
+        count: Count,
+        lost: Lost | None,
+        shipped: bool,
     ) -> None:
         self.ray, self.blocks, self.count, self.lost = ray, blocks, count, lost
         self.remote = ray.remote(num_returns="streaming", max_retries=0, num_cpus=1)(play_block)
-        # plugin files are shipped only to a Ray started here; a caller's own Ray has its own runtime env
+        # plugin files are shipped only to a Ray started here; a caller's own Ray has its own
+        # runtime env
         self.files = _plugin_files(blocks) if shipped else {}
         self.counted = [0] * len(blocks)
         self.attempts = [0] * len(blocks)
@@ -278,7 +306,8 @@ class _Tasks:
             while self.running and held.caught is None:
                 ready, _ = self.ray.wait(list(self.running), num_returns=1, timeout=STOP_CHECK)
                 for generator in ready:
-                    if held.caught is None:  # after a Ctrl-C a task may end by it: not an error of its own
+                    # after a Ctrl-C a task may end by it: not an error of its own
+                    if held.caught is None:
                         self.take(generator)
             if held.caught is not None:
                 if stopping is not None:
@@ -290,7 +319,8 @@ class _Tasks:
                     self.ray.cancel(generator, force=True)
 
     def drain(self) -> None:
-        """Count the batches tasks have already yielded; what else a stopped task says is dropped."""
+        """Count the batches tasks have already yielded; what else a stopped task says is
+        dropped."""
         self.stopped = True
         for generator in list(self.running):
             with contextlib.suppress(Exception):
@@ -298,7 +328,8 @@ class _Tasks:
                     self.take(generator)
 
     def take(self, generator: Any) -> None:
-        """Count the next batch of a ready task, or settle its end: done, lost (retried or given up), failed."""
+        """Count the next batch of a ready task, or settle its end: done, lost (retried or given
+        up), failed."""
         number = self.running[generator]
         try:
             batch = self.ray.get(next(generator))
@@ -320,7 +351,8 @@ class _Tasks:
             raise _cause(error) from None
         block = self.blocks[number]
         for result in batch:
-            if result.index >= block.start + self.counted[number]:  # a replayed block's first games were counted
+            # a replayed block's first games were counted
+            if result.index >= block.start + self.counted[number]:
                 self.counted[number] += 1
                 self.count(block.pairing, result)
 

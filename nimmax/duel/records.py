@@ -59,16 +59,21 @@ def pairing_record(event: Event, pairing: Pairing) -> dict[str, Any]:
         "interrupted": event.interrupted,
         "wins": {name: side.wins for name, side in zip(names, pairing.sides, strict=True)},
         "draws": pairing.draws,
-        "per_player": {name: side_record(event, pairing, entrant) for entrant, name in enumerate(names)},
+        "per_player": {
+            name: side_record(event, pairing, entrant) for entrant, name in enumerate(names)
+        },
         "failed_blocks": [
-            failed_record(event, block) for block in sorted(event.failed) if event.pairings[block.pairing] is pairing
+            failed_record(event, block)
+            for block in sorted(event.failed)
+            if event.pairings[block.pairing] is pairing
         ],
         "seconds": event.seconds,
     }
 
 
 def failed_record(event: Event, block: FailedBlock) -> dict[str, Any]:
-    """A block given up (its worker lost twice): its pairing's players, its games (numbered from 0), why."""
+    """A block given up (its worker lost twice): its pairing's players, its games (numbered from 0),
+    why."""
     first, second = event.pairings[block.pairing].entrants
     return {
         "players": [event.plan.names[first], event.plan.names[second]],
@@ -79,13 +84,17 @@ def failed_record(event: Event, block: FailedBlock) -> dict[str, Any]:
 
 
 def tournament_record(event: Event) -> dict[str, Any]:
-    """A tournament's JSON object: crosstable, points and Elo rating per player (left out where Ctrl-C
-    cut the fit short), every pairing."""
+    """A tournament's JSON object: crosstable, points and Elo rating per player (left out where
+    Ctrl-C cut the fit short), every pairing."""
     table = final_standings(event)
     names = table.names
     crosstable: dict[str, dict[str, dict[str, int]]] = {name: {} for name in names}
     for (entrant, opponent), side in table.sides.items():
-        crosstable[names[entrant]][names[opponent]] = {"wins": side.wins, "draws": side.draws, "losses": side.losses}
+        crosstable[names[entrant]][names[opponent]] = {
+            "wins": side.wins,
+            "draws": side.draws,
+            "losses": side.losses,
+        }
     record: dict[str, Any] = {
         "game": event.plan.game.spec,
         "players": list(names),
@@ -113,7 +122,9 @@ def timeless(record: Any) -> Any:
     """A record without its clock readings (every key ending in `seconds`): what two runs of
     one seeded event share, whatever the backend or the number of jobs."""
     if isinstance(record, dict):
-        return {key: timeless(value) for key, value in record.items() if not key.endswith("seconds")}
+        return {
+            key: timeless(value) for key, value in record.items() if not key.endswith("seconds")
+        }
     if isinstance(record, list):
         return [timeless(value) for value in record]
     return record

@@ -1,4 +1,5 @@
-"""Statistics of an event, free of its types: the Wilson interval of a share and maximum-likelihood Elo."""
+"""Statistics of an event, free of its types: the Wilson interval of a share and maximum-likelihood
+Elo."""
 
 from __future__ import annotations
 
@@ -30,7 +31,10 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
 
 
 def elo_ratings(
-    scores: Sequence[Sequence[float]], games: Sequence[Sequence[int]], prior: float = 1.0, mean: float = 1500.0
+    scores: Sequence[Sequence[float]],
+    games: Sequence[Sequence[int]],
+    prior: float = 1.0,
+    mean: float = 1500.0,
 ) -> list[float]:
     """Maximum-likelihood Elo ratings (Bradley-Terry) from a round robin, draws counting half.
 
@@ -63,23 +67,25 @@ ELO = 400 / math.log(10)
 """Elo points per unit of natural-log strength."""
 
 MAX_STEPS = 200
-"""Newton steps at most (a fit with a maximum takes a handful; one without, prior 0 and a perfect score, stops here)."""
+"""Newton steps at most (a fit with a maximum takes a handful; one without, prior 0 and a perfect
+score, stops here)."""
 
 TOLERANCE = 1e-10
-"""The fit stops when no player's slope, over its own curvature, would move its log-strength more than
-this (well under 1e-6 Elo)."""
+"""The fit stops when no player's slope, over its own curvature, would move its log-strength more
+than this (well under 1e-6 Elo)."""
 
 FORCING = 1e-4
-"""Each step's linear solve stops when its residual is this share of the slope: an inexact Newton step,
-still converging fast, since the fit's end is judged by the slope itself."""
+"""Each step's linear solve stops when its residual is this share of the slope: an inexact Newton
+step, still converging fast, since the fit's end is judged by the slope itself."""
 
 RIDGE = 1e-12
-"""Added to the curvature, relative to its largest entry: without a prior the likelihood is flat along a
-shift of every rating, and rounding must not send the step along it."""
+"""Added to the curvature, relative to its largest entry: without a prior the likelihood is flat
+along a shift of every rating, and rounding must not send the step along it."""
 
 
 class _Fit:
-    """The Bradley-Terry log-likelihood of a set of games, its slope and its curvature, over played pairs only."""
+    """The Bradley-Terry log-likelihood of a set of games, its slope and its curvature, over played
+    pairs only."""
 
     def __init__(self, pairs: list[tuple[int, int, int]], won: list[float], prior: float) -> None:
         self.pairs, self.won, self.prior = pairs, won, prior
@@ -91,9 +97,13 @@ class _Fit:
         return total - self.prior * sum(_log_sum(value, 0.0) for value in strength)
 
     def step(self, strength: Sequence[float]) -> list[float] | None:
-        """Newton's step from `strength` (the curvature solved for the slope by preconditioned conjugate
-        gradients), or None at the top: where no player's own step would exceed TOLERANCE."""
-        slope = [won - self.prior * _logistic(value) for won, value in zip(self.won, strength, strict=True)]
+        """Newton's step from `strength` (the curvature solved for the slope by preconditioned
+        conjugate gradients), or None at the top: where no player's own step would exceed
+        TOLERANCE."""
+        slope = [
+            won - self.prior * _logistic(value)
+            for won, value in zip(self.won, strength, strict=True)
+        ]
         diagonal = [self.prior * _logistic(value) * _logistic(-value) for value in strength]
         weights = []
         for i, j, games in self.pairs:
@@ -106,12 +116,15 @@ class _Fit:
             weights.append((i, j, weight))
         ridge = RIDGE * max(*diagonal, 1.0)
         diagonal = [value + ridge for value in diagonal]
-        if all(abs(value) <= TOLERANCE * weight for value, weight in zip(slope, diagonal, strict=True)):
+        if all(
+            abs(value) <= TOLERANCE * weight for value, weight in zip(slope, diagonal, strict=True)
+        ):
             return None
         return _conjugate_gradients(weights, diagonal, slope)
 
     def along(self, strength: list[float], step: list[float]) -> list[float]:
-        """`strength` moved along `step`, halved until the likelihood does not fall (the full step near the top)."""
+        """`strength` moved along `step`, halved until the likelihood does not fall (the full step
+        near the top)."""
         before, scale = self.likelihood(strength), 1.0
         while True:
             moved = [value + scale * change for value, change in zip(strength, step, strict=True)]
@@ -123,8 +136,8 @@ class _Fit:
 def _conjugate_gradients(
     weights: list[tuple[int, int, float]], diagonal: list[float], right: list[float]
 ) -> list[float]:
-    """Solve `A x = right` for A = diag(diagonal) minus each pair's weight off the diagonal (the negated
-    Hessian, positive definite given a prior), preconditioned by its diagonal."""
+    """Solve `A x = right` for A = diag(diagonal) minus each pair's weight off the diagonal (the
+    negated Hessian, positive definite given a prior), preconditioned by its diagonal."""
     count = len(right)
 
     def product(vector: list[float]) -> list[float]:
@@ -148,11 +161,16 @@ def _conjugate_gradients(
         if curvature <= 0:
             break
         length = agreement / curvature
-        solution = [value + length * change for value, change in zip(solution, direction, strict=True)]
+        solution = [
+            value + length * change for value, change in zip(solution, direction, strict=True)
+        ]
         residual = [value - length * change for value, change in zip(residual, pushed, strict=True)]
         scaled = [value / weight for value, weight in zip(residual, diagonal, strict=True)]
         updated = _dot(residual, scaled)
-        direction = [value + updated / agreement * change for value, change in zip(scaled, direction, strict=True)]
+        direction = [
+            value + updated / agreement * change
+            for value, change in zip(scaled, direction, strict=True)
+        ]
         agreement = updated
     return solution
 

@@ -20,7 +20,8 @@ from nimmax.numbers import quoted
 
 @dataclass(frozen=True)
 class Family:
-    """How `nimmax bench` enlarges a game: its board sizes as game words, and the sizes tried by default."""
+    """How `nimmax bench` enlarges a game: its board sizes as game words, and the sizes tried by
+    default."""
 
     name: str
     summary: str
@@ -34,7 +35,8 @@ class Family:
 
 @dataclass(frozen=True)
 class GameInfo:
-    """What the registry knows of one game: how to build it, how to describe it, how bench grows it."""
+    """What the registry knows of one game: how to build it, how to describe it, how bench grows
+    it."""
 
     name: str
     summary: str
@@ -59,12 +61,17 @@ GAMES: tuple[GameInfo, ...] = (
         nim.create_simple_nim,
         ("simplenim",),
         Family(
-            "simple-nim", "one pile of N counters", lambda size, k: f"simple-nim {size}", (8, 12, 16, 20), nim.MAX_PILE
+            "simple-nim",
+            "one pile of N counters",
+            lambda size, k: f"simple-nim {size}",
+            (8, 12, 16, 20),
+            nim.MAX_PILE,
         ),
     ),
     GameInfo(
         "nim",
-        "Several piles, take any number from one pile; misère (last counter loses) unless --normal.",
+        "Several piles, take any number from one pile; "
+        "misère (last counter loses) unless --normal.",
         nim.NIM,
         "nim 2 3 5",
         nim.create_nim,
@@ -93,7 +100,8 @@ GAMES: tuple[GameInfo, ...] = (
     ),
     GameInfo(
         "tictactoe",
-        "k in a row on any board (m,n,k games); default 3x3, k = min(rows, cols, 5); --gravity drops stones.",
+        "k in a row on any board (m,n,k games); default 3x3, k = min(rows, cols, 5); --gravity "
+        "drops stones.",
         mnk.TICTACTOE,
         "tictactoe --size 4 --k 3",
         mnk.create_tictactoe,
@@ -109,7 +117,8 @@ GAMES: tuple[GameInfo, ...] = (
     ),
     GameInfo(
         "connect4",
-        "Connect Four: 6 rows x 7 columns, stones drop, 4 in a row wins; perfect play with the opening"
+        "Connect Four: 6 rows x 7 columns, stones drop, 4 in a row wins; perfect play with the "
+        "opening"
         " books: pip install 'nimmax[books]'.",
         mnk.CONNECT4,
         "connect4 --rows 4 --cols 5",
@@ -118,7 +127,8 @@ GAMES: tuple[GameInfo, ...] = (
     ),
     GameInfo(
         "2048",
-        "Slide tiles on a 4x4 board; equal tiles merge; a 2 or 4 spawns after each move; make 2048.",
+        "Slide tiles on a 4x4 board; equal tiles merge; a 2 or 4 spawns after each move; "
+        "make 2048.",
         twenty48.TWENTY48,
         "2048 --seed 1",
         twenty48.create,
@@ -176,7 +186,8 @@ def create(words: str | Sequence[str]) -> AnyGame:
         raise BadGameSpec("no game named; games: " + ", ".join(info.name for info in GAMES))
     name, rest = words[0], list(words[1:])
     if name.lower().startswith("openspiel:"):
-        from nimmax.games import openspiel  # OpenSpiel is loaded only when one of its games is named
+        # OpenSpiel is loaded only when one of its games is named
+        from nimmax.games import openspiel
 
         return openspiel.create(words)
     if name.lower() not in _BY_NAME:

@@ -144,7 +144,9 @@ def probe(x: int, o: int, playable: int, x_threats: int) -> Known | None:
                 value = value - 256 if value > 127 else value
                 if value == 0:
                     return Known(0.0, left, True)
-                return Known(1.0, 100 - value, True) if value > 0 else Known(-1.0, 100 + value, True)
+                return (
+                    Known(1.0, 100 - value, True) if value > 0 else Known(-1.0, 100 + value, True)
+                )
         if x_threats & playable:
             return Known(1.0, 1, True)
         return Known(1.0, left, False)
@@ -153,7 +155,11 @@ def probe(x: int, o: int, playable: int, x_threats: int) -> Known | None:
         for code in (forward, backward):
             index = book.find(code, ~3)
             if index is not None:
-                return Known(0.0, left, True) if book.keys[index] & 3 == 0 else Known(-1.0, left, False)
+                return (
+                    Known(0.0, left, True)
+                    if book.keys[index] & 3 == 0
+                    else Known(-1.0, left, False)
+                )
         return Known(1.0, 1, True) if x_threats & playable else Known(1.0, left, False)
     return None
 

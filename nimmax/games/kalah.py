@@ -49,18 +49,27 @@ KALAH = Signature(
 """Kalah's words; the spec always names the pits and seeds, as Kalah(m, n) is named."""
 
 first, second = itemgetter(0), itemgetter(1)
-"""The parts of a (weight, pit) pair: moves sort by their weight alone, keeping the order of equals."""
+"""The parts of a (weight, pit) pair: moves sort by their weight alone, keeping the order of
+equals."""
 
 
 class Kalah(Game[Position, int]):
-    """Kalah with `pits` pits a side and `seeds` seeds in each at the start; moves are pit numbers."""
+    """Kalah with `pits` pits a side and `seeds` seeds in each at the start; moves are pit
+    numbers."""
 
     name = "kalah"
     player_names = ("South", "North")
     capabilities = frozenset(
-        {Capability.SEARCH_ORDER, Capability.EVALUATION, Capability.BOUNDS, Capability.OFFSET_KEY, Capability.BOOK}
+        {
+            Capability.SEARCH_ORDER,
+            Capability.EVALUATION,
+            Capability.BOUNDS,
+            Capability.OFFSET_KEY,
+            Capability.BOOK,
+        }
     )
-    """BOOK where the endgame book covers the board (`kalah_book.BASE`): an instance without one narrows it."""
+    """BOOK where the endgame book covers the board (`kalah_book.BASE`): an instance without one
+    narrows it."""
 
     def __init__(
         self,
@@ -73,15 +82,18 @@ class Kalah(Game[Position, int]):
         self.endgame = kalah_book.WIDE.get(pits, 0) if endgame is None else endgame
         """Seeds in the pits up to which the endgame book may answer (0: no book)."""
         self.reach = endgame
-        """The seeds its book covers at the least; None: as far as the search may wait (`kalah_book.reach`)."""
+        """The seeds its book covers at the least; None: as far as the search may wait
+        (`kalah_book.reach`)."""
         self.shelf = kalah_book.Shelf(pits)
         """Its book, read or built on first use; shared with its copies (`working`)."""
         self.work = cache.IDLE
-        """How its book is made where a search needs a wider one: shown, waited for, stopped (`working`)."""
+        """How its book is made where a search needs a wider one: shown, waited for, stopped
+        (`working`)."""
         self.width = kalah_book.reach(pits) if endgame is None else endgame
         """The seeds its book covers at the least: `reach`, else as far as its work may wait."""
         self._charged: tuple[Account, int] | None = None
-        """The search charged with the books built while it runs, and the count of positions built when it began."""
+        """The search charged with the books built while it runs, and the count of positions built
+        when it began."""
         if not self.endgame:
             self.capabilities = self.capabilities - {Capability.BOOK}
         self.lap = 2 * pits + 1
@@ -92,10 +104,15 @@ class Kalah(Game[Position, int]):
             tuple((pit, seat * (pits + 1) + pit - 1, pits + 1 - pit) for pit in range(pits, 0, -1))
             for seat in (SOUTH, NORTH)
         )
-        """Per seat, its pits from the store end: the pit number, its cell, the seeds that reach the store."""
+        """Per seat, its pits from the store end: the pit number, its cell, the seeds that reach the
+        store."""
         self._paths = [self._path(start) for start in range(2 * pits + 1) if start != pits]
-        self._sowings = [[self._sowing(start, seeds) for seeds in range(self.lap)] for start in range(2 * pits + 2)]
-        """Per cell and per seeds short of a lap: what the sowing adds to each cell, and its last cell."""
+        self._sowings = [
+            [self._sowing(start, seeds) for seeds in range(self.lap)]
+            for start in range(2 * pits + 2)
+        ]
+        """Per cell and per seeds short of a lap: what the sowing adds to each cell, and its last
+        cell."""
         south, north = range(pits), range(pits + 1, 2 * pits + 1)
         self._views = (itemgetter(*south, *north), itemgetter(*north, *south))
 
@@ -195,7 +212,8 @@ class Kalah(Game[Position, int]):
                 return self._swept(cells, mover)
         # The opponent's pits only gain seeds but by a capture: the mover's may have run dry.
         if any(cells[self._rows[player]]):  # both rows hold seeds: not over
-            left = state.left - cells[store] + board[store]  # the pits lost what the mover's store gained
+            # the pits lost what the mover's store gained
+            left = state.left - cells[store] + board[store]
             return _new(_Again if again else Position, (tuple(cells), mover, left, False))
         return self._swept(cells, mover)
 
@@ -212,13 +230,15 @@ class Kalah(Game[Position, int]):
         return state.over
 
     def utility(self, state: Position, player: int) -> float:
-        """Store difference for `player`, counting seeds left in pits as swept to their side's store."""
+        """Store difference for `player`, counting seeds left in pits as swept to their side's
+        store."""
         board = state.board
         margin = 2 * sum(board[: self.pits + 1]) - sum(board)  # South's seeds minus North's
         return float(margin if player == SOUTH else -margin)
 
     def evaluate(self, state: Position, player: int) -> float:
-        """Store difference plus the seeds on each side: what each would sweep if the game ended now."""
+        """Store difference plus the seeds on each side: what each would sweep if the game ended
+        now."""
         board = state.board
         margin = 2 * sum(board[: self.pits + 1]) - sum(board)
         return float(margin if player == SOUTH else -margin)
@@ -293,8 +313,11 @@ class Kalah(Game[Position, int]):
         return pit
 
     def format_position(self, state: Position) -> str:
-        """`SOUTH_PITS:STORE/NORTH_PITS:STORE/SIDE`, e.g. `4,4,4:0/4,4,4:0/s` (each row from its owner's left)."""
-        rows = [",".join(map(str, state.row(seat))) + f":{state.store(seat)}" for seat in (SOUTH, NORTH)]
+        """`SOUTH_PITS:STORE/NORTH_PITS:STORE/SIDE`, e.g. `4,4,4:0/4,4,4:0/s` (each row from its
+        owner's left)."""
+        rows = [
+            ",".join(map(str, state.row(seat))) + f":{state.store(seat)}" for seat in (SOUTH, NORTH)
+        ]
         return "/".join([*rows, SIDE_LETTERS[state.player]])
 
 

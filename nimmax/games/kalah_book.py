@@ -48,9 +48,10 @@ a machine whose cache holds no book; a board of fewer pits is searched to the en
 one. A wider book in the cache serves every search."""
 
 WIDE: Mapping[int, int] = MappingProxyType({4: 14, 5: 13, 6: 14})
-"""Seeds the book covers where the search may wait (`cache.Work.patient`: an exact solve without a clock):
-widened once, from the layers the cache holds, with a progress bar, and kept for every later search.
-Each seed more cuts some 30% of the nodes of a proof from the start (`scripts/bench_kalah.py --book`)."""
+"""Seeds the book covers where the search may wait (`cache.Work.patient`: an exact solve without a
+clock): widened once, from the layers the cache holds, with a progress bar, and kept for every later
+search. Each seed more cuts some 30% of the nodes of a proof from the start (`scripts/bench_kalah.py
+--book`)."""
 
 Halted = Callable[[], bool]
 """Asked between rows of the build: whether to stop now."""
@@ -63,14 +64,18 @@ Row = tuple[int, ...]
 
 def ranking(pits: int, seeds: int) -> list[list[int]]:
     """Per cell of the mover's view, the rank's term by the prefix sum there: C(p + i, i + 1)."""
-    return [[comb(prefix + cell, cell + 1) for prefix in range(seeds + 1)] for cell in range(2 * pits)]
+    return [
+        [comb(prefix + cell, cell + 1) for prefix in range(seeds + 1)] for cell in range(2 * pits)
+    ]
 
 
 class Book:
     """The values and distances of every position of `pits` pits a side with at most `seeds`
     seeds in them, by rank (see the module docstring)."""
 
-    def __init__(self, pits: int, seeds: int, values: array[int], wins: bytes, losses: bytes) -> None:
+    def __init__(
+        self, pits: int, seeds: int, values: array[int], wins: bytes, losses: bytes
+    ) -> None:
         self.pits, self.seeds = pits, seeds
         self.values, self.wins, self.losses = values, wins, losses
         self.terms = ranking(pits, seeds)
@@ -97,8 +102,8 @@ class Book:
 
     @classmethod
     def decode(cls, pits: int, data: bytes) -> Book:
-        """The book `encode` gave, its seeds told by its size; ValueError if `data` is the size of no
-        book of `pits` pits."""
+        """The book `encode` gave, its seeds told by its size; ValueError if `data` is the size of
+        no book of `pits` pits."""
         seeds, size = 0, 1
         while 3 * size < len(data):
             seeds += 1
@@ -130,15 +135,21 @@ class Sowings:
         """Per (laps, rest): each row's rank after a seed more in every pit per lap and one more
         in its first `rest` pits; -1 past `seeds`. Made as the moves need them."""
         self.moves = [self._moves(row) for row in rows]
-        self.emptied = [[self.index[(*row[:pit], 0, *row[pit + 1 :])] for pit in range(pits)] for row in rows]
+        self.emptied = [
+            [self.index[(*row[:pit], 0, *row[pit + 1 :])] for pit in range(pits)] for row in rows
+        ]
         """Per row, its rank with each pit emptied (by a capture)."""
         self.offsets = self._offsets()
-        """A view's rank less its first row's rank, by that row's seeds, then the second row's rank."""
+        """A view's rank less its first row's rank, by that row's seeds, then the second row's
+        rank."""
 
     def _offsets(self) -> list[list[int]]:
-        """A view's rank less its first row's rank, by that row's seeds, then the second row's rank."""
-        terms = [[0] * (self.seeds + 1), *ranking(self.pits, self.seeds)[self.pits :]]  # a term for the first row
-        counts = [comb(left + self.pits, self.pits) for left in range(self.seeds + 1)]  # rows of at most `left` seeds
+        """A view's rank less its first row's rank, by that row's seeds, then the second row's
+        rank."""
+        # a term for the first row
+        terms = [[0] * (self.seeds + 1), *ranking(self.pits, self.seeds)[self.pits :]]
+        # rows of at most `left` seeds
+        counts = [comb(left + self.pits, self.pits) for left in range(self.seeds + 1)]
         return [
             [
                 sum(map(getitem, terms, accumulate(self.rows[second], initial=seeds)))
@@ -178,7 +189,8 @@ class Sowings:
         return moves
 
     def _filled(self, row: Row, laps: int, rest: int) -> int:
-        """The rank of `row` with `laps` more seeds in every pit and one more in its first `rest`; -1 past `seeds`."""
+        """The rank of `row` with `laps` more seeds in every pit and one more in its first `rest`;
+        -1 past `seeds`."""
         if sum(row) + laps * self.pits + rest > self.seeds:
             return -1
         return self.index[tuple(count + laps + (cell < rest) for cell, count in enumerate(row))]
@@ -196,7 +208,9 @@ def build(
     layers of `start` (a narrower book) on; `advance` is told how many new positions are done.
     Asked to stop (`halted`, checked between rows), it gives the layers finished by then."""
     if seeds * (pits + 1) > 255:
-        raise ValueError(f"a Kalah book of {pits} pits holds distances of a byte: {seeds} seeds is too many")
+        raise ValueError(
+            f"a Kalah book of {pits} pits holds distances of a byte: {seeds} seeds is too many"
+        )
     sowings = Sowings(pits, seeds)
     size, first = comb(seeds + 2 * pits, 2 * pits), start.seeds + 1 if start is not None else 1
     values = array("b", [UNKNOWN]) * size
@@ -213,7 +227,8 @@ def build(
                 return _cut(pits, layer - 1, values, wins, losses)
             shift = offsets[sums[mine]]
             rest = layer - sums[mine]
-            for theirs in range(comb(rest - 1 + pits, pits), comb(rest + pits, pits)):  # rows of `rest` seeds
+            # rows of `rest` seeds
+            for theirs in range(comb(rest - 1 + pits, pits), comb(rest + pits, pits)):
                 rank = mine + shift[theirs]
                 if values[rank] == UNKNOWN:
                     solve(mine, theirs, rank)
@@ -233,8 +248,15 @@ def _solver(
     sowings: Sowings, values: array[int], wins: bytearray, losses: bytearray
 ) -> Callable[[int, int, int], None]:
     """What values one position, given its rows' ranks and its own, once its children are valued
-    (valuing those not yet valued first): its value and its two distances (see the module docstring)."""
-    rows, sums, moves, emptied, offsets = sowings.rows, sowings.sums, sowings.moves, sowings.emptied, sowings.offsets
+    (valuing those not yet valued first): its value and its two distances (see the module
+    docstring)."""
+    rows, sums, moves, emptied, offsets = (
+        sowings.rows,
+        sowings.sums,
+        sowings.moves,
+        sowings.emptied,
+        sowings.offsets,
+    )
     facing = sowings.pits - 1  # the opponent's pit across from the mover's pit p is facing - p
 
     def solve(mine: int, theirs: int, rank: int) -> None:
@@ -248,7 +270,8 @@ def _solver(
                 filled, other = emptied[filled][facing - last], other - captured
             if not left or not other:  # the game ends: each side keeps the seeds on its row
                 score, win, loss = banked + left - other, 0, 0
-            elif last == -1:  # another turn: the view stays the mover's, a seed fewer (a layer below, valued)
+            # another turn: the view stays the mover's, a seed fewer (a layer below, valued)
+            elif last == -1:
                 child = after + offsets[left][filled]
                 score = banked + values[child]
                 if score < best:
@@ -277,7 +300,8 @@ def _solver(
 
 
 def reach(pits: int, work: cache.Work = cache.IDLE) -> int:
-    """The seeds a search's book covers at the least: WIDE where the search may wait (`work.patient`), else BASE."""
+    """The seeds a search's book covers at the least: WIDE where the search may wait
+    (`work.patient`), else BASE."""
     return (WIDE if work.patient else BASE).get(pits, 0)
 
 
@@ -310,7 +334,8 @@ class Shelf:
         return self.book
 
     def _fetch(self, seeds: int, book: Book | None, work: cache.Work) -> Book:
-        """`shelved` past the shelf's own book: read from the cache, then widened where it is narrower."""
+        """`shelved` past the shelf's own book: read from the cache, then widened where it is
+        narrower."""
         pits = self.pits
         name, what = f"kalah-{pits}.book", f"the Kalah endgame book ({pits} pits, {seeds} seeds)"
         if book is None and (data := cache.read(name, FORMAT, what)) is not None:
@@ -335,7 +360,8 @@ class Shelf:
             cache.say(f"{what}: out of memory while making it; the search goes on with {kept}")
             wider = book if book is not None else empty(pits)
         if wider.seeds < seeds:
-            self.stopped = True  # asked to answer now (or out of memory): this shelf widens it no more
+            # asked to answer now (or out of memory): this shelf widens it no more
+            self.stopped = True
         return wider
 
 

@@ -19,7 +19,8 @@ DEFAULT_PITS, DEFAULT_SEEDS = 6, 4
 POSITION_FORMAT = "SOUTH_PITS:STORE/NORTH_PITS:STORE/SIDE, e.g. 4,4,4:0/4,4,4:0/s"
 
 _new = tuple.__new__
-"""Builds a Position from a plain tuple with no Python-level constructor: `result` is the hot path."""
+"""Builds a Position from a plain tuple with no Python-level constructor: `result` is the hot
+path."""
 
 
 class _Cells(NamedTuple):
@@ -31,16 +32,18 @@ class _Cells(NamedTuple):
     """The seeds in the pits, both sides: a function of `board`, kept so that the book's range
     and the utility bounds, asked at every node searched, need not count them."""
     over: bool
-    """Whether a side's pits are all empty (the game is over): a function of `board`, kept for `is_terminal`."""
+    """Whether a side's pits are all empty (the game is over): a function of `board`, kept for
+    `is_terminal`."""
 
 
 class Position(_Cells):
-    """The board in sowing order (see the module docstring), the seat to move, and what `_Cells` keeps beside.
+    """The board in sowing order (see the module docstring), the seat to move, and what `_Cells`
+    keeps beside.
 
-    `again` records that the mover earned this turn by ending the last sowing in their
-    store; it is for display only and takes no part in equality or hashing, so positions
-    reached with and without an extra turn are one position to the search. It is the class's
-    (`_Again`'s is True), not a field, so that the tuple's own hash (C, no Python call) serves.
+    `again` records that the mover earned this turn by ending the last sowing in their store; it is
+    for display only and takes no part in equality or hashing, so positions reached with and without
+    an extra turn are one position to the search. It is the class's (`_Again`'s is True), not a
+    field, so that the tuple's own hash (C, no Python call) serves.
     """
 
     __slots__ = ()
@@ -56,12 +59,17 @@ class Position(_Cells):
         return self.board, self.player, self.again
 
     def _replace(self, **changes: object) -> Position:
-        """A position with some of `board`, `player` and `again` changed (`left` and `over` follow the board)."""
+        """A position with some of `board`, `player` and `again` changed (`left` and `over` follow
+        the board)."""
         fields = {"board": self.board, "player": self.player, "again": self.again} | changes
         return Position(**fields)  # type: ignore[arg-type]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Position) and self.board == other.board and self.player == other.player
+        return (
+            isinstance(other, Position)
+            and self.board == other.board
+            and self.player == other.player
+        )
 
     def __ne__(self, other: object) -> bool:
         return not self == other
@@ -112,7 +120,9 @@ def parse_position(text: str, pits: int | None = None) -> Position:
     if size > MAX_PITS:
         raise BadGameSpec(f"kalah: at most {MAX_PITS} pits and {MAX_SEEDS_IN_ALL} seeds in all")
     name = "kalah: seeds in a pit or store"
-    board = [parse_int(word, name, 0, MAX_SEEDS_IN_ALL, BadGameSpec) for row in rows for word in row]
+    board = [
+        parse_int(word, name, 0, MAX_SEEDS_IN_ALL, BadGameSpec) for row in rows for word in row
+    ]
     if sum(board) > MAX_SEEDS_IN_ALL:
         raise BadGameSpec(f"kalah: at most {MAX_PITS} pits and {MAX_SEEDS_IN_ALL} seeds in all")
     return Position(tuple(board), seats[side])
@@ -122,5 +132,7 @@ def _row_words(row: str) -> list[str]:
     """A row's seed counts as text, its pits then its store: `4,4,4:0` is 4, 4, 4, 0."""
     pits, colon, store = row.partition(":")
     if not colon or not pits or ":" in store:
-        raise BadGameSpec(f"kalah: row {quoted(row)} is not pits then store, e.g. 4,4,4:0 ({POSITION_FORMAT})")
+        raise BadGameSpec(
+            f"kalah: row {quoted(row)} is not pits then store, e.g. 4,4,4:0 ({POSITION_FORMAT})"
+        )
     return [*pits.split(","), store]

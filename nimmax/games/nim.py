@@ -129,7 +129,8 @@ class SimpleNim(Game[Pile, int]):
         return state.player
 
     def actions(self, state: Pile) -> Sequence[int]:
-        """Take 1 to `max_take`: the winning take first (the period), then the most counters first."""
+        """Take 1 to `max_take`: the winning take first (the period), then the most counters
+        first."""
         counters = state.counters
         takes = range(min(self.max_take, counters), 0, -1)
         # The mover wins by leaving a multiple of max_take + 1 (plus one counter under misère).
@@ -209,7 +210,8 @@ class Nim(Game[Piles, Take]):
 
     def result(self, state: Piles, action: Take) -> Piles:
         piles, player = state
-        # is_take, inlined for the moves the game made itself (Takes of ints): this runs at every node
+        # is_take, inlined for the moves the game made itself (Takes of ints): this runs at every
+        # node
         if type(action) is Take and type(action[0]) is int and type(action[1]) is int:
             pile, amount = action
             legal = 0 <= pile < len(piles) and 1 <= amount <= piles[pile]
@@ -236,7 +238,9 @@ class Nim(Game[Piles, Take]):
         payoff = 1.0 if nim_mover_wins(piles, self.misere) else -1.0
         counters = sum(piles)
         if counters <= EXACT_COUNTERS:
-            return Known(payoff, nim_plies(tuple(sorted(pile for pile in piles if pile)), self.misere), True)
+            return Known(
+                payoff, nim_plies(tuple(sorted(pile for pile in piles if pile)), self.misere), True
+            )
         return Known(payoff, counters, False)
 
     def parse_move(self, text: str, state: Piles) -> Take:
@@ -271,7 +275,8 @@ class SplitNim(Game[Piles, Split]):
     def __init__(self, piles: Sequence[int]) -> None:
         self.piles = tuple(piles)
         self.grundy_values: list[int] = []
-        """Grundy values of piles 0, 1, 2, ...: this game's own table, grown by `grundy`, never shrunk."""
+        """Grundy values of piles 0, 1, 2, ...: this game's own table, grown by `grundy`, never
+        shrunk."""
 
     @property
     def spec(self) -> str:
@@ -372,7 +377,9 @@ def _piles(signature: Signature, words: Sequence[str], most: int) -> tuple[int, 
     texts = [text for word in words for text in word.split(",") if text]
     if not texts:
         raise BadGameSpec(f"{signature.game}: give at least one pile; usage: {signature.usage}")
-    return tuple(parse_int(text, f"{signature.game}: a pile", 0, most, BadGameSpec) for text in texts)
+    return tuple(
+        parse_int(text, f"{signature.game}: a pile", 0, most, BadGameSpec) for text in texts
+    )
 
 
 def create_simple_nim(argv: Sequence[str]) -> SimpleNim:
@@ -387,7 +394,9 @@ def create_simple_nim(argv: Sequence[str]) -> SimpleNim:
 def create_nim(argv: Sequence[str]) -> Nim:
     """Nim from its words (NIM); piles 3 4 5 unless given."""
     words = NIM.parse(argv)
-    return Nim(_piles(NIM, words.positional or ("3", "4", "5"), MAX_PILE), misere=not words["normal"])
+    return Nim(
+        _piles(NIM, words.positional or ("3", "4", "5"), MAX_PILE), misere=not words["normal"]
+    )
 
 
 def create_split_nim(argv: Sequence[str]) -> SplitNim:

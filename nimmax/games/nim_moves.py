@@ -88,7 +88,11 @@ class Moves(LazyMoves[M]):
         if position == 0:
             return first
         # The moves of `rest` before `first` shift one place on; those after it stay put.
-        return self.rest[position - 1] if position - 1 < self.rest.index(first) else self.rest[position]
+        return (
+            self.rest[position - 1]
+            if position - 1 < self.rest.index(first)
+            else self.rest[position]
+        )
 
 
 class Takes(LazyMoves["Take"]):
@@ -114,7 +118,8 @@ class Takes(LazyMoves["Take"]):
         piles = self.piles
         # map(_new, ...) makes each Take in C: no Python frame per move.
         return chain.from_iterable(
-            map(_new, repeat(Take), zip(repeat(pile), range(piles[pile], 0, -1))) for pile in self.order()
+            map(_new, repeat(Take), zip(repeat(pile), range(piles[pile], 0, -1)))
+            for pile in self.order()
         )
 
     def at(self, position: int) -> Take:
@@ -131,7 +136,11 @@ class Takes(LazyMoves["Take"]):
             return super().index(value, start, *(() if stop is None else (stop,)))
         pile, amount = cast(Take, value)
         order = self.order()
-        return sum(self.piles[other] for other in order[: order.index(pile)]) + self.piles[pile] - amount
+        return (
+            sum(self.piles[other] for other in order[: order.index(pile)])
+            + self.piles[pile]
+            - amount
+        )
 
 
 class Splits(LazyMoves["Split"]):
@@ -170,7 +179,12 @@ def is_take(piles: tuple[int, ...], move: object) -> bool:
     if not (isinstance(move, tuple) and len(move) == 2):
         return False
     pile, amount = move
-    return isinstance(pile, int) and isinstance(amount, int) and 0 <= pile < len(piles) and 1 <= amount <= piles[pile]
+    return (
+        isinstance(pile, int)
+        and isinstance(amount, int)
+        and 0 <= pile < len(piles)
+        and 1 <= amount <= piles[pile]
+    )
 
 
 def is_split(piles: tuple[int, ...], move: object) -> bool:

@@ -50,7 +50,8 @@ def names(text: str) -> bool:
 
 @contextmanager
 def _spiel(game: str) -> Iterator[None]:
-    """OpenSpiel's exceptions (SpielError, and any other its Python raises) as one line naming the game."""
+    """OpenSpiel's exceptions (SpielError, and any other its Python raises) as one line naming the
+    game."""
     try:
         yield
     except (IllegalMove, BadGameSpec, KeyboardInterrupt, PluginFailed, RecursionError, MemoryError):
@@ -129,9 +130,13 @@ class OpenSpielGame(Game[Position, Move]):
         self.player_names = ("Player",) if self.players == 1 else ("First", "Second")
         self.low, self.high = float(spiel_game.min_utility()), float(spiel_game.max_utility())
         chance = kind.chance_mode != pyspiel().GameType.ChanceMode.DETERMINISTIC
-        self.capabilities = frozenset({Capability.BOUNDS} | ({Capability.CHANCE} if chance else set()))
+        self.capabilities = frozenset(
+            {Capability.BOUNDS} | ({Capability.CHANCE} if chance else set())
+        )
         self.summary = kind.long_name
-        self.board_keyed = kind.short_name in BOARD_KEYED and not spiel_game.get_parameters().get("swap")
+        self.board_keyed = kind.short_name in BOARD_KEYED and not spiel_game.get_parameters().get(
+            "swap"
+        )
 
     @property
     def spec(self) -> str:
@@ -187,8 +192,8 @@ class OpenSpielGame(Game[Position, Move]):
         return state.history
 
     def parse_move(self, text: str, state: Position) -> Move:
-        """The move written `text` here: exactly as OpenSpiel writes it, else ignoring case where that
-        names one move (chess's `e4` and `E4` may differ)."""
+        """The move written `text` here: exactly as OpenSpiel writes it, else ignoring case where
+        that names one move (chess's `e4` and `E4` may differ)."""
         wanted = text.strip()
         chance = self.to_move(state) == CHANCE
         moves = [move for _, move in outcomes(self, state)] if chance else self.actions(state)
@@ -217,17 +222,21 @@ class OpenSpielGame(Game[Position, Move]):
 
 
 class OpenSpielChanceGame(OpenSpielGame):
-    """An OpenSpiel game with chance nodes, whose outcomes OpenSpiel lists with their probabilities."""
+    """An OpenSpiel game with chance nodes, whose outcomes OpenSpiel lists with their
+    probabilities."""
 
     def chance_outcomes(self, state: Position) -> list[tuple[float, Move]]:
         with _spiel(self.name):
             spiel = state.spiel
-            return [(float(chance), Move(action, spiel)) for action, chance in spiel.chance_outcomes()]
+            return [
+                (float(chance), Move(action, spiel)) for action, chance in spiel.chance_outcomes()
+            ]
 
 
 @dataclass(frozen=True)
 class Listed:
-    """An OpenSpiel game that qualifies: its name, its long name and its parameters with their defaults."""
+    """An OpenSpiel game that qualifies: its name, its long name and its parameters with their
+    defaults."""
 
     name: str
     long_name: str
@@ -246,12 +255,15 @@ def refusal(kind: Any, players: int) -> str | None:
     if players > 2:
         return f"it has {players} players (nimmax plays one or two)"
     if players == 2 and kind.utility != spiel_type.Utility.ZERO_SUM:
-        return f"it is not zero-sum ({str(kind.utility).rpartition('.')[2].lower().replace('_', '-')})"
+        return (
+            f"it is not zero-sum ({str(kind.utility).rpartition('.')[2].lower().replace('_', '-')})"
+        )
     return None
 
 
 def catalog() -> tuple[Listed, ...]:
-    """The registered OpenSpiel games that qualify at their default parameters; none without OpenSpiel."""
+    """The registered OpenSpiel games that qualify at their default parameters; none without
+    OpenSpiel."""
     try:
         module = pyspiel()
     except BadGameSpec:
@@ -266,8 +278,8 @@ def catalog() -> tuple[Listed, ...]:
 
 
 KNOWN_CRASHING = frozenset({"morpion_solitaire"})
-"""Games whose states the probe (`clones`) finds crashing OpenSpiel 2.0: `nimmax games` leaves them out
-without starting a probe for each game it lists (loading one still probes it)."""
+"""Games whose states the probe (`clones`) finds crashing OpenSpiel 2.0: `nimmax games` leaves them
+out without starting a probe for each game it lists (loading one still probes it)."""
 
 
 _PROBE = """
@@ -278,7 +290,8 @@ for _ in range(30):
     if state.is_terminal():
         break
     copy = state.clone()
-    moves = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+    chance = state.is_chance_node()
+    moves = [a for a, _ in state.chance_outcomes()] if chance else state.legal_actions()
     copy.apply_action(chooser.choice(moves))
     state = copy
 """
@@ -289,18 +302,23 @@ def clones(text: str) -> bool:
     """Whether a game's states clone and play without crashing, tried in a subprocess (a crash in
     OpenSpiel's C++ would end nimmax itself)."""
     try:
-        done = subprocess.run([sys.executable, "-c", _PROBE, text], capture_output=True, timeout=60, check=False)
+        done = subprocess.run(
+            [sys.executable, "-c", _PROBE, text], capture_output=True, timeout=60, check=False
+        )
     except (OSError, subprocess.TimeoutExpired):
         return False
     return done.returncode == 0 or done.returncode == 1 and b"SpielError" in done.stderr
 
 
 def create_bare(text: str) -> OpenSpielGame:
-    """The adapter for `NAME(params)`, unguarded (what pool workers rebuild from pickles, and `check` tries)."""
+    """The adapter for `NAME(params)`, unguarded (what pool workers rebuild from pickles, and
+    `check` tries)."""
     module = pyspiel()
     name = text.partition("(")[0].strip()
     if name not in module.registered_names():
-        raise BadGameSpec(f"no OpenSpiel game {quoted(name)}; `nimmax games` lists those nimmax plays")
+        raise BadGameSpec(
+            f"no OpenSpiel game {quoted(name)}; `nimmax games` lists those nimmax plays"
+        )
     try:
         with _quiet():
             spiel_game = module.load_game(text)
@@ -321,7 +339,9 @@ def create(words: Sequence[str]) -> AnyGame:
 
     head, *rest = words
     if rest:
-        raise BadGameSpec(f"{head} takes its parameters in parentheses, e.g. 'openspiel:hex(board_size=5)'")
+        raise BadGameSpec(
+            f"{head} takes its parameters in parentheses, e.g. 'openspiel:hex(board_size=5)'"
+        )
     text = head[len(PREFIX) :].strip()
     game = create_bare(text)
     guarded = guard_game(game)

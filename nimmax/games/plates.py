@@ -26,7 +26,8 @@ MAX_PLATES, MAX_NOTES, MAX_NOTE = 9, 9, 10**6
 PLATES = Signature(
     "plates",
     "[N,N,N N,N,N ...]",
-    note="each plate's banknotes; default " + " ".join(",".join(map(str, plate)) for plate in DEFAULT_PLATES),
+    note="each plate's banknotes; default "
+    + " ".join(",".join(map(str, plate)) for plate in DEFAULT_PLATES),
 )
 """The plates game's words: each plate's notes, separated by commas."""
 
@@ -69,7 +70,8 @@ class Plates(Game[Position, Move]):
     name = "plates"
     player_names = ("A", "B")
     scores = True
-    """Its payoff is a margin (the note A keeps), not a win, a draw or a loss (`nimmax.claim.best_payoff`)."""
+    """Its payoff is a margin (the note A keeps), not a win, a draw or a loss
+    (`nimmax.claim.best_payoff`)."""
 
     def __init__(self, plates: Sequence[Sequence[int]] = DEFAULT_PLATES) -> None:
         self.plates = tuple(tuple(plate) for plate in plates)
@@ -88,7 +90,9 @@ class Plates(Game[Position, Move]):
         if state.plate is None:
             return [Pick(plate) for plate in range(len(self.plates))]
         if state.pair is None:
-            pairs = sorted({(min(pair), max(pair)) for pair in combinations(self.plates[state.plate], 2)})
+            pairs = sorted(
+                {(min(pair), max(pair)) for pair in combinations(self.plates[state.plate], 2)}
+            )
             return [Hand(pair) for pair in pairs]
         if state.kept is None:
             return [Keep(note) for note in sorted(set(state.pair), reverse=True)]
@@ -96,7 +100,9 @@ class Plates(Game[Position, Move]):
 
     def result(self, state: Position, action: Move) -> Position:
         if action not in self.actions(state):
-            raise IllegalMove(f"{self.format_move(action)} is not legal here; legal: {legal_text(self, state)}")
+            raise IllegalMove(
+                f"{self.format_move(action)} is not legal here; legal: {legal_text(self, state)}"
+            )
         if isinstance(action, Pick):
             return state._replace(plate=action.plate)
         if isinstance(action, Hand):
@@ -111,7 +117,8 @@ class Plates(Game[Position, Move]):
         return note if player == A else -note
 
     def parse_move(self, text: str, state: Position) -> Move:
-        """A plate number (`1`, `plate 1`), then the notes handed over (`20+50`), then the note kept."""
+        """A plate number (`1`, `plate 1`), then the notes handed over (`20+50`), then the note
+        kept."""
         words = text.lower().replace("plate", " ").replace("+", " ").replace(",", " ").split()
         try:
             wanted = self._read_move(words, state)
@@ -160,8 +167,13 @@ def create_plates(argv: Sequence[str]) -> Plates:
     for word in words.positional:
         texts = word.split(",")
         if len(texts) < 2:
-            raise BadGameSpec(f"plates: a plate needs at least two notes, not {quoted(word)}; usage: {PLATES.usage}")
+            raise BadGameSpec(
+                f"plates: a plate needs at least two notes, not {quoted(word)}; usage: "
+                f"{PLATES.usage}"
+            )
         if len(texts) > MAX_NOTES:
             raise BadGameSpec(f"plates: at most {MAX_PLATES} plates of at most {MAX_NOTES} notes")
-        plates.append(tuple(parse_int(text, "plates: a banknote", 1, MAX_NOTE, BadGameSpec) for text in texts))
+        plates.append(
+            tuple(parse_int(text, "plates: a banknote", 1, MAX_NOTE, BadGameSpec) for text in texts)
+        )
     return Plates(plates)

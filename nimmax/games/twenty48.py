@@ -34,7 +34,9 @@ if TYPE_CHECKING:
 MOVES = ("left", "up", "right", "down")
 """The four slides, in the order the search tries them."""
 
-ALIASES = MappingProxyType({"u": "up", "d": "down", "l": "left", "r": "right", "w": "up", "a": "left", "s": "down"})
+ALIASES = MappingProxyType(
+    {"u": "up", "d": "down", "l": "left", "r": "right", "w": "up", "a": "left", "s": "down"}
+)
 """What a person may type for a slide besides its name: first letters, and w/a/s. A typed `d`
 is down (the first letter); the single-key reader of `ui/twenty48.py` maps the key d to right."""
 
@@ -53,7 +55,8 @@ TWENTY48 = Signature(
         Option("--position", str, None, "2,2,0,0/0,0,0,0/0,0,0,0/0,0,0,4"),
     ),
 )
-"""2048's words: the board side (4 unless given), the goal tile, the seed of the spawns, a position."""
+"""2048's words: the board side (4 unless given), the goal tile, the seed of the spawns, a
+position."""
 
 
 class Position(NamedTuple):
@@ -83,11 +86,15 @@ class Twenty48(Game[Position, Action]):
     capabilities = frozenset({Capability.CHANCE, Capability.EVALUATION})
     evaluations = ("heuristic", "ntuple")
 
-    def __init__(self, size: int = 4, goal: int = 2048, seed: int | None = None, start: int | None = None) -> None:
+    def __init__(
+        self, size: int = 4, goal: int = 2048, seed: int | None = None, start: int | None = None
+    ) -> None:
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise BadGameSpec(f"2048: --size must be from {MIN_SIZE} to {MAX_SIZE}, not {size}")
         if goal < 4 or goal & (goal - 1) or goal > 1 << TOP_RANK:
-            raise BadGameSpec(f"2048: --goal must be a power of two from 4 to {1 << TOP_RANK}, not {goal}")
+            raise BadGameSpec(
+                f"2048: --goal must be a power of two from 4 to {1 << TOP_RANK}, not {goal}"
+            )
         self.size, self.goal, self.seed, self.start = size, goal, seed, start
         self.goal_rank = goal.bit_length() - 1
         self.cells = size * size
@@ -98,15 +105,20 @@ class Twenty48(Game[Position, Action]):
         """Memo of `line_score` and the largest exponent by line value, filled as lines are met."""
         self.ones = pack([1] * self.cells)
         self.evaluation = "auto"
-        """What `evaluate` reads (`evaluated`): auto (the learned network where one loads), ntuple, heuristic."""
+        """What `evaluate` reads (`evaluated`): auto (the learned network where one loads), ntuple,
+        heuristic."""
         self._network: Network | Literal[False] | None = None
         self._spawns = [(Spawn(cell, 1), Spawn(cell, 2)) for cell in range(self.cells)]
 
     @property
     def spec(self) -> str:
         if self.start is not None:  # the position gives the size
-            return TWENTY48.spec(goal=self.goal, seed=self.seed, position=self.format_board(self.start))
-        return TWENTY48.spec(size=self.size if self.size != 4 else None, goal=self.goal, seed=self.seed)
+            return TWENTY48.spec(
+                goal=self.goal, seed=self.seed, position=self.format_board(self.start)
+            )
+        return TWENTY48.spec(
+            size=self.size if self.size != 4 else None, goal=self.goal, seed=self.seed
+        )
 
     # --- the board -------------------------------------------------------------------------
 
@@ -118,7 +130,9 @@ class Twenty48(Game[Position, Action]):
         size, result = self.size, 0
         for row in range(size):
             for column in range(size):
-                result |= ((board >> (4 * (row * size + column))) & 15) << (4 * (column * size + row))
+                result |= ((board >> (4 * (row * size + column))) & 15) << (
+                    4 * (column * size + row)
+                )
         return result
 
     def slide(self, board: int, move: str) -> tuple[int, int]:
@@ -172,21 +186,37 @@ class Twenty48(Game[Position, Action]):
             return []
         two, four = (1 - FOUR_PROBABILITY) / len(empty), FOUR_PROBABILITY / len(empty)
         spawns = self._spawns
-        return [(two, spawns[cell][0]) for cell in empty] + [(four, spawns[cell][1]) for cell in empty]
+        return [(two, spawns[cell][0]) for cell in empty] + [
+            (four, spawns[cell][1]) for cell in empty
+        ]
 
     def result(self, state: Position, action: Action) -> Position:
         board, score, spawns = state
         if spawns:
-            if not isinstance(action, Spawn) or action.rank not in (1, 2) or not 0 <= action.cell < self.cells:
-                raise IllegalMove(f"{quoted(self.format_move(action))} is not a spawn; the board waits for a new tile")
+            if (
+                not isinstance(action, Spawn)
+                or action.rank not in (1, 2)
+                or not 0 <= action.cell < self.cells
+            ):
+                raise IllegalMove(
+                    f"{quoted(self.format_move(action))} is not a spawn; the board waits for a "
+                    "new tile"
+                )
             if (board >> (4 * action.cell)) & 15:
-                raise IllegalMove(f"cell {self.cell_name(action.cell)} is taken; a tile spawns on an empty cell")
+                raise IllegalMove(
+                    f"cell {self.cell_name(action.cell)} is taken; a tile spawns on an empty cell"
+                )
             return Position(board | (action.rank << (4 * action.cell)), score, spawns - 1)
         if action not in MOVES:
-            raise IllegalMove(f"{quoted(self.format_move(action))} is not a slide; legal: {legal_text(self, state)}")
+            raise IllegalMove(
+                f"{quoted(self.format_move(action))} is not a slide; legal: "
+                f"{legal_text(self, state)}"
+            )
         slid, points = self.slide(board, action)
         if slid == board:
-            raise IllegalMove(f"{action} changes nothing, so it is not legal; legal: {legal_text(self, state)}")
+            raise IllegalMove(
+                f"{action} changes nothing, so it is not legal; legal: {legal_text(self, state)}"
+            )
         return Position(slid, score + points, 1)
 
     def is_terminal(self, state: Position) -> bool:
@@ -207,23 +237,28 @@ class Twenty48(Game[Position, Action]):
         return 0 if self.best_rank(state.board) >= self.goal_rank else None
 
     def evaluated(self, name: str) -> Twenty48:
-        """This game valued at a horizon by `name`: `auto` (the learned network where one loads, else
-        the heuristic), `heuristic` (hand-made) or `ntuple` (the learned network; BadGameSpec when there
-        is none to read, or the board is not 4x4). The network is loaded here, before a search's clock
-        starts, and kept by the game it was loaded for."""
+        """This game valued at a horizon by `name`: `auto` (the learned network where one loads,
+        else the heuristic), `heuristic` (hand-made) or `ntuple` (the learned network; BadGameSpec
+        when there is none to read, or the board is not 4x4). The network is loaded here, before a
+        search's clock starts, and kept by the game it was loaded for."""
         chosen = self
         if name != self.evaluation:
             chosen = copy.copy(self)
-            chosen.evaluation, chosen._network = name, (None if name == "heuristic" else self._network)
+            chosen.evaluation, chosen._network = (
+                name,
+                (None if name == "heuristic" else self._network),
+            )
         if name != "heuristic" and chosen.network() is None and name == "ntuple":
             why = "learns 4x4 boards only" if self.size != 4 else "could not be read (see above)"
             raise BadGameSpec(f"2048: eval=ntuple: the learned network {why}; use eval=heuristic")
         return chosen
 
     def network(self) -> Network | None:
-        """The learned network this game evaluates with (`evaluation`), or None for the heuristic."""
+        """The learned network this game evaluates with (`evaluation`), or None for the
+        heuristic."""
         if self._network is None and self.evaluation != "heuristic" and self.size == 4:
-            from nimmax.learn.networks import learned  # loaded on the first evaluation, not at start-up
+            # loaded on the first evaluation, not at start-up
+            from nimmax.learn.networks import learned
 
             self._network = learned() or False
         return self._network or None
@@ -261,7 +296,9 @@ class Twenty48(Game[Position, Action]):
                 if known[1] > best:
                     best = known[1]
         last = self.cells - 1
-        if best and any((board >> (4 * cell)) & 15 == best for cell in (0, size - 1, last - size + 1, last)):
+        if best and any(
+            (board >> (4 * cell)) & 15 == best for cell in (0, size - 1, last - size + 1, last)
+        ):
             total += CORNER_WEIGHT * best
         return total
 
@@ -277,20 +314,27 @@ class Twenty48(Game[Position, Action]):
         return str(action)
 
     def parse_move(self, text: str, state: Position) -> Action:
-        """A slide (`up`, `u`, `w`, `k`, ...) at a player node, a spawn (`2@b3`) at a chance node."""
+        """A slide (`up`, `u`, `w`, `k`, ...) at a player node, a spawn (`2@b3`) at a chance
+        node."""
         wanted = text.strip().lower()
         if state.spawns:
             match = re.fullmatch(r"([24])\s*@\s*([a-z])\s*(\S+)", wanted)
             if match is None:
-                raise IllegalMove(f"{quoted(text.strip())} is not a spawn such as 2@a1 (tile @ column row)")
+                raise IllegalMove(
+                    f"{quoted(text.strip())} is not a spawn such as 2@a1 (tile @ column row)"
+                )
             column = ord(match[2]) - ord("a")
             if column >= self.size:
                 last = chr(ord("a") + self.size - 1)
-                raise IllegalMove(f"column must be a letter from a to {last}, not {quoted(match[2])}")
+                raise IllegalMove(
+                    f"column must be a letter from a to {last}, not {quoted(match[2])}"
+                )
             row = parse_int(match[3], "row", 1, self.size, IllegalMove) - 1
             spawn = Spawn(row * self.size + column, int(match[1]).bit_length() - 1)
             if (state.board >> (4 * spawn.cell)) & 15:
-                raise IllegalMove(f"cell {self.cell_name(spawn.cell)} is taken; a tile spawns on an empty cell")
+                raise IllegalMove(
+                    f"cell {self.cell_name(spawn.cell)} is taken; a tile spawns on an empty cell"
+                )
             return spawn
         move = wanted if wanted in MOVES else ALIASES.get(wanted, "")
         legal = self.actions(state)
@@ -304,7 +348,10 @@ class Twenty48(Game[Position, Action]):
         """Rows from the top joined by `/`, tiles comma-separated, 0 for an empty cell."""
         ranks = self.ranks(board)
         return "/".join(
-            ",".join(str(1 << rank if rank else 0) for rank in ranks[row * self.size : (row + 1) * self.size])
+            ",".join(
+                str(1 << rank if rank else 0)
+                for rank in ranks[row * self.size : (row + 1) * self.size]
+            )
             for row in range(self.size)
         )
 
@@ -368,20 +415,30 @@ def parse_position(text: str, size: int | None) -> tuple[int, int]:
         raise BadGameSpec(f"2048: the position has {count} rows but --size is {size}")
     if not MIN_SIZE <= count <= MAX_SIZE:
         raise BadGameSpec(
-            f"2048: a position has {MIN_SIZE} to {MAX_SIZE} rows joined by '/', not {count}; usage: {TWENTY48.usage}"
+            f"2048: a position has {MIN_SIZE} to {MAX_SIZE} rows joined by '/', not {count}; "
+            f"usage: {TWENTY48.usage}"
         )
     ranks: list[int] = []
     for number, row in enumerate(rows, start=1):
         tiles = row.split(",")
         if len(tiles) != count:
-            raise BadGameSpec(f"2048: row {number} of the position has {len(tiles)} tiles, not {count} (square boards)")
+            raise BadGameSpec(
+                f"2048: row {number} of the position has {len(tiles)} tiles, not {count} (square "
+                "boards)"
+            )
         for tile in tiles:
             value = parse_int(tile, f"2048: a tile in row {number}", 0, 1 << TOP_RANK, BadGameSpec)
             if value and (value < 2 or value & (value - 1)):
-                raise BadGameSpec(f"2048: {value} in row {number} is not a tile: 0 or a power of two from 2 to 32768")
+                raise BadGameSpec(
+                    f"2048: {value} in row {number} is not a tile: 0 or a power of two from 2 to "
+                    "32768"
+                )
             ranks.append(value.bit_length() - 1 if value else 0)
     if not any(ranks):  # no slide moves an empty board, yet it is not lost: a position with no move
-        raise BadGameSpec("2048: the position has no tile; give at least one (the game itself starts by spawning two)")
+        raise BadGameSpec(
+            "2048: the position has no tile; give at least one (the game itself starts by "
+            "spawning two)"
+        )
     return pack(ranks), count
 
 

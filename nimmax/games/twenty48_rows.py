@@ -10,7 +10,8 @@ TOP_RANK = 15
 
 
 class Slides:
-    """The row tables of one board size: a row's value slid towards nibble 0, and the points made."""
+    """The row tables of one board size: a row's value slid towards nibble 0, and the points
+    made."""
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -39,7 +40,9 @@ class Slides:
         return pack(ranks[::-1])
 
     def _slide(self, row: int) -> tuple[int, int]:
-        tiles = [rank for rank in ((row >> (4 * column)) & 15 for column in range(self.size)) if rank]
+        tiles = [
+            rank for rank in ((row >> (4 * column)) & 15 for column in range(self.size)) if rank
+        ]
         merged: list[int] = []
         points = 0
         index = 0

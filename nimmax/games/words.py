@@ -64,7 +64,10 @@ class Signature:
     def parse(self, argv: Sequence[str]) -> Words:
         """Split `argv` into positional words and option values; BadGameSpec says what was wrong."""
         by_name = {option.name: option for option in self.each_option()}
-        values = {option.field: False if option.kind is bool else option.default for option in by_name.values()}
+        values = {
+            option.field: False if option.kind is bool else option.default
+            for option in by_name.values()
+        }
         given: set[str] = set()
         positional: list[str] = []
         index = 0
@@ -79,7 +82,9 @@ class Signature:
                 continue
             option = by_name.get(name)
             if option is None:
-                raise BadGameSpec(f"{self.game}: unknown option {quoted(name)}; usage: {self.usage}")
+                raise BadGameSpec(
+                    f"{self.game}: unknown option {quoted(name)}; usage: {self.usage}"
+                )
             given.add(name)
             if option.kind is bool:
                 if has_value:
@@ -100,9 +105,13 @@ class Signature:
     def _check_exclusions(self, given: set[str]) -> None:
         for item in self.options:
             if isinstance(item, OneOf):
-                used = [group for group in item.groups if any(option.name in given for option in group)]
+                used = [
+                    group for group in item.groups if any(option.name in given for option in group)
+                ]
                 if len(used) > 1:
-                    choices = " or ".join("/".join(option.name for option in group) for group in item.groups)
+                    choices = " or ".join(
+                        "/".join(option.name for option in group) for group in item.groups
+                    )
                     raise BadGameSpec(f"{self.game}: give {choices}, not both")
 
     def spec(self, positional: Sequence[object] = (), **values: Any) -> str:

@@ -22,7 +22,8 @@ SMALL = ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 4, 5), (1, 2, 5, 6), (5, 6, 9, 10))
 edge, centre); by symmetry they cover every row, column and square of the board."""
 
 FIVES = ((0, 1, 2, 3, 4), (4, 5, 6, 7, 8), (0, 1, 2, 4, 5), (4, 5, 6, 8, 9))
-"""Four 5-cell shapes: a row with the cell below its start, and a 3+2 block, at the edge and inside."""
+"""Four 5-cell shapes: a row with the cell below its start, and a 3+2 block, at the edge and
+inside."""
 
 SHIPPED = FIVES
 """The tuples of the network nimmax ships (nimmax/learn/data/2048.ntuple)."""
@@ -51,7 +52,8 @@ def mirror_rows(board: int) -> int:
 
 
 def symmetries(board: int) -> tuple[int, ...]:
-    """The 8 images of a 4x4 board under the symmetries of the square (some equal when it is symmetric)."""
+    """The 8 images of a 4x4 board under the symmetries of the square (some equal when it is
+    symmetric)."""
     turned = transpose4(board)
     images = []
     for base in (board, turned):
@@ -123,6 +125,8 @@ class Network:
                     terms.append(f"t{number}[{index}]")
             names = ", ".join(f"b{image}" for image in range(8))
             source = f"lambda {names}: ({' + '.join(terms)}) * scale"
-            scope = {f"t{number}": table for number, table in enumerate(self.tables)} | {"scale": self.scale}
+            scope = {f"t{number}": table for number, table in enumerate(self.tables)} | {
+                "scale": self.scale
+            }
             compiled = self.__dict__["_compiled"] = eval(source, scope)  # noqa: S307 (built here from integers)
         return compiled  # type: ignore[no-any-return]

@@ -36,7 +36,8 @@ REPORT_SECONDS = 0.5
 
 @dataclass
 class Progress:
-    """Training so far: games and moves of this run, its seconds, the rolling reach rates and scores."""
+    """Training so far: games and moves of this run, its seconds, the rolling reach rates and
+    scores."""
 
     games: int = 0
     moves: int = 0
@@ -57,7 +58,9 @@ class Progress:
         return statistics.mean(self.scores) if self.scores else 0.0
 
 
-def start(path: Path, tuples: Sequence[Sequence[int]], resume: bool, batch: int, seed: int) -> Trainer:
+def start(
+    path: Path, tuples: Sequence[Sequence[int]], resume: bool, batch: int, seed: int
+) -> Trainer:
     """The trainer: of the network at `path` when resuming (BadInput when there is none to read),
     else of a fresh one over `tuples`."""
     if not resume:
@@ -79,8 +82,9 @@ def train(
     seed: int = 0,
     every: float = CHECKPOINT_SECONDS,
 ) -> Progress:
-    """Train a network (`start`) for `games` more games or `seconds`, keeping it at `path` every `every`
-    seconds and at the end; a KeyboardInterrupt keeps it too, notes what was kept, and goes on up."""
+    """Train a network (`start`) for `games` more games or `seconds`, keeping it at `path` every
+    `every` seconds and at the end; a KeyboardInterrupt keeps it too, notes what was kept, and goes
+    on up."""
     trainer = start(path, tuples, resume, min(batch, games), seed)
     progress = Progress(total_games=trainer.games)
     began = time.monotonic()
@@ -103,15 +107,23 @@ def train(
 
 
 def _alone(
-    trainer: Trainer, progress: Progress, games: int, seconds: float, report: Callable[[Progress], None],
-    every: float, keep: Callable[[Any], None],
-) -> None:  # fmt: skip
+    trainer: Trainer,
+    progress: Progress,
+    games: int,
+    seconds: float,
+    report: Callable[[Progress], None],
+    every: float,
+    keep: Callable[[Any], None],
+) -> None:
     began = last = time.monotonic()
     first_games, first_moves = trainer.games, trainer.moves
     try:
         while progress.games < games and time.monotonic() - began < seconds:
             trainer.step()
-            progress.games, progress.moves = trainer.games - first_games, trainer.moves - first_moves
+            progress.games, progress.moves = (
+                trainer.games - first_games,
+                trainer.moves - first_moves,
+            )
             progress.total_games, progress.seconds = trainer.games, time.monotonic() - began
             progress.reached, progress.scores = trainer.reached, trainer.scores
             report(progress)
@@ -123,9 +135,16 @@ def _alone(
 
 
 def _together(
-    trainer: Trainer, progress: Progress, games: int, seconds: float, jobs: int, report: Callable[[Progress], None],
-    every: float, keep: Callable[[Any], None], seed: int,
-) -> None:  # fmt: skip
+    trainer: Trainer,
+    progress: Progress,
+    games: int,
+    seconds: float,
+    jobs: int,
+    report: Callable[[Progress], None],
+    every: float,
+    keep: Callable[[Any], None],
+    seed: int,
+) -> None:
     weights = trainer.weights
     memory = shared_memory.SharedMemory(create=True, size=weights.nbytes)
     shared: Any = np.ndarray(weights.shape, np.float32, buffer=memory.buf)
@@ -135,7 +154,9 @@ def _together(
     stop = context.Event()
     shape = (memory.name, trainer.tuples, len(weights), trainer.batch)
     workers = [
-        context.Process(target=_work, args=(*shape, seed + 1 + index, trainer.rate, counts, stop), daemon=True)
+        context.Process(
+            target=_work, args=(*shape, seed + 1 + index, trainer.rate, counts, stop), daemon=True
+        )
         for index in range(jobs)
     ]
     began = last = time.monotonic()
@@ -148,7 +169,10 @@ def _together(
                 _count(progress, counts.get(timeout=REPORT_SECONDS))
             if not any(worker.is_alive() for worker in workers):
                 raise BadInput("every training worker stopped; train with --jobs 1 to see why")
-            progress.total_games, progress.seconds = first_games + progress.games, time.monotonic() - began
+            progress.total_games, progress.seconds = (
+                first_games + progress.games,
+                time.monotonic() - began,
+            )
             report(progress)
             if time.monotonic() - last >= every:
                 trainer.games = progress.total_games
@@ -187,8 +211,10 @@ def _work(
     counts: Any,
     stop: Any,
 ) -> None:
-    """A worker: steps its own games on the shared weights until told to stop, reporting its counts."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process stops the workers and keeps the weights
+    """A worker: steps its own games on the shared weights until told to stop, reporting its
+    counts."""
+    # the main process stops the workers and keeps the weights
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     memory = shared_memory.SharedMemory(name=name)
     try:
         weights = np.ndarray((size,), np.float32, buffer=memory.buf)
@@ -198,9 +224,20 @@ def _work(
             trainer.step()
             if time.monotonic() - told >= REPORT_SECONDS:
                 new = trainer.games - games
-                counts.put((new, trainer.moves - moves, list(trainer.reached)[-new:] if new else [],
-                            list(trainer.scores)[-new:] if new else []))  # fmt: skip
-                told, games, moves, reached = time.monotonic(), trainer.games, trainer.moves, reached
+                counts.put(
+                    (
+                        new,
+                        trainer.moves - moves,
+                        list(trainer.reached)[-new:] if new else [],
+                        list(trainer.scores)[-new:] if new else [],
+                    )
+                )
+                told, games, moves, reached = (
+                    time.monotonic(),
+                    trainer.games,
+                    trainer.moves,
+                    reached,
+                )
         del weights, trainer
     finally:
         memory.close()

@@ -43,7 +43,9 @@ def encode(network: Network, compact: bool) -> bytes:
     code, scale = (0, 1.0) if compact else (1, network.scale)
     tables = network.tables
     if compact:
-        largest = max((abs(weight) for table in tables for weight in table), default=0.0) * network.scale
+        largest = (
+            max((abs(weight) for table in tables for weight in table), default=0.0) * network.scale
+        )
         scale = largest / 32767 if largest else 1.0
         factor = network.scale / scale
         tables = [array("h", (round(weight * factor) for weight in table)) for table in tables]
@@ -51,12 +53,19 @@ def encode(network: Network, compact: bool) -> bytes:
         tables = [array("f", (weight * network.scale for weight in table)) for table in tables]
         scale = 1.0
     raw = b"".join(_little(table).tobytes() for table in tables)
-    payload = zlib.compress(raw, 6 if compact else 1)  # a checkpoint is written often, the shipped file once
+    # a checkpoint is written often, the shipped file once
+    payload = zlib.compress(raw, 6 if compact else 1)
     cells = b"".join(bytes([len(shape), *shape]) for shape in network.tuples)
     head = HEADER.pack(
-        MAGIC, VERSION, code, len(network.tuples), network.games, scale, len(payload),
+        MAGIC,
+        VERSION,
+        code,
+        len(network.tuples),
+        network.games,
+        scale,
+        len(payload),
         hashlib.sha256(cells + payload).digest(),
-    )  # fmt: skip
+    )
     return head + cells + payload
 
 
@@ -71,7 +80,9 @@ def save(path: Path, network: Network, compact: bool = False) -> None:
     """Write the network to `path` whole or not at all, replacing (never following) a link there."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    descriptor = os.open(
+        temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644
+    )
     try:
         with os.fdopen(descriptor, "wb") as file:
             file.write(encode(network, compact))
@@ -88,7 +99,9 @@ def load(path: Path) -> Network:
     """The network in `path`; BadNetwork saying why in one line when it cannot be trusted."""
     shown = quoted(str(path))
     try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        descriptor = os.open(
+            path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        )
     except OSError as error:
         raise BadNetwork(f"cannot read the network {shown}: {error.strerror or error}") from None
     with os.fdopen(descriptor, "rb") as file:
@@ -99,11 +112,13 @@ def load(path: Path) -> Network:
 
 
 def decode(head: bytes, file: object, size: int, shown: str) -> Network:
-    """The network from its header and the open file's rest, every length checked before it is read."""
+    """The network from its header and the open file's rest, every length checked before it is
+    read."""
     read = file.read  # type: ignore[attr-defined]
     if len(head) < HEADER.size or not head.startswith(MAGIC):
         raise BadNetwork(
-            f"{shown} is not a nimmax network (its header is {'cut short' if len(head) < HEADER.size else 'foreign'})"
+            f"{shown} is not a nimmax network (its header is "
+            f"{'cut short' if len(head) < HEADER.size else 'foreign'})"
         )
     magic, version, code, count, games, scale, length, digest = HEADER.unpack(head)
     if version != VERSION:
@@ -116,7 +131,12 @@ def decode(head: bytes, file: object, size: int, shown: str) -> Network:
     for _ in range(count):
         width = cells[at] if at < len(cells) else 0
         shape = tuple(cells[at + 1 : at + 1 + width])
-        if not 0 < width <= MOST_CELLS or len(shape) != width or max(shape) >= CELLS or len(set(shape)) != width:
+        if (
+            not 0 < width <= MOST_CELLS
+            or len(shape) != width
+            or max(shape) >= CELLS
+            or len(set(shape)) != width
+        ):
             raise BadNetwork(f"{shown} is damaged (a tuple is not a set of board cells)")
         tuples.append(shape)
         at += 1 + width
@@ -125,8 +145,11 @@ def decode(head: bytes, file: object, size: int, shown: str) -> Network:
         raise BadNetwork(f"{shown} is damaged (its tuples ask for {weights:,} weights)")
     if HEADER.size + at + length != size:
         said = HEADER.size + at + length
-        raise BadNetwork(f"{shown} is damaged or cut short ({size:,} bytes, its header says {said:,})")
-    payload = cells[at:] + read(length - (len(cells) - at))  # the size is checked: at most `length` more
+        raise BadNetwork(
+            f"{shown} is damaged or cut short ({size:,} bytes, its header says {said:,})"
+        )
+    # the size is checked: at most `length` more
+    payload = cells[at:] + read(length - (len(cells) - at))
     if len(payload) != length or hashlib.sha256(cells[:at] + payload).digest() != digest:
         raise BadNetwork(f"{shown} is damaged (its checksum differs)")
     typecode = TYPES[code]
@@ -152,7 +175,9 @@ def games_in(path: Path) -> int | None:
     """The games trained by the network at `path`, read from its header alone; None when it has no
     header of ours (the load that follows says why)."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        descriptor = os.open(
+            path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        )
     except OSError:
         return None
     with os.fdopen(descriptor, "rb") as file:

@@ -122,7 +122,10 @@ class Trainer:
     def resume(cls, network: Network, **options: Any) -> Trainer:
         """A trainer that goes on from `network`'s weights and its count of games."""
         weights = np.concatenate(
-            [np.frombuffer(table, np.float32 if table.typecode == "f" else np.int16) for table in network.tables]
+            [
+                np.frombuffer(table, np.float32 if table.typecode == "f" else np.int16)
+                for table in network.tables
+            ]
         )
         return cls(
             network.tuples,
@@ -175,7 +178,8 @@ class Trainer:
         return slid, gained
 
     def afterstates(self, boards: Any) -> tuple[Any, Any]:
-        """The four slides of each board, shape (4, n), in MOVES' order (left, up, right, down), and their points."""
+        """The four slides of each board, shape (4, n), in MOVES' order (left, up, right, down), and
+        their points."""
         turned = transpose(boards)
         left, left_points = self.slide(boards, self.left)
         up, up_points = self.slide(turned, self.left)
@@ -197,7 +201,9 @@ class Trainer:
         chosen, gained = after[choice, column], points[choice, column]
         target = np.where(lost, 0.0, gained + values[choice, column])
         if self.previous is not None:
-            self.learn(self.previous, target - self.weights[self.previous].sum(axis=1, dtype=np.float64))
+            self.learn(
+                self.previous, target - self.weights[self.previous].sum(axis=1, dtype=np.float64)
+            )
         self.moves += int((~lost).sum())
         self.score += np.where(lost, 0, gained).astype(np.int64)
         if lost.any():
@@ -216,13 +222,15 @@ class Trainer:
             self.boards = self.spawn(chosen)
 
     def spawn_some(self, boards: Any, which: Any) -> Any:
-        """`boards` with a spawn on those `which` marks (the others are fresh games, spawned already)."""
+        """`boards` with a spawn on those `which` marks (the others are fresh games, spawned
+        already)."""
         boards = boards.copy()
         boards[which] = self.spawn(boards[which])
         return boards
 
     def learn(self, features: Any, delta: Any) -> None:
-        """Move each feature's weight by rate / features times its board's delta, averaged over a weight's updates."""
+        """Move each feature's weight by rate / features times its board's delta, averaged over a
+        weight's updates."""
         mask = self.previous_mask
         if mask is not None:  # a fresh game has no afterstate behind it yet
             features, delta = features[mask], delta[mask]
@@ -241,7 +249,8 @@ class Trainer:
         self.scores.extend(int(score) for score in scores)
 
     def rates(self, marks: Sequence[int] = MARKS) -> list[float]:
-        """The share of the last WINDOW finished games that reached each tile of `marks` (exponents)."""
+        """The share of the last WINDOW finished games that reached each tile of `marks`
+        (exponents)."""
         seen = len(self.reached) or 1
         return [sum(rank >= mark for rank in self.reached) / seen for mark in marks]
 

@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from nimmax.search.budget import Budget, OutOfBudget
     from nimmax.search.deepening import Searcher, iterate, run, search_root
-    from nimmax.search.engines import DEFAULTS, ENGINES, CannotSearch, Engine, Settings, engine_for, lookup, search
+    from nimmax.search.engines import (
+        DEFAULTS,
+        ENGINES,
+        CannotSearch,
+        Engine,
+        Settings,
+        engine_for,
+        lookup,
+        search,
+    )
     from nimmax.search.limits import ITERATIONS, LIMITS, MOVE_SECONDS, PLAY, Limits
     from nimmax.search.result import MoveValue, Progress, SearchResult, Watcher
     from nimmax.search.score import FULL_DEPTH, INFINITY, SCALE, older, payoff, to_value, younger
@@ -26,7 +35,19 @@ if TYPE_CHECKING:
 ROOMS = (
     ("budget", ("Budget", "OutOfBudget")),
     ("deepening", ("Searcher", "iterate", "run", "search_root")),
-    ("engines", ("DEFAULTS", "ENGINES", "CannotSearch", "Engine", "Settings", "engine_for", "lookup", "search")),
+    (
+        "engines",
+        (
+            "DEFAULTS",
+            "ENGINES",
+            "CannotSearch",
+            "Engine",
+            "Settings",
+            "engine_for",
+            "lookup",
+            "search",
+        ),
+    ),
     ("limits", ("ITERATIONS", "LIMITS", "MOVE_SECONDS", "PLAY", "Limits")),
     ("result", ("MoveValue", "Progress", "SearchResult", "Watcher")),
     ("score", ("FULL_DEPTH", "INFINITY", "SCALE", "older", "payoff", "to_value", "younger")),

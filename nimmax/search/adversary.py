@@ -16,7 +16,8 @@ ADVERSARY = 1
 
 
 class ChanceAsAdversary(Game[S, A]):
-    """`game` with its chance nodes turned into moves of an adversary who minimises seat 0's payoff."""
+    """`game` with its chance nodes turned into moves of an adversary who minimises seat 0's
+    payoff."""
 
     players = 2
     has_chance = False
@@ -26,7 +27,11 @@ class ChanceAsAdversary(Game[S, A]):
         if game.players != 1 or chancy is None:
             raise ValueError(f"{game.name} is not a one-player game with chance")
         self.game = game
-        self.outcomes, self.ordered, self.estimate = chancy.chance_outcomes, ordered(game), evaluator(game)
+        self.outcomes, self.ordered, self.estimate = (
+            chancy.chance_outcomes,
+            ordered(game),
+            evaluator(game),
+        )
         self.capabilities = frozenset({Capability.SEARCH_ORDER, Capability.EVALUATION})
         self.name = game.name
         self.player_names = (*game.player_names[:1], "chance")

@@ -15,7 +15,8 @@ big board) cannot overrun a deadline by more than a few milliseconds."""
 
 
 class OutOfBudget(Exception):
-    """Raised inside a search when its deadline passes, its node limit is reached, or it is stopped."""
+    """Raised inside a search when its deadline passes, its node limit is reached, or it is
+    stopped."""
 
 
 @dataclass

@@ -14,7 +14,18 @@ from dataclasses import replace
 from itertools import chain
 from typing import Any
 
-from nimmax.game import CHANCE, AnyGame, Capability, Known, charge, evaluator, has_chance, narrower, ordered, part
+from nimmax.game import (
+    CHANCE,
+    AnyGame,
+    Capability,
+    Known,
+    charge,
+    evaluator,
+    has_chance,
+    narrower,
+    ordered,
+    part,
+)
 from nimmax.search.budget import Budget, OutOfBudget
 from nimmax.search.limits import Limits
 from nimmax.search.result import MoveValue, SearchResult, Watcher
@@ -34,7 +45,8 @@ UNLIMITED = Limits()
 
 
 class Searcher:
-    """A deepening search's context: game, table, budget, horizon count; each engine writes its node in one method."""
+    """A deepening search's context: game, table, budget, horizon count; each engine writes its node
+    in one method."""
 
     simulates = False
     """Whether its nodes are simulations (MCTS's), which the live line counts as such."""
@@ -43,46 +55,58 @@ class Searcher:
     step = 1
     """Plies each deepening iteration adds."""
     near = True
-    """Whether a limited search may take the game's `heuristic_actions` (an engine's `near=off` clears it)."""
+    """Whether a limited search may take the game's `heuristic_actions` (an engine's `near=off`
+    clears it)."""
 
-    def __init__(self, game: AnyGame, table: Table | None = None, budget: Budget | None = None) -> None:
+    def __init__(
+        self, game: AnyGame, table: Table | None = None, budget: Budget | None = None
+    ) -> None:
         self.game = game.for_search()
         self.table = table if table is not None else Table()
         self.budget = budget if budget is not None else Budget()
-        charge(self.game, self.budget)  # the game's own proofs count in the search's nodes and keep its deadline
+        # the game's own proofs count in the search's nodes and keep its deadline
+        charge(self.game, self.budget)
         self.horizon = 0
         """Leaves cut short by a horizon: a search that met none has proven its value."""
         self.scored: list[tuple[Any, float]] = []
-        """The root moves scored so far at this depth: a search stopped early answers with one of them."""
+        """The root moves scored so far at this depth: a search stopped early answers with one of
+        them."""
         self.narrowing = False
         """Whether the game's `heuristic_actions` apply: a limited search, set by `iterate`."""
         self.mover = CHANCE
         """The seat to move at the root being searched (set by `search_root`)."""
         self.position: Any = None
-        """The root being searched (set by `iterate`): a live view clamps depths to the plies left there."""
+        """The root being searched (set by `iterate`): a live view clamps depths to the plies left
+        there."""
         self.narrowed = [0, 0]
         """Nodes narrowed to `heuristic_actions`: the root mover's, then the other side's. A horizon
-        of the mover's own leaves a win sound (a win needs one good move); the other side's does not."""
+        of the mover's own leaves a win sound (a win needs one good move); the other side's does
+        not."""
         self.forced = False
         """Whether the best root move's score met no horizon but the mover's own narrowed nodes,
         so a win it shows is won whatever the other side does (set by `search_root`)."""
         self.limited = False
         """Whether a depth, time or node limit applies (set by `iterate`): then a book's payoff is
         taken as proven without its distance, since only the move and its outcome matter."""
-        self.book = booked.book if (booked := part(self.game, Capability.BOOK)) is not None else None
+        self.book = (
+            booked.book if (booked := part(self.game, Capability.BOOK)) is not None else None
+        )
         """The search copy's book (it may answer from memos of its own), or None (no book, or the
         engine's `book=off`): a call saved a node."""
         self.keyed = offsets(self.game)
-        """The game's `keyed` where it declares OFFSET_KEY (the table stores values less the offset), else None."""
+        """The game's `keyed` where it declares OFFSET_KEY (the table stores values less the
+        offset), else None."""
         self.ordered, self.evaluate = ordered(self.game), evaluator(self.game)
         self.heuristic_actions = narrower(self.game)
-        """The game's members a node calls, bound once (`search_actions`, `evaluate`, `heuristic_actions`)."""
+        """The game's members a node calls, bound once (`search_actions`, `evaluate`,
+        `heuristic_actions`)."""
         self.rough = 0
         """Book hits read at the most plies they bound (a payoff proven, its distance not): a
         search that met none has proven its distances too."""
 
     def root_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
-        """A root move's score for the root's side `me`, one ply older: `child` searched in (alpha, beta)."""
+        """A root move's score for the root's side `me`, one ply older: `child` searched in (alpha,
+        beta)."""
         raise NotImplementedError
 
     def viewpoint(self, state: Any) -> int:
@@ -90,7 +114,8 @@ class Searcher:
         return self.game.to_move(state)
 
     def from_book(self, state: Any) -> tuple[float, float] | None:
-        """The least and the most score the book gives `state`, or None where it is silent (`book_range`)."""
+        """The least and the most score the book gives `state`, or None where it is silent
+        (`book_range`)."""
         assert self.book is not None
         known = self.book(state)
         return self.book_range(known) if known is not None else None
@@ -108,14 +133,16 @@ class Searcher:
         return (score, payoff * SCALE - 1) if payoff > 0 else (payoff * SCALE + 1, score)
 
     def filed(self, state: Any) -> tuple[Hashable, float]:
-        """The table key of `state` and the shift its entry is stored less (its key's offset in score units)."""
+        """The table key of `state` and the shift its entry is stored less (its key's offset in
+        score units)."""
         if self.keyed is None:
             return self.game.key(state), 0.0
         key, offset = self.keyed(state)
         return key, offset * SCALE
 
     def near_moves(self, state: Any, me: int, every: bool = False) -> Sequence[Any]:
-        """A narrowing search's moves: `heuristic_actions` (a horizon), else `search_actions` (`actions` if `every`)."""
+        """A narrowing search's moves: `heuristic_actions` (a horizon), else `search_actions`
+        (`actions` if `every`)."""
         moves = self.heuristic_actions(state)
         if moves is None:
             return self.game.actions(state) if every else self.ordered(state)
@@ -124,19 +151,22 @@ class Searcher:
         return moves
 
     def best_scored(self) -> tuple[Any, float, int] | None:
-        """The best root move scored so far at this depth, its value and how many are scored; None before the first."""
+        """The best root move scored so far at this depth, its value and how many are scored; None
+        before the first."""
         if not self.scored:
             return None
         move, score = max(self.scored, key=lambda pair: pair[1])
         return move, to_value(score, self.unhorizoned()), len(self.scored)
 
     def unhorizoned(self) -> bool:
-        """Whether every score so far is a proven whole payoff: no horizon met, no chance averaged."""
+        """Whether every score so far is a proven whole payoff: no horizon met, no chance
+        averaged."""
         return self.horizon == 0 and not (self.averages and has_chance(self.game))
 
 
 def first_in(moves: Iterable[Any], first: Any) -> Iterable[Any]:
-    """`moves` with `first` (a table move, legal in its own position) tried first; a lazy sequence stays lazy."""
+    """`moves` with `first` (a table move, legal in its own position) tried first; a lazy sequence
+    stays lazy."""
     if isinstance(moves, (list, tuple)):
         if not moves or moves[0] == first or first not in moves:
             return moves
@@ -150,7 +180,8 @@ def first_in(moves: Iterable[Any], first: Any) -> Iterable[Any]:
 def search_root(
     searcher: Searcher, state: Any, depth: int, every_move: bool, first: Any = None
 ) -> tuple[float, Any, list[tuple[Any, float]]]:
-    """Score every root move `depth` plies deep; the best score, its move, and the pairs (kept in `searcher.scored`)."""
+    """Score every root move `depth` plies deep; the best score, its move, and the pairs (kept in
+    `searcher.scored`)."""
     # Without `every_move` later moves are searched only for a better score, so a score no
     # better than the best before it is an upper bound (`upper_bounds`); with it each gets the
     # full window and its own score.
@@ -168,7 +199,9 @@ def search_root(
     for move in first_in(moves, first) if first is not None else moves:
         child = game.result(state, move)
         horizon, own = searcher.horizon, searcher.narrowed[0]
-        score = searcher.root_score(me, child, depth - 1, -INFINITY if every_move else best, INFINITY)
+        score = searcher.root_score(
+            me, child, depth - 1, -INFINITY if every_move else best, INFINITY
+        )
         scored.append((move, score))
         if score > best:
             best, best_move = score, move
@@ -190,17 +223,23 @@ def upper_bounds(scored: list[tuple[Any, float]], every_move: bool) -> frozenset
 
 
 def valued(scored: list[tuple[Any, float]], whole: bool) -> tuple[MoveValue, ...]:
-    """A SearchResult's `moves` from `search_root`'s pairs, ranked; payoffs where `whole` (proven, not averaged)."""
+    """A SearchResult's `moves` from `search_root`'s pairs, ranked; payoffs where `whole` (proven,
+    not averaged)."""
     return tuple(MoveValue(move, to_value(score, whole)) for move, score in ranked(scored))
 
 
 def ranked(scored: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
-    """Root moves as the search prefers them: by score (the quickest win, slowest loss first), ties as chosen."""
+    """Root moves as the search prefers them: by score (the quickest win, slowest loss first), ties
+    as chosen."""
     return sorted(scored, key=lambda pair: -pair[1])
 
 
 def iterate(
-    searcher: Searcher, state: Any, limits: Limits = UNLIMITED, every_move: bool = False, deepen: bool = True
+    searcher: Searcher,
+    state: Any,
+    limits: Limits = UNLIMITED,
+    every_move: bool = False,
+    deepen: bool = True,
 ) -> Iterator[SearchResult]:
     """Iterative deepening: a SearchResult per completed depth, until proven or at the depth limit.
 
@@ -215,16 +254,24 @@ def iterate(
     searcher.position = state
     limit = limits.depth if limits.depth is not None else FULL_DEPTH
     current, first = (1 if deepen else limit), None
-    searcher.narrowing = limits.limited and searcher.near and Capability.NARROWING in game.capabilities
+    searcher.narrowing = (
+        limits.limited and searcher.near and Capability.NARROWING in game.capabilities
+    )
     searcher.limited = limits.limited
     if (yield from book_answer(searcher, state, start, nodes_before)):
         return
     while True:
-        horizon_before, narrowed_before, rough_before = searcher.horizon, sum(searcher.narrowed), searcher.rough
+        horizon_before, narrowed_before, rough_before = (
+            searcher.horizon,
+            sum(searcher.narrowed),
+            searcher.rough,
+        )
         if game.is_terminal(state):
             budget.count()
             score = payoff(game, state, searcher.viewpoint(state))
-            yield SearchResult(to_value(score, True), None, (), 1, 0, time.perf_counter() - start, True)
+            yield SearchResult(
+                to_value(score, True), None, (), 1, 0, time.perf_counter() - start, True
+            )
             return
         try:
             best, move, scored = search_root(searcher, state, current, every_move, first)
@@ -233,9 +280,24 @@ def iterate(
         exact = searcher.horizon == horizon_before
         # A win where no reply of the other side was left out: the most a narrowing game (won,
         # drawn or lost) gives. With every move valued, deepening goes on until each is proven.
-        won = searcher.narrowing and searcher.forced and SCALE - HALF < best <= SCALE and not every_move
+        won = (
+            searcher.narrowing
+            and searcher.forced
+            and SCALE - HALF < best <= SCALE
+            and not every_move
+        )
         plies = int(SCALE - best) if won else current  # a win: its plies
-        result = answer(searcher, state, (best, move, scored), plies, exact, won, every_move, start, nodes_before)
+        result = answer(
+            searcher,
+            state,
+            (best, move, scored),
+            plies,
+            exact,
+            won,
+            every_move,
+            start,
+            nodes_before,
+        )
         yield replace(result, distance_exact=False) if searcher.rough != rough_before else result
         # Narrowing does not depend on the depth: once no leaf was cut by the depth (every
         # horizon a narrowed node), a deeper search would search the same tree again.
@@ -249,10 +311,12 @@ def iterate(
         current, first = (limit if leap else min(limit, current + searcher.step)), move
 
 
-def book_answer(searcher: Searcher, state: Any, start: float, nodes_before: int) -> Generator[SearchResult, None, bool]:
+def book_answer(
+    searcher: Searcher, state: Any, start: float, nodes_before: int
+) -> Generator[SearchResult, None, bool]:
     """A root the book answers, answered at once where the book knows its distances or its moves are
-    too many to search one by one (yields it); whether the search is over (answered, or out of budget).
-    Else the search, reading the book below, ranks the moves."""
+    too many to search one by one (yields it); whether the search is over (answered, or out of
+    budget). Else the search, reading the book below, ranks the moves."""
     book = searcher.book
     if book is None or searcher.game.is_terminal(state) or (known := book(state)) is None:
         return False
@@ -271,9 +335,12 @@ BOOK_MOVES = 1000
 past them only the move of the book's own line is looked for."""
 
 
-def book_root(searcher: Searcher, state: Any, known: Known, start: float, nodes_before: int) -> SearchResult | None:
+def book_root(
+    searcher: Searcher, state: Any, known: Known, start: float, nodes_before: int
+) -> SearchResult | None:
     """A root the book answers, at once: its value, a move keeping it, and up to BOOK_MOVES root
-    moves the book values (each child a node); None where no move it values keeps the root's payoff."""
+    moves the book values (each child a node); None where no move it values keeps the root's
+    payoff."""
     game, budget, book = searcher.game, searcher.budget, searcher.book
     assert book is not None
     if not known.exact and len(game.actions(state)) <= BOOK_MOVES:
@@ -291,9 +358,12 @@ def book_root(searcher: Searcher, state: Any, known: Known, start: float, nodes_
             score = payoff(game, child, me)
         elif (seen := book(child)) is not None:
             distances = distances and seen.exact
-            score = score_of(seen.payoff, min(seen.plies, HALF - 2)) * (1 if game.to_move(child) == me else -1)
+            score = score_of(seen.payoff, min(seen.plies, HALF - 2)) * (
+                1 if game.to_move(child) == me else -1
+            )
         else:
-            continue  # a move the book is silent on is left out: the book's value needs one move keeping it
+            # a move the book is silent on is left out: the book's value needs one move keeping it
+            continue
         score = score - 1 if score >= 1 else score + 1 if score <= -1 else 0.0  # one ply older
         if len(scored) < BOOK_MOVES:
             scored.append((move, score))
@@ -371,7 +441,9 @@ def run(
     try:
         with refusing() as room:
             if deepen and limits.clocked:
-                limits = replace(limits, depth=min(limits.depth if limits.depth is not None else room, room))
+                limits = replace(
+                    limits, depth=min(limits.depth if limits.depth is not None else room, room)
+                )
             for result in iterate(searcher, state, limits, every_move, deepen):
                 last = result
                 if watcher is not None:
@@ -395,4 +467,6 @@ def unfinished(searcher: Searcher, state: Any, every_move: bool) -> SearchResult
     move, value, _ = best
     scored, proven = searcher.scored, searcher.unhorizoned()
     bounds = upper_bounds(scored, every_move)
-    return SearchResult(value, move, (move,), 0, 0, 0.0, False, valued(scored, proven), proven, bounds)
+    return SearchResult(
+        value, move, (move,), 0, 0, 0.0, False, valued(scored, proven), proven, bounds
+    )

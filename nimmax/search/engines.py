@@ -52,23 +52,28 @@ class Settings:
 
     @classmethod
     def of(cls, options: Mapping[str, Value]) -> Settings:
-        """The settings `options` give (typed by their Option), the defaults for the rest; limits are not settings."""
+        """The settings `options` give (typed by their Option), the defaults for the rest; limits
+        are not settings."""
         names = {field.name for field in dataclasses.fields(cls)}
         chosen = {name: value for name, value in options.items() if name in names}
-        return dataclasses.replace(DEFAULTS, **cast("dict[str, Any]", chosen))  # each value typed by its Option
+        # each value typed by its Option
+        return dataclasses.replace(DEFAULTS, **cast("dict[str, Any]", chosen))
 
 
 DEFAULTS = Settings()
 """Every setting at its default."""
 
 CACHE = Option("cache", bool, DEFAULTS.cache, help="keep a table of positions already valued")
-TABLE_SIZE = Option("table", int, DEFAULTS.table, low=1, high=10**8, help="most entries in the transposition table")
+TABLE_SIZE = Option(
+    "table", int, DEFAULTS.table, low=1, high=10**8, help="most entries in the transposition table"
+)
 # 10**8 entries is about 20 GB of table.
 NEAR = Option(
     "near",
     bool,
     DEFAULTS.near,
-    help="under a limit, only the moves the game calls worth trying (big boards: cells near the stones);"
+    help="under a limit, only the moves the game calls worth trying (big boards: cells near the "
+    "stones);"
     " off: every move",
 )
 """Narrowing on or off: off shows how a depth-first search copes with every move of a big board."""
@@ -76,7 +81,8 @@ BOOK = Option(
     "book",
     bool,
     DEFAULTS.book,
-    help="read the game's book of known values where it has one (Connect Four 7x6, Kalah's endgames,"
+    help="read the game's book of known values where it has one (Connect Four 7x6, Kalah's "
+    "endgames,"
     " the Nim family's theory)",
 )
 """The book on or off: off shows what the search finds by itself (and keeps the textbook counts)."""
@@ -95,7 +101,8 @@ EVAL = Option(
     str,
     DEFAULTS.eval,
     choices=("auto", "heuristic", "ntuple"),
-    help="what values a horizon: auto (the game's best: 2048's learned network), heuristic, or ntuple (2048)",
+    help="what values a horizon: auto (the game's best: 2048's learned network), heuristic, or "
+    "ntuple (2048)",
 )
 """The evaluation at a horizon, among the game's own (`Game.evaluations`)."""
 DEEPENING_OPTIONS = (*LIMITS, CACHE, TABLE_SIZE, NEAR, BOOK)
@@ -103,10 +110,11 @@ DEEPENING_OPTIONS = (*LIMITS, CACHE, TABLE_SIZE, NEAR, BOOK)
 
 
 class Engine:
-    """A search engine: its name, options and how it searches; the deepening engines' ways by default.
+    """A search engine: its name, options and how it searches; the deepening engines' ways by
+    default.
 
-    An engine that does not average chance plays a one-player game with chance against chance
-    as an adversary (`ChanceAsAdversary`) and refuses two-player games with chance.
+    An engine that does not average chance plays a one-player game with chance against chance as an
+    adversary (`ChanceAsAdversary`) and refuses two-player games with chance.
     """
 
     name = ""
@@ -119,22 +127,29 @@ class Engine:
         return None
 
     def new_table(self, settings: Settings) -> Kept:
-        """What a player keeps between the moves of one game: a table of the `table=` size, none when `cache=off`."""
+        """What a player keeps between the moves of one game: a table of the `table=` size, none
+        when `cache=off`."""
         return table_for(settings)
 
     def game_for(self, game: AnyGame, settings: Settings = DEFAULTS) -> AnyGame:
-        """The game as this engine searches it; CannotSearch when it cannot honour its properties."""
+        """The game as this engine searches it; CannotSearch when it cannot honour its
+        properties."""
         refusal = self.refuses(game, settings)
         if refusal is not None:
             raise CannotSearch(refusal)
-        if isinstance(game, Evaluations) and (settings.eval in game.evaluations or settings.eval == DEFAULTS.eval):
+        if isinstance(game, Evaluations) and (
+            settings.eval in game.evaluations or settings.eval == DEFAULTS.eval
+        ):
             game = game.evaluated(settings.eval)
         elif settings.eval not in (DEFAULTS.eval, "heuristic"):
             raise CannotSearch(
-                f"{self.name}: eval={settings.eval} is not one of {game.name}'s evaluations; use eval=auto"
+                f"{self.name}: eval={settings.eval} is not one of {game.name}'s evaluations; use "
+                "eval=auto"
             )
         if game.players not in (1, 2):
-            raise CannotSearch(f"{self.name} searches one- and two-player games; {game.name} has {game.players}")
+            raise CannotSearch(
+                f"{self.name} searches one- and two-player games; {game.name} has {game.players}"
+            )
         if not has_chance(game) or self.averages_chance:
             return game
         if game.players == 1:
@@ -142,16 +157,25 @@ class Engine:
         able = ", ".join(engine.name for engine in ENGINES.values() if engine.averages_chance)
         raise CannotSearch(f"{self.name} cannot value the chance nodes of {game.name}; use {able}")
 
-    def build(self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits) -> Searcher:
-        """This engine's searcher, for the deepening engines (MCTS simulates in its own `search`)."""
+    def build(
+        self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits
+    ) -> Searcher:
+        """This engine's searcher, for the deepening engines (MCTS simulates in its own
+        `search`)."""
         raise NotImplementedError(f"{self.name} has no deepening searcher")
 
     def searcher(
-        self, game: AnyGame, settings: Settings = DEFAULTS, limits: Limits = UNLIMITED, table: Kept | None = None
+        self,
+        game: AnyGame,
+        settings: Settings = DEFAULTS,
+        limits: Limits = UNLIMITED,
+        table: Kept | None = None,
     ) -> Searcher:
         """A searcher of `game` with these settings, its budget made from `limits` now."""
         table = table if isinstance(table, Table) else table_for(settings)
-        searcher = self.build(self.game_for(game, settings), table, limits.budget(), settings, limits)
+        searcher = self.build(
+            self.game_for(game, settings), table, limits.budget(), settings, limits
+        )
         searcher.near = settings.near
         if not settings.book:
             searcher.book = None
@@ -182,9 +206,14 @@ class MinimaxEngine(Engine):
     """Plain minimax, the oracle the others are tested against."""
 
     name = "minimax"
-    summary = "plain minimax, Max and Min apart: no pruning; a memo of positions valued (cache=off: every node)"
+    summary = (
+        "plain minimax, Max and Min apart: no pruning; a memo of positions valued "
+        "(cache=off: every node)"
+    )
 
-    def build(self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits) -> Searcher:
+    def build(
+        self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits
+    ) -> Searcher:
         return Minimax(game, table, budget, cache=settings.cache)
 
 
@@ -194,7 +223,9 @@ class NegamaxEngine(Engine):
     name = "negamax"
     summary = "minimax as one maximising recursion: no pruning; a memo (cache=off: every node)"
 
-    def build(self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits) -> Searcher:
+    def build(
+        self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits
+    ) -> Searcher:
         return Negamax(game, table, budget, cache=settings.cache)
 
 
@@ -204,7 +235,9 @@ class AlphaBetaEngine(Engine):
     name = "alphabeta"
     summary = "alpha-beta pruning with a transposition table and the game's move order"
 
-    def build(self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits) -> Searcher:
+    def build(
+        self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits
+    ) -> Searcher:
         return AlphaBeta(game, table, budget)
 
 
@@ -216,9 +249,12 @@ class ExpectimaxEngine(Engine):
     options = (*DEEPENING_OPTIONS, CUTOFF, EVAL)
     averages_chance = True
 
-    def build(self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits) -> Searcher:
+    def build(
+        self, game: AnyGame, table: Table, budget: Budget, settings: Settings, limits: Limits
+    ) -> Searcher:
         cutoff = settings.cutoff
-        if cutoff is None:  # chosen: cut unlikely spawns in a limited search, nothing in an exact one
+        # chosen: cut unlikely spawns in a limited search, nothing in an exact one
+        if cutoff is None:
             cutoff = DEFAULT_CUTOFF if limits.limited else 0.0
         return Expectimax(game, table, budget, cutoff)
 
@@ -229,15 +265,25 @@ class MonteCarloEngine(Engine):
     name = "mcts"
     summary = "Monte Carlo tree search (UCT) proving what it can (MCTS-Solver); random playouts"
     options = (
-        dataclasses.replace(TIME, help="seconds per move; inf for none (no default when iterations is set)"),
+        dataclasses.replace(
+            TIME, help="seconds per move; inf for none (no default when iterations is set)"
+        ),
         ITERATIONS,
-        Option("c", float, DEFAULTS.c, low=0, high=100, help="UCT's exploration constant (payoffs scaled to 0..1)"),
+        Option(
+            "c",
+            float,
+            DEFAULTS.c,
+            low=0,
+            high=100,
+            help="UCT's exploration constant (payoffs scaled to 0..1)",
+        ),
         Option(
             "rollout",
             str,
             DEFAULTS.rollout,
             choices=ROLLOUTS,
-            help="random: playouts to the end; heuristic: a few plies, scored by the game's evaluate",
+            help="random: playouts to the end; heuristic: a few plies, scored by the game's "
+            "evaluate",
         ),
         Option(
             "seed",
@@ -255,7 +301,8 @@ class MonteCarloEngine(Engine):
         """A heuristic playout needs the game's `evaluate`."""
         if settings.rollout == "heuristic" and Capability.EVALUATION not in game.capabilities:
             return (
-                f"mcts: rollout=heuristic scores playouts with the game's evaluate, and {game.name} has none;"
+                "mcts: rollout=heuristic scores playouts with the game's evaluate, and "
+                f"{game.name} has none;"
                 " use rollout=random"
             )
         return None
@@ -279,7 +326,12 @@ class MonteCarloEngine(Engine):
         """Simulate until the limits end or the root is proven (a depth limit does not apply)."""
         tree = table if isinstance(table, Tree) else Tree()
         simulator = MonteCarlo(
-            self.game_for(game, settings), tree, limits.budget(), settings.c, settings.rollout, settings.seed
+            self.game_for(game, settings),
+            tree,
+            limits.budget(),
+            settings.c,
+            settings.rollout,
+            settings.seed,
         )
         if not settings.book:
             simulator.book = None
@@ -289,7 +341,13 @@ class MonteCarloEngine(Engine):
 ENGINES: Mapping[str, Engine] = MappingProxyType(
     {
         engine.name: engine
-        for engine in (MinimaxEngine(), NegamaxEngine(), AlphaBetaEngine(), ExpectimaxEngine(), MonteCarloEngine())
+        for engine in (
+            MinimaxEngine(),
+            NegamaxEngine(),
+            AlphaBetaEngine(),
+            ExpectimaxEngine(),
+            MonteCarloEngine(),
+        )
     }
 )
 """The engines by name, in the order they are listed to users."""
@@ -316,13 +374,18 @@ def search(
     every_move: bool = False,
     **options: Value,
 ) -> SearchResult:
-    """`Engine.search` with the options a spec would give (`depth=`, `time=inf`, `cache=False`, ...),
-    for scripts and tests: a second a move unless they name a limit. A call is a command of its
-    own: it runs inside the interpreter policy, on a stack that holds a search to the end (`deep`)."""
+    """`Engine.search` with the options a spec would give (`depth=`, `time=inf`, `cache=False`,
+    ...), for scripts and tests: a second a move unless they name a limit. A call is a command of
+    its own: it runs inside the interpreter policy, on a stack that holds a search to the end
+    (`deep`)."""
     chosen = lookup(engine) if isinstance(engine, str) else engine
     unknown = set(options) - {option.name for option in chosen.options}
     if unknown:
         raise CannotSearch(f"{chosen.name} has no option {', '.join(sorted(unknown))}")
     limits = given(options) or PLAY
     settings = Settings.of(options)
-    return deep(lambda: chosen.search(game, state, limits, table=table, every_move=every_move, settings=settings))
+    return deep(
+        lambda: chosen.search(
+            game, state, limits, table=table, every_move=every_move, settings=settings
+        )
+    )

@@ -5,8 +5,8 @@ book, a proof or `check` drives it over positions of its own shape (states, bitb
 Scores are as in `nimmax.search.score`: the payoff times a scale, moved one unit towards zero per
 ply, so the quickest win and the slowest loss score best. The table keeps for each key a lower and
 an upper bound, each true whatever the window that proved it (never a window-dependent value), so a
-question asked again goes on from what the last one proved. A chance node's score is the mean of
-its outcomes' exact scores. The solver imports nothing of nimmax: games and engines alike may use it.
+question asked again goes on from what the last one proved. A chance node's score is the mean of its
+outcomes' exact scores. The solver imports nothing of nimmax: games and engines alike may use it.
 """
 
 from __future__ import annotations

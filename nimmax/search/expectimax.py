@@ -41,12 +41,17 @@ class Expectimax(Searcher):
 
     averages = True
     step = 2
-    """Deepening adds a whole turn, a move and the chance after it, so that every iteration's horizon
-    falls on the same kind of node (2048: the board after a slide, before its spawn): an iteration
-    ending one ply short of a chance node costs nearly what the next does and sees no further."""
+    """Deepening adds a whole turn, a move and the chance after it, so that every iteration's
+    horizon falls on the same kind of node (2048: the board after a slide, before its spawn): an
+    iteration ending one ply short of a chance node costs nearly what the next does and sees no
+    further."""
 
     def __init__(
-        self, game: AnyGame, table: Table | None = None, budget: Budget | None = None, cutoff: float = 0.0
+        self,
+        game: AnyGame,
+        table: Table | None = None,
+        budget: Budget | None = None,
+        cutoff: float = 0.0,
     ) -> None:
         super().__init__(game, table, budget)
         self.cutoff = cutoff
@@ -61,12 +66,13 @@ class Expectimax(Searcher):
         return 0 if mover == CHANCE else mover
 
     def root_score(self, me: int, child: Any, depth: int, alpha: float, beta: float) -> float:
-        """A root move's score for `me`, one ply older: `child` searched `depth` plies (no window)."""
+        """A root move's score for `me`, one ply older: `child` searched `depth` plies (no
+        window)."""
         score = self.node(child, depth, 1.0)
         return older(score if self.viewpoint(child) == me else -score)
 
     def node(self, state: Any, depth: int, probability: float) -> float:
-        """The score of `state` for its viewpoint seat, `depth` plies deep, reached with `probability`."""
+        """`state`'s score for its viewpoint seat, `depth` plies deep, reached at `probability`."""
         game, budget, node = self.game, self.budget, self.node
         budget.nodes += 1  # Budget.count, inlined: this runs at every node
         if budget.nodes >= budget.next_check:
@@ -77,7 +83,8 @@ class Expectimax(Searcher):
             return game.utility(state, me) * SCALE
         if depth <= 0 or probability < self.cutoff:
             known = self.from_book(state) if self.book is not None else None
-            if known is not None:  # a horizon reads every book hit as exact, at the most plies it allows
+            # a horizon reads every book hit as exact, at the most plies it allows
+            if known is not None:
                 score = known[0] if known[0] > 0 else known[1]
                 return score if me == mover else -score
             self.horizon += 1
@@ -86,10 +93,12 @@ class Expectimax(Searcher):
         entry = self.table.get(key)
         if entry is not None:
             searched, bound, score, move, seen = entry
-            if self.keyed is not None:  # read back shifted: a draw stored at another offset keeps no distance
+            # read back shifted: a draw stored at another offset keeps no distance
+            if self.keyed is not None:
                 bound, score = rebase(bound, score, shift)
             if searched >= depth and bound == EXACT:
-                self.horizon += searched < FULL_DEPTH  # an estimate stored rests on a horizon of its own
+                # an estimate stored rests on a horizon of its own
+                self.horizon += searched < FULL_DEPTH
                 return score
             hint = move if seen == hash(state) else None
         horizon_in, best_move = self.horizon, None
@@ -102,7 +111,9 @@ class Expectimax(Searcher):
             best = sum(scores)
         else:
             best = -INFINITY
-            moves = self.near_moves(state, me, every=True) if self.narrowing else game.actions(state)
+            moves = (
+                self.near_moves(state, me, every=True) if self.narrowing else game.actions(state)
+            )
             for move in first_in(moves, hint) if hint is not None else moves:
                 child = game.result(state, move)
                 score = node(child, depth - 1, probability)

@@ -45,7 +45,9 @@ class Limits:
 PLAY = Limits(time=MOVE_SECONDS)
 """A player's limits when its spec names none: a second a move."""
 
-DEPTH = Option("depth", int, None, low=1, high=10**6, help="plies deep; beyond them positions are estimated")
+DEPTH = Option(
+    "depth", int, None, low=1, high=10**6, help="plies deep; beyond them positions are estimated"
+)
 TIME = Option(
     "time",
     float,
@@ -53,11 +55,19 @@ TIME = Option(
     low=0.001,
     high=10**6,
     unlimited=True,
-    help="seconds per move, deepening until they run out; inf for none (no default when depth or nodes is set)",
+    help="seconds per move, deepening until they run out; inf for none (no default when depth or "
+    "nodes is set)",
 )
-NODES = Option("nodes", int, None, low=1, high=10**12, help="nodes per move, deepening until they run out")
+NODES = Option(
+    "nodes", int, None, low=1, high=10**12, help="nodes per move, deepening until they run out"
+)
 ITERATIONS = Option(
-    "iterations", int, None, low=1, high=10**12, help="simulations per move (each one counted as a node)"
+    "iterations",
+    int,
+    None,
+    low=1,
+    high=10**12,
+    help="simulations per move (each one counted as a node)",
 )
 """MCTS's node limit under its own name: a simulation is its node."""
 # The ranges reach far beyond any real setting and stop short of where a number stops meaning
@@ -75,7 +85,11 @@ def given(options: Mapping[str, Value]) -> Limits | None:
     """The limits a spec's options name (`iterations` is `nodes`); None when they name none."""
     if not NAMES & set(options):
         return None
-    depth, time, nodes = options.get("depth"), options.get("time"), options.get("nodes", options.get("iterations"))
+    depth, time, nodes = (
+        options.get("depth"),
+        options.get("time"),
+        options.get("nodes", options.get("iterations")),
+    )
     assert depth is None or isinstance(depth, int)
     assert time is None or isinstance(time, (int, float))
     assert nodes is None or isinstance(nodes, int)

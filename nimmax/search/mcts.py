@@ -96,22 +96,28 @@ class MonteCarlo:
         self.two = game.players == 2
         self.root: Node | None = None
         self.position: Any = None
-        """The root position being searched (set by `run`): a live view clamps depths to the plies left there."""
+        """The root position being searched (set by `run`): a live view clamps depths to the plies
+        left there."""
         narrowing = part(game, Capability.NARROWING)
         self.narrows = narrowing.heuristic_actions if narrowing is not None else None
-        """The game's `heuristic_actions`, where it narrows a limited search (MCTS always is one)."""
+        """The game's `heuristic_actions`, where it narrows a limited search (MCTS always is
+        one)."""
         self.ordered, self.evaluate = ordered(game), evaluator(game)
         """The game's `search_actions` (or `actions`) and `evaluate` (or neutral), bound once."""
         chancy = part(game, Capability.CHANCE)
         self.outcomes = chancy.chance_outcomes if chancy is not None else None
         """The game's `chance_outcomes`, where it declares chance."""
         self.bottom, self.top = -INFINITY, INFINITY
-        """The least and the most seat 0's payoff can be below the root: the game's range, where it declares one."""
+        """The least and the most seat 0's payoff can be below the root: the game's range, where it
+        declares one."""
 
     # -- the search -----------------------------------------------------------------------
 
-    def run(self, state: Any, every_move: bool = False, watcher: Watcher | None = None) -> SearchResult:
-        """Simulate until the budget ends or the root is settled; the most visited move (a proven win first)."""
+    def run(
+        self, state: Any, every_move: bool = False, watcher: Watcher | None = None
+    ) -> SearchResult:
+        """Simulate until the budget ends or the root is settled; the most visited move (a proven
+        win first)."""
         game, budget = self.game, self.budget
         start, nodes_before = time.perf_counter(), budget.nodes
         self.position = state
@@ -125,8 +131,10 @@ class MonteCarlo:
         charge(game, Clock(budget))  # the game's own proofs keep the deadline
         budget.watch = (lambda _: watcher.tick(self)) if watcher is not None else None
         try:
-            self.root = root = self._root(state, every_move)  # no budget check in it: the root is always made
-            while not root.done:  # the caller's policy pauses the collector: a big tree holds no cycles
+            # no budget check in it: the root is always made
+            self.root = root = self._root(state, every_move)
+            # the caller's policy pauses the collector: a big tree holds no cycles
+            while not root.done:
                 self.simulate(root)
                 budget.nodes += 1  # a simulation is a node; the clock is read after each one
                 budget.check()
@@ -138,8 +146,9 @@ class MonteCarlo:
         return self.answer(every_move, budget.nodes - nodes_before, time.perf_counter() - start)
 
     def payoff_range(self, state: Any) -> tuple[float, float]:
-        """Seat 0's payoffs at any end below `state`: the game's `utility_bounds` for the side to move
-        there (zero-sum: seat 1's bounds negated), or unbounded where the game declares none."""
+        """Seat 0's payoffs at any end below `state`: the game's `utility_bounds` for the side to
+        move there (zero-sum: seat 1's bounds negated), or unbounded where the game declares
+        none."""
         game = self.game
         own = part(game, Capability.BOUNDS)
         bounds = own.utility_bounds(state) if own is not None else None
@@ -149,7 +158,8 @@ class MonteCarlo:
         return (low, high) if game.to_move(state) == 0 else (-high, -low)
 
     def _root(self, state: Any, every_move: bool) -> Node:
-        """The root: the kept tree's node of `state` when playing on, else a new one (of every move, to value each)."""
+        """The root: the kept tree's node of `state` when playing on, else a new one (of every move,
+        to value each)."""
         tree = self.tree
         found = tree.find(state) if not every_move else None
         if found is None:
@@ -157,13 +167,15 @@ class MonteCarlo:
             if every_move:
                 found.moves = iter(self.game.actions(state))
                 found.upcoming = next(found.moves, NO_MORE)
-        if found.done and not self.game.is_terminal(state):  # settled by the book: the root needs its moves
+        # settled by the book: the root needs its moves
+        if found.done and not self.game.is_terminal(state):
             found.low, found.high, found.done = -INFINITY, INFINITY, False
         tree.root = found
         return found
 
     def simulate(self, root: Node) -> None:
-        """One simulation: down by UCT to a new node (or a settled one), a playout, the payoff backed up."""
+        """One simulation: down by UCT to a new node (or a settled one), a playout, the payoff
+        backed up."""
         node, path = root, [root]
         while not node.done and (node.visits or node is root):
             if isinstance(node, Chance):
@@ -198,7 +210,8 @@ class MonteCarlo:
             made.low = made.high = game.utility(state, 0)
             made.done = True
         elif self.book is not None and (known := self.book(state)) is not None:
-            made.low = made.high = known.payoff if mover == 0 else -known.payoff  # proven by the book
+            # proven by the book
+            made.low = made.high = known.payoff if mover == 0 else -known.payoff
             made.done = True
         return made
 
@@ -217,7 +230,8 @@ class MonteCarlo:
         return child
 
     def moves_of(self, state: Any, node: Node | None = None) -> Sequence[Any] | Iterator[Any]:
-        """The moves a node or playout tries: `heuristic_actions` (`node` marked narrowed), else `search_actions`."""
+        """The moves a node or playout tries: `heuristic_actions` (`node` marked narrowed), else
+        `search_actions`."""
         moves = self.narrows(state) if self.narrows is not None else None
         if moves is None:
             return self.ordered(state)
@@ -226,16 +240,23 @@ class MonteCarlo:
         return moves
 
     def draw(self, node: Chance) -> Node:
-        """An outcome of a chance node drawn by its probability; its child, made when first drawn."""
-        index = min(bisect_right(node.thresholds, self.rng.random() * node.thresholds[-1]), len(node.outcomes) - 1)
+        """An outcome of a chance node drawn by its probability; its child, made when first
+        drawn."""
+        index = min(
+            bisect_right(node.thresholds, self.rng.random() * node.thresholds[-1]),
+            len(node.outcomes) - 1,
+        )
         child = node.drawn[index]
         if child is None:
-            child = node.drawn[index] = self.node(self.game.result(node.state, node.outcomes[index][1]), None)
+            child = node.drawn[index] = self.node(
+                self.game.result(node.state, node.outcomes[index][1]), None
+            )
             node.children.append(child)
         return child
 
     def select(self, node: Node) -> Node:
-        """The child with the best UCT score for the side to move, of those not proven lost for it if any."""
+        """The child with the best UCT score for the side to move, of those not proven lost for it
+        if any."""
         tree = self.tree
         span = tree.highest - tree.lowest
         span = span if span > 0 else 1.0
@@ -260,7 +281,8 @@ class MonteCarlo:
         return node.children[0]
 
     def playout(self, state: Any) -> float:
-        """Seat 0's payoff at the end of a random game from `state` (or, heuristic, `evaluate` a few plies on)."""
+        """Seat 0's payoff at the end of a random game from `state` (or, heuristic, `evaluate` a few
+        plies on)."""
         game, rng, budget = self.game, self.rng, self.budget
         cut = HEURISTIC_PLIES if self.heuristic else -1
         plies = 0
@@ -272,7 +294,9 @@ class MonteCarlo:
                 state = game.result(state, _drawn(self.outcomes(state), rng.random()))
             else:
                 moves = self.moves_of(state)  # a lazy sequence is drawn from, never listed
-                state = game.result(state, rng.choice(moves if isinstance(moves, Sequence) else list(moves)))
+                state = game.result(
+                    state, rng.choice(moves if isinstance(moves, Sequence) else list(moves))
+                )
             plies += 1
             if not plies % CLOCK_PLIES and time.perf_counter() >= budget.deadline:
                 raise OutOfBudget
@@ -295,10 +319,18 @@ class MonteCarlo:
             return False
         elif node.mover == 0:
             low = max(self.bottom, *(child.low for child in children))
-            high = min(self.top, max(child.high for child in children)) if node.tried_all() else self.top
+            high = (
+                min(self.top, max(child.high for child in children))
+                if node.tried_all()
+                else self.top
+            )
         else:
             high = min(self.top, *(child.high for child in children))
-            low = max(self.bottom, min(child.low for child in children)) if node.tried_all() else self.bottom
+            low = (
+                max(self.bottom, min(child.low for child in children))
+                if node.tried_all()
+                else self.bottom
+            )
         if low == node.low and high == node.high:
             return False
         node.low, node.high = low, high
@@ -318,7 +350,8 @@ class MonteCarlo:
         return -value if self.root is not None and self.root.mover == 1 else value
 
     def choice(self) -> Node | None:
-        """The root's move: the greatest proven win (an end at once first), else the most visited not proven worse."""
+        """The root's move: the greatest proven win (an end at once first), else the most visited
+        not proven worse."""
         root = self.root
         if root is None or not root.children:
             return None
@@ -327,9 +360,15 @@ class MonteCarlo:
             won = [child for child in children if self.bounds(child)[0] > 0]
             if won:
                 over = self.game.is_terminal
-                return max(won, key=lambda child: (self.bounds(child)[0], over(child.state), child.visits))
+                return max(
+                    won, key=lambda child: (self.bounds(child)[0], over(child.state), child.visits)
+                )
         floor = max(self.bounds(child)[0] for child in children)
-        hopeful = [child for child in children if self.bounds(child)[1] >= max(floor, 0 if self.two else -INFINITY)]
+        hopeful = [
+            child
+            for child in children
+            if self.bounds(child)[1] >= max(floor, 0 if self.two else -INFINITY)
+        ]
         if not hopeful:  # every move is proven to lose: the least loss, then the most visited
             return max(children, key=lambda child: (self.bounds(child)[1], child.visits))
         return max(hopeful, key=lambda child: (child.visits, self.for_mover(child.mean())))
@@ -354,7 +393,9 @@ class MonteCarlo:
         assert root is not None
         if chosen is None:
             move = next(iter(self.ordered(root.state)), None)
-            return SearchResult(0.0, move, (move,) if move is not None else (), nodes, 0, seconds, False)
+            return SearchResult(
+                0.0, move, (move,) if move is not None else (), nodes, 0, seconds, False
+            )
         exact = root.low == root.high
         if exact:
             value = self.for_mover(root.low)
@@ -369,11 +410,21 @@ class MonteCarlo:
                 break
             line.append(node.move)
         preferred = sorted(root.children, key=lambda child: (child is not chosen, -child.visits))
-        values = tuple(MoveValue(child.move, self.value_of(child)[0]) for child in preferred) if every_move else ()
+        values = (
+            tuple(MoveValue(child.move, self.value_of(child)[0]) for child in preferred)
+            if every_move
+            else ()
+        )
         if every_move:
             self.tree.index(self.game, root)
-        proven = every_move and root.tried_all() and all(self.value_of(child)[1] for child in root.children)
-        return SearchResult(value, chosen.move, tuple(line), nodes, len(line), seconds, exact, values, proven)
+        proven = (
+            every_move
+            and root.tried_all()
+            and all(self.value_of(child)[1] for child in root.children)
+        )
+        return SearchResult(
+            value, chosen.move, tuple(line), nodes, len(line), seconds, exact, values, proven
+        )
 
     # -- what a live display reads ----------------------------------------------------------
 
@@ -390,7 +441,8 @@ class MonteCarlo:
 
 
 def _drawn(outcomes: Sequence[tuple[float, Any]], pick: float) -> Any:
-    """The outcome a uniform `pick` in [0, 1) falls on, the outcomes laid end to end by probability."""
+    """The outcome a uniform `pick` in [0, 1) falls on, the outcomes laid end to end by
+    probability."""
     for probability, outcome in outcomes:
         pick -= probability
         if pick < 0:

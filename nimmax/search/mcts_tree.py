@@ -24,7 +24,8 @@ NO_MORE: Any = object()
 
 
 class Node:
-    """A position in the tree: visits, the sum of seat 0's payoffs, and proven bounds on its value."""
+    """A position in the tree: visits, the sum of seat 0's payoffs, and proven bounds on its
+    value."""
 
     __slots__ = (
         "state",
@@ -68,7 +69,8 @@ class Node:
 
 
 class Chance(Node):
-    """A chance node: its outcomes, their running probabilities, and a child per outcome drawn so far."""
+    """A chance node: its outcomes, their running probabilities, and a child per outcome drawn so
+    far."""
 
     __slots__ = ("outcomes", "thresholds", "drawn")
 
@@ -84,7 +86,8 @@ class Chance(Node):
 
 
 class Tree(Mapping[Hashable, Entry]):
-    """What an MCTS player keeps between moves: the tree, and a mapping of the lines it valued (read like a table)."""
+    """What an MCTS player keeps between moves: the tree, and a mapping of the lines it valued (read
+    like a table)."""
 
     def __init__(self) -> None:
         self.root: Node | None = None
@@ -102,10 +105,12 @@ class Tree(Mapping[Hashable, Entry]):
         return len(self.lines)
 
     def index(self, game: AnyGame, root: Node) -> None:
-        """Keep the most visited line below each root move as exact entries (moves, not values), for `explain`."""
+        """Keep the most visited line below each root move as exact entries (moves, not values), for
+        `explain`."""
         self.lines.clear()
         key = key_of(game)  # the key explain reads a table by
-        for child in sorted(root.made(), key=lambda node: node.visits):  # of two mirror images, the more visited
+        # of two mirror images, the more visited
+        for child in sorted(root.made(), key=lambda node: node.visits):
             node, plies = child, 0
             while node.children and node.mover != CHANCE and plies < PV_LENGTH:
                 best = max(node.children, key=lambda below: below.visits)

@@ -20,13 +20,18 @@ class Memo(Searcher):
     """Memo lookups shared by minimax and negamax; with `cache` off nothing is stored."""
 
     def __init__(
-        self, game: AnyGame, table: Table | None = None, budget: Budget | None = None, cache: bool = False
+        self,
+        game: AnyGame,
+        table: Table | None = None,
+        budget: Budget | None = None,
+        cache: bool = False,
     ) -> None:
         super().__init__(game, table, budget)
         self.cache = cache
 
     def recall(self, state: Any, depth: int) -> float | None:
-        """A stored score for the side to move, when it was searched at least this deep (and holds its distance)."""
+        """A stored score for the side to move, when it was searched at least this deep (and holds
+        its distance)."""
         if not self.cache:
             return None
         key, shift = self.filed(state)
@@ -49,7 +54,9 @@ class Memo(Searcher):
         if self.cache:
             key, shift = self.filed(state)
             proven = self.horizon == horizon_in
-            self.table.put(key, (FULL_DEPTH if proven else depth, EXACT, score - shift, move, hash(state)))
+            self.table.put(
+                key, (FULL_DEPTH if proven else depth, EXACT, score - shift, move, hash(state))
+            )
 
 
 class Minimax(Memo):
@@ -62,7 +69,8 @@ class Minimax(Memo):
     def minimax(self, state: Any, depth: int, maximizer: int) -> float:
         """The score of `state` for `maximizer`, `depth` plies deep."""
         game, budget = self.game, self.budget
-        budget.nodes += 1  # Budget.count, inlined (as is older below): this runs once per node of the whole tree
+        # Budget.count, inlined (as is older below): this runs once per node of the whole tree
+        budget.nodes += 1
         if budget.nodes >= budget.next_check:
             budget.check()
         if game.is_terminal(state):
@@ -75,7 +83,8 @@ class Minimax(Memo):
             self.horizon += 1
             return self.evaluate(state, maximizer) * SCALE
         maximizing = game.to_move(state) == maximizer
-        stored = self.recall(state, depth) if self.cache else None  # a call saved at every node without one
+        # a call saved at every node without one
+        stored = self.recall(state, depth) if self.cache else None
         if stored is not None:
             return stored if maximizing else -stored
         horizon_in, search, result = self.horizon, self.minimax, game.result
@@ -109,7 +118,8 @@ class Negamax(Memo):
         if game.is_terminal(state):
             return game.utility(state, me) * SCALE
         known = self.from_book(state) if self.book is not None else None
-        if known is not None and (depth <= 0 or known[0] == known[1]):  # a bounded distance is searched on
+        # a bounded distance is searched on
+        if known is not None and (depth <= 0 or known[0] == known[1]):
             return known[0]
         if depth <= 0:
             self.horizon += 1
@@ -119,9 +129,15 @@ class Negamax(Memo):
             return stored
         horizon_in = self.horizon
         best, best_move = -INFINITY, None
-        for move in self.near_moves(state, me, every=True) if self.narrowing else game.actions(state):
+        for move in (
+            self.near_moves(state, me, every=True) if self.narrowing else game.actions(state)
+        ):
             child = game.result(state, move)
-            score = self.value(child, depth - 1) if game.to_move(child) == me else -self.value(child, depth - 1)
+            score = (
+                self.value(child, depth - 1)
+                if game.to_move(child) == me
+                else -self.value(child, depth - 1)
+            )
             score = older(score)
             if score > best:
                 best, best_move = score, move

@@ -28,10 +28,10 @@ class SearchResult:
     seconds: float
     exact: bool
     moves: tuple[MoveValue, ...] = ()
-    """The root moves searched, each with its value (only those searched, when it was stopped
-    before its first depth was done): `move` first, then the others in the order the engine
-    prefers them (its own key: a score with the distance to the end, visits), which every view
-    keeps. A move in `upper_bounds` has an upper bound for its value; the others, their own value."""
+    """The root moves searched, each with its value (only those searched, when it was stopped before
+    its first depth was done): `move` first, then the others in the order the engine prefers them
+    (its own key: a score with the distance to the end, visits), which every view keeps. A move in
+    `upper_bounds` has an upper bound for its value; the others, their own value."""
     moves_proven: bool = False
     """Whether each value in `moves` is proven (a bound, proven as a bound): so in an exact
     search, and in one stopped early that had met no horizon (a search to the end of the game)."""
@@ -59,7 +59,8 @@ class Decision:
 
 
 class Progress(Protocol):
-    """What a watcher reads of a running search, of any engine: its budget and its best root move so far."""
+    """What a watcher reads of a running search, of any engine: its budget and its best root move so
+    far."""
 
     simulates: bool
     """Whether its nodes are simulations (MCTS) rather than positions searched."""
@@ -81,7 +82,9 @@ class Watcher(Protocol):
     """Sees a search as it runs (a live display): every budget check, and every depth completed."""
 
     def tick(self, searcher: Progress) -> None:
-        """Called every few dozen nodes: read the search's progress; `searcher.budget.stop()` makes it answer now."""
+        """Called every few dozen nodes: read the search's progress; `searcher.budget.stop()` makes
+        it answer now."""
 
     def reached(self, result: SearchResult) -> None:
-        """Called with each completed depth's answer; its nodes and seconds are the search's so far."""
+        """Called with each completed depth's answer; its nodes and seconds are the search's so
+        far."""

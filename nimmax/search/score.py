@@ -47,7 +47,8 @@ def younger(bound: float, upper: bool) -> float:
 
 
 def score_of(payoff: float, plies: float) -> float:
-    """The score of a node `plies` from an end worth `payoff`: the quickest win and the slowest loss score best."""
+    """The score of a node `plies` from an end worth `payoff`: the quickest win and the slowest loss
+    score best."""
     return payoff * SCALE - plies if payoff > 0 else payoff * SCALE + plies if payoff < 0 else 0.0
 
 
@@ -67,21 +68,24 @@ def payoff_range(payoff: float) -> tuple[float, float]:
 
 
 def rebase(bound: int, stored: float, shift: float) -> tuple[int, float]:
-    """A stored entry's bound and score read back at a node `shift` (its key's offset times SCALE) away.
+    """A stored entry's bound and score read back at a node `shift` (its key's offset times SCALE)
+    away.
 
-    Within an entry's subtree every payoff moves by the same shift, so the distances stay true
-    while the node's payoff keeps its sign; where the sign changes (quickest win against slowest
-    loss) the distance was chosen by the other order, and only the payoff stays true.
+    Within an entry's subtree every payoff moves by the same shift, so the distances stay true while
+    the node's payoff keeps its sign; where the sign changes (quickest win against slowest loss) the
+    distance was chosen by the other order, and only the payoff stays true.
     """
     score = stored + shift
-    residue = stored % SCALE  # above HALF: proven as a win, below: as a loss, 0: as a draw or by its payoff alone
+    # above HALF: proven as a win, below: as a loss, 0: as a draw or by its payoff alone
+    residue = stored % SCALE
     if bound != PAYOFF and (score > 0 if residue > HALF else score < 0 if residue else score == 0):
         return bound, score
     return payoff_only(bound, score)
 
 
 def payoff_only(bound: int, score: float) -> tuple[int, float]:
-    """What a node's score says of its payoff alone (a value resting on distances a book only bounded)."""
+    """What a node's score says of its payoff alone (a value resting on distances a book only
+    bounded)."""
     payoff = round(score / SCALE)
     low, high = payoff_range(payoff)
     if bound in (LOWER, UPPER):
@@ -90,7 +94,8 @@ def payoff_only(bound: int, score: float) -> tuple[int, float]:
 
 
 def to_value(score: float, whole: bool) -> float:
-    """A reported value in payoff units: the payoff when proven whole (the distance is internal), else the estimate."""
+    """A reported value in payoff units: the payoff when proven whole (the distance is internal),
+    else the estimate."""
     if whole and abs(score) != INFINITY:
         return float(round(score / SCALE))
     return score / SCALE
@@ -103,7 +108,8 @@ def payoff(game: AnyGame, state: Any, seat: int, estimate: bool = False) -> floa
 
 
 def score_range(low: float, high: float) -> tuple[float, float]:
-    """The scores of a node whose payoff lies in [low, high]: within HALF of payoff * SCALE, never across zero."""
+    """The scores of a node whose payoff lies in [low, high]: within HALF of payoff * SCALE, never
+    across zero."""
     return (
         low * SCALE if low <= 0 else max(0.0, low * SCALE - HALF + 1),
         high * SCALE if high >= 0 else min(0.0, high * SCALE + HALF - 1),

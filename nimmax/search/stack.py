@@ -59,7 +59,8 @@ class TooDeep(BadInput):
 
     def __str__(self) -> str:
         return (
-            f"the search goes deeper than {self.plies:,} plies, the most this machine's stack allows; "
+            f"the search goes deeper than {self.plies:,} plies, the most this machine's stack "
+            "allows; "
             f"give it a depth limit of at most {self.plies:,} plies"
         )
 
@@ -95,7 +96,9 @@ class DeepThread(threading.Thread, Generic[T]):
         with self.lock:
             if self.finished or self.ident is None:
                 return False
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.ident), ctypes.py_object(type(error)))
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                ctypes.c_ulong(self.ident), ctypes.py_object(type(error))
+            )
             return True
 
 
@@ -114,7 +117,8 @@ def stack_bytes() -> int | None:
 
 
 def frames_room(stack: int | None) -> int:
-    """The recursion limit a stack of `stack` bytes holds; for an unknown stack, the limit as it is."""
+    """The recursion limit a stack of `stack` bytes holds; for an unknown stack, the limit as it
+    is."""
     if stack is None:
         return sys.getrecursionlimit()
     return (stack - stack // RESERVE) // BYTES_PER_FRAME

@@ -41,7 +41,8 @@ every full collection walks all that is tracked: a million of them between two m
 
 
 class Table(dict[Hashable, Entry]):
-    """A transposition table with a size cap: when full, the oldest sixteenth goes (short enough for a timed move)."""
+    """A transposition table with a size cap: when full, the oldest sixteenth goes (short enough for
+    a timed move)."""
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
         super().__init__()
@@ -55,7 +56,8 @@ class Table(dict[Hashable, Entry]):
                 self.trim()
 
     def trim(self) -> None:
-        """Drop the oldest sixteenth of the entries (the newest stays, in a table of one entry too)."""
+        """Drop the oldest sixteenth of the entries (the newest stays, in a table of one entry
+        too)."""
         for old in list(islice(self, max(1, self.capacity // 16))):
             del self[old]
 
@@ -68,14 +70,18 @@ def offsets(game: AnyGame) -> Callable[[Any], tuple[Hashable, float]] | None:
 
 
 def key_of(game: AnyGame) -> Callable[[Any], Hashable]:
-    """How a search files states in its table: by the offset key's part where `offsets`, else by `key`."""
+    """How a search files states in its table: by the offset key's part where `offsets`, else by
+    `key`."""
     if (keyed := offsets(game)) is not None:
         return lambda state: keyed(state)[0]
     return game.key
 
 
-def principal_variation(game: AnyGame, table: Table, state: Any, first: Any, length: int = 64) -> tuple[Any, ...]:
-    """The best line from `state` starting with `first`, followed through the table's exact entries."""
+def principal_variation(
+    game: AnyGame, table: Table, state: Any, first: Any, length: int = 64
+) -> tuple[Any, ...]:
+    """The best line from `state` starting with `first`, followed through the table's exact
+    entries."""
     line, key = [first], key_of(game)
     position = game.result(state, first)
     while len(line) < length and not game.is_terminal(position):
@@ -88,7 +94,8 @@ def principal_variation(game: AnyGame, table: Table, state: Any, first: Any, len
 
 
 def exact_move(entry: Entry | None, state: Any, proven: bool = False) -> Any:
-    """The best move an exact entry (a proven one, when `proven`) holds for this very `state`, else None."""
+    """The best move an exact entry (a proven one, when `proven`) holds for this very `state`, else
+    None."""
     if entry is None:
         return None
     searched, bound, _, move, seen = entry

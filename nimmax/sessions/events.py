@@ -27,7 +27,8 @@ class EventView(Protocol):
         ...
 
     def stopping(self, event: Event) -> None:
-        """Ctrl-C or SIGTERM stops the event: the games in play are dropped, `event` holds the rest."""
+        """Ctrl-C or SIGTERM stops the event: the games in play are dropped, `event` holds the
+        rest."""
         ...
 
 
@@ -39,12 +40,17 @@ class LadderView(Protocol):
         ...
 
     def leading(self, event: Event, leader: Rung) -> None:
-        """A game ended: `event` holds the games finished so far, `leader` is the best player by them."""
+        """A game ended: `event` holds the games finished so far, `leader` is the best player by
+        them."""
         ...
 
 
 def run_event(
-    plan: Plan, jobs: int | None, view: EventView, backend: Backend | str | None = None, address: str | None = None
+    plan: Plan,
+    jobs: int | None,
+    view: EventView,
+    backend: Backend | str | None = None,
+    address: str | None = None,
 ) -> Event:
     """Play the event (see `duel.run`: `jobs`, `backend`, `address`), its progress told to `view`;
     an event Ctrl-C or SIGTERM stopped comes back with its finished games and the interruption."""

@@ -21,8 +21,26 @@ from nimmax.analyze import game_value
 from nimmax.explain import MoveLine, lines
 from nimmax.files import read_text
 from nimmax.game import CHANCE, AnyGame, BadInput, seed_of
-from nimmax.match import MAX_RECORD_BYTES, BadRecord, Command, GameRecord, Match, Ply, TakeBack, TakenBack
-from nimmax.players import HumanPlayer, Player, SearchPlayer, Spec, check_fit, create, limited, suggested
+from nimmax.match import (
+    MAX_RECORD_BYTES,
+    BadRecord,
+    Command,
+    GameRecord,
+    Match,
+    Ply,
+    TakeBack,
+    TakenBack,
+)
+from nimmax.players import (
+    HumanPlayer,
+    Player,
+    SearchPlayer,
+    Spec,
+    check_fit,
+    create,
+    limited,
+    suggested,
+)
 from nimmax.recorded import plies
 from nimmax.search.limits import override
 from nimmax.search.result import SearchResult, Watcher
@@ -65,7 +83,9 @@ class GameSession:
         ]
         hint = suggested(game)
         self.hint_spec = hint.limited(limits) if limits is not None else hint
-        self.humans = {seat for seat, player in enumerate(self.players) if isinstance(player, HumanPlayer)}
+        self.humans = {
+            seat for seat, player in enumerate(self.players) if isinstance(player, HumanPlayer)
+        }
         rng = random.Random(own if (own := seed_of(game)) is not None else seed)
         self.match = Match(game, self.players, rng, history)
         self.engines = any(isinstance(player, SearchPlayer) for player in self.players)
@@ -118,7 +138,12 @@ def start_value(game: AnyGame, state: Any, valued: bool) -> float | None:
 
 
 def setup(
-    words: Sequence[str], first: Spec | None, second: Spec | None, resume: bool, record: Path | None, plugin: str | None
+    words: Sequence[str],
+    first: Spec | None,
+    second: Spec | None,
+    resume: bool,
+    record: Path | None,
+    plugin: str | None,
 ) -> tuple[AnyGame, list[Spec], Path | None, list[Ply]]:
     """What `play` plays: the game, each seat's spec, where the record goes, and the plies already
     made (a resumed game's, its players unless `first`/`second` name others)."""
@@ -134,13 +159,20 @@ def setup(
         game = games.create(words)
         if game.players == 1 and second is not None:
             raise BadInput(f"{game.name} is a one-player game: give only --first")
-    specs = [first or Spec("human")] if game.players == 1 else [first or Spec("human"), second or suggested(game)]
+    specs = (
+        [first or Spec("human")]
+        if game.players == 1
+        else [first or Spec("human"), second or suggested(game)]
+    )
     return game, specs, record, history
 
 
-def resumed(words: Sequence[str], record: Path | None, plugin: str | None) -> tuple[GameRecord, Path | None, list[Ply]]:
+def resumed(
+    words: Sequence[str], record: Path | None, plugin: str | None
+) -> tuple[GameRecord, Path | None, list[Ply]]:
     """What `play --resume [FILE]` goes on with: the unfinished record, where the game is written
-    (`record`, else the file itself; an autosave is replaced by a new one on quitting), its plies."""
+    (`record`, else the file itself; an autosave is replaced by a new one on quitting), its
+    plies."""
     if len(words) > 1:
         raise BadInput("--resume takes one record (or none: the latest autosave), not game words")
     target = record
@@ -150,7 +182,8 @@ def resumed(words: Sequence[str], record: Path | None, plugin: str | None) -> tu
         target = record if record is not None else path
     else:
         started, autosave = saves.latest()
-        with contextlib.suppress(OSError):  # its moves go on in this game, kept anew if it is left again
+        # its moves go on in this game, kept anew if it is left again
+        with contextlib.suppress(OSError):
             os.unlink(autosave)
     return started, target, plies(started)
 
@@ -158,4 +191,6 @@ def resumed(words: Sequence[str], record: Path | None, plugin: str | None) -> tu
 def read_record(path: Path, plugin: str | None = None) -> GameRecord:
     """Load a record file, at most MAX_RECORD_BYTES of it; BadRecord says why it cannot be used.
     A plugin game's record needs the plugin named (`plugin`, `--plugin`): a record runs no code."""
-    return GameRecord.from_json(read_text(path, MAX_RECORD_BYTES, "a record", BadRecord), path.parent, plugin)
+    return GameRecord.from_json(
+        read_text(path, MAX_RECORD_BYTES, "a record", BadRecord), path.parent, plugin
+    )

@@ -1,4 +1,5 @@
-"""What a game shows around its board: the seats' labels, an engine's status line and the result banner."""
+"""What a game shows around its board: the seats' labels, an engine's status line and the result
+banner."""
 
 from __future__ import annotations
 
@@ -31,19 +32,25 @@ def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
     return labels
 
 
-def search_status(game: AnyGame, search: SearchResult, mover: int | None = None, state: Any = None) -> str:
-    """What an engine found, for the status line: its claim on `state` (where given: a proof an earlier
-    search made stays proven, a depth is clamped to the plies left) in the one wording, nodes, time."""
+def search_status(
+    game: AnyGame, search: SearchResult, mover: int | None = None, state: Any = None
+) -> str:
+    """What an engine found, for the status line: its claim on `state` (where given: a proof an
+    earlier search made stays proven, a depth is clamped to the plies left) in the one wording,
+    nodes, time."""
     if state is not None:
         claim = claimed(game, state, search)
     else:
         claim = Claim(search.value, "exact" if search.exact else "estimate", search.depth)
-    return f"value {claim_text(game, claim, mover)} · {search.nodes:,} nodes · {search.seconds:.3f} s"
+    return (
+        f"value {claim_text(game, claim, mover)} · {search.nodes:,} nodes · {search.seconds:.3f} s"
+    )
 
 
 def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult) -> str:
-    """What an engine found for the move it plays or hints in `state`: the game's own words where it has
-    them (its presentation's `status`: 2048's slide points, its heuristic apart), else `search_status`."""
+    """What an engine found for the move it plays or hints in `state`: the game's own words where it
+    has them (its presentation's `status`: 2048's slide points, its heuristic apart), else
+    `search_status`."""
     own = presentation(game).status
     if own is not None:
         return own(game, state, move, search)
@@ -64,10 +71,10 @@ def banner(
     last: int | None = None,
     value: float | None = None,
 ) -> Panel:
-    """The result of the game in one panel, in the game's own terms (`results.outcome`, given the game's
-    `value` where its result is read against it), and why it ended (`results.ending`; `last` made the
-    last move), or that it was left unfinished after `moves` moves; green when it went well for the
-    person playing, red when not."""
+    """The result of the game in one panel, in the game's own terms (`results.outcome`, given the
+    game's `value` where its result is read against it), and why it ended (`results.ending`; `last`
+    made the last move), or that it was left unfinished after `moves` moves; green when it went well
+    for the person playing, red when not."""
     if not game.is_terminal(state):
         left = Text(f"Game left unfinished after {counted(moves, 'move')}", style="bold yellow")
         own = presentation(game).standing
@@ -85,7 +92,8 @@ def banner(
 
 
 def facing(humans: set[int]) -> int:
-    """The seat whose side a board keeps nearest the viewer: the one person's, else the first seat's."""
+    """The seat whose side a board keeps nearest the viewer: the one person's, else the first
+    seat's."""
     return next(iter(humans)) if len(humans) == 1 else 0
 
 

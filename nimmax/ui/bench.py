@@ -33,9 +33,12 @@ def board_label(row: Row, family: str) -> str:
 
 
 def bench_table(rows: Sequence[Row], limit: float) -> Group:
-    """Every run: board, algorithm, value, nodes, seconds, nodes per second, or over the limit, or too deep."""
+    """Every run: board, algorithm, value, nodes, seconds, nodes per second, or over the limit, or
+    too deep."""
     family = shared_family(rows)
-    title = f"{family + ': ' if family else ''}exact search from the start, {limit:g} s limit per run"
+    title = (
+        f"{family + ': ' if family else ''}exact search from the start, {limit:g} s limit per run"
+    )
     # The family is named once in the title, so each row fits 80 columns.
     table = Table(
         box=box.SIMPLE_HEAD,
@@ -63,7 +66,9 @@ def bench_table(rows: Sequence[Row], limit: float) -> Group:
             table.add_row(board, row.algorithm, Text("skipped", style="dim"), "", "", "")
             notes["skipped"] = "skipped: that algorithm already ran out on a board no larger"
             continue
-        table.add_row(board, row.algorithm, value, nodes, f"{row.seconds:.3f}", f"{row.nodes_per_second:,.0f}")
+        table.add_row(
+            board, row.algorithm, value, nodes, f"{row.seconds:.3f}", f"{row.nodes_per_second:,.0f}"
+        )
     table.caption = "\n".join(notes.values()) or None
     return Group(Text(title, style="italic"), table)
 
@@ -133,7 +138,9 @@ def nodes_chart(rows: Sequence[Row], total_width: int = 100) -> RenderableType:
         return Text("no run to chart", style="dim")
     labels = [count_label(row) for row in measured]
     family = shared_family(rows)
-    names = max(len(board_label(row, family)) for row in measured) + max(len(row.algorithm) for row in measured)
+    names = max(len(board_label(row, family)) for row in measured) + max(
+        len(row.algorithm) for row in measured
+    )
     width = max(10, min(60, total_width - names - max(len(label) for label in labels) - 10))
     decades = max(1, math.ceil(math.log10(max(row.nodes for row in measured))))
     names_in_order = dict.fromkeys(row.algorithm for row in rows)

@@ -19,7 +19,9 @@ LAST_MOVE_STYLE = "reverse"
 LINE_STYLE = "bold black on green"
 
 
-def render_board(game: AnyGame, state: Any, last_move: Any = None, bottom: int = 0) -> RenderableType:
+def render_board(
+    game: AnyGame, state: Any, last_move: Any = None, bottom: int = 0
+) -> RenderableType:
     """The board as a grid of x, o and '.', with the notation's letters and numbers around it."""
     if not isinstance(game, MNK):
         return Text(game.format_position(state))
@@ -56,17 +58,22 @@ def mnk_rules(game: AnyGame) -> Rules:
     assert isinstance(game, MNK)
     shape = game.geometry
     line = f"{shape.k} in a row (across, down or diagonally) wins; a full board is a draw."
-    setup = f"{shape.rows}x{shape.cols}, {shape.k} in a row" + (", stones drop" if shape.gravity else "")
+    setup = f"{shape.rows}x{shape.cols}, {shape.k} in a row" + (
+        ", stones drop" if shape.gravity else ""
+    )
     if shape.gravity:
         return Rules(
-            f"X and O take turns dropping a stone into a column of the {shape.rows}x{shape.cols} board; it falls "
+            f"X and O take turns dropping a stone into a column of the {shape.rows}x{shape.cols} "
+            "board; it falls "
             f"to the lowest empty cell. {line}",
             "a column by its letter: c (also typed 3)",
             setup,
         )
     return Rules(
-        f"X and O take turns placing a stone on an empty cell of the {shape.rows}x{shape.cols} board. {line}",
-        "a cell by column letter and row number from the top: b2 (also typed 2,2 or 2 2, row then column)",
+        f"X and O take turns placing a stone on an empty cell of the {shape.rows}x{shape.cols} "
+        f"board. {line}",
+        "a cell by column letter and row number from the top: b2 (also typed 2,2 or 2 2, row then "
+        "column)",
         setup,
     )
 
@@ -77,7 +84,10 @@ def line_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | No
     winner = winner_of(game, state)
     if winner is None:
         return "the board is full with no line made"
-    return f"{labels[winner]} made {game.geometry.k} in a row: {', '.join(game.notation.winning_cells(state))}"
+    return (
+        f"{labels[winner]} made {game.geometry.k} in a row: "
+        f"{', '.join(game.notation.winning_cells(state))}"
+    )
 
 
 def books_notice(game: AnyGame) -> str | None:

@@ -19,7 +19,13 @@ from nimmax.cache import Advance, nothing
 def building(console: Console, what: str, total: int) -> Iterator[Advance]:
     """Show `what` being made, a bar of `total` steps, while the block runs; nothing off a terminal
     (or where the installed Rich cannot draw it inside a live line already shown)."""
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     progress = Progress(
         TextColumn("[bold]{task.description}"),

@@ -1,4 +1,5 @@
-"""The view of `nimmax check`: one row per law, passed, failed with its counterexample, or skipped."""
+"""The view of `nimmax check`: one row per law, passed, failed with its counterexample, or
+skipped."""
 
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ SHOWN_MOVES = 24
 def report_table(report: Report) -> Table:
     """Every law with its verdict; a failure shows the moves that lead to it and what broke."""
     table = Table(
-        title=Text(f"{report.game}: {report.playouts} playouts (seed {report.seed}), {report.positions:,} positions"),
+        title=Text(
+            f"{report.game}: {report.playouts} playouts (seed {report.seed}), "
+            f"{report.positions:,} positions"
+        ),
         title_justify="left",
     )
     table.add_column("law: what it says", ratio=2)
@@ -44,4 +48,7 @@ def verdict_line(report: Report) -> Text:
     failed = [finding.law.name for finding in report.findings if finding.status == "failed"]
     if not failed:
         return Text("Every law holds.", style="green")
-    return Text(f"{len(failed)} law{'s' if len(failed) > 1 else ''} failed: {', '.join(failed)}.", style="bold red")
+    return Text(
+        f"{len(failed)} law{'s' if len(failed) > 1 else ''} failed: {', '.join(failed)}.",
+        style="bold red",
+    )

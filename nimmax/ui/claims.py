@@ -21,7 +21,11 @@ def meaning(game: AnyGame, value: float, mover: int | None = None) -> str:
 
 
 def claim_text(
-    game: AnyGame, claim: Claim, mover: int | None = None, best: str | None = None, short: bool = False
+    game: AnyGame,
+    claim: Claim,
+    mover: int | None = None,
+    best: str | None = None,
+    short: bool = False,
 ) -> str:
     """A claim in words: a proof with its meaning ("proven" said unless `short`: a table of moves, a
     tree, where an estimate is the marked exception), an estimate with its depth, a bound compared

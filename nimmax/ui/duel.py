@@ -26,7 +26,8 @@ SHOW_EVERY = 0.05
 
 
 def score_line(event: Event) -> str:
-    """Wins and draws so far, in one line: `alphabeta 12 · random 3 · draws 5` (as markup: names escaped)."""
+    """Wins and draws so far, in one line: `alphabeta 12 · random 3 · draws 5` (as markup: names
+    escaped)."""
     if len(event.pairings) != 1:
         return f"{len(event.pairings)} pairings"
     pairing = event.pairings[0]
@@ -38,13 +39,15 @@ def score_line(event: Event) -> str:
 
 
 def stopping_line(event: Event) -> str:
-    """Said the moment Ctrl-C (or SIGTERM) reaches a duel: that it stops, and the games finished so far."""
+    """Said the moment Ctrl-C (or SIGTERM) reaches a duel: that it stops, and the games finished so
+    far."""
     total = event.plan.total
     return f"stopping: {event.done:,} of {total:,} games finished so far; games in play are dropped"
 
 
 class StopLine:
-    """A duel's view where no bar is drawn (output not a terminal): only the line said when it stops."""
+    """A duel's view where no bar is drawn (output not a terminal): only the line said when it
+    stops."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
@@ -62,7 +65,8 @@ class StopLine:
 
 
 class DuelBar(StopLine):
-    """A duel's view on a terminal: a progress bar (games done, wins and draws so far, rate, ETA)."""
+    """A duel's view on a terminal: a progress bar (games done, wins and draws so far, rate,
+    ETA)."""
 
     def __init__(self, console: Console) -> None:
         super().__init__(console)
@@ -87,13 +91,15 @@ class DuelBar(StopLine):
             return
         progress, task, total = self.bar
         now = time.monotonic()
-        if now - self.shown >= SHOW_EVERY or event.done == total:  # the bar redraws 10 times a second
+        # the bar redraws 10 times a second
+        if now - self.shown >= SHOW_EVERY or event.done == total:
             self.shown = now
             progress.update(task, completed=event.done, score=score_line(event))
 
 
 def event_view(console: Console) -> StopLine:
-    """How a duel or tournament is drawn as it is played on `console` (`sessions.events.EventView`)."""
+    """How a duel or tournament is drawn as it is played on `console`
+    (`sessions.events.EventView`)."""
     return DuelBar(console) if console.is_terminal else StopLine(console)
 
 
@@ -146,7 +152,10 @@ def duel_summary(event: Event) -> RenderableType:
     """The summary of a duel under a heading, with the time it took."""
     rate = event.done / event.seconds if event.seconds else 0.0
     status = "interrupted after" if event.interrupted else "played"
-    heading = f"{event.plan.game.spec}: {status} {event.done} of {event.plan.games} games, seed {event.plan.seed}"
+    heading = (
+        f"{event.plan.game.spec}: {status} {event.done} of {event.plan.games} games, seed "
+        f"{event.plan.seed}"
+    )
     return Group(
         Text(heading, style="bold"),
         summary_table(event, event.pairings[0]),
@@ -159,7 +168,9 @@ def failed_lines(event: Event) -> list[Text]:
     """One line per block given up (its Ray worker lost twice): whose games, which, and why."""
     lines = []
     for block in event.failed:
-        names = " vs ".join(event.plan.names[entrant] for entrant in event.pairings[block.pairing].entrants)
+        names = " vs ".join(
+            event.plan.names[entrant] for entrant in event.pairings[block.pairing].entrants
+        )
         games = f"games {block.start + 1}-{block.start + block.count}"
         lines.append(Text(f"not played: {names}, {games}: {block.reason}", style="red"))
     return lines
@@ -179,7 +190,8 @@ def tournament_summary(event: Event, standings: Standings) -> RenderableType:
 
 class Crosstable:
     """Each player's wins-draws-losses against each other player, points and Elo rating, best first;
-    where the cells do not fit the width they are left out (the standings stay) and the caption says so."""
+    where the cells do not fit the width they are left out (the standings stay) and the caption says
+    so."""
 
     def __init__(self, standings: Standings) -> None:
         self.standings = standings
@@ -192,7 +204,10 @@ class Crosstable:
         """The table, with the cells where every column fits `width` at its natural size."""
         standings = self.standings
         order = standings.order
-        cells = [["-" if column == row else _games(standings.sides[row, column]) for column in order] for row in order]
+        cells = [
+            ["-" if column == row else _games(standings.sides[row, column]) for column in order]
+            for row in order
+        ]
         points = [f"{standings.points[row]:g}" for row in order]
         widths = [
             len(str(len(order))),
@@ -200,7 +215,10 @@ class Crosstable:
             max(map(len, [*points, "points"])),
         ]
         widths += [len("1500")] if standings.ratings else []
-        widths += [max([len(str(place + 1)), *(len(line[place]) for line in cells)]) for place in range(len(order))]
+        widths += [
+            max([len(str(place + 1)), *(len(line[place]) for line in cells)])
+            for place in range(len(order))
+        ]
         # a column is its widest text plus two of padding and one of rule; the table one rule more
         needed = 1 + sum(width + 3 for width in widths)
         shown = needed <= width
@@ -211,9 +229,14 @@ class Crosstable:
             if shown
             else f"cells left out: they need {needed} columns, not {width} (--json has them)"
         ]
-        caption.append("Elo: maximum likelihood, mean 1500" if standings.ratings else "Elo: left out (interrupted)")
         caption.append(
-            "points: a win 1, a draw ½, margins not counted: perfect play keeps its proven value and does not "
+            "Elo: maximum likelihood, mean 1500"
+            if standings.ratings
+            else "Elo: left out (interrupted)"
+        )
+        caption.append(
+            "points: a win 1, a draw ½, margins not counted: perfect play keeps its proven value "
+            "and does not "
             "press random's mistakes, so it can rank below a weaker engine"
         )
         table = Table(caption="\n".join(caption), caption_justify="left")
@@ -228,7 +251,9 @@ class Crosstable:
         for place, (row, line) in enumerate(zip(order, cells, strict=True), start=1):
             rating = [f"{standings.ratings[row]:.0f}"] if standings.ratings else []
             shown_cells = line if shown else []
-            table.add_row(str(place), Text(standings.names[row]), *shown_cells, points[place - 1], *rating)
+            table.add_row(
+                str(place), Text(standings.names[row]), *shown_cells, points[place - 1], *rating
+            )
         return table
 
 

@@ -1,9 +1,10 @@
-"""Each built-in game type's presentation, registered once; any other game (a plugin) gets the generic one.
+"""Each built-in game type's presentation, registered once; any other game (a plugin) gets the
+generic one.
 
 Adding a game's = its drawing and wording functions in its own `ui/` module and one entry in
 PRESENTATIONS below, keyed by the game's class. A plugin game reaches nimmax behind the guard
-(`guard.PluginGame`), a type of its own, so it is shown generically whatever name it takes, by
-its own `render` where it has one.
+(`guard.PluginGame`), a type of its own, so it is shown generically whatever name it takes, by its
+own `render` where it has one.
 """
 
 from __future__ import annotations
@@ -27,10 +28,17 @@ GENERIC = Presentation()
 
 PRESENTATIONS: Mapping[type[AnyGame], Presentation] = MappingProxyType(
     {
-        SimpleNim: Presentation(nim.render_simple_nim, nim.simple_nim_rules, ending=nim.counter_ending),
+        SimpleNim: Presentation(
+            nim.render_simple_nim, nim.simple_nim_rules, ending=nim.counter_ending
+        ),
         Nim: Presentation(nim.render_nim, nim.nim_rules, ending=nim.counter_ending),
         SplitNim: Presentation(nim.render_split_nim, nim.split_nim_rules, ending=nim.split_ending),
-        MNK: Presentation(boards.render_board, boards.mnk_rules, ending=boards.line_ending, notice=boards.books_notice),
+        MNK: Presentation(
+            boards.render_board,
+            boards.mnk_rules,
+            ending=boards.line_ending,
+            notice=boards.books_notice,
+        ),
         Twenty48: Presentation(
             twenty48.render,
             twenty48.rules,

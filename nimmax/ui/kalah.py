@@ -79,7 +79,10 @@ def _status(game: AnyGame, state: Position, last_move: Any) -> Text:
     mover = names[state.player]
     if state.again:
         sown = f" (pit {last_move})" if last_move is not None else ""
-        return Text(f"Extra turn: {mover}'s last seed{sown} landed in the store, so {mover} moves again", style=MOVER)
+        return Text(
+            f"Extra turn: {mover}'s last seed{sown} landed in the store, so {mover} moves again",
+            style=MOVER,
+        )
     return Text(f"{mover} to move", style="bold")
 
 
@@ -87,16 +90,22 @@ def kalah_rules(game: AnyGame) -> Rules:
     """Kalah's rules, with its number of pits."""
     assert isinstance(game, Kalah)
     return Rules(
-        "Empty one of your pits and sow its seeds one by one counter-clockwise, into your pits, your store "
-        "and the opponent's pits (never their store). A last seed in your store: move again. A last seed "
-        "in an empty pit of yours captures the seeds opposite. When a side's pits are empty, each side's "
+        "Empty one of your pits and sow its seeds one by one counter-clockwise, into your pits, "
+        "your store "
+        "and the opponent's pits (never their store). A last seed in your store: move again. A "
+        "last seed "
+        "in an empty pit of yours captures the seeds opposite. When a side's pits are empty, each "
+        "side's "
         "seeds go to its own store; the most seeds in store wins.",
         f"a pit by its number from your left, 1 to {game.pits}: 3",
     )
 
 
-def kalah_outcome(game: AnyGame, state: Any, labels: Sequence[str], value: float | None = None) -> Outcome:
-    """Seeds each side ends with (store plus the pits it sweeps): "South wins 26–22", "Draw 24–24"."""
+def kalah_outcome(
+    game: AnyGame, state: Any, labels: Sequence[str], value: float | None = None
+) -> Outcome:
+    """Seeds each side ends with (store plus the pits it sweeps): "South wins 26–22", "Draw
+    24–24"."""
     totals = [state.store(seat) + sum(state.row(seat)) for seat in range(2)]
     if totals[0] == totals[1]:
         return f"Draw {totals[0]}–{totals[1]}", None

@@ -19,8 +19,9 @@ def read_one_key(
     input: Input | None = None,
     output: Output | None = None,
 ) -> str:
-    """Show `hint` on one line and wait for a key of `meanings` (prompt_toolkit's key name to what it
-    means) whose meaning `accepts`: that meaning; another rings the bell. Ctrl-C raises KeyboardInterrupt."""
+    """Show `hint` on one line and wait for a key of `meanings` (prompt_toolkit's key name to what
+    it means) whose meaning `accepts`: that meaning; another rings the bell. Ctrl-C raises
+    KeyboardInterrupt."""
     bindings = KeyBindings()
 
     def answer(meaning: str) -> Callable[[KeyPressEvent], None]:

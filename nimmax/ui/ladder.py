@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 
 class LadderBar:
-    """A ladder's view on a terminal: games done of all, elapsed, the leader (`sessions.events.LadderView`)."""
+    """A ladder's view on a terminal: games done of all, elapsed, the leader
+    (`sessions.events.LadderView`)."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
@@ -42,18 +43,26 @@ class LadderBar:
             transient=True,
         )
         with progress:
-            self.bar = progress, progress.add_task(f"ladder {escape(plan.game.spec)}", total=plan.total, leader="")
+            self.bar = (
+                progress,
+                progress.add_task(f"ladder {escape(plan.game.spec)}", total=plan.total, leader=""),
+            )
             yield progress
 
     def leading(self, event: Event, leader: Rung) -> None:
         """The games done and who leads."""
         if self.bar is not None:
             progress, task = self.bar
-            progress.update(task, completed=event.done, leader=f"leading: {escape(leader.name)} {leader.score:.0%}")
+            progress.update(
+                task,
+                completed=event.done,
+                leader=f"leading: {escape(leader.name)} {leader.score:.0%}",
+            )
 
 
 def ladder_view(console: Console) -> LadderBar | None:
-    """How a ladder is drawn as it is played on `console`: a progress line on a terminal, else nothing."""
+    """How a ladder is drawn as it is played on `console`: a progress line on a terminal, else
+    nothing."""
     return LadderBar(console) if console.is_terminal else None
 
 
@@ -98,13 +107,18 @@ def _seconds(value: float) -> str:
     return f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s"
 
 
-def ladder_summary(event: Event, seconds: float | None, standings: Standings, rungs: Sequence[Rung]) -> RenderableType:
+def ladder_summary(
+    event: Event, seconds: float | None, standings: Standings, rungs: Sequence[Rung]
+) -> RenderableType:
     """The heading, the standings and the crosstable of a ladder (so far, when interrupted), from
     `duel.standings` and `ladder.ladder` of the event."""
     status = "interrupted after" if event.interrupted else "played"
     pace = f"{seconds:g} s a move" if seconds is not None else "each engine's own time a move"
     plan = event.plan
-    heading = f"{plan.game.spec}: ladder at {pace}, {status} {event.done} of {plan.total} games, seed {plan.seed}"
+    heading = (
+        f"{plan.game.spec}: ladder at {pace}, {status} {event.done} of {plan.total} games, "
+        f"seed {plan.seed}"
+    )
     if plan.openings:
         heading += f", each pair of games from its own {plan.openings} random plies"
     return Group(

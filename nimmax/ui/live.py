@@ -57,11 +57,14 @@ def rate(nodes: int, seconds: float, unit: str = "nodes") -> str:
 class LiveSearch:
     """Watches the searches made inside `watching()`: draws their progress, and moves on Ctrl-C."""
 
-    def __init__(self, game: AnyGame, console: Console, stop_words: str = "Ctrl-C moves now") -> None:
+    def __init__(
+        self, game: AnyGame, console: Console, stop_words: str = "Ctrl-C moves now"
+    ) -> None:
         self.game, self.console, self.stop_words = game, console, stop_words
         self.interrupted = False
         self.state: Any = None
-        """The position searched, where the caller says (its depths are clamped to the plies left there)."""
+        """The position searched, where the caller says (its depths are clamped to the plies left
+        there)."""
         self.last: SearchResult | None = None
         self.label = ""
         self._live: Live | None = None
@@ -71,7 +74,9 @@ class LiveSearch:
     def working(self, game: G) -> G:
         """`game` for the searches shown here: work for the cache (a book being made) shows its bar
         under this line and stops with the search, keeping what is done (`cache.at_work`)."""
-        return cache.at_work(game, progress=partial(building, self.console), halted=lambda: self.interrupted)
+        return cache.at_work(
+            game, progress=partial(building, self.console), halted=lambda: self.interrupted
+        )
 
     @contextmanager
     def watching(self, label: str) -> Iterator[LiveSearch]:
@@ -81,9 +86,12 @@ class LiveSearch:
         if threading.current_thread() is threading.main_thread():
             previous = signal.signal(signal.SIGINT, self._on_interrupt)
         try:
-            with interrupt.answering(self._answer_now):  # SIGTERM and SIGHUP: an answer now, as Ctrl-C
+            # SIGTERM and SIGHUP: an answer now, as Ctrl-C
+            with interrupt.answering(self._answer_now):
                 if self.console.is_terminal:
-                    with Live(Text(f"{label}…", style="dim"), console=self.console, transient=True) as live:
+                    with Live(
+                        Text(f"{label}…", style="dim"), console=self.console, transient=True
+                    ) as live:
                         self._live = live
                         yield self
                 else:
@@ -96,7 +104,8 @@ class LiveSearch:
     def _on_interrupt(self, signum: int, frame: FrameType | None) -> None:
         now, pressed = time.perf_counter(), self._pressed
         self._pressed = now
-        if self.interrupted or now - pressed < DOUBLE_PRESS:  # twice: stop everything, as without a search
+        # twice: stop everything, as without a search
+        if self.interrupted or now - pressed < DOUBLE_PRESS:
             raise KeyboardInterrupt
         self.interrupted = True
 
@@ -119,7 +128,10 @@ class LiveSearch:
     def line(self, searcher: Progress) -> Text:
         """The live line: what the search knows so far, then its speed (MCTS: in simulations)."""
         game, last, budget = self.game, self.last, searcher.budget
-        simulating, root = searcher.simulates, searcher.position if searcher.position is not None else self.state
+        simulating, root = (
+            searcher.simulates,
+            searcher.position if searcher.position is not None else self.state,
+        )
         if last is not None and last.move is not None:
             depth = last.depth if root is None else clamped(game, root, last.depth)
             known = f"depth {depth} · best {game.format_move(last.move)} · "
@@ -130,12 +142,21 @@ class LiveSearch:
                 known = "searching"
             else:
                 move, value, count = best
-                known = "" if simulating else f"{count} root move{'s' if count != 1 else ''} searched · "
-                known += f"best so far {game.format_move(move)} {value_text(game, value, searcher.unhorizoned(), 0)}"
+                known = (
+                    ""
+                    if simulating
+                    else f"{count} root move{'s' if count != 1 else ''} searched · "
+                )
+                valued = value_text(game, value, searcher.unhorizoned(), 0)
+                known += f"best so far {game.format_move(move)} {valued}"
         elapsed, unit = budget.elapsed, "simulations" if simulating else "nodes"
         return Text.assemble(
             (f"{self.label}: ", "bold"),
             (known, ""),
-            (f" · {budget.nodes:,} {unit} · {rate(budget.nodes, elapsed, unit)} · {elapsed:.1f} s", "dim"),
+            (
+                f" · {budget.nodes:,} {unit} · {rate(budget.nodes, elapsed, unit)} · "
+                f"{elapsed:.1f} s",
+                "dim",
+            ),
             (f"   ({self.stop_words})", "dim italic"),
         )

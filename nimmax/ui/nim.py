@@ -1,9 +1,10 @@
-"""Rich views of the Nim family: each pile a numbered row of counters, the last move marked; their rules and endings.
+"""Rich views of the Nim family: each pile a numbered row of counters, the last move marked; their
+rules and endings.
 
-Counters just taken stay visible as hollow red rings beside the pile they came from; the
-two piles a split made are marked; piles too small to split in Split-Nim are dimmed. A game of
-more than SHOWN_PILES piles shows the piles around the last move and a count of them all, so a
-board of thousands of piles is drawn at once.
+Counters just taken stay visible as hollow red rings beside the pile they came from; the two piles a
+split made are marked; piles too small to split in Split-Nim are dimmed. A game of more than
+SHOWN_PILES piles shows the piles around the last move and a count of them all, so a board of
+thousands of piles is drawn at once.
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ from nimmax.ui.presentation import Rules
 from nimmax.ui.text import words_shown
 
 SHOWN = 24
-"""Counters drawn per row at most (a pile of many, its count and a mark fit 80 columns); a longer pile
-is drawn cut short with its count beside it."""
+"""Counters drawn per row at most (a pile of many, its count and a mark fit 80 columns); a longer
+pile is drawn cut short with its count beside it."""
 
 SHOWN_PILES = 24
-"""Piles drawn at most; a game of more shows those near the last move (NEAR each side), the first ones at the start."""
+"""Piles drawn at most; a game of more shows those near the last move (NEAR each side), the first
+ones at the start."""
 
 NEAR = 2
 """Piles drawn each side of a pile the last move changed, on a board of more than SHOWN_PILES."""
@@ -45,20 +47,26 @@ def counters(count: int, taken: int = 0, style: str = "bold yellow") -> Text:
 
 
 def shown_piles(rows: Sequence[Row]) -> list[int]:
-    """The piles a board draws: all of SHOWN_PILES or fewer; of more, those within NEAR of a marked pile
-    (or the first SHOWN_PILES // 2 where none is marked)."""
+    """The piles a board draws: all of SHOWN_PILES or fewer; of more, those within NEAR of a marked
+    pile (or the first SHOWN_PILES // 2 where none is marked)."""
     if len(rows) <= SHOWN_PILES:
         return list(range(len(rows)))
     marked = [index for index, (_, _, mark, _) in enumerate(rows) if mark]
     if not marked:
         return list(range(SHOWN_PILES // 2))
-    near = {index for mark in marked for index in range(mark - NEAR, mark + NEAR + 1) if 0 <= index < len(rows)}
+    near = {
+        index
+        for mark in marked
+        for index in range(mark - NEAR, mark + NEAR + 1)
+        if 0 <= index < len(rows)
+    }
     return sorted(near)
 
 
 def board(game: AnyGame, state: Any, rows: Sequence[Row]) -> RenderableType:
-    """Rows of (counters, taken, mark, counter style) in a panel saying whose turn it is; of many piles,
-    those near the last move, a gap marked where piles are left out, and the count of them all."""
+    """Rows of (counters, taken, mark, counter style) in a panel saying whose turn it is; of many
+    piles, those near the last move, a gap marked where piles are left out, and the count of them
+    all."""
     shown = shown_piles(rows)
     width = max(len(str(rows[index][0])) for index in shown)
     table = Table.grid(padding=(0, 2))
@@ -82,14 +90,23 @@ def board(game: AnyGame, state: Any, rows: Sequence[Row]) -> RenderableType:
         left = sum(1 for count, *_ in rows if count)
         status = f"{len(rows):,} piles, {left:,} not empty · {status}"
     return Panel(
-        table, title=words_shown(game), title_align="left", subtitle=status, subtitle_align="right", expand=False
+        table,
+        title=words_shown(game),
+        title_align="left",
+        subtitle=status,
+        subtitle_align="right",
+        expand=False,
     )
 
 
-def render_simple_nim(game: AnyGame, state: Pile, last_move: Any, bottom: int = 0) -> RenderableType:
+def render_simple_nim(
+    game: AnyGame, state: Pile, last_move: Any, bottom: int = 0
+) -> RenderableType:
     """Simple-Nim: the one pile, with the counters just taken."""
     taken = int(last_move) if last_move is not None else 0
-    return board(game, state, [(state.counters, taken, f"← took {taken}" if taken else "", "bold yellow")])
+    return board(
+        game, state, [(state.counters, taken, f"← took {taken}" if taken else "", "bold yellow")]
+    )
 
 
 def render_nim(game: AnyGame, state: Piles, last_move: Any, bottom: int = 0) -> RenderableType:
@@ -101,8 +118,11 @@ def render_nim(game: AnyGame, state: Piles, last_move: Any, bottom: int = 0) -> 
     return board(game, state, rows)
 
 
-def render_split_nim(game: AnyGame, state: Piles, last_move: Any, bottom: int = 0) -> RenderableType:
-    """Split-Nim: every pile, the two just made marked, piles of one or two dimmed (they cannot split)."""
+def render_split_nim(
+    game: AnyGame, state: Piles, last_move: Any, bottom: int = 0
+) -> RenderableType:
+    """Split-Nim: every pile, the two just made marked, piles of one or two dimmed (they cannot
+    split)."""
     made = {last_move.pile, last_move.pile + 1} if isinstance(last_move, Split) else set()
     rows = []
     for index, count in enumerate(state.piles):
@@ -131,7 +151,8 @@ def simple_nim_rules(game: AnyGame) -> Rules:
 def nim_rules(game: AnyGame) -> Rules:
     """Nim's rules, misère or normal play."""
     return Rules(
-        f"A move takes any number of counters from one pile. Whoever takes the last counter {_last_counter(game)}.",
+        "A move takes any number of counters from one pile. Whoever takes the last counter "
+        f"{_last_counter(game)}.",
         "pile:counters, 3:4 takes 4 from pile 3 (also typed 3 4)",
         f"the last counter {_last_counter(game)}",
     )
@@ -140,7 +161,8 @@ def nim_rules(game: AnyGame) -> Rules:
 def split_nim_rules(game: AnyGame) -> Rules:
     """Grundy's game's rules."""
     return Rules(
-        "A move splits one pile into two unequal piles (piles of 1 and 2 cannot be split). Whoever cannot move loses.",
+        "A move splits one pile into two unequal piles (piles of 1 and 2 cannot be split). "
+        "Whoever cannot move loses.",
         "pile:part+part, 1:4+2 splits pile 1 into 4 and 2 (also typed 1 4)",
     )
 
@@ -150,7 +172,9 @@ def counter_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int |
     if last is None:
         return "no counters to take"
     misere = getattr(game, "misere", True)
-    return f"{labels[last]} took the last counter, and " + ("loses (misère play)" if misere else "wins (normal play)")
+    return f"{labels[last]} took the last counter, and " + (
+        "loses (misère play)" if misere else "wins (normal play)"
+    )
 
 
 def split_ending(game: AnyGame, state: Any, labels: Sequence[str], last: int | None) -> str:

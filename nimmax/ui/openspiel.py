@@ -32,6 +32,8 @@ def rules(game: AnyGame) -> Rules:
     """OpenSpiel's name for the game; its moves as OpenSpiel writes them."""
     own = unguarded(game)
     return Rules(
-        f"{getattr(own, 'summary', game.name)}, as OpenSpiel plays it (see OpenSpiel's documentation).",
-        "moves as OpenSpiel writes them (type `moves` to list them); case does not matter where unambiguous",
+        f"{getattr(own, 'summary', game.name)}, as OpenSpiel plays it (see OpenSpiel's "
+        "documentation).",
+        "moves as OpenSpiel writes them (type `moves` to list them); case does not matter where "
+        "unambiguous",
     )

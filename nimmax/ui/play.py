@@ -57,7 +57,8 @@ def end_value(game: AnyGame, state: Any) -> float | None:
 
 
 class PlaySession:
-    """One game between players given by spec, shown on a console; people answer through a reader."""
+    """One game between players given by spec, shown on a console; people answer through a
+    reader."""
 
     def __init__(
         self,
@@ -109,11 +110,14 @@ class PlaySession:
                     self.taken_back(made)
                     continue
                 self.show(made)
-                interrupt.raise_pending()  # SIGTERM or SIGHUP made the engine move now: the game ends here
+                # SIGTERM or SIGHUP made the engine move now: the game ends here
+                interrupt.raise_pending()
         moves_made = sum(ply.seat != CHANCE for ply in self.match.history)
         last = next((ply.seat for ply in reversed(self.match.history) if ply.seat != CHANCE), None)
         state = self.match.state
-        shown = banner(game, state, self.labels, self.humans, moves_made, last, end_value(game, state))
+        shown = banner(
+            game, state, self.labels, self.humans, moves_made, last, end_value(game, state)
+        )
         self.console.print(shown)
         return self.match.record()
 
@@ -131,9 +135,13 @@ class PlaySession:
         if ply.seat == CHANCE:
             self.console.print(f"[dim]chance: {move}[/dim]")
         else:
-            line = f"[bold]{escape(self.labels[ply.seat])}[/bold] plays [bold cyan]{move}[/bold cyan]"
+            line = (
+                f"[bold]{escape(self.labels[ply.seat])}[/bold] plays [bold cyan]{move}[/bold cyan]"
+            )
             if ply.search is not None:
-                line += f"   [dim]{escape(engine_status(game, ply.before, ply.move, ply.search))}[/dim]"
+                line += (
+                    f"   [dim]{escape(engine_status(game, ply.before, ply.move, ply.search))}[/dim]"
+                )
                 if self.live.interrupted:
                     line += "   [yellow]moved now at Ctrl-C (twice ends the game)[/yellow]"
             elif ply.seat not in self.humans:
@@ -142,14 +150,19 @@ class PlaySession:
         if worth_drawing(game, ply.after):
             self.console.print(render(game, ply.after, ply.move, self.bottom))
         if self.delay > 0 and ply.seat not in self.humans and ply.seat != CHANCE:
-            time.sleep(min(self.delay, MAX_DELAY))  # the CLI refuses more; a caller's inf must not overflow sleep
+            # the CLI refuses more; a caller's inf must not overflow sleep
+            time.sleep(min(self.delay, MAX_DELAY))
 
     def controls(self) -> str:
         """The banner's line naming the commands that work in this game with this reader."""
-        return str(getattr(self.reader, "controls", "") or controls(self.shortcuts, self.interactive, self.engines))
+        return str(
+            getattr(self.reader, "controls", "")
+            or controls(self.shortcuts, self.interactive, self.engines)
+        )
 
     def read(self, game: AnyGame, state: Any, prompt: str) -> str:
-        """One answer from the person to move; without a terminal, the reader is made at the first human turn."""
+        """One answer from the person to move; without a terminal, the reader is made at the first
+        human turn."""
         if self.reader is None:
             # Output piped away but a person typing: the prompt goes to stderr, which they see.
             self.reader = LineReader(sys.stdin, sys.stderr if sys.stdin.isatty() else None)
@@ -185,23 +198,30 @@ class PlaySession:
             else:
                 try:
                     move = game.parse_move(text, state)
-                    if move not in game.actions(state):  # a plugin's parser may read a move it cannot make
+                    # a plugin's parser may read a move it cannot make
+                    if move not in game.actions(state):
                         raise IllegalMove(f"{quoted(text.strip())} is not a legal move here")
                     return move
                 except BadInput as error:
                     self.console.print(f"[red]{escape(refusal(game, state, error))}[/red]")
 
     def taken_back(self, taken: TakenBack) -> None:
-        """What a person's take-back took back (the match has gone back), and the board it leaves."""
+        """What a person's take-back took back (the match has gone back), and the board it
+        leaves."""
         if not taken.plies:
             self.console.print("[yellow]nothing to take back yet[/yellow]")
             return
-        whose = [f"{self.game.player_names[ply.seat]}'s" if ply.seat != CHANCE else "chance's" for ply in taken.plies]
+        whose = [
+            f"{self.game.player_names[ply.seat]}'s" if ply.seat != CHANCE else "chance's"
+            for ply in taken.plies
+        ]
         moves = ", ".join(self.game.format_move(ply.move) for ply in taken.plies)
         moves += f" ({' and '.join(whose)})"
         self.console.print(f"[yellow]took back {escape(moves)}[/yellow]")
         history = self.match.history
-        self.console.print(render(self.game, self.match.state, history[-1].move if history else None, self.bottom))
+        self.console.print(
+            render(self.game, self.match.state, history[-1].move if history else None, self.bottom)
+        )
 
     def hint(self, state: Any) -> None:
         """The best move by the opponent's engine (or a quick search), with its value for the mover
@@ -217,23 +237,29 @@ class PlaySession:
         refutes it, searched again by that engine (its table still warm)."""
         ply = self.session.last_searched()
         if ply is None:
-            self.console.print("[yellow]no engine has moved yet; hint shows the best move here[/yellow]")
+            self.console.print(
+                "[yellow]no engine has moved yet; hint shows the best move here[/yellow]"
+            )
             return
         with self.live.watching("why"):
             why = self.session.why(ply)
         move = escape(self.game.format_move(ply.move))
-        self.console.print(f"why [bold]{escape(self.labels[ply.seat])}[/bold] played [bold cyan]{move}[/bold cyan]:")
+        self.console.print(
+            f"why [bold]{escape(self.labels[ply.seat])}[/bold] played [bold cyan]{move}[/bold "
+            "cyan]:"
+        )
         self.console.print(why_table(self.game, ply.before, why.lines, ply.move, why.result.depth))
 
     def help(self, state: Any) -> None:
-        """The game's rules and move notation in short, with moves of this position; then the commands
-        with their short words and keys."""
+        """The game's rules and move notation in short, with moves of this position; then the
+        commands with their short words and keys."""
         game = self.game
         keyed = str(getattr(self.reader, "keys", ""))
         rules = rules_of(game)
         examples = ", ".join(move_examples(game, state, 3))
         self.console.print(f"[bold]Rules:[/bold] {escape(rules.rules)}")
-        if keyed:  # a key reader: one key a move, no words typed, so the keys that act, not the typed notation
+        # a key reader: one key a move, no words typed, so the keys that act, not the typed notation
+        if keyed:
             self.console.print(f"[bold]Keys:[/bold] {escape(keyed)}")
             for name in ("help", "hint", "undo", "quit"):
                 self.console.print(f"  [bold]{name:<6}[/bold] {COMMANDS[name]}")
@@ -248,7 +274,9 @@ class PlaySession:
             shown = " / ".join(other for other in (short.get(name), keys.get(name), name) if other)
             self.console.print(f"  [bold]{escape(shown):<16}[/bold] {meaning}")
         if self.interactive:
-            self.console.print("[dim]At the prompt: Tab completes, ↑ recalls earlier answers, Ctrl-D quits.[/dim]")
+            self.console.print(
+                "[dim]At the prompt: Tab completes, ↑ recalls earlier answers, Ctrl-D quits.[/dim]"
+            )
 
 
 def play(
@@ -292,15 +320,23 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
     console.print(Text(title(game, labels), style="bold"))
     if worth_drawing(game, states[0]):
         console.print(render(game, states[0], bottom=bottom))
-    for number, (text, before, after) in enumerate(zip(record.moves, states, states[1:], strict=False), start=1):
+    for number, (text, before, after) in enumerate(
+        zip(record.moves, states, states[1:], strict=False), start=1
+    ):
         seat = game.to_move(before)
         if seat == CHANCE:
             console.print(f"[dim]chance: {escape(text)}[/dim]")
         else:
-            time.sleep(min(delay, MAX_DELAY))  # the CLI refuses more; a caller's inf must not overflow sleep
-            console.print(f"{number}. [bold]{escape(labels[seat])}[/bold] plays [bold cyan]{escape(text)}[/bold cyan]")
+            # the CLI refuses more; a caller's inf must not overflow sleep
+            time.sleep(min(delay, MAX_DELAY))
+            console.print(
+                f"{number}. [bold]{escape(labels[seat])}[/bold] plays [bold "
+                f"cyan]{escape(text)}[/bold cyan]"
+            )
         if worth_drawing(game, after):
             console.print(render(game, after, game.parse_move(text, before), bottom))
     moves_made = sum(game.to_move(state) != CHANCE for state in states[:-1])
     value = end_value(game, states[-1])
-    console.print(banner(game, states[-1], labels, humans, moves_made, last_mover(game, states), value))
+    console.print(
+        banner(game, states[-1], labels, humans, moves_made, last_mover(game, states), value)
+    )

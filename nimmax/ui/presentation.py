@@ -1,7 +1,8 @@
-"""The shape of a game's presentation: how its positions are drawn, its moves read and its results worded.
+"""The shape of a game's presentation: how its positions are drawn, its moves read and its results
+worded.
 
-A game type's `Presentation` is registered once, in `ui.games`; each part left None is the
-generic one (`ui.render`, `ui.prompt`, `ui.results`, `ui.rules`), which is also all a plugin gets.
+A game type's `Presentation` is registered once, in `ui.games`; each part left None is the generic
+one (`ui.render`, `ui.prompt`, `ui.results`, `ui.rules`), which is also all a plugin gets.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ Outcome = tuple[str, int | None]
 """A finished game in words, and the seat it went well for (None: neither, or a draw)."""
 
 Renderer = Callable[[AnyGame, Any, Any, int], RenderableType]
-"""Draws `(game, state, last_move, bottom)`: `bottom` is the seat whose side is drawn nearest the viewer."""
+"""Draws `(game, state, last_move, bottom)`: `bottom` is the seat whose side is drawn nearest the
+viewer."""
 
 MoveReader = Callable[[AnyGame, Any, str], str]
 """Reads one answer from a person for `state` of `game`, showing the prompt text."""
@@ -60,9 +62,11 @@ class Presentation:
     render: Renderer | None = None
     rules: Callable[[AnyGame], Rules] | None = None
     outcome: Callable[[AnyGame, Any, Sequence[str], float | None], Outcome] | None = None
-    """A finished game in the game's words; the float is the game's value from its start, where `valued`."""
+    """A finished game in the game's words; the float is the game's value from its start, where
+    `valued`."""
     valued: bool = False
-    """Whether `outcome` reads the result against the game's value, which the caller searches for and passes."""
+    """Whether `outcome` reads the result against the game's value, which the caller searches for
+    and passes."""
     value: Callable[[AnyGame, float, int | None], str] | None = None
     """A proven value for the side to move (the seat, where known) in the game's words."""
     margin: str | None = None
@@ -70,15 +74,18 @@ class Presentation:
     ending: Callable[[AnyGame, Any, Sequence[str], int | None], str] | None = None
     """Why a finished game ended; the seat is the one that made the last move."""
     status: Callable[[AnyGame, Any, Any, SearchResult], str] | None = None
-    """What an engine found for the move it plays in a state, where the generic status line would mislead."""
+    """What an engine found for the move it plays in a state, where the generic status line would
+    mislead."""
     standing: Callable[[AnyGame, Any], str] | None = None
     """How a game left unfinished stands, where its banner says more than the moves made."""
     notice: Callable[[AnyGame], str | None] | None = None
-    """A line shown under the title before play (Connect Four: the opening books are not installed)."""
+    """A line shown under the title before play (Connect Four: the opening books are not
+    installed)."""
     reader: Callable[[], MoveReader] | None = None
     """The factory of the game's own terminal reader (one per session); a line prompt otherwise."""
     letters: frozenset[str] = frozenset()
-    """Single letters its notation reads as moves in some position, though not always in the first."""
+    """Single letters its notation reads as moves in some position, though not always in the
+    first."""
 
 
 SAMPLED_MOVES = 1000
@@ -100,4 +107,8 @@ def move_examples(game: AnyGame, state: Any, count: int) -> list[str]:
 
 def notation_order(text: str) -> list[tuple[int, str]]:
     """A sort key reading the numbers in a move's text by value (`1:9` before `1:10`)."""
-    return [(int(part), "") if part.isdigit() else (-1, part) for part in re.split(r"(\d+)", text) if part]
+    return [
+        (int(part), "") if part.isdigit() else (-1, part)
+        for part in re.split(r"(\d+)", text)
+        if part
+    ]

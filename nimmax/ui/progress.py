@@ -1,4 +1,5 @@
-"""The progress bar of a duel or tournament on a terminal: loaded only there, with rich's progress module."""
+"""The progress bar of a duel or tournament on a terminal: loaded only there, with rich's progress
+module."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ class RateColumn(ProgressColumn):
 
 
 def events_bar(console: Console) -> Progress:
-    """The bar: game spec, games done of all, wins and draws so far (the `score` field), rate, ETA; gone when done."""
+    """The bar: game spec, games done of all, wins and draws so far (the `score` field), rate, ETA;
+    gone when done."""
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),

@@ -39,9 +39,10 @@ SHORT = MappingProxyType({"?": "help", "u": "undo", "q": "quit"})
 
 
 def short_words(game: AnyGame) -> dict[str, str]:
-    """The short words that answer a command in `game`: `?` always, `u` and `q` unless a move is written so
-    (a Connect Four board of 21 columns has a column u)."""
-    state, letters = game.initial_state(), presentation(game).letters  # 2048's `u` is up, though not at first
+    """The short words that answer a command in `game`: `?` always, `u` and `q` unless a move is
+    written so (a Connect Four board of 21 columns has a column u)."""
+    # 2048's `u` is up, though not at first
+    state, letters = game.initial_state(), presentation(game).letters
     words = {}
     for word, command in SHORT.items():
         if word == "?" or not (word in letters or _is_move(game, word, state)):
@@ -66,8 +67,8 @@ def command_of(text: str, shortcuts: dict[str, str]) -> str | None:
 
 def controls(shortcuts: dict[str, str], keys: bool = False, why: bool = False) -> str:
     """The commands that work, for the banner, each with its short word and (`keys`: at a terminal
-    prompt) its function key: "Type a move, or: ? / F1 / help · F2 / hint · u / F3 / undo · q / quit";
-    `why` where an engine plays, whose moves it explains."""
+    prompt) its function key: "Type a move, or: ? / F1 / help · F2 / hint · u / F3 / undo · q /
+    quit"; `why` where an engine plays, whose moves it explains."""
     short = {command: word for word, command in shortcuts.items()}
     function = {command: key.upper() for key, command in KEYS.items()} if keys else {}
     parts = []
@@ -92,11 +93,19 @@ class MoveCompleter(Completer):
 
     def __init__(self, game: AnyGame, state: Any) -> None:
         self.moves = move_examples(game, state, COMPLETED_MOVES)
-        if (narrowing := part(game, Capability.NARROWING)) is not None:  # a big board: the stones' neighbours first
-            shown = {game.format_move(action) for action in narrowing.heuristic_actions(state) or ()}
-            self.moves = [*sorted(shown, key=notation_order), *(move for move in self.moves if move not in shown)]
+        # a big board: the stones' neighbours first
+        if (narrowing := part(game, Capability.NARROWING)) is not None:
+            shown = {
+                game.format_move(action) for action in narrowing.heuristic_actions(state) or ()
+            }
+            self.moves = [
+                *sorted(shown, key=notation_order),
+                *(move for move in self.moves if move not in shown),
+            ]
 
-    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterator[Completion]:
         typed = document.text_before_cursor
         wanted = typed.lstrip().lower()
         for word, meta in [*((move, "move") for move in self.moves), *COMMANDS.items()]:
@@ -113,25 +122,30 @@ class MoveValidator(Validator):
     def validate(self, document: Document) -> None:
         text = document.text.strip()
         if not text:
-            raise ValidationError(message=f"type a move ({legal_text(self.game, self.state, 8)}) or ? for help")
+            raise ValidationError(
+                message=f"type a move ({legal_text(self.game, self.state, 8)}) or ? for help"
+            )
         if command_of(text, self.shortcuts) is not None:
             return
         try:
             self.game.parse_move(text, self.state)
         except BadInput as error:
-            raise ValidationError(len(document.text), refusal(self.game, self.state, error)) from None
+            raise ValidationError(
+                len(document.text), refusal(self.game, self.state, error)
+            ) from None
 
 
 def command_keys(why: bool = True) -> KeyBindings:
-    """F1 help, F2 hint, F3 undo, F4 why (only where an engine plays: `why`), and `?` (no move has one)
-    for help: answer the prompt with the command at once, whatever mode the prompt is in."""
+    """F1 help, F2 hint, F3 undo, F4 why (only where an engine plays: `why`), and `?` (no move has
+    one) for help: answer the prompt with the command at once, whatever mode the prompt is in."""
     bindings = KeyBindings()
     for key, command in {**KEYS, "?": "help"}.items():
         if command == "why" and not why:
             continue
 
         def answer(event: KeyPressEvent, command: str = command) -> None:
-            if event.app.layout.is_searching:  # else the next prompt would open inside the closed search field
+            # else the next prompt would open inside the closed search field
+            if event.app.layout.is_searching:
                 stop_search()
             event.app.exit(result=command)
 
@@ -148,8 +162,9 @@ def command_keys(why: bool = True) -> KeyBindings:
 
 
 def refused_answers_replaced() -> KeyBindings:
-    """A refused answer stays shown with its refusal, to be corrected (arrows, backspace), but the first
-    character typed over it untouched starts a new answer instead of being appended to the refused one."""
+    """A refused answer stays shown with its refusal, to be corrected (arrows, backspace), but the
+    first character typed over it untouched starts a new answer instead of being appended to the
+    refused one."""
     bindings = KeyBindings()
     refused = Condition(lambda: get_app().current_buffer.validation_error is not None)
 
@@ -189,10 +204,12 @@ class LinePrompt:
 
 
 LONGEST_LINE = 1000
-"""The most characters read as one typed answer: far more than any move or command (a record's move holds 100)."""
+"""The most characters read as one typed answer: far more than any move or command (a record's move
+holds 100)."""
 
 ENDLESS = 1_000_000
-"""Characters of one typed line skipped, past LONGEST_LINE, before it is taken for a line without end (/dev/zero)."""
+"""Characters of one typed line skipped, past LONGEST_LINE, before it is taken for a line without
+end (/dev/zero)."""
 
 
 class LineTooLong(BadInput):
@@ -200,7 +217,8 @@ class LineTooLong(BadInput):
 
 
 class LineReader:
-    """The reader without a full terminal: the next non-blank line of a stream, prompts shown if asked."""
+    """The reader without a full terminal: the next non-blank line of a stream, prompts shown if
+    asked."""
 
     def __init__(self, stream: TextIO, prompts: TextIO | None = None) -> None:
         self.stream, self.prompts = stream, prompts
@@ -212,14 +230,17 @@ class LineReader:
         while line := self.stream.readline(LONGEST_LINE + 1):
             if len(line.rstrip("\r\n")) > LONGEST_LINE:  # never read whole: a line may have no end
                 self._skip_line()
-                raise LineTooLong(f"a typed line is longer than {LONGEST_LINE:,} characters: no move or command is")
+                raise LineTooLong(
+                    f"a typed line is longer than {LONGEST_LINE:,} characters: no move or command "
+                    "is"
+                )
             if line.strip():
                 return line.strip()
         raise EOFError
 
     def _skip_line(self) -> None:
-        """Read past the rest of an over-long line, LONGEST_LINE characters at a time; BadInput (the input
-        ends here) when no end comes within ENDLESS characters."""
+        """Read past the rest of an over-long line, LONGEST_LINE characters at a time; BadInput (the
+        input ends here) when no end comes within ENDLESS characters."""
         for _ in range(ENDLESS // LONGEST_LINE):
             part = self.stream.readline(LONGEST_LINE)
             if not part or part.endswith("\n"):
@@ -228,18 +249,18 @@ class LineReader:
 
 
 def terminal_reader(game: AnyGame, why: bool = True) -> MoveReader:
-    """A new reader for a person at a terminal playing `game`: its presentation's own, else LinePrompt
-    (offering `why` and F4 only where an engine plays). A reader that reads single keys as moves says
-    so in its `controls` attribute, the banner's line."""
+    """A new reader for a person at a terminal playing `game`: its presentation's own, else
+    LinePrompt (offering `why` and F4 only where an engine plays). A reader that reads single keys
+    as moves says so in its `controls` attribute, the banner's line."""
     own = presentation(game).reader
     return own() if own is not None else LinePrompt(why)
 
 
 @contextmanager
 def quiet_keys(stream: TextIO) -> Iterator[None]:
-    """For a game at a terminal: keys pressed between prompts are neither echoed (an arrow would show
-    as `^[[D` among the board) nor held back until Enter; they wait for the next prompt to read them.
-    Ctrl-C still interrupts. The terminal's settings are put back at the end."""
+    """For a game at a terminal: keys pressed between prompts are neither echoed (an arrow would
+    show as `^[[D` among the board) nor held back until Enter; they wait for the next prompt to read
+    them. Ctrl-C still interrupts. The terminal's settings are put back at the end."""
     try:
         descriptor = stream.fileno()
         saved = termios.tcgetattr(descriptor)
@@ -252,5 +273,6 @@ def quiet_keys(stream: TextIO) -> Iterator[None]:
         termios.tcsetattr(descriptor, termios.TCSADRAIN, quiet)
         yield
     finally:
-        with contextlib.suppress(OSError, termios.error):  # a terminal that hung up has nothing to put back
+        # a terminal that hung up has nothing to put back
+        with contextlib.suppress(OSError, termios.error):
             termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)

@@ -15,8 +15,8 @@ from nimmax.numbers import quoted
 
 
 class RecordNotWritten(OSError):
-    """The record could not be written after the game, and was printed instead: an output error, which
-    the CLI says in one line (this one's text), exit 1."""
+    """The record could not be written after the game, and was printed instead: an output error,
+    which the CLI says in one line (this one's text), exit 1."""
 
     def __init__(self, said: str) -> None:
         super().__init__(None, said)
@@ -24,10 +24,11 @@ class RecordNotWritten(OSError):
 
 def write_record(record: GameRecord, path: Path, console: Console) -> None:
     """Save a record as JSON. The path was checked before the game (`files.check_writable`); if
-    writing fails even so, the record goes to stdout instead (stderr when stdout fails too), so no move
-    is lost, and one line says where it is: RecordNotWritten (the CLI says it on stderr, exit 1), or the
-    note of the Ctrl-C or the output error that ended the game."""
-    ending = sys.exc_info()[1]  # called from play()'s `finally`: a Ctrl-C or an output error may be on its way out
+    writing fails even so, the record goes to stdout instead (stderr when stdout fails too), so no
+    move is lost, and one line says where it is: RecordNotWritten (the CLI says it on stderr, exit
+    1), or the note of the Ctrl-C or the output error that ended the game."""
+    # called from play()'s `finally`: a Ctrl-C or an output error may be on its way out
+    ending = sys.exc_info()[1]
     carried = ending if isinstance(ending, KeyboardInterrupt | OSError) else None
     if is_stdout(path):  # after the game, whatever stdout was sent to (appended to, never replaced)
         _on_stdout(record.located(Path.cwd()).to_json() + "\n", console)
@@ -39,8 +40,11 @@ def write_record(record: GameRecord, path: Path, console: Console) -> None:
     except OSError as error:
         reason = error.strerror or str(error)
         where = _print_instead(text, console)
-        if isinstance(carried, KeyboardInterrupt):  # main() says it on the interrupt's line, with its code
-            carried.add_note(f"with the record {where}: it could not be written to {shown} ({reason})")
+        # main() says it on the interrupt's line, with its code
+        if isinstance(carried, KeyboardInterrupt):
+            carried.add_note(
+                f"with the record {where}: it could not be written to {shown} ({reason})"
+            )
             return
         said = f"the record was not written to {shown}: {reason}; it is {where}"
         if carried is not None:  # stdout failed: main() says so, then this
@@ -73,7 +77,8 @@ def _on_stdout(text: str, console: Console) -> None:
 
 
 def _print_instead(text: str, console: Console) -> str:
-    """Print a record that could not be written: on stdout, else on stderr; where it is now, or why it is lost."""
+    """Print a record that could not be written: on stdout, else on stderr; where it is now, or why
+    it is lost."""
     try:
         console.print(text, markup=False, highlight=False, soft_wrap=True)
         return "printed above"

@@ -20,9 +20,9 @@ PLUGIN_MOVES = 12
 
 
 def plugin_view(game: AnyGame, state: Any, last_move: Any, bottom: int = 0) -> RenderableType:
-    """A plugin's board: its own `render(state, last_move)` (a string, or any Rich renderable) where it
-    has one, else a generic view: the position in the game's notation, the last move, whose turn it is
-    and the moves to type."""
+    """A plugin's board: its own `render(state, last_move)` (a string, or any Rich renderable) where
+    it has one, else a generic view: the position in the game's notation, the last move, whose turn
+    it is and the moves to type."""
     own = getattr(game, "render", None)
     if callable(own):
         drawn = own(state, last_move)

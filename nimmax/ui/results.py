@@ -18,9 +18,12 @@ from nimmax.ui.games import presentation
 from nimmax.ui.presentation import Outcome
 
 
-def outcome(game: AnyGame, state: Any, labels: Sequence[str], value: float | None = None) -> Outcome:
+def outcome(
+    game: AnyGame, state: Any, labels: Sequence[str], value: float | None = None
+) -> Outcome:
     """A finished game in one line, in the game's own terms, and the seat it went well for; `value`
-    is the game's value from its start, for a game whose result is read against it (`Presentation.valued`)."""
+    is the game's value from its start, for a game whose result is read against it
+    (`Presentation.valued`)."""
     own = presentation(game).outcome
     if own is not None:
         return own(game, state, labels, value)
@@ -29,7 +32,9 @@ def outcome(game: AnyGame, state: Any, labels: Sequence[str], value: float | Non
     if game.players == 1:
         if abs(payoffs[0]) > 1:
             return f"Game over: {labels[0]} scores {payoffs[0]:,g}", winner
-        return f"Game over: {labels[0]} " + {1: "wins", 0: "draws", -1: "loses"}[int(payoffs[0])], winner
+        return f"Game over: {labels[0]} " + {1: "wins", 0: "draws", -1: "loses"}[
+            int(payoffs[0])
+        ], winner
     if winner is None:
         return "Draw", None
     margin = payoffs[winner]
@@ -37,8 +42,9 @@ def outcome(game: AnyGame, state: Any, labels: Sequence[str], value: float | Non
 
 
 def value_words(game: AnyGame, value: float, mover: int | None = None) -> str:
-    """A proven value for the side to move (`mover`, where known) in the game's terms: win/draw/loss,
-    "win by 4 seeds", "A keeps 20", or ahead/behind by so many points for games scoring otherwise."""
+    """A proven value for the side to move (`mover`, where known) in the game's terms:
+    win/draw/loss, "win by 4 seeds", "A keeps 20", or ahead/behind by so many points for games
+    scoring otherwise."""
     own = presentation(game).value
     if own is not None:
         return own(game, value, mover)

@@ -16,8 +16,8 @@ from nimmax.match import GameRecord
 
 
 def keep_to_resume(record: GameRecord, path: Path | None, console: Console) -> None:
-    """A game a person left unfinished: kept (in `path`, else as an autosave), and the last line says
-    how to go on (a Ctrl-C's or a hang-up's note, where one is on its way out)."""
+    """A game a person left unfinished: kept (in `path`, else as an autosave), and the last line
+    says how to go on (a Ctrl-C's or a hang-up's note, where one is on its way out)."""
     if record.finished:
         return
     ending = sys.exc_info()[1]
@@ -36,8 +36,12 @@ def keep_to_resume(record: GameRecord, path: Path | None, console: Console) -> N
 
 
 def written(record: GameRecord, path: Path) -> bool:
-    """Whether `path` holds `record` as `write_record` writes it (it may have failed, or gone to stdout)."""
+    """Whether `path` holds `record` as `write_record` writes it (it may have failed, or gone to
+    stdout)."""
     try:
-        return path.is_file() and path.read_text(encoding="utf-8") == record.located(path.parent).to_json() + "\n"
+        return (
+            path.is_file()
+            and path.read_text(encoding="utf-8") == record.located(path.parent).to_json() + "\n"
+        )
     except (OSError, UnicodeDecodeError):
         return False

@@ -18,13 +18,15 @@ from nimmax.ui.text import words_shown
 
 
 def title(game: AnyGame, labels: Sequence[str]) -> str:
-    """A game's title line: its words, its setup where they leave some to a default, and who plays."""
+    """A game's title line: its words, its setup where they leave some to a default, and who
+    plays."""
     setup = rules_of(game).setup
     return f"{words_shown(game)}{f' ({setup})' if setup else ''}: " + " vs ".join(labels)
 
 
 def rules_of(game: AnyGame) -> Rules:
-    """The rules and notation of `game`; a plugin's rules from its docstring, its notation by example."""
+    """The rules and notation of `game`; a plugin's rules from its docstring, its notation by
+    example."""
     own = presentation(game).rules
     if own is not None:
         return own(game)

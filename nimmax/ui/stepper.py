@@ -1,5 +1,5 @@
-"""`replay` at a terminal: a stepper through a record's positions, one key a step (prompt_toolkit key
-bindings, as the play session's), the stored analysis of a ply, and play going on from one."""
+"""`replay` at a terminal: a stepper through a record's positions, one key a step (prompt_toolkit
+key bindings, as the play session's), the stored analysis of a ply, and play going on from one."""
 
 from __future__ import annotations
 
@@ -55,7 +55,9 @@ def read_key(input: Input | None = None, output: Output | None = None) -> str:
 class Stepper:
     """A record's positions shown one at a time, moved through with keys."""
 
-    def __init__(self, record: GameRecord, console: Console, analysis: Mapping[int, Mapping[str, Any]]) -> None:
+    def __init__(
+        self, record: GameRecord, console: Console, analysis: Mapping[int, Mapping[str, Any]]
+    ) -> None:
         self.record, self.console, self.analysis = record, console, analysis
         self.game = games.create(record.game)
         self.states = record.positions()
@@ -77,7 +79,10 @@ class Stepper:
             if action == "resume":
                 if not self.game.is_terminal(self.states[self.ply]):
                     return self.ply
-                self.console.print("[yellow]the game is over here: step back to play on from an earlier ply[/yellow]")
+                self.console.print(
+                    "[yellow]the game is over here: step back to play on from an earlier "
+                    "ply[/yellow]"
+                )
             elif action == "analysis":
                 self.console.print(analysis_line(self.analysis, self.ply))
             else:
@@ -99,7 +104,8 @@ class Stepper:
             self.show()
 
     def show(self) -> None:
-        """The position at this ply: the move that led to it, the board, and at the end the result."""
+        """The position at this ply: the move that led to it, the board, and at the end the
+        result."""
         game, ply, states = self.game, self.ply, self.states
         header = f"ply {ply} of {self.last}"
         if ply == 0:
@@ -108,28 +114,44 @@ class Stepper:
             text, before = self.record.moves[ply - 1], states[ply - 1]
             seat = game.to_move(before)
             who = "chance" if seat == CHANCE else self.labels[seat]
-            self.console.print(f"[bold]{header}:[/bold] {escape(who)} plays [bold cyan]{escape(text)}[/bold cyan]")
+            self.console.print(
+                f"[bold]{header}:[/bold] {escape(who)} plays [bold cyan]{escape(text)}[/bold cyan]"
+            )
         if worth_drawing(game, states[ply]):
-            last_move = game.parse_move(self.record.moves[ply - 1], states[ply - 1]) if ply else None
+            last_move = (
+                game.parse_move(self.record.moves[ply - 1], states[ply - 1]) if ply else None
+            )
             self.console.print(render(game, states[ply], last_move, facing(self.humans)))
         if game.is_terminal(states[ply]):
             moves_made = sum(game.to_move(state) != CHANCE for state in states[:-1])
             self.console.print(
-                banner(game, states[ply], self.labels, self.humans, moves_made, last_mover(game, states))
+                banner(
+                    game,
+                    states[ply],
+                    self.labels,
+                    self.humans,
+                    moves_made,
+                    last_mover(game, states),
+                )
             )
 
 
 def analysis_line(analysis: Mapping[int, Mapping[str, Any]], ply: int) -> str:
     """The stored analysis of the move that led to `ply`, in one line (or how to store one)."""
     if not analysis:
-        return "[yellow]no analysis stored: nimmax analyze FILE --write stores it in the record[/yellow]"
+        return (
+            "[yellow]no analysis stored: nimmax analyze FILE --write stores it in the "
+            "record[/yellow]"
+        )
     found = analysis.get(ply)
     if found is None:
         return f"[dim]ply {ply}: no move of a player analysed here[/dim]"
     kind = "proven" if found.get("exact") else "estimate"
     said = (
-        f"ply {ply}: {found.get('move')} is {found.get('verdict')}; value {found.get('value_before')} before, "
-        f"{found.get('value_after')} after ({kind}); best {found.get('best_move')} ({found.get('best_value')})"
+        f"ply {ply}: {found.get('move')} is {found.get('verdict')}; value "
+        f"{found.get('value_before')} before, "
+        f"{found.get('value_after')} after ({kind}); best {found.get('best_move')} "
+        f"({found.get('best_value')})"
     )
     return escape(said)
 

@@ -1,4 +1,5 @@
-"""Small text helpers every view shares: counts with their nouns, signed values, a game's words cut short."""
+"""Small text helpers every view shares: counts with their nouns, signed values, a game's words cut
+short."""
 
 from __future__ import annotations
 

@@ -19,10 +19,13 @@ LINE_SECONDS = 60.0
 
 def describe(progress: Progress) -> str:
     """The figures of training so far, in one line."""
-    rates = "  ".join(f"{tile}: {rate:.0%}" for tile, rate in zip((2048, 4096, 8192), progress.rates, strict=True))
+    rates = "  ".join(
+        f"{tile}: {rate:.0%}" for tile, rate in zip((2048, 4096, 8192), progress.rates, strict=True)
+    )
     speed = progress.moves / max(progress.seconds, 1e-9)
     return (
-        f"{speed:,.0f} moves/s  mean score {progress.mean_score:,.0f}  {rates} (last {len(progress.reached):,} games)"
+        f"{speed:,.0f} moves/s  mean score {progress.mean_score:,.0f}  {rates} (last "
+        f"{len(progress.reached):,} games)"
     )
 
 
@@ -37,15 +40,21 @@ def training_bar(console: Console, games: int) -> Iterator[Callable[[Progress], 
         def line(progress: Progress) -> None:
             if time.monotonic() - shown[0] >= LINE_SECONDS:
                 shown[0] = time.monotonic()
-                console.print(f"{progress.games:,} games  {describe(progress)}", markup=False, highlight=False)
+                console.print(
+                    f"{progress.games:,} games  {describe(progress)}", markup=False, highlight=False
+                )
 
         yield line
         return
     bar = bars.Progress(
-        bars.TextColumn("[bold]games"), bars.BarColumn(), bars.MofNCompleteColumn(), bars.TimeElapsedColumn(),
+        bars.TextColumn("[bold]games"),
+        bars.BarColumn(),
+        bars.MofNCompleteColumn(),
+        bars.TimeElapsedColumn(),
         bars.TextColumn("{task.description}"),
-        console=console, transient=True,
-    )  # fmt: skip
+        console=console,
+        transient=True,
+    )
     task = bar.add_task("", total=games)
     with bar:
 

@@ -70,12 +70,16 @@ def label(game: AnyGame, node: Node, root: bool = False, best: bool = False) -> 
     if node.terminal:
         text.append("   end", style="dim")
     else:
-        text.append(f"   {side_name(game, node)} to move", style="cyan" if node.maximizing else "magenta")
+        text.append(
+            f"   {side_name(game, node)} to move", style="cyan" if node.maximizing else "magenta"
+        )
     value = node.value if node.value is not None else 0.0
     colour = "green" if value > 0 else "red" if value < 0 else "yellow"
     text.append("   value ", style="dim")
     text.append(
-        f"{BOUND_SIGN.get(node.bound, '')}{value:+g}" if value else f"{BOUND_SIGN.get(node.bound, '')}0",
+        f"{BOUND_SIGN.get(node.bound, '')}{value:+g}"
+        if value
+        else f"{BOUND_SIGN.get(node.bound, '')}0",
         style=f"bold {colour}",
     )
     if best:
@@ -86,13 +90,16 @@ def label(game: AnyGame, node: Node, root: bool = False, best: bool = False) -> 
 
 
 def footer(game: AnyGame, explored: GameTree) -> Text:
-    """The legend, the comparison of nodes visited with and without pruning, and what was not drawn."""
+    """The legend, the comparison of nodes visited with and without pruning, and what was not
+    drawn."""
     text = counts(game, explored)
     if explored.drawn_depth is not None:
         plies = "ply" if explored.drawn_depth == 1 else "plies"
         text.append(
-            f"\nDrawn to {explored.drawn_depth} {plies}: {explored.hidden:,} nodes searched below them are "
-            f"counted, not drawn (a picture keeps about {DRAWN:,} nodes; --depth N draws fewer plies).",
+            f"\nDrawn to {explored.drawn_depth} {plies}: {explored.hidden:,} nodes searched below "
+            "them are "
+            f"counted, not drawn (a picture keeps about {DRAWN:,} nodes; --depth N draws fewer "
+            "plies).",
             style="dim",
         )
     return text
@@ -104,7 +111,8 @@ def counts(game: AnyGame, explored: GameTree) -> Text:
     seat = game.to_move(explored.root.state)
     max_name = f" ({game.player_names[seat]})" if 0 <= seat < len(game.player_names) else ""
     text = Text(
-        f"Each node: move → position, side to move, value (payoff for Max{max_name}, the side to move at the root)",
+        f"Each node: move → position, side to move, value (payoff for Max{max_name}, the side to "
+        "move at the root)",
         style="dim",
     )
     if explored.algorithm == ALPHABETA:

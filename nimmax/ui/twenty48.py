@@ -112,12 +112,18 @@ def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult) ->
     assert isinstance(state, Position)
     figures = f"{search.nodes:,} nodes · {search.seconds:.3f} s"
     if search.exact:
-        return f"expected score gain {signed(search.value - state.score)} to the end (proven) · {figures}"
+        return (
+            f"expected score gain {signed(search.value - state.score)} to the end (proven) · "
+            f"{figures}"
+        )
     gain = signed(game.result(state, move).score - state.score)
     estimate = f"{search.value:,.0f}" + (f" at depth {search.depth}" if search.depth else "")
     if isinstance(game, Twenty48) and game.network() is not None:
         depth = f" at depth {search.depth}" if search.depth else ""
-        return f"scores {gain} now · expects {search.value:,.0f} points in all{depth} (learned) · {figures}"
+        return (
+            f"scores {gain} now · expects {search.value:,.0f} points in all{depth} (learned) · "
+            f"{figures}"
+        )
     return f"scores {gain} now · heuristic {estimate} (not points) · {figures}"
 
 
@@ -125,21 +131,28 @@ def rules(game: AnyGame) -> Rules:
     """2048's rules, with its goal and board size."""
     assert isinstance(game, Twenty48)
     return Rules(
-        "A slide moves every tile up, down, left or right; two equal tiles that meet merge into one, "
-        f"scoring its value; then a 2 (one time in ten a 4) appears on an empty cell. Make a {game.goal} tile; "
+        "A slide moves every tile up, down, left or right; two equal tiles that meet merge into "
+        "one, "
+        "scoring its value; then a 2 (one time in ten a 4) appears on an empty cell. Make a "
+        f"{game.goal} tile; "
         "the game ends when no slide moves a tile.",
         "up, down, left, right (also typed u, d, l, r or w, a, s)",
         f"{game.size}x{game.size}, goal {game.goal}",
     )
 
 
-def outcome(game: AnyGame, state: Any, labels: Sequence[str], value: float | None = None) -> Outcome:
+def outcome(
+    game: AnyGame, state: Any, labels: Sequence[str], value: float | None = None
+) -> Outcome:
     """The score and the best tile, and whether the goal tile was made."""
     assert isinstance(game, Twenty48)
     best = 1 << game.best_rank(state.board)
     made = winner_of(game, state) == 0
     goal = f"{game.goal} made" if made else f"{game.goal} not made"
-    return f"Game over: {labels[0]} scores {state.score:,}, best tile {best} ({goal})", 0 if made else None
+    return (
+        f"Game over: {labels[0]} scores {state.score:,}, best tile {best} ({goal})",
+        0 if made else None,
+    )
 
 
 def value_words(game: AnyGame, value: float, mover: int | None) -> str:
@@ -161,7 +174,8 @@ def standing(game: AnyGame, state: Any) -> str:
 
 class Board:
     """The tiles of a board: coloured cells, three lines a row, where the console shows colour; a
-    grid of lines where it does not (NO_COLOR, a pipe), since blank cells on no colour show nothing."""
+    grid of lines where it does not (NO_COLOR, a pipe), since blank cells on no colour show
+    nothing."""
 
     def __init__(self, size: int, values: list[int], spawned: int | None) -> None:
         self.size, self.values, self.spawned = size, values, spawned
@@ -184,7 +198,11 @@ class Board:
                     label = str(value) if value and band == 1 else ""
                     if cell == self.spawned and band == 2:
                         label = "new"
-                    style = tile_style(value) if cell != self.spawned or band != 2 else tile_style(value) + " dim"
+                    style = (
+                        tile_style(value)
+                        if cell != self.spawned or band != 2
+                        else tile_style(value) + " dim"
+                    )
                     line.append(label.center(CELL_WIDTH), style=style)
                     line.append_text(gap)
                 lines.append(line)
@@ -203,24 +221,32 @@ class Board:
                 cells.append((f"{label} new" if cell == self.spawned else label).center(CELL_WIDTH))
             lines.append("│" + "│".join(cells) + "│")
             lines.append(
-                ("├" + "┼".join([rule] * size) + "┤") if row < size - 1 else "└" + "┴".join([rule] * size) + "┘"
+                ("├" + "┼".join([rule] * size) + "┤")
+                if row < size - 1
+                else "└" + "┴".join([rule] * size) + "┘"
             )
         return Text("\n".join(lines))
 
 
-def read_key(game: AnyGame, state: Any, input: Input | None = None, output: Output | None = None) -> Any:
-    """Wait for one key: a legal slide at once (no Enter), or a command ("help", "hint", "undo", "quit").
+def read_key(
+    game: AnyGame, state: Any, input: Input | None = None, output: Output | None = None
+) -> Any:
+    """Wait for one key: a legal slide at once (no Enter), or a command ("help", "hint", "undo",
+    "quit").
 
     Keys for slides that change nothing are ignored (the terminal bell rings). Ctrl-C raises
-    KeyboardInterrupt. Without a terminal (input piped in), a line is read instead: a move in
-    any notation `parse_move` takes, or `undo` / `quit`.
+    KeyboardInterrupt. Without a terminal (input piped in), a line is read instead: a move in any
+    notation `parse_move` takes, or `undo` / `quit`.
     """
-    from nimmax.ui.keys import read_one_key  # prompt_toolkit loaded for play only, not for every view of 2048
+    # prompt_toolkit loaded for play only, not for every view of 2048
+    from nimmax.ui.keys import read_one_key
 
     legal = set(game.actions(state))
     if input is None and not sys.stdin.isatty():
         return _read_line(game, state)
-    return read_one_key(KEYS, HINT, lambda meaning: meaning in COMMANDS or meaning in legal, input, output)
+    return read_one_key(
+        KEYS, HINT, lambda meaning: meaning in COMMANDS or meaning in legal, input, output
+    )
 
 
 class KeyReader:

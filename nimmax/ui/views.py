@@ -27,7 +27,8 @@ from nimmax.ui.text import signed
 
 def outcome_word(game: AnyGame, value: float, exact: bool, mover: int | None = None) -> str:
     """What a value means for the side to move (`mover`, where known), in the game's own terms
-    (`results.value_words`: win/draw/loss, "win by 4 seeds", "A keeps 20"), or that it is an estimate."""
+    (`results.value_words`: win/draw/loss, "win by 4 seeds", "A keeps 20"), or that it is an
+    estimate."""
     if not exact:
         return "heuristic estimate"
     if has_chance(game) and game.players == 2:
@@ -62,7 +63,8 @@ def games_table(games: Sequence[GameInfo]) -> Table:
     table.add_column("what it is")
     for info in games:
         name = info.name + (f" ({', '.join(info.aliases)})" if info.aliases else "")
-        table.add_row(name, Text(info.usage), Text(info.summary))  # plain text: "[books]" is no markup
+        # plain text: "[books]" is no markup
+        table.add_row(name, Text(info.usage), Text(info.summary))
     return table
 
 
@@ -75,7 +77,8 @@ def players_table(players: Sequence[PlayerKind]) -> Table:
     for kind in players:
         table.add_row(kind.name, ", ".join(map(option_text, kind.options)) or "-", kind.summary)
     table.caption = (
-        "Engines think at most time=1 s a move; time=inf, or depth=N or nodes=N given alone, lifts the clock. "
+        "Engines think at most time=1 s a move; time=inf, or depth=N or nodes=N given alone, "
+        "lifts the clock. "
         "solve searches to the end unless given --time or --depth."
     )
     table.caption_justify = "left"
@@ -83,7 +86,8 @@ def players_table(players: Sequence[PlayerKind]) -> Table:
 
 
 def plugins_table(plugins: Sequence[dict[str, str]]) -> Table:
-    """The games and players installed packages register (entry points), with any that fail to load."""
+    """The games and players installed packages register (entry points), with any that fail to
+    load."""
     table = Table(title="Plugins (installed packages)", title_justify="left")
     table.add_column("plugin", style="bold cyan")
     table.add_column("kind")
@@ -93,13 +97,16 @@ def plugins_table(plugins: Sequence[dict[str, str]]) -> Table:
         if "error" in item:
             where.append(f"  (cannot load: {item['error']})", style="red")
         table.add_row(Text(item["name"]), item["kind"], where)
-    table.caption = "A game or player of your own also works by file: path/file.py:Class (see README)."
+    table.caption = (
+        "A game or player of your own also works by file: path/file.py:Class (see README)."
+    )
     table.caption_justify = "left"
     return table
 
 
 def openspiel_table(listed: Sequence[Listed]) -> Table | Text:
-    """OpenSpiel's games nimmax plays, with their parameters' defaults; how to get them where absent."""
+    """OpenSpiel's games nimmax plays, with their parameters' defaults; how to get them where
+    absent."""
     if not listed:
         return Text("OpenSpiel's games: pip install 'nimmax[openspiel]'", style="dim")
     table = Table(title="OpenSpiel's games (openspiel:NAME(param=value,...))", title_justify="left")
@@ -122,7 +129,9 @@ def option_text(option: Option) -> str:
         return f"{option.name}={'on' if default else 'off'}"
     if isinstance(default, int):
         return f"{option.name}={default:,}"
-    return f"{option.name}={default:.4g}" if isinstance(default, float) else f"{option.name}={default}"
+    return (
+        f"{option.name}={default:.4g}" if isinstance(default, float) else f"{option.name}={default}"
+    )
 
 
 BEST_ROWS = 10
@@ -131,8 +140,8 @@ board has 225, a pile of millions has millions."""
 
 
 def solution_header(game: AnyGame, state: Any) -> Text | Group:
-    """Above the table: the game words, who is to move, the position, each on a line of its own,
-    so none breaks mid-phrase at 80 columns; a position too long for a line is drawn as its board."""
+    """Above the table: the game words, who is to move, the position, each on a line of its own, so
+    none breaks mid-phrase at 80 columns; a position too long for a line is drawn as its board."""
     from nimmax.ui.render import render
 
     mover = game.to_move(state)
@@ -144,10 +153,13 @@ def solution_header(game: AnyGame, state: Any) -> Text | Group:
 
 
 MAX_POSITION_LINE = 70
-"""The longest position solve's header writes as text (a line at 80 columns); a longer one is drawn."""
+"""The longest position solve's header writes as text (a line at 80 columns); a longer one is
+drawn."""
 
 
-def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | None = BEST_ROWS) -> Group:
+def solution_table(
+    game: AnyGame, state: Any, result: SearchResult, rows: int | None = BEST_ROWS
+) -> Group:
     """The root moves with their values for the side to move, best first (the best `rows`, or all
     for None); the best move stands out."""
     mover = game.to_move(state)
@@ -162,7 +174,8 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
         best, bounded = move == result.move, move in result.upper_bounds
         style = "bold green" if best else ("red" if value < 0 else "")
         label = game.format_move(move) + ("  ← best" if best else "")
-        if bounded and result.moves_proven and says_nothing(game, state, value):  # "≤ +1" would read as a win
+        # "≤ +1" would read as a win
+        if bounded and result.moves_proven and says_nothing(game, state, value):
             table.add_row(Text(label, style=style), f"≤ {top}", f"no better than {top}")
             continue
         word = (bound_word if bounded else outcome_word)(game, value, result.moves_proven, mover)
@@ -173,19 +186,23 @@ def solution_table(game: AnyGame, state: Any, result: SearchResult, rows: int | 
         lowest = min((value for _, value in shown), default=0.0)
         higher = any(value > lowest for _, value in ranked[len(shown) :])  # MCTS ranks by visits
         note = "" if higher else ", none valued higher"
-        if legal > len(ranked):  # a root too wide to value move by move (a book's root): the rest unvalued
+        # a root too wide to value move by move (a book's root): the rest unvalued
+        if legal > len(ranked):
             none = "" if higher else ", none higher"
             note = f" ({len(ranked) - len(shown):,} of them valued{none}; the rest not valued)"
             parts.append(Text(f"and {counted(legal - len(shown), 'more move')}{note}"))
         else:
-            parts.append(Text(f"and {counted(legal - len(shown), 'more move')}{note} (--all shows them)"))
+            parts.append(
+                Text(f"and {counted(legal - len(shown), 'more move')}{note} (--all shows them)")
+            )
     if result.upper_bounds:
         parts.append(Text(BOUNDS_NOTE, style="dim"))
     return Group(*parts)
 
 
 def legal_count(game: AnyGame, state: Any, valued: int) -> int:
-    """How many moves `state` has (a lazy sequence says without making them), at least the `valued` ones."""
+    """How many moves `state` has (a lazy sequence says without making them), at least the `valued`
+    ones."""
     try:
         return max(len(game.actions(state)), valued)
     except Exception:  # noqa: BLE001 - a plugin's moves may not say their number: the valued ones then
@@ -209,13 +226,15 @@ def line_text(game: AnyGame, pv: Sequence[Any]) -> str:
 def solution_summary(
     game: AnyGame, algorithm: str, result: SearchResult, mover: int | None = None, state: Any = None
 ) -> Text:
-    """Lines under the table: the claim on the position (`nimmax.claim`, where `state` is given: a proof
-    made earlier in the process stands, a depth is clamped to the plies left), the best line as far as
-    the search knows it, nodes and time."""
+    """Lines under the table: the claim on the position (`nimmax.claim`, where `state` is given: a
+    proof made earlier in the process stands, a depth is clamped to the plies left), the best line
+    as far as the search knows it, nodes and time."""
     if state is not None:
         claim = claimed(game, state, result, algorithm)
     else:
-        claim = Claim(result.value, "exact" if result.exact else "estimate", result.depth, algorithm)
+        claim = Claim(
+            result.value, "exact" if result.exact else "estimate", result.depth, algorithm
+        )
     line = line_text(game, result.pv)
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
     return Text.assemble(
@@ -224,7 +243,10 @@ def solution_summary(
         ("\nbest line ", "dim"),
         (line or "-", "bold"),
         ("\n", ""),
-        (f"{algorithm}: {result.nodes:,} nodes in {result.seconds:.4f} s ({rate:,.0f} nodes/s)", "dim"),
+        (
+            f"{algorithm}: {result.nodes:,} nodes in {result.seconds:.4f} s ({rate:,.0f} nodes/s)",
+            "dim",
+        ),
     )
 
 
@@ -234,18 +256,27 @@ def partial_answer(result: SearchResult) -> str:
         return "after the answer was proven; it is shown above"
     if result.depth:
         deepest = result.depth
-        return f"past depth {deepest}; the deepest completed answer, depth {deepest}, is shown above, not proven"
+        return (
+            f"past depth {deepest}; the deepest completed answer, depth {deepest}, is shown "
+            "above, not proven"
+        )
     if result.moves:
         proof = " (each value proven)" if result.every_value else ""
-        valued = counted(len(result.moves), "move") + (" was" if len(result.moves) == 1 else " were")
+        valued = counted(len(result.moves), "move") + (
+            " was" if len(result.moves) == 1 else " were"
+        )
         return f"after {valued} valued{proof}; they are shown above, the best of them not proven"
     return "before any move was searched"
 
 
 def refinement_note(result: SearchResult) -> Text:
-    """Under the table of every value: how many moves were valued exactly after the answer, and what it cost."""
+    """Under the table of every value: how many moves were valued exactly after the answer, and what
+    it cost."""
     own = len(result.moves) - len(result.upper_bounds)
-    return Text(f"every move valued exactly: {counted(own, 'move')}, {result.nodes:,} nodes in all", style="dim")
+    return Text(
+        f"every move valued exactly: {counted(own, 'move')}, {result.nodes:,} nodes in all",
+        style="dim",
+    )
 
 
 def interrupted_refinement(result: SearchResult) -> str:

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 SHOWN_MOVES = 12
 """Root moves `why` lists: the played one and the best others; more would not be read."""
 
-VERDICT_STYLE = MappingProxyType({"best": "green", "estimate": "dim", "inaccuracy": "yellow", "mistake": "bold red"})
+VERDICT_STYLE = MappingProxyType(
+    {"best": "green", "estimate": "dim", "inaccuracy": "yellow", "mistake": "bold red"}
+)
 
 
 def line_text(game: AnyGame, state: Any, line: Sequence[Any], finished: bool) -> str:
@@ -60,7 +62,9 @@ def explanation(game: AnyGame, state: Any, found: MoveLine, depth: int = 0) -> s
     return f"{head}: {line_text(game, game.result(state, found.move), rest, found.finished)}"
 
 
-def why_table(game: AnyGame, state: Any, found: Sequence[MoveLine], played: Any, depth: int = 0) -> Table:
+def why_table(
+    game: AnyGame, state: Any, found: Sequence[MoveLine], played: Any, depth: int = 0
+) -> Table:
     """The engine's move with its line first, then the other moves, best first, each with the
     line that shows its value (the refutation of a worse one)."""
     ordered = sorted(found, key=lambda item: item.move != played)
@@ -71,7 +75,9 @@ def why_table(game: AnyGame, state: Any, found: Sequence[MoveLine], played: Any,
     for item in ordered[:SHOWN_MOVES]:
         after = game.result(state, item.move)
         label = game.format_move(item.move) + (" (played)" if item.move == played else "")
-        rest = line_text(game, after, item.line[1:], item.finished) or ("the game ends" if item.finished else "…")
+        rest = line_text(game, after, item.line[1:], item.finished) or (
+            "the game ends" if item.finished else "…"
+        )
         table.add_row(Text(label), Text(value_phrase(game, state, item, depth)), Text(rest))
     if len(ordered) > SHOWN_MOVES:
         table.caption = f"{counted(len(ordered) - SHOWN_MOVES, 'more move')} not shown"
@@ -93,7 +99,11 @@ def explain_tree(game: AnyGame, state: Any, found: Sequence[MoveLine], depth: in
         after = game.result(state, item.move)
         branch.add(
             Text(
-                line_text(game, after, rest, item.finished) if rest else "the game ends" if item.finished else "…",
+                line_text(game, after, rest, item.finished)
+                if rest
+                else "the game ends"
+                if item.finished
+                else "…",
                 style="dim" if rank else "",
             )
         )
@@ -102,7 +112,9 @@ def explain_tree(game: AnyGame, state: Any, found: Sequence[MoveLine], depth: in
 
 def analysis_table(game: AnyGame, analysis: Analysis) -> Table:
     """One row per move: who played it, its verdict, its value against the best move's."""
-    table = Table(title=Text(f"{analysis.game}: analysed by {analysis.algorithm}"), title_justify="left")
+    table = Table(
+        title=Text(f"{analysis.game}: analysed by {analysis.algorithm}"), title_justify="left"
+    )
     table.add_column("ply", justify="right")
     table.add_column("player")
     table.add_column("move", style="bold cyan")
@@ -111,8 +123,14 @@ def analysis_table(game: AnyGame, analysis: Analysis) -> Table:
     table.add_column("best move (value)")
     names = game.player_names
     for move in analysis.moves:
-        label = names[move.seat] + (f" ({analysis.players[move.seat]})" if move.seat < len(analysis.players) else "")
-        best = "" if move.verdict == "best" else f"{escape(move.best_move)} ({signed(move.best_value)})"
+        label = names[move.seat] + (
+            f" ({analysis.players[move.seat]})" if move.seat < len(analysis.players) else ""
+        )
+        best = (
+            ""
+            if move.verdict == "best"
+            else f"{escape(move.best_move)} ({signed(move.best_value)})"
+        )
         shown = signed(move.value_after) + ("" if move.exact else " ~")
         table.add_row(
             str(move.ply),
@@ -122,7 +140,9 @@ def analysis_table(game: AnyGame, analysis: Analysis) -> Table:
             shown,
             best,
         )
-    table.caption = "values for the player who moved; ~ marks an estimate (it proves no outcome kept)"
+    table.caption = (
+        "values for the player who moved; ~ marks an estimate (it proves no outcome kept)"
+    )
     return table
 
 
@@ -131,19 +151,26 @@ def decisive_line(game: AnyGame, analysis: Analysis) -> Text:
     ever proven); a loss of margin is named with its size, so the line agrees with the banner."""
     decisive: MoveAnalysis | None = analysis.decisive
     skipped = (
-        f" ({counted(analysis.skipped, 'earlier move')} left unanalysed: the time ran out)" if analysis.skipped else ""
+        f" ({counted(analysis.skipped, 'earlier move')} left unanalysed: the time ran out)"
+        if analysis.skipped
+        else ""
     )
     if decisive is None:
         if all(move.exact for move in analysis.moves) and not analysis.skipped:
             return Text("Nobody erred: every move kept the best proven result.", style="green")
-        return Text(f"No proven mistake (some positions were only estimated){skipped}.", style="cyan")
+        return Text(
+            f"No proven mistake (some positions were only estimated){skipped}.", style="cyan"
+        )
     name = game.player_names[decisive.seat]
     kept = outcome_word(game, decisive.best_value, True, decisive.seat)
     lost = outcome_word(game, decisive.value_after, True, decisive.seat)
     if kept in ("win", "draw", "loss"):
         said = f"{decisive.best_move} kept the {kept}. Both outcomes proven."
     else:  # a loss of margin: its size, as the banner's "keeps 10; best possible 20"
-        said = f"{decisive.best_move} would have given {kept}: a mistake of {decisive.loss:,g}. Both proven."
+        said = (
+            f"{decisive.best_move} would have given {kept}: a mistake of {decisive.loss:,g}. "
+            "Both proven."
+        )
     return Text(
         f"Decided at ply {decisive.ply}: {name} played {decisive.move} ({lost}); {said}{skipped}",
         style="bold red",

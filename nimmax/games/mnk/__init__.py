@@ -16,7 +16,17 @@ from typing import Self
 
 from nimmax.game import Account, Capability, Game, Known
 from nimmax.games import connect4_book
-from nimmax.games.mnk.board import DRAWN, LETTERS, MAX_SIDE, O_WON, ONGOING, X_WON, Board, Geometry, payoff
+from nimmax.games.mnk.board import (
+    DRAWN,
+    LETTERS,
+    MAX_SIDE,
+    O_WON,
+    ONGOING,
+    X_WON,
+    Board,
+    Geometry,
+    payoff,
+)
 from nimmax.games.mnk.evaluation import Evaluation
 from nimmax.games.mnk.notation import CONNECT4, TICTACTOE, Notation
 from nimmax.games.mnk.proof import Proof
@@ -62,7 +72,9 @@ class MNK(Game[Board, int]):
     in a search's copy of Connect Four 7x6 with the books installed, its `proof`."""
 
     player_names = ("X", "O")
-    capabilities = frozenset({Capability.SEARCH_ORDER, Capability.NARROWING, Capability.EVALUATION, Capability.BOOK})
+    capabilities = frozenset(
+        {Capability.SEARCH_ORDER, Capability.NARROWING, Capability.EVALUATION, Capability.BOOK}
+    )
     """BOOK where the books cover the board and are installed: an instance without them drops it."""
 
     def __init__(
@@ -83,7 +95,8 @@ class MNK(Game[Board, int]):
         """Whether the opening books cover this board (Connect Four 7x6)."""
         self.books = self.booked and connect4_book.installed()
         """Whether the books cover this board and are installed: BOOK is declared."""
-        if not self.books and not proves(gravity, self.geometry.k, self.geometry.cells):  # BOOK: threats
+        # BOOK: threats
+        if not self.books and not proves(gravity, self.geometry.k, self.geometry.cells):
             self.capabilities = self.capabilities - {Capability.BOOK}
         self._compose(remember=False)
 
@@ -98,7 +111,13 @@ class MNK(Game[Board, int]):
         self.proof = Proof(geometry.rows, geometry.cols) if remember and self.books else None
         proving = remember and proves(geometry.gravity, geometry.k, geometry.cells)
         self.threat_proof = (
-            ThreatProof(geometry.k, geometry.board, geometry.lines, geometry.lines_through, geometry.cell_order)
+            ThreatProof(
+                geometry.k,
+                geometry.board,
+                geometry.lines,
+                geometry.lines_through,
+                geometry.cell_order,
+            )
             if proving
             else None
         )
@@ -108,10 +127,10 @@ class MNK(Game[Board, int]):
 
     def for_search(self) -> Self:
         """This game with parts of its own for one search (memos of moves and children on a small
-        board, window scores, threat shapes, moves tried, victories by fours; Connect Four's proof, threat proofs),
-        which owns them and drops them with it. A copy that remembers is its own: a player keeping
-        one across its moves, like its table, keeps them; asked again, it tells its proof that a new
-        search begins."""
+        board, window scores, threat shapes, moves tried, victories by fours; Connect Four's proof,
+        threat proofs), which owns them and drops them with it. A copy that remembers is its own: a
+        player keeping one across its moves, like its table, keeps them; asked again, it tells its
+        proof that a new search begins."""
         if self.rules.remembers:
             if self.proof is not None:
                 self.proof.begin()
@@ -181,8 +200,8 @@ class MNK(Game[Board, int]):
     # -- what the books and the proof know, and the moves a limited search tries ------------------
 
     def charge(self, account: Account | None) -> None:
-        """The proof's work charged to a search (`Game.charge`): its nodes added to the search's (`book`,
-        `heuristic_actions`), its questions stopped at the search's deadline."""
+        """The proof's work charged to a search (`Game.charge`): its nodes added to the search's
+        (`book`, `heuristic_actions`), its questions stopped at the search's deadline."""
         if self.proof is not None:
             self.proof.account = account
 
@@ -199,10 +218,15 @@ class MNK(Game[Board, int]):
             return None  # a four to make or to block: `search_actions` has the move
         proof = self.proof
         before = proof.nodes
-        cells = proof.best_moves(state.o if state.player else state.x, taken, lambda: self.least(state))
+        cells = proof.best_moves(
+            state.o if state.player else state.x, taken, lambda: self.least(state)
+        )
         if proof.account is not None:
             proof.account.nodes += proof.nodes - before
-        return tuple(col for col in geometry.column_order if cells & geometry.column_masks[col]) or None
+        return (
+            tuple(col for col in geometry.column_order if cells & geometry.column_masks[col])
+            or None
+        )
 
     def least(self, state: Board) -> int:
         """The least payoff the 12-stone book proves for the mover (-1 where it says nothing): its
@@ -222,7 +246,9 @@ class MNK(Game[Board, int]):
             top = tops & -tops
             tops ^= top
             x = state.x ^ top
-            known = connect4_book.probe(x, state.o, ((x | state.o) + geometry.bottom) & geometry.board, 0)
+            known = connect4_book.probe(
+                x, state.o, ((x | state.o) + geometry.bottom) & geometry.board, 0
+            )
             if known is not None:
                 least = max(least, -int(known.payoff))
         return least
@@ -233,7 +259,10 @@ class MNK(Game[Board, int]):
         root's children within a budget of nodes that grows each time they are asked, all within
         a share of the calls here, deeper positions from its table), or None. First, in a search's
         copy of a board without gravity, a win or loss that threats prove (`threat_proof`)."""
-        if self.threat_proof is not None and (proven := known_of(self.threat_proof, state)) is not None:
+        if (
+            self.threat_proof is not None
+            and (proven := known_of(self.threat_proof, state)) is not None
+        ):
             return proven
         taken = state.x | state.o
         if self.proof is not None:
@@ -288,7 +317,9 @@ def _shape(
 def create_tictactoe(argv: Sequence[str]) -> MNK:
     """Tic-tac-toe (any m,n,k game) from its words (TICTACTOE)."""
     words = TICTACTOE.parse(argv)
-    rows, cols = _shape(words["position"], words["size"], words["rows"], words["cols"], (3, 3), True)
+    rows, cols = _shape(
+        words["position"], words["size"], words["rows"], words["cols"], (3, 3), True
+    )
     return MNK(rows, cols, words["k"], words["gravity"], words["position"])
 
 

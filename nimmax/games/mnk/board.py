@@ -70,7 +70,9 @@ class Geometry:
 
     def __init__(self, rows: int, cols: int, k: int | None, gravity: bool, name: str) -> None:
         if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
-            raise BadGameSpec(f"{name}: rows and columns must be 1 to {MAX_SIDE}, not {rows}x{cols}")
+            raise BadGameSpec(
+                f"{name}: rows and columns must be 1 to {MAX_SIDE}, not {rows}x{cols}"
+            )
         k = min(rows, cols, 5) if k is None else k
         if k < 1:
             raise BadGameSpec(f"{name}: --k must be at least 1")
@@ -101,7 +103,9 @@ class Geometry:
         self.lines_through: list[tuple[int, ...]] = [
             tuple(line for line in self.lines if line >> bit & 1) for bit in range(self.span)
         ]
-        self.odd_rows = sum(1 << col * stride + height for col in range(cols) for height in range(0, rows, 2))
+        self.odd_rows = sum(
+            1 << col * stride + height for col in range(cols) for height in range(0, rows, 2)
+        )
         self.weights = [0.0] + [4.0 ** (count - 1) for count in range(1, k)] + [0.0]
         """A window's weight by its stones: a full window is a finished game, never scored."""
 
@@ -111,7 +115,11 @@ class Geometry:
         middle_row, middle_col = (rows - 1) / 2, (cols - 1) / 2
         by_centre = sorted(
             ((row, col) for row in range(rows) for col in range(cols)),
-            key=lambda cell: (abs(cell[0] - middle_row) + abs(cell[1] - middle_col), cell[1], cell[0]),
+            key=lambda cell: (
+                abs(cell[0] - middle_row) + abs(cell[1] - middle_col),
+                cell[1],
+                cell[0],
+            ),
         )
         self.cell_order = [self.bit(row, col) for row, col in by_centre]
         self.column_order = sorted(range(cols), key=lambda col: (abs(col - middle_col), col))
@@ -129,7 +137,9 @@ class Geometry:
         width = self.image_bytes
         self.images_size = folds * width
         # Two symmetries at least (identity, mirror), so the getter returns a tuple of images.
-        cuts = [slice(index * width, (index + 1) * width) for index in range(folds)] or [slice(0)] * 2
+        cuts = [slice(index * width, (index + 1) * width) for index in range(folds)] or [
+            slice(0)
+        ] * 2
         self.images_apart = itemgetter(*cuts)
         """Cuts the bytes of the images apart in one call."""
 
@@ -162,7 +172,9 @@ class Geometry:
         if not self.gravity:
             images += [(1, 0, False), (1, 1, False)]
             if self.rows == self.cols:
-                images += [(flip_rows, flip_cols, True) for flip_rows in (0, 1) for flip_cols in (0, 1)]
+                images += [
+                    (flip_rows, flip_cols, True) for flip_rows in (0, 1) for flip_cols in (0, 1)
+                ]
         permutations = []
         for flip_rows, flip_cols, transpose in images:
             permutation = {}

@@ -98,11 +98,18 @@ class Evaluation:
             base = scores.get(key ^ 1 << bit + shift)
             if base is not None:
                 stone = 1 << bit
-                gained = geometry.gain(bit, x ^ stone, o) if x_moved else -geometry.gain(bit, o ^ stone, x)
+                gained = (
+                    geometry.gain(bit, x ^ stone, o)
+                    if x_moved
+                    else -geometry.gain(bit, o ^ stone, x)
+                )
                 score = base + gained
                 break
         else:
-            score = sum(self._line_score(x, o, way) - self._line_score(o, x, way) for way in geometry.directions)
+            score = sum(
+                self._line_score(x, o, way) - self._line_score(o, x, way)
+                for way in geometry.directions
+            )
         if len(scores) >= REMEMBERED_SCORES:
             scores.clear()
         scores[key] = score

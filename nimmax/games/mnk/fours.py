@@ -20,13 +20,19 @@ def completing(stride: int) -> Callable[[int, int], int]:
         found = pair << 1 & stones << 3
         behind = stones >> up  # per direction: the pairs of stones, then a third on either side
         pair = stones & behind
-        found |= pair >> up & (stones >> up3 | stones << up) | pair << up2 & (stones << up3 | behind)
+        found |= pair >> up & (stones >> up3 | stones << up) | pair << up2 & (
+            stones << up3 | behind
+        )
         behind = stones >> down
         pair = stones & behind
-        found |= pair >> down & (stones >> down3 | stones << down) | pair << down2 & (stones << down3 | behind)
+        found |= pair >> down & (stones >> down3 | stones << down) | pair << down2 & (
+            stones << down3 | behind
+        )
         behind = stones >> rise
         pair = stones & behind
-        found |= pair >> rise & (stones >> rise3 | stones << rise) | pair << rise2 & (stones << rise3 | behind)
+        found |= pair >> rise & (stones >> rise3 | stones << rise) | pair << rise2 & (
+            stones << rise3 | behind
+        )
         return found & empty
 
     return winning

@@ -8,7 +8,17 @@ import re
 from collections.abc import Sequence
 
 from nimmax.game import BadGameSpec, IllegalMove
-from nimmax.games.mnk.board import DRAWN, LETTERS, MAX_SIDE, O_WON, ONGOING, X_WON, Board, Geometry, bits_of
+from nimmax.games.mnk.board import (
+    DRAWN,
+    LETTERS,
+    MAX_SIDE,
+    O_WON,
+    ONGOING,
+    X_WON,
+    Board,
+    Geometry,
+    bits_of,
+)
 from nimmax.games.words import OneOf, Option, Signature
 from nimmax.numbers import parse_int, quoted
 
@@ -25,7 +35,9 @@ TICTACTOE = Signature(
     ),
 )
 """Tic-tac-toe's words: the board (square, or rows and columns), k, gravity, a position."""
-CONNECT4 = Signature("connect4", options=(_ROWS, _COLS, Option("--k", int, 4, "K", 1, MAX_SIDE), _POSITION))
+CONNECT4 = Signature(
+    "connect4", options=(_ROWS, _COLS, Option("--k", int, 4, "K", 1, MAX_SIDE), _POSITION)
+)
 """Connect Four's words: the board (6 rows x 7 columns unless given), k, a position."""
 
 
@@ -90,13 +102,17 @@ class Notation:
         lettered = re.fullmatch(r"([a-z])\s*(\S+)", text)  # b2: column letter, then row
         if lettered:
             col = self._column(lettered[1])
-            return geometry.bit(parse_int(lettered[2], "row", 1, geometry.rows, IllegalMove) - 1, col)
+            return geometry.bit(
+                parse_int(lettered[2], "row", 1, geometry.rows, IllegalMove) - 1, col
+            )
         # 2,2 or 2 2: row, then column
         numbered = re.fullmatch(r"([^\s,]+)\s*[\s,]\s*([^\s,]+)", text)
         if not numbered:
             return None
         row = parse_int(numbered[1], "row", 1, geometry.rows, IllegalMove) - 1
-        return geometry.bit(row, parse_int(numbered[2], "column", 1, geometry.cols, IllegalMove) - 1)
+        return geometry.bit(
+            row, parse_int(numbered[2], "column", 1, geometry.cols, IllegalMove) - 1
+        )
 
     def _column(self, letter: str) -> int:
         """The column a letter names; IllegalMove when it is off the board."""
@@ -140,7 +156,9 @@ class Notation:
         """The cells of the completed line from the left (then from the top), each named as a
         cell is typed without gravity (column letter, row from the top, as the board is
         labelled; a gravity move names only a column); () when no line is made."""
-        cells = sorted((col, row) for row, col in map(self.geometry.cell, bits_of(self.winning_line(state))))
+        cells = sorted(
+            (col, row) for row, col in map(self.geometry.cell, bits_of(self.winning_line(state)))
+        )
         return tuple(f"{LETTERS[col]}{row + 1}" for col, row in cells)
 
     def read_position(self, text: str) -> Board:
@@ -155,7 +173,9 @@ class Notation:
             for col, mark in enumerate(cells):
                 if mark not in "xo.":
                     wrong = quoted(mark)
-                    raise BadGameSpec(f"{name}: position {shown} has {wrong}; cells are x, o and '.'")
+                    raise BadGameSpec(
+                        f"{name}: position {shown} has {wrong}; cells are x, o and '.'"
+                    )
                 if mark == "x":
                     x |= 1 << geometry.bit(row, col)
                 elif mark == "o":
@@ -174,9 +194,27 @@ class Notation:
             raise BadGameSpec(f"{name}: position {shown} has lines for both x and o")
         if (x_line and xs == os) or (o_line and xs > os):
             winner = "x" if x_line else "o"
-            raise BadGameSpec(f"{name}: position {shown}: {winner} has a line but did not move last")
-        outcome = X_WON if x_line else O_WON if o_line else DRAWN if (x | o) == geometry.board else ONGOING
+            raise BadGameSpec(
+                f"{name}: position {shown}: {winner} has a line but did not move last"
+            )
+        outcome = (
+            X_WON
+            if x_line
+            else O_WON
+            if o_line
+            else DRAWN
+            if (x | o) == geometry.board
+            else ONGOING
+        )
         images = 0
         for bit in range(geometry.span):
-            images |= geometry.x_images[bit] if x >> bit & 1 else geometry.o_images[bit] if o >> bit & 1 else 0
-        return Board(x, o, xs - os, outcome, geometry.threats_of(x, o), geometry.threats_of(o, x), images)
+            images |= (
+                geometry.x_images[bit]
+                if x >> bit & 1
+                else geometry.o_images[bit]
+                if o >> bit & 1
+                else 0
+            )
+        return Board(
+            x, o, xs - os, outcome, geometry.threats_of(x, o), geometry.threats_of(o, x), images
+        )

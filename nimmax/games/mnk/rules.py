@@ -61,7 +61,9 @@ class Rules:
             geometry = self.geometry
             if geometry.gravity:
                 masks = geometry.column_masks
-                moves = tuple(col for col in geometry.column_order if taken & masks[col] != masks[col])
+                moves = tuple(
+                    col for col in geometry.column_order if taken & masks[col] != masks[col]
+                )
             else:
                 moves = tuple(bit for bit, stone in geometry.order_stones if not taken & stone)
             if geometry.cells <= REMEMBERED_CELLS:
@@ -113,7 +115,9 @@ class Rules:
         if state.outcome:
             return "the game is over"
         geometry, legal = self.geometry, self.notation.listed(self.actions(state))
-        if not isinstance(action, int) or not 0 <= action < (geometry.cols if geometry.gravity else geometry.span):
+        if not isinstance(action, int) or not 0 <= action < (
+            geometry.cols if geometry.gravity else geometry.span
+        ):
             return f"no move {action!r} on this board; legal: {legal}"
         if geometry.gravity:
             return f"column {LETTERS[action]} is full; legal: {legal}"
@@ -126,7 +130,9 @@ class Rules:
         geometry = self.geometry
         if not geometry.images_size:
             return state.x | state.o << geometry.span
-        images: tuple[bytes, ...] = geometry.images_apart(state.images.to_bytes(geometry.images_size, "little"))
+        images: tuple[bytes, ...] = geometry.images_apart(
+            state.images.to_bytes(geometry.images_size, "little")
+        )
         return min(images)
 
     def search_actions(self, state: Board) -> Sequence[int]:

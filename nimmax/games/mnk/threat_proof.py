@@ -36,16 +36,16 @@ proof says nothing of the position."""
 PROOF_FOURS = 10
 """Fours a victory by continuous fours may take at most before its double threat or five."""
 SEARCH_ALLOWANCE, SEARCH_EVERY = 250, 16
-"""The attacker positions a search's questions may visit in all (`begin` starts a search): this many,
-and one more every this many calls into `known`, so a search's ordinary positions stay cheap while
-its root, asked first, is always proven where it can be."""
+"""The attacker positions a search's questions may visit in all (`begin` starts a search): this
+many, and one more every this many calls into `known`, so a search's ordinary positions stay cheap
+while its root, asked first, is always proven where it can be."""
 REMEMBERED = 1 << 16
 """Positions whose answer the proof keeps at most (then it starts afresh)."""
 
 
 class ThreatProof:
-    """Threat-space proofs for one board: its windows of k as bit masks (every one, and those through
-    each cell's bit), its cells centre first."""
+    """Threat-space proofs for one board: its windows of k as bit masks (every one, and those
+    through each cell's bit), its cells centre first."""
 
     def __init__(
         self,
@@ -58,7 +58,8 @@ class ThreatProof:
     ) -> None:
         self.k, self.board, self.most_fours, self.through = k, board, fours, through
         self.rank = {bit: index for index, bit in enumerate(order)}
-        starts: dict[int, int] = {}  # direction (bit step) -> the lowest cell of each window along it
+        # direction (bit step) -> the lowest cell of each window along it
+        starts: dict[int, int] = {}
         for line in lines:
             low = line & -line
             rest = line ^ low
@@ -75,8 +76,8 @@ class ThreatProof:
 
     def known(self, mine: int, theirs: int, my_threats: int, their_threats: int) -> Known | None:
         """The proven payoff and distance for the side to move (`mine`, its completion cells
-        `my_threats`; `theirs` and `their_threats` the other side's), or None where no threat
-        line proves one within the budget. Stones and threats are bitboards; the game is not over."""
+        `my_threats`; `theirs` and `their_threats` the other side's), or None where no threat line
+        proves one within the budget. Stones and threats are bitboards; the game is not over."""
         if my_threats:
             return Known(1.0, 1, True)
         root, self.rooted = self.rooted, False
@@ -85,7 +86,8 @@ class ThreatProof:
             return None if root else Known(-1.0, 2, True)
         self.calls += 1
         rationed = self.nodes > SEARCH_ALLOWANCE + self.calls // SEARCH_EVERY
-        self.limit = self.nodes if rationed else self.nodes + PROOF_NODES  # rationed: what is remembered only
+        # rationed: what is remembered only
+        self.limit = self.nodes if rationed else self.nodes + PROOF_NODES
         if their_threats:  # the one block, then the other side attacks
             block = their_threats
             mine |= block
@@ -97,7 +99,8 @@ class ThreatProof:
         return Known(1.0, plies, plies <= 5) if plies else None
 
     def shortest(self, mine: int, theirs: int, their_threats: int) -> int:
-        """`wins` with one four more at a time, so the first win found is among the shortest by fours."""
+        """`wins` with one four more at a time, so the first win found is among the shortest by
+        fours."""
         for fours in range(1, self.most_fours + 1):
             plies = self.wins(mine, theirs, their_threats, fours)
             if plies or self.nodes >= self.limit:
@@ -140,7 +143,9 @@ class ThreatProof:
                 attacker, defender = mine | bit, theirs | block
                 if (attacker | defender) == self.board:
                     continue  # the forced block draws the game
-                plies = self.wins(attacker, defender, self.made(defender, attacker, block), fours - 1)
+                plies = self.wins(
+                    attacker, defender, self.made(defender, attacker, block), fours - 1
+                )
                 if plies:
                     found = plies + 2
                     break
@@ -149,14 +154,16 @@ class ThreatProof:
         return self.remember(key, found, fours)
 
     def remember(self, key: tuple[int, int], plies: int, fours: int) -> int:
-        """`plies`, kept as the answer for `key` (a position) searched to `fours` fours (0: none found)."""
+        """`plies`, kept as the answer for `key` (a position) searched to `fours` fours (0: none
+        found)."""
         if len(self.memo) >= REMEMBERED:
             self.memo.clear()
         self.memo[key] = (plies, fours)
         return plies
 
     def made(self, stones: int, blockers: int, stone: int) -> int:
-        """The completion cells of `stones` on the windows through `stone` (one bit), those free of `blockers`."""
+        """The completion cells of `stones` on the windows through `stone` (one bit), those free of
+        `blockers`."""
         near_full, found = self.k - 1, 0
         for line in self.through[stone.bit_length() - 1]:
             if not blockers & line:
@@ -208,8 +215,8 @@ values every move where asked (a book silent on some root moves would leave them
 
 
 def proves(gravity: bool, k: int, cells: int) -> bool:
-    """Whether a search's copy of a board proves threats: without gravity (a stone goes anywhere), k >= 4,
-    above SMALL_CELLS cells."""
+    """Whether a search's copy of a board proves threats: without gravity (a stone goes anywhere), k
+    >= 4, above SMALL_CELLS cells."""
     return not gravity and k >= 4 and cells > SMALL_CELLS
 
 

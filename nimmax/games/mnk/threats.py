@@ -52,7 +52,11 @@ class Threats:
         if tried is None:
             if len(self._tried) >= REMEMBERED_POSITIONS:
                 self._tried.clear()
-            tried = self._worth_trying(state.o, state.x) if state.player else self._worth_trying(state.x, state.o)
+            tried = (
+                self._worth_trying(state.o, state.x)
+                if state.player
+                else self._worth_trying(state.x, state.o)
+            )
             if len(tried) == geometry.cells - taken.bit_count():
                 tried = ()  # every empty cell: none is left out, so the search may prove its value
             self._tried[key] = tried
@@ -71,10 +75,14 @@ class Threats:
         _, their_doubles = self.shapes(theirs, mine)
         if their_doubles:
             fours, _ = self.shapes(mine, theirs)
-            return tuple(sorted(bits_of(fours | self._answers(theirs, mine, their_doubles)), key=rank))
+            return tuple(
+                sorted(bits_of(fours | self._answers(theirs, mine, their_doubles)), key=rank)
+            )
         near = self._around(self._around(mine | theirs)) & ~(mine | theirs)
         gain = self.geometry.gain
-        return tuple(sorted(bits_of(near), key=lambda bit: (-gain(bit, mine, theirs), rank(bit)))[:BEAM])
+        return tuple(
+            sorted(bits_of(near), key=lambda bit: (-gain(bit, mine, theirs), rank(bit)))[:BEAM]
+        )
 
     def shapes(self, stones: int, blockers: int) -> tuple[int, int]:
         """The empty cells where a stone of `stones` makes a threat (a four), and those where it
