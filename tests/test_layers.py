@@ -807,3 +807,31 @@ def test_mnk_is_a_game_holding_its_parts() -> None:
     assert {
         name: where for name, where in owners.items() if len(where) > 1 and name not in shared
     } == {}
+
+
+def test_only_cli_and_ui_import_a_presentation_library() -> None:
+    crossing = [
+        f"{shown(MODULES[name])}:{found.line} imports {found.target}"
+        for name in MODULES
+        if not name.startswith(("nimmax.cli", "nimmax.ui"))
+        for found in imports(name)
+        if found.target.split(".")[0] in ("typer", "rich", "prompt_toolkit")
+    ]
+    assert not crossing, "the core imports a presentation library:\n" + "\n".join(crossing)
+
+
+RECORD_READERS = {"nimmax.sessions.play", "nimmax.recorded", "nimmax.saves"}
+RECORD_WRITERS = {"nimmax.ui.records", "nimmax.ui.resume", "nimmax.saves"}
+"""Who turns a record's text into a GameRecord (`from_json`) and back (`to_json`: a played game's
+record, the check that a kept record is current, the autosave), as ARCHITECTURE says."""
+
+
+def test_records_are_read_and_written_where_architecture_says() -> None:
+    calls: dict[str, set[str]] = {"from_json": set(), "to_json": set()}
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            if node.func.attr in calls and name != "nimmax.match":
+                calls[node.func.attr].add(name)
+    assert calls == {"from_json": RECORD_READERS, "to_json": RECORD_WRITERS}

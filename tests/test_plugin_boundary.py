@@ -343,8 +343,7 @@ from nimmax import CHANCE, Game
 
 
 class Dice(Game):
-    \"\"\"One player: N counters; you take 1 or 2, then a die takes 1 or 2; you score where
-    you stop.\"\"\"
+    \"\"\"One player: N counters; take 1 or 2, then a die takes 1 or 2; score where you stop.\"\"\"
 
     players, has_chance, player_names = 1, True, ("You",)
 
