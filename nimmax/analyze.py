@@ -279,8 +279,7 @@ def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) 
     most there is proves the best value too. An estimated inaccuracy of a two-player game is a
     mistake where the best move and the played one, each proven on its own, differ in outcome."""
     seat = game.to_move(state)
-    result = player.search(game, state, every_move=player.limits.limited or not prunes(player))
-    position = claimed(game, state, result, player.spec)
+    result, position = searched(game, player, state)
     best, best_move, best_exact = position.value, result.move, position.exact and result.exact
     # the store's proof: its value stands, the move is the search's
     if position.exact and not result.exact:
@@ -306,6 +305,19 @@ def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) 
             (best, played), said, exact = pair, "mistake", True
     shown = game.format_move(best_move) if best_move is not None else game.format_move(move)
     return MoveAnalysis(ply, seat, game.format_move(move), best, played, shown, best, said, exact)
+
+
+def searched(game: AnyGame, player: SearchPlayer, state: Any) -> tuple[SearchResult, Claim]:
+    """The position's search and claim: first the search play makes (the best move's window alone),
+    which proves what play proves; where that leaves an estimate under a limit, every move valued
+    at one depth, so the played move's estimate compares with the best's."""
+    every = not prunes(player)
+    result = player.search(game, state, every_move=every)
+    position = claimed(game, state, result, player.spec)
+    if position.exact or every or not player.limits.limited:
+        return result, position
+    result = player.search(game, state, every_move=True)
+    return result, claimed(game, state, result, player.spec)
 
 
 def proven_pair(

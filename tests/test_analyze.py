@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from functools import cache
+from pathlib import Path
 from unittest import mock
 
 from hypothesis import given, settings
@@ -16,6 +18,7 @@ from nimmax.analyze import analyze, outcome, value_of, verdict
 from nimmax.game import CHANCE, winner_of
 from nimmax.match import GameRecord, draw_outcome
 from nimmax.players import SearchPlayer, parse_spec
+from tests.cli_helpers import nimmax_in_process
 from tests.theory import nim_mover_wins, simple_nim_mover_wins
 
 
@@ -264,3 +267,19 @@ def test_a_long_game_is_analysed_within_the_whole_analysis_budget() -> None:
         for ply, move in enumerate(long_game.moves, start=1)
         if move in ("up", "down", "left", "right")
     )
+
+
+def test_analyze_proves_every_position_play_proved(tmp_path: Path) -> None:
+    """Kalah(5,3) played by timed engines, then analysed at the same time a position: each ply
+    whose move play announced proven is proven by `analyze` too (it searches as play does first,
+    from the last ply back on one table)."""
+    record = tmp_path / "kalah.json"
+    args = ["kalah", "--pits", "5", "--seeds", "3", "--time", "0.1", "--record", str(record)]
+    played = nimmax_in_process("play", *args, "--first", "alphabeta", "--second", "alphabeta")
+    assert played.returncode == 0, played.stderr
+    claims = ["proven" in line for line in played.stdout.splitlines() if " plays " in line]
+    analysed = nimmax_in_process("analyze", str(record), "--time", "0.1", "--json")
+    assert analysed.returncode == 0, analysed.stderr
+    exact = [move["exact"] for move in json.loads(analysed.stdout)["moves"]]
+    assert len(exact) == len(claims) and any(claims)
+    assert [ply for ply, proven in enumerate(claims, 1) if proven and not exact[ply - 1]] == []
