@@ -308,16 +308,17 @@ def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) 
 
 
 def searched(game: AnyGame, player: SearchPlayer, state: Any) -> tuple[SearchResult, Claim]:
-    """The position's search and claim: first the search play makes (the best move's window alone),
-    which proves what play proves; where that leaves an estimate under a limit, every move valued
-    at one depth, so the played move's estimate compares with the best's."""
-    every = not prunes(player)
-    result = player.search(game, state, every_move=every)
+    """The position's search and claim: under a limit every move valued at one depth, so the played
+    move's estimate compares with the best's; where that leaves an estimate, the search play makes
+    (the best move's window alone, on the same table), which proves what play proves."""
+    limited = player.limits.limited and prunes(player)
+    result = player.search(game, state, every_move=limited or not prunes(player))
     position = claimed(game, state, result, player.spec)
-    if position.exact or every or not player.limits.limited:
+    if position.exact or not limited:
         return result, position
-    result = player.search(game, state, every_move=True)
-    return result, claimed(game, state, result, player.spec)
+    plain = player.search(game, state)
+    proven = claimed(game, state, plain, player.spec)
+    return (plain, proven) if proven.exact else (result, position)
 
 
 def proven_pair(

@@ -7,13 +7,14 @@ from __future__ import annotations
 import errno
 import json
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import pytest
 
 from nimmax.bench import DONE, SKIPPED, TOO_DEEP, algorithms, boards, family, measure, run_all
 from nimmax.numbers import int_option, quoted
-from nimmax.search import TooDeep
+from nimmax.search import TooDeep, deep
 
 from .cli_helpers import nimmax_in_process, read_specs
 
@@ -181,7 +182,16 @@ def test_a_bench_run_too_deep_for_the_stack_is_a_row_and_the_larger_boards_are_s
     with mock.patch("nimmax.bench.deep", side_effect=TooDeep(1000)) as searched:
         row = measure(grid[1], algorithms(read_specs("alphabeta"))[0], limit=1)
     assert searched.call_count == 1 and row.status == TOO_DEEP and row.value is None
-    rows = list(run_all(grid, algorithms(read_specs("alphabeta")), limit=5))
+    real = iter([deep])  # the small board searched for real, the next one too deep
+
+    def real_then_too_deep(*args: Any, **kwargs: Any) -> Any:
+        search = next(real, None)
+        if search is None:
+            raise TooDeep(1000)
+        return search(*args, **kwargs)
+
+    with mock.patch("nimmax.bench.deep", side_effect=real_then_too_deep):
+        rows = list(run_all(grid, algorithms(read_specs("alphabeta")), limit=5))
     assert [row.status for row in rows] == [DONE, TOO_DEEP, SKIPPED]
 
 
