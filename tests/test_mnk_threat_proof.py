@@ -96,14 +96,7 @@ FOURS = 2
 
 def proof_of(game: MNK, fours: int = FOURS) -> ThreatProof:
     """A proof for `game`'s board, its victories by fours `fours` fours long at most."""
-    return ThreatProof(
-        game.geometry.k,
-        game.geometry.board,
-        game.geometry.lines,
-        game.geometry.lines_through,
-        game.geometry.cell_order,
-        fours,
-    )
+    return ThreatProof(game.geometry, fours)
 
 
 def claim(game: MNK, proof: ThreatProof, state: Board) -> Known | None:

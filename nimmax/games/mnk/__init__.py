@@ -110,17 +110,7 @@ class MNK(Game[Board, int]):
         self.evaluation = Evaluation(geometry, self.rules, self.threats, remember)
         self.proof = Proof(geometry.rows, geometry.cols) if remember and self.books else None
         proving = remember and proves(geometry.gravity, geometry.k, geometry.cells)
-        self.threat_proof = (
-            ThreatProof(
-                geometry.k,
-                geometry.board,
-                geometry.lines,
-                geometry.lines_through,
-                geometry.cell_order,
-            )
-            if proving
-            else None
-        )
+        self.threat_proof = ThreatProof(geometry) if proving else None
         for member, part in BOUND:
             if getattr(type(self), member) is getattr(MNK, member):
                 setattr(self, member, getattr(getattr(self, part), member))

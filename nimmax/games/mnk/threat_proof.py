@@ -25,10 +25,8 @@ win can exist: a win in 1 or 3, and in 5 where no move makes a double threat at 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from nimmax.game import Known
-from nimmax.games.mnk.board import Board
+from nimmax.games.mnk.board import Board, Geometry
 
 PROOF_NODES = 300
 """Attacker positions one question may visit (each a scan of the board's windows); past them the
@@ -47,25 +45,9 @@ class ThreatProof:
     """Threat-space proofs for one board: its windows of k as bit masks (every one, and those
     through each cell's bit), its cells centre first."""
 
-    def __init__(
-        self,
-        k: int,
-        board: int,
-        lines: Sequence[int],
-        through: Sequence[Sequence[int]],
-        order: Sequence[int],
-        fours: int = PROOF_FOURS,
-    ) -> None:
-        self.k, self.board, self.most_fours, self.through = k, board, fours, through
-        self.rank = {bit: index for index, bit in enumerate(order)}
-        # direction (bit step) -> the lowest cell of each window along it
-        starts: dict[int, int] = {}
-        for line in lines:
-            low = line & -line
-            rest = line ^ low
-            step = ((rest & -rest).bit_length() - low.bit_length()) if rest else 1
-            starts[step] = starts.get(step, 0) | low
-        self.starts = sorted(starts.items())
+    def __init__(self, geometry: Geometry, fours: int = PROOF_FOURS) -> None:
+        self.geometry, self.k, self.board = geometry, geometry.k, geometry.board
+        self.most_fours, self.through, self.rank = fours, geometry.lines_through, geometry.rank
         self.memo: dict[tuple[int, int], tuple[int, int]] = {}
         self.nodes = 0
         """Attacker positions visited by every question so far."""
@@ -176,20 +158,8 @@ class ThreatProof:
         """The empty cells where a stone of `stones` makes a completion cell: those of a window
         holding k-2 of `stones` and none of `blockers`."""
         k, empty, found = self.k, self.board & ~(stones | blockers), 0
-        for shift, starts in self.starts:
-            spread = blockers
-            for step in range(1, k):
-                spread |= blockers >> step * shift
-            starts &= ~spread
-            planes: list[int] = []  # bit j of each window's count of stones, bit-sliced
-            for step in range(k):
-                carry = stones >> step * shift & starts
-                for index, plane in enumerate(planes):
-                    planes[index], carry = plane ^ carry, plane & carry
-                    if not carry:
-                        break
-                if carry:
-                    planes.append(carry)
+        for shift in self.geometry.directions:
+            starts, planes = self.geometry.counters(stones, blockers, shift)
             wanted = k - 2
             if wanted >> len(planes):
                 continue
