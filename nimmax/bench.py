@@ -16,10 +16,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from nimmax import games
+from nimmax.errors import quoted
 from nimmax.game import AnyGame, BadInput
 from nimmax.games import Family
 from nimmax.games.mnk import MAX_SIDE
-from nimmax.numbers import parse_int, quoted
+from nimmax.numbers import parse_int
 from nimmax.players import BadPlayerSpec, Spec
 from nimmax.search import ENGINES, Limits, TooDeep, deep
 from nimmax.search.engines import Settings

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, Self, TypeVar, cast, runtime_checkable
 
+from nimmax.errors import quoted
 from nimmax.files import user_folder, write_atomic
-from nimmax.numbers import quoted
 
 ENVIRONMENT = "NIMMAX_CACHE_DIR"
 """The variable that names the folder outright (tests point it at a temporary one)."""

@@ -18,8 +18,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from nimmax.game import BadInput
-from nimmax.numbers import quoted
+from nimmax.errors import BadInput, quoted
 
 
 def _reason(error: OSError) -> str:

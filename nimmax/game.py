@@ -22,8 +22,7 @@ from typing import (
     runtime_checkable,
 )
 
-from nimmax.errors import BadGameSpec, BadInput, IllegalMove
-from nimmax.numbers import quoted
+from nimmax.errors import BadGameSpec, BadInput, IllegalMove, quoted
 
 __all__ = [
     "CHANCE",

@@ -22,8 +22,8 @@ from types import MappingProxyType
 from typing import Any
 
 from nimmax.game import AnyGame, BadInput, Capability, Game, defined, legal_text
+from nimmax.player import Decision
 from nimmax.returns import CHECKS, MAX_PAYOFF, Broken, Check, one_line, shown
-from nimmax.search.result import Decision
 
 __all__ = [
     "MAX_PAYOFF",

@@ -18,11 +18,11 @@ from types import MappingProxyType
 from typing import Any
 
 from nimmax import games
+from nimmax.errors import quoted
 from nimmax.game import CHANCE, AnyGame, BadInput, outcomes, seed_of, winner_of
-from nimmax.numbers import parse_float, parse_int, quoted
-from nimmax.players import Player, as_decision
+from nimmax.numbers import parse_float, parse_int
+from nimmax.player import Decision, Player, as_decision
 from nimmax.search import SearchResult
-from nimmax.search.result import Decision
 
 
 class BadRecord(BadInput):

@@ -1,8 +1,8 @@
-"""The one reader of numbers people type, with bounds, and the quoting of typed text in messages.
+"""The one reader of numbers people type, with bounds.
 
 Game words, positions, moves, player specs, records and options all read their numbers here,
-so every refusal looks alike: one line naming the field and the range it accepts, quoting at
-most QUOTE_LIMIT characters of what was typed. Only ASCII digits count: `str.isdigit` also
+so every refusal looks alike: one line naming the field and the range it accepts, quoting what
+was typed (`errors.quoted`). Only ASCII digits count: `str.isdigit` also
 accepts `²` (which `int` refuses) and `٣` (which `int` reads), and neither is a number anyone
 meant. The length is checked before `int` runs, so a megabyte of digits is refused at once
 instead of tripping Python's 4,300-digit limit.
@@ -16,10 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from nimmax.errors import BadInput
-
-QUOTE_LIMIT = 40
-"""At most this many characters of typed text appear in a message."""
+from nimmax.errors import BadInput, quoted
 
 MAX_SEED = 2**64 - 1
 """The largest seed a seed field takes: 64 bits are as many as a seed needs."""
@@ -41,29 +38,6 @@ watches."""
 _DECIMAL = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _FLOAT_LENGTH = 64
 """A decimal longer than this is refused unread: no sensible setting is written so long."""
-
-
-def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """`text` in quotes for a message: at most `limit` characters, then `…` if any were left out.
-
-    Unprintable characters are escaped (`\\x1b`, `\\u200b`), so the message stays one harmless
-    line, and escapes count towards the limit.
-    """
-    shown: list[str] = []
-    length = 0
-    for character in text[: limit + 1]:  # only the head is read: typed text may be megabytes
-        piece = (
-            character
-            if character.isprintable()
-            else character.encode("unicode_escape").decode("ascii")
-        )
-        if length + len(piece) > limit:
-            break
-        shown.append(piece)
-        length += len(piece)
-    else:
-        return f"'{''.join(shown)}'"
-    return f"'{''.join(shown)}…'"
 
 
 def parse_int(text: str, field: str, low: int, high: int, error: type[BadInput] = BadInput) -> int:

@@ -16,7 +16,7 @@ from nimmax.game import CHANCE, AnyGame, Capability, evaluator, has_chance, outc
 from nimmax.games.openspiel import OpenSpielGame, pyspiel
 from nimmax.guard import unguarded
 from nimmax.numbers import Value
-from nimmax.search.result import Decision
+from nimmax.player import Decision
 
 TERMINAL = -4
 """pyspiel's player id at the end of a game."""

@@ -15,10 +15,12 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
+from nimmax.errors import quoted
 from nimmax.game import AnyGame, BadInput, Game
-from nimmax.numbers import MAX_SEED, Option, Value, quoted
+from nimmax.numbers import MAX_SEED, Option, Value
+from nimmax.player import Decision, Player
 from nimmax.search import (
     DEFAULTS,
     ENGINES,
@@ -32,29 +34,10 @@ from nimmax.search import (
 )
 from nimmax.search.engines import Kept
 from nimmax.search.limits import ITERATIONS, NAMES, given
-from nimmax.search.result import Decision
 
 
 class BadPlayerSpec(BadInput):
     """A player spec that names no player or gives it a bad option."""
-
-
-class Player(Protocol):
-    """Anything that picks a move: a bare move or a Decision."""
-
-    spec: str
-
-    def choose(self, game: AnyGame, state: Any) -> Any: ...
-
-
-def decide(player: Player, game: AnyGame, state: Any) -> Decision:
-    """Ask `player` for its move at `state`, as a Decision whatever it returned."""
-    return as_decision(player.choose(game, state))
-
-
-def as_decision(answer: Any) -> Decision:
-    """A player's move as a Decision: a bare move wrapped, a Decision as it is."""
-    return answer if isinstance(answer, Decision) else Decision(answer)
 
 
 @dataclass(frozen=True)

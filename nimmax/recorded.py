@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from nimmax import games
+from nimmax.errors import quoted
 from nimmax.files import read_text
 from nimmax.match import MAX_RECORD_BYTES, BadRecord, GameRecord, Ply
-from nimmax.numbers import quoted
 
 if TYPE_CHECKING:
     from nimmax.players import Spec

@@ -18,10 +18,10 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from nimmax.errors import quoted
 from nimmax.files import user_folder
 from nimmax.game import BadInput
 from nimmax.match import MAX_RECORD_BYTES, BadRecord, GameRecord
-from nimmax.numbers import quoted
 
 ENVIRONMENT = "NIMMAX_DATA_DIR"
 """The variable that names the folder outright (tests point it at a temporary one)."""

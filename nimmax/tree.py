@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from nimmax.errors import quoted
 from nimmax.game import AnyGame, BadInput, ordered
-from nimmax.numbers import quoted
 from nimmax.search import (
     ENGINES,
     INFINITY,

@@ -33,8 +33,9 @@ from bitbully import BitBully, Board
 from nimmax.analyze import analyze
 from nimmax.games import connect4_book, create
 from nimmax.match import GameRecord
+from nimmax.player import decide
 from nimmax.players import create as create_player
-from nimmax.players import decide, parse_spec
+from nimmax.players import parse_spec
 
 BUCKETS = ((0, 9), (10, 15), (16, 30))
 """Plies grouped as the issue measured them."""

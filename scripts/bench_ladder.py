@@ -26,6 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from nimmax.player import decide  # noqa: E402
 from nimmax.search import ENGINES  # noqa: E402
 
 GAMES = {
@@ -128,7 +129,7 @@ def depth_figures(seconds: float, moves: int = 10) -> None:
         [],
     )
     for _ in range(moves):
-        decision = players.decide(player, game, state)
+        decision = decide(player, game, state)
         assert decision.search is not None
         reached.append(
             (game.format_move(decision.move), decision.search.depth, decision.search.nodes)

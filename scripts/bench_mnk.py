@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nimmax import games, players  # noqa: E402
 from nimmax.game import AnyGame  # noqa: E402
+from nimmax.player import decide
 from nimmax.search import SearchResult, search  # noqa: E402
 
 
@@ -157,7 +158,7 @@ def main() -> None:
         last = None
         for _ in range(10):  # the first ten moves of a self-play game
             started = time.perf_counter()
-            decision = players.decide(player, game, state)
+            decision = decide(player, game, state)
             worst = max(worst, time.perf_counter() - started)
             state, last = game.result(state, decision.move), decision.search
         row(words, "time=0.2, worst of 10", last, worst, last.nodes if last else 0, "< 0.3 s")

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nimmax import games, players
+from nimmax.player import decide
 from nimmax.players import parse_spec
 from nimmax.search import ENGINES as ENGINES_BY_NAME
 from nimmax.search import CannotSearch, Table, iterate, search
@@ -210,9 +211,7 @@ def test_players_choose_legal_moves(piles: list[int], spec: str) -> None:
     game = games.create("nim " + " ".join(map(str, piles)))
     state = game.initial_state()
     if not game.is_terminal(state):
-        assert players.decide(players.create(parse_spec(spec)), game, state).move in game.actions(
-            state
-        )
+        assert decide(players.create(parse_spec(spec)), game, state).move in game.actions(state)
 
 
 class Limited(TypedDict, total=False):

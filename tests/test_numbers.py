@@ -9,16 +9,9 @@ import time
 import pytest
 
 from nimmax import games
+from nimmax.errors import QUOTE_LIMIT, quoted
 from nimmax.game import BadGameSpec, BadInput, IllegalMove
-from nimmax.numbers import (
-    MAX_DELAY,
-    MAX_SEED,
-    QUOTE_LIMIT,
-    float_option,
-    parse_float,
-    parse_int,
-    quoted,
-)
+from nimmax.numbers import MAX_DELAY, MAX_SEED, float_option, parse_float, parse_int
 from nimmax.players import PLAYERS, BadPlayerSpec, SearchPlayer, parse_spec
 
 from .cli_helpers import nimmax_in_process

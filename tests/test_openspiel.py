@@ -20,6 +20,7 @@ from nimmax import games, players  # noqa: E402
 from nimmax.game import BadGameSpec, IllegalMove, outcomes  # noqa: E402
 from nimmax.games import openspiel  # noqa: E402
 from nimmax.guard import PluginFailed, unguarded  # noqa: E402
+from nimmax.player import decide  # noqa: E402
 from nimmax.players import parse_spec  # noqa: E402
 from nimmax.search import ENGINES, Limits  # noqa: E402
 
@@ -207,10 +208,10 @@ def test_the_bots_play_nimmax_games_and_openspiel_games() -> None:
     (OpenSpiel's)."""
     nim = games.create("nim 1 2 --normal")
     bot = players.create(parse_spec("openspiel-ab:depth=4"))
-    move = players.decide(bot, nim, nim.initial_state()).move
+    move = decide(bot, nim, nim.initial_state()).move
     after = nim.result(nim.initial_state(), move)
     assert nim.format_position(after) in ("1,1",)
-    proven = players.decide(
+    proven = decide(
         players.create(parse_spec("openspiel-mcts:simulations=300,seed=1")),
         nim,
         nim.initial_state(),
@@ -218,7 +219,7 @@ def test_the_bots_play_nimmax_games_and_openspiel_games() -> None:
     # Bouton: the nim-sum made 0
     assert nim.format_position(nim.result(nim.initial_state(), proven)) == "1,1"
     hexed = games.create(["openspiel:hex(board_size=3)"])
-    chosen = players.decide(
+    chosen = decide(
         players.create(parse_spec("openspiel-mcts:simulations=200,seed=1")),
         hexed,
         hexed.initial_state(),

@@ -13,7 +13,8 @@ from unittest import mock
 import pytest
 
 from nimmax.bench import DONE, SKIPPED, TOO_DEEP, algorithms, boards, family, measure, run_all
-from nimmax.numbers import int_option, quoted
+from nimmax.errors import quoted
+from nimmax.numbers import int_option
 from nimmax.search import TooDeep, deep
 
 from .cli_helpers import nimmax_in_process, read_specs

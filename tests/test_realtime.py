@@ -12,7 +12,8 @@ import pytest
 
 from nimmax import games
 from nimmax.game import AnyGame, outcomes
-from nimmax.players import create, decide, parse_spec
+from nimmax.player import decide
+from nimmax.players import create, parse_spec
 from nimmax.search import MOVE_SECONDS, Table, search
 
 from .cli_helpers import nimmax

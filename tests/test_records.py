@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from nimmax import files
+from nimmax.errors import quoted
 from nimmax.game import BadInput
 from nimmax.match import MAX_MOVES, MAX_RECORD_BYTES, BadRecord, GameRecord
-from nimmax.numbers import quoted
 from nimmax.ui.prompt import LineReader
 
 from .cli_helpers import nimmax_in_process

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from nimmax.numbers import quoted
+from nimmax.errors import quoted
 from nimmax.ui.prompt import ENDLESS, LONGEST_LINE
 
 from .cli_helpers import ENVIRONMENT, ROOT

@@ -19,7 +19,8 @@ from nimmax.duel.planning import Block
 from nimmax.duel.stats import mean
 from nimmax.game import CHANCE, AnyGame, winner_of
 from nimmax.match import Ply, plies
-from nimmax.players import Player, RandomPlayer, SearchPlayer, Spec, create
+from nimmax.player import Player
+from nimmax.players import RandomPlayer, SearchPlayer, Spec, create
 
 
 @dataclass(frozen=True, slots=True)

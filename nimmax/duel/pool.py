@@ -41,9 +41,9 @@ from multiprocessing.process import BaseProcess
 from nimmax.duel.backend import ATTEMPTS, Count, FailedBlock, Lost, check_jobs
 from nimmax.duel.planning import Block
 from nimmax.duel.play import GameResult, block_games
+from nimmax.errors import quoted
 from nimmax.game import BadInput
 from nimmax.interrupt import SIGNALS, Held
-from nimmax.numbers import quoted
 from nimmax.search.stack import interpreter
 
 STOP_CHECK = 0.05

@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from nimmax.errors import quoted
 from nimmax.game import AnyGame, BadGameSpec
 from nimmax.games import kalah, mnk, nim, plates, twenty48
 from nimmax.games.words import Signature
-from nimmax.numbers import quoted
 
 
 @dataclass(frozen=True)

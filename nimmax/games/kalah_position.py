@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from nimmax.errors import quoted
 from nimmax.game import BadGameSpec
-from nimmax.numbers import parse_int, quoted
+from nimmax.numbers import parse_int
 
 SOUTH, NORTH = 0, 1
 SIDE_LETTERS = ("s", "n")

@@ -16,6 +16,7 @@ from collections.abc import Hashable, Sequence
 from functools import cache
 from typing import NamedTuple
 
+from nimmax.errors import quoted
 from nimmax.game import BadGameSpec, Capability, Game, IllegalMove, Known, legal_text
 from nimmax.games.nim_moves import (
     Moves,
@@ -30,7 +31,7 @@ from nimmax.games.nim_moves import (
     winning_take,
 )
 from nimmax.games.words import Option, Signature
-from nimmax.numbers import parse_int, quoted
+from nimmax.numbers import parse_int
 
 __all__ = [
     "MAX_PILE",

@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from nimmax.errors import BadGameSpec, IllegalMove
+from nimmax.errors import BadGameSpec, IllegalMove, quoted
 from nimmax.game import CHANCE, AnyGame, Capability, Game, legal_text, outcomes
 from nimmax.guard import PluginFailed, one_line
-from nimmax.numbers import quoted
 
 PREFIX = "openspiel:"
 BOARD_KEYED = frozenset({"tic_tac_toe", "connect_four", "mnk", "hex"})

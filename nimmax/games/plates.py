@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import NamedTuple
 
+from nimmax.errors import quoted
 from nimmax.game import BadGameSpec, Game, IllegalMove, legal_text
 from nimmax.games.words import Signature
-from nimmax.numbers import parse_int, quoted
+from nimmax.numbers import parse_int
 
 A, B = 0, 1
 DEFAULT_PLATES = ((1, 20, 50), (5, 10, 100), (1, 5, 20))

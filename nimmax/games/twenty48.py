@@ -23,10 +23,11 @@ from math import pow
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+from nimmax.errors import quoted
 from nimmax.game import CHANCE, BadGameSpec, Capability, Game, IllegalMove, legal_text
 from nimmax.games.twenty48_rows import TOP_RANK, Slides, pack, transpose4
 from nimmax.games.words import Option, Signature
-from nimmax.numbers import MAX_SEED, parse_int, quoted
+from nimmax.numbers import MAX_SEED, parse_int
 
 if TYPE_CHECKING:
     from nimmax.learn.ntuple import Network

@@ -7,8 +7,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from nimmax.errors import quoted
 from nimmax.game import BadGameSpec
-from nimmax.numbers import Option, quoted
+from nimmax.numbers import Option
 
 __all__ = ("OneOf", "Option", "Signature", "Words")
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from nimmax.game import BadInput
+from nimmax.errors import BadInput
 from nimmax.learn import store
 from nimmax.learn.train import MARKS, WINDOW, Trainer
 

@@ -19,9 +19,8 @@ from array import array
 from pathlib import Path
 from types import MappingProxyType
 
-from nimmax.game import BadInput
+from nimmax.errors import BadInput, quoted
 from nimmax.learn.ntuple import CELLS, Network
-from nimmax.numbers import quoted
 
 MAGIC = b"nimmax-ntuple\n\0\0"
 VERSION = 1

@@ -50,14 +50,6 @@ class SearchResult:
         return self.moves_proven and not self.upper_bounds
 
 
-@dataclass(frozen=True)
-class Decision:
-    """A player's move, with the search that chose it when there was one."""
-
-    move: Any
-    search: SearchResult | None = None
-
-
 class Progress(Protocol):
     """What a watcher reads of a running search, of any engine: its budget and its best root move so
     far."""

@@ -31,16 +31,8 @@ from nimmax.match import (
     TakeBack,
     TakenBack,
 )
-from nimmax.players import (
-    HumanPlayer,
-    Player,
-    SearchPlayer,
-    Spec,
-    check_fit,
-    create,
-    limited,
-    suggested,
-)
+from nimmax.player import Player
+from nimmax.players import HumanPlayer, SearchPlayer, Spec, check_fit, create, limited, suggested
 from nimmax.recorded import plies
 from nimmax.search.limits import override
 from nimmax.search.result import SearchResult, Watcher

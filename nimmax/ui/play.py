@@ -21,9 +21,10 @@ from rich.markup import escape
 from rich.text import Text
 
 from nimmax import games, interrupt
+from nimmax.errors import quoted
 from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove, legal_text
 from nimmax.match import Abandon, Command, GameRecord, Ply, TakenBack
-from nimmax.numbers import MAX_DELAY, quoted
+from nimmax.numbers import MAX_DELAY
 from nimmax.sessions.play import GameSession, start_value
 from nimmax.ui.banner import banner, engine_status, facing, last_mover, seat_labels, worth_drawing
 from nimmax.ui.games import presentation

@@ -9,9 +9,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from nimmax.errors import quoted
 from nimmax.files import is_stdout, write_atomic
 from nimmax.match import GameRecord
-from nimmax.numbers import quoted
 
 
 class RecordNotWritten(OSError):

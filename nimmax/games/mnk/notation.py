@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from nimmax.errors import quoted
 from nimmax.game import BadGameSpec, IllegalMove
 from nimmax.games.mnk.board import (
     DRAWN,
@@ -20,7 +21,7 @@ from nimmax.games.mnk.board import (
     bits_of,
 )
 from nimmax.games.words import OneOf, Option, Signature
-from nimmax.numbers import parse_int, quoted
+from nimmax.numbers import parse_int
 
 _ROWS = Option("--rows", int, None, "R", 1, MAX_SIDE)
 _COLS = Option("--cols", int, None, "C", 1, MAX_SIDE)
