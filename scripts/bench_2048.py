@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nimmax import games, players  # noqa: E402
 from nimmax.game import CHANCE  # noqa: E402
+from nimmax.games.ntuple.networks import learned  # noqa: E402
 from nimmax.games.twenty48 import Twenty48  # noqa: E402
-from nimmax.learn.networks import learned  # noqa: E402
 from nimmax.match import plies  # noqa: E402
 from nimmax.search.stack import interpreter  # noqa: E402
 

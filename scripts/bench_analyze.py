@@ -19,8 +19,8 @@ import random
 import time
 from unittest import mock
 
-from nimmax import analyze as analysis
 from nimmax import games
+from nimmax.commands import analyze as analysis
 from nimmax.game import CHANCE, has_chance, outcomes
 from nimmax.match import GameRecord
 from nimmax.search import search
@@ -68,7 +68,7 @@ def long_record(takes: int) -> GameRecord:
 def measure(record: GameRecord, seconds: float) -> None:
     """Analyse `record` with the default engine and a whole-analysis budget of `seconds`; print the
     figures."""
-    with mock.patch("nimmax.analyze.GAME_SECONDS", seconds):
+    with mock.patch("nimmax.commands.analyze.GAME_SECONDS", seconds):
         start = time.perf_counter()
         done = analysis.analyze(record)
         elapsed = time.perf_counter() - start

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from bitbully import BitBully, Board
 
-from nimmax.analyze import analyze
+from nimmax.commands.analyze import analyze
 from nimmax.games import connect4_book, create
 from nimmax.match import GameRecord
 from nimmax.player import decide

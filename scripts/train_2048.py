@@ -1,9 +1,10 @@
-"""Train the network nimmax ships for 2048 (nimmax/learn/data/2048.ntuple) and print its figures.
+"""Train the network nimmax ships for 2048 (nimmax/games/ntuple/data/2048.ntuple) and print its
+figures.
 
     nice python scripts/train_2048.py --minutes 40 --checkpoint /tmp/2048.float.ntuple
 
-TD(0) self-play over `nimmax.learn.ntuple.SHIPPED`'s tuples, 1,024 games stepped together, one
-process. A float checkpoint is written every minute (and on Ctrl-C); `--resume` goes on from it.
+TD(0) self-play over `nimmax.games.ntuple.network.SHIPPED`'s tuples, 1,024 games stepped together,
+one process. A float checkpoint is written every minute (and on Ctrl-C); `--resume` goes on from it.
 At the end the network is written compact (int16 with a scale, compressed) to `--out`.
 """
 
@@ -17,7 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from nimmax.learn import ntuple, store  # noqa: E402
+from nimmax.games.ntuple import network as ntuple  # noqa: E402
+from nimmax.games.ntuple import store  # noqa: E402
 from nimmax.learn.train import Trainer, run  # noqa: E402
 
 SHIPPED = Path(__file__).resolve().parent.parent / "nimmax" / "learn" / "data" / "2048.ntuple"

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimmax import games
-from nimmax.analyze import analyze, outcome, value_of, verdict
+from nimmax.commands.analyze import analyze, outcome, value_of, verdict
 from nimmax.game import CHANCE, winner_of
 from nimmax.match import GameRecord, draw_outcome
 from nimmax.players import SearchPlayer, parse_spec
@@ -257,7 +257,7 @@ def test_a_long_game_is_analysed_within_the_whole_analysis_budget() -> None:
     long_game = long_2048_record(1)
     spawns = sum(move not in ("up", "down", "left", "right") for move in long_game.moves)
     assert len(long_game.moves) - spawns > 200  # the slides: far more than 3 s / 0.05 s
-    with mock.patch("nimmax.analyze.GAME_SECONDS", 3.0):
+    with mock.patch("nimmax.commands.analyze.GAME_SECONDS", 3.0):
         start = time.perf_counter()
         analysis = analyze(long_game)
         elapsed = time.perf_counter() - start

@@ -10,7 +10,7 @@ from math import inf
 import pytest
 
 from nimmax import games
-from nimmax.bench import (
+from nimmax.commands.bench import (
     DONE,
     OVER,
     SKIPPED,

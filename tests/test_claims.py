@@ -330,7 +330,7 @@ def test_status_words_come_from_one_place() -> None:
 def test_why_shows_a_position_proven_earlier_in_the_process_proven() -> None:
     """`why` at a shallow depth estimates; a move whose position an earlier search proved is shown
     proven, with the proven value; and `why`'s own proofs are filed for later views."""
-    from nimmax.explain import lines
+    from nimmax.commands.explain import lines
     from nimmax.players import SearchPlayer, parse_spec
     from nimmax.search import search
     from nimmax.ui.why import explanation

@@ -143,7 +143,7 @@ def test_every_command_has_help_with_examples() -> None:
 def test_games_json_and_table_render_one_catalog() -> None:
     """`games --json` prints the library's catalog as it is; the table lists the same games and
     players."""
-    from nimmax.catalog import catalog
+    from nimmax.commands.catalog import catalog
 
     listed = catalog()
     assert json.loads(nimmax_in_process("games", "--json").stdout) == json.loads(

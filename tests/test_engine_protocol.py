@@ -14,7 +14,7 @@ from functools import reduce
 from operator import xor
 
 from nimmax import games
-from nimmax.solve import solve
+from nimmax.commands.solve import solve
 
 from .cli_helpers import ENVIRONMENT, ROOT, nimmax
 

@@ -8,12 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimmax import games
-from nimmax.explain import ANY_SPAWN, lines
+from nimmax.commands.explain import ANY_SPAWN, lines
+from nimmax.commands.solve import solve
 from nimmax.game import CHANCE, AnyGame, outcomes
 from nimmax.games.kalah import Kalah
 from nimmax.games.kalah_position import Position
 from nimmax.players import SearchPlayer, parse_spec
-from nimmax.solve import solve
 from nimmax.ui.why import explanation
 from tests.test_kalah_book import endgames
 from tests.theory import KALAH_4_3, kalah_solved_within, nim_mover_wins

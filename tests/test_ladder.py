@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from nimmax import games, ladder
+from nimmax import games
+from nimmax.commands import ladder
 from nimmax.duel import block_games, run
 from nimmax.duel.planning import opening
 from nimmax.game import BadInput, ordered

@@ -36,12 +36,12 @@ CORE = [
     "nimmax.search.expectimax",
     "nimmax.players",
     "nimmax.match",
-    "nimmax.solve",
-    "nimmax.analyze",
-    "nimmax.explain",
-    "nimmax.sessions",
-    "nimmax.sessions.play",
-    "nimmax.sessions.events",
+    "nimmax.commands.solve",
+    "nimmax.commands.analyze",
+    "nimmax.commands.explain",
+    "nimmax.commands",
+    "nimmax.commands.play",
+    "nimmax.commands.events",
 ]
 
 MOST_MODULE_LINES = 400
@@ -63,8 +63,8 @@ every engine, so a view imports these modules by their own names."""
 RUNNERS = frozenset(
     {
         "nimmax.players",
-        "nimmax.analyze",
-        "nimmax.explain",
+        "nimmax.commands.analyze",
+        "nimmax.commands.explain",
         "nimmax.duel",
         "nimmax.duel.event",
         "nimmax.duel.backend",
@@ -75,7 +75,7 @@ RUNNERS = frozenset(
 )
 """What a view (nimmax/ui/) never imports to run: the players and their searches, the analysis, the
 explanations, and what plays a duel (`duel.run` in duel/event.py, the package face that re-exports
-it, the backends, a block's games). The core's sessions (`nimmax.sessions`) run them and hand the
+it, the backends, a block's games). The core's sessions (`nimmax.commands`) run them and hand the
 views values; a view may name their types under `if TYPE_CHECKING:`, where nothing runs."""
 
 
@@ -289,7 +289,6 @@ put it)."""
 NOT_YET = {
     "nimmax/claim.py": "_proofs: the process's proof store, until a session owns one",
     "nimmax/files.py": "_held: a checked FIFO's descriptor, until the check hands it on",
-    "nimmax/learn/networks.py": "_loaded: the network read once a process, until a game keeps it",
 }
 """Module state still to move into an owner, each named with why it is still here: none may be
 added."""
@@ -487,7 +486,7 @@ def test_ui_never_imports_typer() -> None:
 
 def test_views_run_nothing_themselves() -> None:
     """The play session, hints, `why`, the game's value and the duel and ladder runners are the
-    core's (`nimmax.sessions`); ui draws what they hand it and reads the keys."""
+    core's (`nimmax.commands`); ui draws what they hand it and reads the keys."""
     crossing = [
         f"{shown(MODULES[name])}:{found.line} imports {found.target}"
         for name in MODULES
@@ -496,7 +495,7 @@ def test_views_run_nothing_themselves() -> None:
         if found.target in RUNNERS and not found.typing_only
     ]
     assert not crossing, (
-        "ui imports what runs (it may take values from nimmax.sessions):\n" + "\n".join(crossing)
+        "ui imports what runs (it may take values from nimmax.commands):\n" + "\n".join(crossing)
     )
 
 
@@ -820,7 +819,7 @@ def test_only_cli_and_ui_import_a_presentation_library() -> None:
     assert not crossing, "the core imports a presentation library:\n" + "\n".join(crossing)
 
 
-RECORD_READERS = {"nimmax.sessions.play", "nimmax.recorded", "nimmax.saves"}
+RECORD_READERS = {"nimmax.commands.play", "nimmax.recorded", "nimmax.saves"}
 RECORD_WRITERS = {"nimmax.ui.records", "nimmax.ui.resume", "nimmax.saves"}
 """Who turns a record's text into a GameRecord (`from_json`) and back (`to_json`: a played game's
 record, the check that a kept record is current, the autosave), as ARCHITECTURE says."""

@@ -16,9 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nimmax.games.ntuple import network as ntuple
+from nimmax.games.ntuple import networks, store
+from nimmax.games.ntuple.network import Network
 from nimmax.games.twenty48 import MOVES, Position, Twenty48
-from nimmax.learn import networks, ntuple, session, store
-from nimmax.learn.ntuple import Network
+from nimmax.learn import session
 from nimmax.learn.train import Trainer
 from nimmax.search.engines import search
 from tests.cli_helpers import nimmax_in_process, ran_clean
@@ -264,14 +266,12 @@ def test_the_shipped_network_plays_and_the_cache_one_wins_once_it_has_trained_as
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("NIMMAX_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(networks, "_loaded", {})
     shipped = store.load(networks.SHIPPED)
     assert networks.learned().games == shipped.games  # type: ignore[union-attr]
     few = small_network()
     few.games = shipped.games - 1
     store.save(networks.trained_path(), few)
     assert networks.learned().tuples == shipped.tuples  # type: ignore[union-attr]
-    monkeypatch.setattr(networks, "_loaded", {})
     few.games = shipped.games
     store.save(networks.trained_path(), few)
     assert networks.learned().tuples == few.tuples  # type: ignore[union-attr]

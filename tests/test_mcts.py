@@ -443,7 +443,7 @@ def test_cli_refusals_are_one_line() -> None:
 
 
 def test_explain_follows_the_most_visited_line_below_each_move() -> None:
-    from nimmax.explain import lines
+    from nimmax.commands.explain import lines
 
     game = games.create("connect4")
     player = SearchPlayer(parse_spec("mcts:iterations=3000,seed=4"))

@@ -19,9 +19,9 @@ from open_spiel.python.algorithms import minimax  # noqa: E402
 from nimmax import games, players  # noqa: E402
 from nimmax.game import BadGameSpec, IllegalMove, outcomes  # noqa: E402
 from nimmax.games import openspiel  # noqa: E402
-from nimmax.guard import PluginFailed, unguarded  # noqa: E402
 from nimmax.player import decide  # noqa: E402
 from nimmax.players import parse_spec  # noqa: E402
+from nimmax.plugins.guard import PluginFailed, unguarded  # noqa: E402
 from nimmax.search import ENGINES, Limits  # noqa: E402
 
 from .cli_helpers import nimmax, nimmax_in_process  # noqa: E402

@@ -12,7 +12,16 @@ from unittest import mock
 
 import pytest
 
-from nimmax.bench import DONE, SKIPPED, TOO_DEEP, algorithms, boards, family, measure, run_all
+from nimmax.commands.bench import (
+    DONE,
+    SKIPPED,
+    TOO_DEEP,
+    algorithms,
+    boards,
+    family,
+    measure,
+    run_all,
+)
 from nimmax.errors import quoted
 from nimmax.numbers import int_option
 from nimmax.search import TooDeep, deep
@@ -180,7 +189,7 @@ def test_help_still_shows_the_ranges_and_defaults(command: str, defaults: list[s
 
 def test_a_bench_run_too_deep_for_the_stack_is_a_row_and_the_larger_boards_are_skipped() -> None:
     grid = boards(family("simple-nim"), (5, 1_000_000, 2_000_000))
-    with mock.patch("nimmax.bench.deep", side_effect=TooDeep(1000)) as searched:
+    with mock.patch("nimmax.commands.bench.deep", side_effect=TooDeep(1000)) as searched:
         row = measure(grid[1], algorithms(read_specs("alphabeta"))[0], limit=1)
     assert searched.call_count == 1 and row.status == TOO_DEEP and row.value is None
     real = iter([deep])  # the small board searched for real, the next one too deep
@@ -191,7 +200,7 @@ def test_a_bench_run_too_deep_for_the_stack_is_a_row_and_the_larger_boards_are_s
             raise TooDeep(1000)
         return search(*args, **kwargs)
 
-    with mock.patch("nimmax.bench.deep", side_effect=real_then_too_deep):
+    with mock.patch("nimmax.commands.bench.deep", side_effect=real_then_too_deep):
         rows = list(run_all(grid, algorithms(read_specs("alphabeta")), limit=5))
     assert [row.status for row in rows] == [DONE, TOO_DEEP, SKIPPED]
 

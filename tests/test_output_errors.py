@@ -62,7 +62,8 @@ def test_a_broken_pipe_is_silent_with_exit_1(args: list[str]) -> None:
 
 def test_any_other_system_error_is_one_line_and_exit_1() -> None:
     with mock.patch(
-        "nimmax.solve.solve", side_effect=PermissionError(13, "Permission denied", "table.bin")
+        "nimmax.commands.solve.solve",
+        side_effect=PermissionError(13, "Permission denied", "table.bin"),
     ):
         run = nimmax_in_process("solve", "nim", "2", "3", "5")
     assert (run.returncode, run.stderr) == (1, "nimmax: Permission denied: table.bin\n")

@@ -173,7 +173,7 @@ def test_a_plugin_players_illegal_move_names_the_player(tmp_path: Path) -> None:
 
 def test_only_plugins_are_wrapped() -> None:
     """Built-in games and players pay nothing for the boundary; plugins are behind it."""
-    from nimmax.guard import PluginGame, PluginPlayer, unguarded
+    from nimmax.plugins.guard import PluginGame, PluginPlayer, unguarded
 
     assert type(games.create("nim 2 3")).__name__ == "Nim"
     assert not isinstance(create(parse_spec("random")), PluginPlayer)

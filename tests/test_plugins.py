@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from nimmax import games, guard, plugins
+from nimmax import games, plugins
 from nimmax.game import BadGameSpec
-from nimmax.guard import PluginFailed
-from nimmax.plugins import BadPlugin
+from nimmax.plugins import BadPlugin, guard
+from nimmax.plugins.guard import PluginFailed
 from nimmax.search import search
 
 ROOT = Path(__file__).resolve().parent.parent

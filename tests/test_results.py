@@ -168,7 +168,7 @@ def test_solve_reads_a_kalah_margin_in_seeds() -> None:
 
 def test_solve_reads_a_plates_value_as_the_note_kept() -> None:
     # the other moves keep their bounds
-    with mock.patch("nimmax.solve.others_budget", lambda answer: 0.0):
+    with mock.patch("nimmax.commands.solve.others_budget", lambda answer: 0.0):
         run = nimmax_in_process("solve", "plates")
     lines = [line.strip() for line in run.stdout.splitlines()]
     assert "value +20 (A keeps 20, proven)" in lines and "best line 1 1+20 20" in lines

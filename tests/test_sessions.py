@@ -11,14 +11,15 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nimmax import duel, games, ladder
+from nimmax import duel, games
+from nimmax.commands import ladder
+from nimmax.commands.events import run_event, run_ladder
+from nimmax.commands.ladder import Rung
+from nimmax.commands.play import GameSession, start_value
 from nimmax.duel import Event, Plan
 from nimmax.games.nim import Nim
-from nimmax.ladder import Rung
 from nimmax.match import Abandon, TakeBack
 from nimmax.players import parse_spec
-from nimmax.sessions.events import run_event, run_ladder
-from nimmax.sessions.play import GameSession, start_value
 
 from .theory import nim_mover_wins
 

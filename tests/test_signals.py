@@ -352,7 +352,7 @@ def test_main_turns_each_interruption_into_its_code_and_one_line() -> None:
         (kept, 130, "nimmax: interrupted at depth 7; the best move so far is shown above\n"),
     ]
     for error, code, line in cases:
-        with mock.patch("nimmax.solve.solve", side_effect=error):
+        with mock.patch("nimmax.commands.solve.solve", side_effect=error):
             run = nimmax_in_process("solve", "nim", "2", "3", "5")
         assert (run.returncode, run.stderr) == (code, line)
 
@@ -386,9 +386,9 @@ def test_held_signals_become_a_flag_and_an_ignored_signal_stays_ignored() -> Non
 
 
 def test_memory_hint_names_only_the_options_the_command_has() -> None:
-    with mock.patch("nimmax.solve.solve", side_effect=MemoryError):
+    with mock.patch("nimmax.commands.solve.solve", side_effect=MemoryError):
         solve = nimmax_in_process("solve", "nim", "2", "3", "5")
-    with mock.patch("nimmax.tree.explore", side_effect=RecursionError):
+    with mock.patch("nimmax.commands.tree.explore", side_effect=RecursionError):
         tree = nimmax_in_process("tree", "nim", "2", "2")
     assert solve.returncode == tree.returncode == 1
     assert solve.stderr == (

@@ -16,11 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimmax import games
-from nimmax.analyze import judge, verdict
+from nimmax.commands.analyze import judge, verdict
+from nimmax.commands.solve import merged, refine, solve, solver
 from nimmax.game import AnyGame
 from nimmax.players import SearchPlayer, parse_spec
 from nimmax.search import SearchResult, search
-from nimmax.solve import merged, refine, solve, solver
 
 from .cli_helpers import nimmax_in_process, nimmax_started
 from .test_engines import trees
@@ -151,7 +151,7 @@ def test_refining_an_answer_without_bounds_searches_nothing() -> None:
 
 def bounds_kept() -> Any:
     """A solve that leaves the other moves their bounds: no time to value them (`others_budget`)."""
-    return mock.patch("nimmax.solve.others_budget", lambda answer: 0.0)
+    return mock.patch("nimmax.commands.solve.others_budget", lambda answer: 0.0)
 
 
 def test_json_says_which_values_are_bounds() -> None:

@@ -16,11 +16,11 @@ import time
 import pytest
 
 from nimmax import games
+from nimmax.commands.solve import solve, solver
+from nimmax.commands.tree import format_count, tree_size
 from nimmax.players import parse_spec
 from nimmax.search import Limits, TooDeep, deep, interpreter
 from nimmax.search.stack import DeepThread, frames_room, refusing, stack_bytes
-from nimmax.solve import solve, solver
-from nimmax.tree import format_count, tree_size
 
 from .cli_helpers import ENVIRONMENT, ROOT
 from .theory import simple_nim_mover_wins, simple_nim_tree_size

@@ -12,9 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nimmax import games
-from nimmax.game import AnyGame, BadInput
-from nimmax.search import Table, search
-from nimmax.tree import (
+from nimmax.commands.tree import (
     AT_LEAST,
     AT_MOST,
     DRAWN,
@@ -27,6 +25,8 @@ from nimmax.tree import (
     trace,
     tree_size,
 )
+from nimmax.game import AnyGame, BadInput
+from nimmax.search import Table, search
 
 from .cli_helpers import nimmax
 from .theory import simple_nim_tree_size
@@ -224,7 +224,7 @@ def test_tree_bench_and_plates_cores_import_no_presentation_library() -> None:
     from .cli_helpers import ROOT
 
     code = (
-        "import sys, nimmax.tree, nimmax.bench, nimmax.games.plates\n"
+        "import sys, nimmax.commands.tree, nimmax.commands.bench, nimmax.games.plates\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', "
         "'prompt_toolkit')))"
     )

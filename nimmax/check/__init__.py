@@ -18,7 +18,7 @@ from typing import Any
 from nimmax.check.checker import Checker
 from nimmax.check.laws import LAWS, Finding, Law, Report, Status, Tally, capabilities_kept, runs
 from nimmax.game import AnyGame, BadGameSpec, Capability
-from nimmax.guard import unguarded
+from nimmax.plugins.guard import unguarded
 
 __all__ = [
     "LAWS",

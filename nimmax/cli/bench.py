@@ -65,7 +65,7 @@ def bench_command(
     minimax,negamax,alphabeta --time 5[/cyan] · [cyan]nimmax bench tictactoe --sizes 3,4 --k 3,4
     --algorithm minimax:cache=off,alphabeta --time 60[/cyan]
     """
-    from nimmax.bench import Setup, bench, split_algorithms
+    from nimmax.commands.bench import Setup, bench, split_algorithms
     from nimmax.players import parse_spec
     from nimmax.ui.bench import BenchProgress, bench_table, nodes_chart
 

@@ -19,7 +19,7 @@ def engine_command() -> None:
     import io
     import sys
 
-    from nimmax.engine import serve
+    from nimmax.commands.engine import serve
 
     # bytes that are not UTF-8 are an error line, not the end
     raw = getattr(sys.stdin, "buffer", None)

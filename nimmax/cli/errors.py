@@ -92,7 +92,7 @@ def invoke(args: list[str]) -> int:
 def plugin_failures() -> tuple[type[Exception], ...]:
     """`guard.PluginFailed` where a plugin was loaded (the guard loads with it), else nothing to
     catch."""
-    guard = sys.modules.get("nimmax.guard")
+    guard = sys.modules.get("nimmax.plugins.guard")
     return () if guard is None else (guard.PluginFailed,)
 
 
@@ -131,7 +131,7 @@ def asked_for_traceback(args: list[str]) -> bool:
 def plugin_failed(error: BaseException, args: list[str]) -> bool:
     """Say in one line where a plugin's own code failed (file, line, message), unless asked for the
     traceback; False when the error did not come from a plugin (nimmax's own bug: a traceback)."""
-    guard = sys.modules.get("nimmax.guard")  # loaded with any plugin
+    guard = sys.modules.get("nimmax.plugins.guard")  # loaded with any plugin
     where = guard.blame(error) if guard is not None else None
     if where is None or asked_for_traceback(args):
         return False

@@ -106,8 +106,8 @@ def duel_command(
     duel alphabeta:depth=2 random --games 2000 --backend ray --address auto[/cyan]
     """
     from nimmax import duel
+    from nimmax.commands.events import run_event
     from nimmax.players import limited, parse_spec
-    from nimmax.sessions.events import run_event
     from nimmax.ui import duel as duel_views
 
     plan = duel.plan(
@@ -148,8 +148,8 @@ def tournament_command(
     [cyan]nimmax tournament alphabeta alphabeta:depth=1 random --backend ray --address auto[/cyan]
     """
     from nimmax import duel
+    from nimmax.commands.events import run_event
     from nimmax.players import limited, parse_spec
-    from nimmax.sessions.events import run_event
     from nimmax.ui import duel as duel_views
 
     entrants = [limited(parse_spec(spec), override(time=time)) for spec in specs]
@@ -199,9 +199,10 @@ def ladder_command(
     ladder tictactoe --size 15 --k 5 --players alphabeta,alphabeta:depth=2 --seed 1[/cyan] ·
     [cyan]nimmax ladder kalah --players alphabeta:time=0.2,random --games 20 --jobs 2 --json[/cyan]
     """
-    from nimmax import duel, games, ladder
+    from nimmax import duel, games
+    from nimmax.commands import ladder
+    from nimmax.commands.events import run_ladder
     from nimmax.players import parse_spec
-    from nimmax.sessions.events import run_ladder
     from nimmax.ui import ladder as ladder_views
 
     entrants = [parse_spec(spec) for spec in ladder.split_players(players)]

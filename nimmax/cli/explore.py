@@ -41,7 +41,7 @@ def games_command(as_json: Annotated[bool, json_option("the list")] = False) -> 
 
     [bold]Examples[/bold]: [cyan]nimmax games[/cyan], [cyan]nimmax games --json[/cyan]
     """
-    from nimmax.catalog import catalog
+    from nimmax.commands.catalog import catalog
     from nimmax.ui import views
 
     found = catalog()
@@ -91,8 +91,8 @@ def solve_command(
     --algorithm minimax:cache=off --json[/cyan]
     """
     from nimmax import games
+    from nimmax.commands.solve import solution_record, solve, solver
     from nimmax.players import parse_spec
-    from nimmax.solve import solution_record, solve, solver
     from nimmax.ui.live import LiveSearch
 
     game = games.create(game_words)
@@ -137,7 +137,7 @@ def refined(
 ) -> SearchResult:
     """solve --all: the answer shown first (unless `quiet`: --json), then every other move valued
     exactly, live."""
-    from nimmax.solve import refine
+    from nimmax.commands.solve import refine
 
     with live.watching("valuing every move"):  # from the answer on, Ctrl-C keeps it
         if not quiet:
@@ -183,7 +183,7 @@ def show_lines(
     game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult, live: LiveSearch
 ) -> None:
     """solve --explain: the best line and each other move's refutation, as a tree."""
-    from nimmax.explain import lines
+    from nimmax.commands.explain import lines
     from nimmax.ui.why import explain_tree
 
     with live.watching("explaining"):
@@ -229,8 +229,8 @@ def tree_command(
     [cyan]nimmax tree nim 2 2 --algorithm alphabeta --svg nim.svg[/cyan]
     """
     from nimmax import games
+    from nimmax.commands.tree import explore
     from nimmax.files import CannotWrite, write_atomic
-    from nimmax.tree import explore
     from nimmax.ui.tree import tree_picture
 
     game = games.create(game_words)

@@ -76,8 +76,8 @@ def train_command(
         import numpy  # noqa: F401
     except ImportError:
         raise BadInput("train needs numpy: pip install 'nimmax[learn]'") from None
-    from nimmax.learn import ntuple
-    from nimmax.learn.networks import trained_path
+    from nimmax.games.ntuple import network as ntuple
+    from nimmax.games.ntuple.networks import trained_path
     from nimmax.learn.session import train
     from nimmax.ui.training import training_bar
 

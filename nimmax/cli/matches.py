@@ -24,7 +24,7 @@ from nimmax.cli.root import app, emit_json, err, out
 from nimmax.search.limits import MOVE_SECONDS, override
 
 if TYPE_CHECKING:
-    from nimmax.analyze import MoveAnalysis
+    from nimmax.commands.analyze import MoveAnalysis
     from nimmax.match import GameRecord
 
 
@@ -79,7 +79,7 @@ def play_command(
     [cyan]nimmax play kalah --first alphabeta:depth=6 --second random --delay 0.3[/cyan] ·
     [cyan]nimmax play nim 3 4 5 --first alphabeta --second random:seed=3 --record game.json[/cyan]
     """
-    from nimmax.sessions.play import setup
+    from nimmax.commands.play import setup
     from nimmax.ui import play  # prompt_toolkit loads only for the commands that play
 
     game, specs, record, history = setup(
@@ -114,7 +114,7 @@ def replay_command(
     """
     import sys
 
-    from nimmax.sessions.play import read_record
+    from nimmax.commands.play import read_record
 
     record = read_record(file, plugin)
     if delay is None and out.is_terminal and sys.stdin.isatty():
@@ -161,7 +161,7 @@ def analyze_command(
     [bold]Examples[/bold]: [cyan]nimmax analyze game.json[/cyan] ·
     [cyan]nimmax analyze game.json --algorithm alphabeta:time=inf --json[/cyan]
     """
-    from nimmax.sessions.play import read_record
+    from nimmax.commands.play import read_record
 
     analyse_record(read_record(file, plugin), algorithm, time, as_json, file if write else None)
 
@@ -176,7 +176,7 @@ def time_now() -> float:
 def progress_label(done: int, total: int, elapsed: float, player: object) -> str:
     """The live line's label while analysing: "move 5 of 31", and about how long is left (the pace
     so far, no more than a paced analysis's own clock leaves)."""
-    from nimmax.analyze import Paced
+    from nimmax.commands.analyze import Paced
 
     label = f"analysing move {done + 1} of {total} (last first)"
     if done:
@@ -196,7 +196,7 @@ def analyse_record(
 ) -> None:
     """Analyse a record and print the table (or JSON); Ctrl-C prints the moves analysed so far."""
     from nimmax import games
-    from nimmax.analyze import Analysis, analyst, choices, judged
+    from nimmax.commands.analyze import Analysis, analyst, choices, judged
     from nimmax.players import parse_spec
     from nimmax.ui.live import LiveSearch
     from nimmax.ui.views import counted

@@ -1,7 +1,7 @@
 """A duel or tournament being played: each pairing's tallies, the clock, and `run`, which plays the
 plan.
 
-An event a person watches is played through `sessions.events`, which hands its view this `Event`
+An event a person watches is played through `commands.events`, which hands its view this `Event`
 after every game (`on_game`) and when Ctrl-C stops it (`on_stop`).
 """
 

@@ -20,9 +20,9 @@ from typing import Any
 
 from nimmax import games as registry
 from nimmax.game import CHANCE, AnyGame, BadGameSpec, BadInput, Game, narrower, ordered, outcomes
-from nimmax.guard import words_of
 from nimmax.numbers import MAX_GAMES, MAX_OPENING
 from nimmax.players import BadPlayerSpec, Spec, check_fit, create
+from nimmax.plugins.guard import words_of
 
 BLOCKS = 16
 """Blocks per pairing at most: a fresh search starts cold, so few long blocks play fastest,

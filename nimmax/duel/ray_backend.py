@@ -36,9 +36,9 @@ from nimmax.duel.backend import ATTEMPTS, Count, FailedBlock, Lost
 from nimmax.duel.planning import Block
 from nimmax.duel.play import GameResult, block_games
 from nimmax.game import AnyGame, BadInput
-from nimmax.guard import words_of
 from nimmax.interrupt import Held, Terminated
 from nimmax.players import Spec
+from nimmax.plugins.guard import words_of
 from nimmax.search.stack import interpreter
 
 INSTALL = "pip install 'nimmax[ray]'"

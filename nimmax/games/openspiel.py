@@ -23,7 +23,7 @@ from typing import Any
 
 from nimmax.errors import BadGameSpec, IllegalMove, quoted
 from nimmax.game import CHANCE, AnyGame, Capability, Game, legal_text, outcomes
-from nimmax.guard import PluginFailed, one_line
+from nimmax.plugins.guard import PluginFailed, one_line
 
 PREFIX = "openspiel:"
 BOARD_KEYED = frozenset({"tic_tac_toe", "connect_four", "mnk", "hex"})
@@ -334,7 +334,7 @@ def create_bare(text: str) -> OpenSpielGame:
 
 def create(words: Sequence[str]) -> AnyGame:
     """The game `openspiel:NAME(params)` names, behind the plugin guard."""
-    from nimmax.guard import guard_game
+    from nimmax.plugins.guard import guard_game
 
     head, *rest = words
     if rest:

@@ -30,7 +30,7 @@ from nimmax.games.words import Option, Signature
 from nimmax.numbers import MAX_SEED, parse_int
 
 if TYPE_CHECKING:
-    from nimmax.learn.ntuple import Network
+    from nimmax.games.ntuple.network import Network
 
 MOVES = ("left", "up", "right", "down")
 """The four slides, in the order the search tries them."""
@@ -259,7 +259,7 @@ class Twenty48(Game[Position, Action]):
         heuristic."""
         if self._network is None and self.evaluation != "heuristic" and self.size == 4:
             # loaded on the first evaluation, not at start-up
-            from nimmax.learn.networks import learned
+            from nimmax.games.ntuple.networks import learned
 
             self._network = learned() or False
         return self._network or None

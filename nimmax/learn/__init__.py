@@ -1,2 +1,3 @@
-"""Learned evaluations: 2048's n-tuple network (`ntuple`), its file (`store`), which one plays
-(`networks`), and TD self-play to train it (`train`, `session`; numpy, the `learn` extra)."""
+"""Training 2048's n-tuple network (`nimmax.games.ntuple`) by TD self-play: `train` (one
+process's learning), `session` (`--jobs N` processes sharing one table, checkpoints); numpy, the
+`learn` extra."""

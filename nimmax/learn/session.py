@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from nimmax.errors import BadInput
-from nimmax.learn import store
+from nimmax.games.ntuple import store
 from nimmax.learn.train import MARKS, WINDOW, Trainer
 
 CHECKPOINT_SECONDS = 300.0

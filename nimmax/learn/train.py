@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from nimmax.games.ntuple.network import Network, runs
 from nimmax.games.twenty48_rows import TOP_RANK
-from nimmax.learn.ntuple import Network, runs
 
 RATE = 0.1
 """The learning rate of a whole board's value; each of its features moves by RATE / features."""

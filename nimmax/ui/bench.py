@@ -12,7 +12,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from nimmax.bench import DONE, OVER, TOO_DEEP, Board, Row
+from nimmax.commands.bench import DONE, OVER, TOO_DEEP, Board, Row
 
 if TYPE_CHECKING:
     from nimmax.players import Spec

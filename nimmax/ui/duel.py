@@ -1,4 +1,4 @@
-"""Rich views of duels and tournaments: the live progress bar (an `EventView` that `sessions.events`
+"""Rich views of duels and tournaments: the live progress bar (an `EventView` that `commands.events`
 tells), the summary table, the crosstable."""
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ class DuelBar(StopLine):
 
 def event_view(console: Console) -> StopLine:
     """How a duel or tournament is drawn as it is played on `console`
-    (`sessions.events.EventView`)."""
+    (`commands.events.EventView`)."""
     return DuelBar(console) if console.is_terminal else StopLine(console)
 
 

@@ -19,7 +19,7 @@ from nimmax.games.nim import Nim, SimpleNim, SplitNim
 from nimmax.games.openspiel import OpenSpielChanceGame, OpenSpielGame
 from nimmax.games.plates import Plates
 from nimmax.games.twenty48 import ALIASES, Twenty48
-from nimmax.guard import unguarded
+from nimmax.plugins.guard import unguarded
 from nimmax.ui import boards, kalah, nim, openspiel, plates, twenty48
 from nimmax.ui.presentation import Presentation
 

@@ -1,5 +1,5 @@
 """Rich views of a ladder: live progress (game i of n, elapsed, the leader: a `LadderView` that
-`sessions.events` tells), the standings and the crosstable."""
+`commands.events` tells), the standings and the crosstable."""
 
 from __future__ import annotations
 
@@ -16,13 +16,13 @@ from rich.text import Text
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
+    from nimmax.commands.ladder import Rung
     from nimmax.duel import Event, Plan, Standings
-    from nimmax.ladder import Rung
 
 
 class LadderBar:
     """A ladder's view on a terminal: games done of all, elapsed, the leader
-    (`sessions.events.LadderView`)."""
+    (`commands.events.LadderView`)."""
 
     def __init__(self, console: Console) -> None:
         self.console = console

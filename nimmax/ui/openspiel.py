@@ -9,7 +9,7 @@ from rich.text import Text
 
 from nimmax.game import CHANCE, AnyGame, winner_of
 from nimmax.games.openspiel import OpenSpielGame
-from nimmax.guard import unguarded
+from nimmax.plugins.guard import unguarded
 from nimmax.ui.presentation import Rules
 
 

@@ -1,6 +1,6 @@
 """The play session on a Rich console: boards, status lines and banners around the core's session.
 
-The core's `GameSession` (`sessions/play.py`) makes the moves, hints and explanations; this module
+The core's `GameSession` (`commands/play.py`) makes the moves, hints and explanations; this module
 only shows what it hands back and asks people for theirs.
 A person answers through a move reader (`ui.prompt`): the prompt_toolkit line at a
 terminal, or a game's own reader (its presentation's), or plain lines from a pipe. What a person
@@ -21,11 +21,11 @@ from rich.markup import escape
 from rich.text import Text
 
 from nimmax import games, interrupt
+from nimmax.commands.play import GameSession, start_value
 from nimmax.errors import quoted
 from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove, legal_text
 from nimmax.match import Abandon, Command, GameRecord, Ply, TakenBack
 from nimmax.numbers import MAX_DELAY
-from nimmax.sessions.play import GameSession, start_value
 from nimmax.ui.banner import banner, engine_status, facing, last_mover, seat_labels, worth_drawing
 from nimmax.ui.games import presentation
 from nimmax.ui.live import LiveSearch

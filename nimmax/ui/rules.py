@@ -11,7 +11,7 @@ import inspect
 from collections.abc import Sequence
 
 from nimmax.game import AnyGame
-from nimmax.guard import unguarded
+from nimmax.plugins.guard import unguarded
 from nimmax.ui.games import presentation
 from nimmax.ui.presentation import Rules
 from nimmax.ui.text import words_shown

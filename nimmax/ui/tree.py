@@ -9,8 +9,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from rich.tree import Tree
 
-from nimmax.game import AnyGame
-from nimmax.tree import (
+from nimmax.commands.tree import (
     ALPHABETA,
     AT_LEAST,
     AT_MOST,
@@ -22,6 +21,7 @@ from nimmax.tree import (
     Node,
     format_count,
 )
+from nimmax.game import AnyGame
 
 BOUND_SIGN = MappingProxyType({AT_LEAST: "≥ ", AT_MOST: "≤ "})
 

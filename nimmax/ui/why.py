@@ -19,8 +19,8 @@ from nimmax.ui.text import counted, signed
 from nimmax.ui.views import outcome_word
 
 if TYPE_CHECKING:
-    from nimmax.analyze import Analysis, MoveAnalysis
-    from nimmax.explain import MoveLine
+    from nimmax.commands.analyze import Analysis, MoveAnalysis
+    from nimmax.commands.explain import MoveLine
 
 SHOWN_MOVES = 12
 """Root moves `why` lists: the played one and the best others; more would not be read."""

@@ -26,7 +26,7 @@ FIVES = ((0, 1, 2, 3, 4), (4, 5, 6, 7, 8), (0, 1, 2, 4, 5), (4, 5, 6, 8, 9))
 inside."""
 
 SHIPPED = FIVES
-"""The tuples of the network nimmax ships (nimmax/learn/data/2048.ntuple)."""
+"""The tuples of the network nimmax ships (nimmax/games/ntuple/data/2048.ntuple)."""
 
 LARGE = ((0, 1, 2, 3, 4, 5), (4, 5, 6, 7, 8, 9), (0, 1, 2, 4, 5, 6), (4, 5, 6, 8, 9, 10))
 """The tuples `nimmax train 2048` learns by default: four 6-cell shapes after Jaśkowski (2016)."""

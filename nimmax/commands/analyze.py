@@ -19,11 +19,11 @@ from typing import Any, Literal
 
 from nimmax import games
 from nimmax.claim import Claim, best_payoff, claimed, of_move, remember
+from nimmax.commands.solve import prunes
 from nimmax.game import CHANCE, AnyGame, outcomes
 from nimmax.match import GameRecord
 from nimmax.players import BadPlayerSpec, SearchPlayer, Spec, suggested
 from nimmax.search import ENGINES, INFINITY, MOVE_SECONDS, Limits, SearchResult, Watcher, search
-from nimmax.solve import prunes
 
 Verdict = Literal["best", "inaccuracy", "mistake", "estimate"]
 

@@ -81,7 +81,7 @@ OPENSPIEL_KINDS = (
         (Option("depth", int, 4, low=1, high=100, help="plies searched"),),
     ),
 )
-"""OpenSpiel's bots (`nimmax.openspiel_players`), players whatever the game."""
+"""OpenSpiel's bots (`nimmax.players.openspiel`), players whatever the game."""
 
 PLAYERS: Mapping[str, PlayerKind] = MappingProxyType(
     {
@@ -330,7 +330,7 @@ OVERRUN = 0.5
 def _overran(game: AnyGame, limit: float | None, took: float) -> None:
     """One line on stderr when a plugin game's code held a move past its time limit: nimmax cannot
     stop a plugin's call midway (a search checks its clock between the game's calls)."""
-    guard = sys.modules.get("nimmax.guard")  # loaded with any plugin
+    guard = sys.modules.get("nimmax.plugins.guard")  # loaded with any plugin
     if (
         limit is None
         or took <= limit + OVERRUN
@@ -387,10 +387,10 @@ def create(
         own = spec.settings.seed
         return RandomPlayer(own if own is not None else seed, str(spec))
     if spec.kind.startswith("openspiel-"):
-        from nimmax import openspiel_players  # OpenSpiel is loaded only when its bot is named
+        from nimmax.players import openspiel
 
         chosen = {"seed": seed, **spec.options} if seed is not None else spec.options
-        return openspiel_players.create(spec.kind, str(spec), chosen)
+        return openspiel.create(spec.kind, str(spec), chosen)
     return SearchPlayer(spec, watcher)
 
 

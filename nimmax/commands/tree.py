@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from nimmax.commands.tree_size import TreeSize, format_count, tree_size
 from nimmax.errors import quoted
 from nimmax.game import AnyGame, BadInput, ordered
 from nimmax.search import (
@@ -29,7 +30,6 @@ from nimmax.search import (
 )
 from nimmax.search.alphabeta import AlphaBeta
 from nimmax.search.minimax import Minimax
-from nimmax.tree_size import TreeSize, format_count, tree_size
 
 __all__ = [
     "ALPHABETA",

@@ -20,7 +20,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from nimmax.errors import BadInput, quoted
-from nimmax.learn.ntuple import CELLS, Network
+from nimmax.games.ntuple.network import CELLS, Network
 
 MAGIC = b"nimmax-ntuple\n\0\0"
 VERSION = 1

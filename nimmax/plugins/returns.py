@@ -1,4 +1,4 @@
-"""What each Game member may return: the checks the plugin boundary (`nimmax.guard`) runs on a
+"""What each Game member may return: the checks the plugin boundary (`guard`) runs on a
 plugin game's answers, the laws `nimmax check` tries, each taking (game, value, args) and giving
 the value to use, or raising Broken with why."""
 
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from nimmax.game import CHANCE, BadInput, has_chance
 
 if TYPE_CHECKING:
-    from nimmax.guard import PluginGame
+    from nimmax.plugins.guard import PluginGame
 
 MAX_PAYOFF = 10**12
 """The largest payoff (or estimate) a plugin may give, either sign: what a record holds

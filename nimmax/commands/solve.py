@@ -10,7 +10,7 @@ from typing import Any
 
 from nimmax import cache
 from nimmax.claim import clamped
-from nimmax.explain import ANY_SPAWN, follow
+from nimmax.commands.explain import ANY_SPAWN, follow
 from nimmax.game import CHANCE, AnyGame, Capability
 from nimmax.players import ALPHABETA, BadPlayerSpec, SearchPlayer, Spec
 from nimmax.search import ENGINES, SCALE, Limits, MoveValue, SearchResult, Table, Watcher, deep

@@ -1,10 +1,13 @@
-"""Plugins: a student's own game or player, named by file or module (`examples/ttt.py:TicTacToe`,
+"""The plugin boundary: this loader, `guard` (the wrapper every plugin call goes through) and
+`returns` (the checks on what a plugin returns).
+
+Plugins: a student's own game or player, named by file or module (`examples/ttt.py:TicTacToe`,
 `package.module:Greedy`) or registered by an installed package under the entry-point groups
 `nimmax.games` and `nimmax.players`.
 
 A plugin runs code nimmax did not write, so everything that can go wrong while loading it is
 one line naming the file (BadPlugin, exit 2), and what it is given to nimmax is wrapped in the
-guarded boundary (`nimmax.guard`), which names the plugin's file and line of any later failure
+guarded boundary (`guard`), which names the plugin's file and line of any later failure
 (`blame`) and checks what it returns (PluginFailed, exit 2).
 """
 
@@ -24,7 +27,7 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from nimmax.game import REQUIRED, AnyGame, BadGameSpec, BadInput, Game
-from nimmax.guard import (
+from nimmax.plugins.guard import (
     PLUGIN_MARK,
     PluginFailed,
     PluginPlayer,

@@ -4,7 +4,7 @@ hook.
 A plugin game is handed to nimmax wrapped in a `PluginGame` whose class has a guarded method for
 each protocol member the plugin defines (and Game's own defaults for the rest), and whose
 capabilities are those the plugin declares and those whose member it defines (`offered`). Each
-guarded call checks what the plugin returned against the protocol (`nimmax.returns`: the laws
+guarded call checks what the plugin returned against the protocol (`returns`: the laws
 `nimmax check` tries) and turns any failure, `SystemExit` included, into `PluginFailed`: one line,
 `FILE:LINE: ...`, the plugin's own place first. A plugin player is wrapped the same way
 (`PluginPlayer`). Built-in games and players are never wrapped, so they pay nothing; a plugin's
@@ -23,7 +23,7 @@ from typing import Any
 
 from nimmax.game import AnyGame, BadInput, Capability, Game, defined, legal_text
 from nimmax.player import Decision
-from nimmax.returns import CHECKS, MAX_PAYOFF, Broken, Check, one_line, shown
+from nimmax.plugins.returns import CHECKS, MAX_PAYOFF, Broken, Check, one_line, shown
 
 __all__ = [
     "MAX_PAYOFF",

@@ -11,8 +11,8 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Protocol
 
+from nimmax.commands.ladder import Rung, ladder
 from nimmax.duel import Backend, Event, Plan, check_jobs, run
-from nimmax.ladder import Rung, ladder
 
 
 class EventView(Protocol):

@@ -14,9 +14,9 @@ from typing import Any
 
 from nimmax.game import CHANCE, AnyGame, Capability, evaluator, has_chance, outcomes, part
 from nimmax.games.openspiel import OpenSpielGame, pyspiel
-from nimmax.guard import unguarded
 from nimmax.numbers import Value
 from nimmax.player import Decision
+from nimmax.plugins.guard import unguarded
 
 TERMINAL = -4
 """pyspiel's player id at the end of a game."""

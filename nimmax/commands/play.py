@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from nimmax import games, recorded, saves
-from nimmax.analyze import game_value
-from nimmax.explain import MoveLine, lines
+from nimmax.commands.analyze import game_value
+from nimmax.commands.explain import MoveLine, lines
 from nimmax.files import read_text
 from nimmax.game import CHANCE, AnyGame, BadInput, seed_of
 from nimmax.match import (
