@@ -471,6 +471,81 @@ def test_no_import_cycle_with_function_local_imports_too() -> None:
     assert not found, "import cycles (function-local imports counted):\n" + "\n".join(found)
 
 
+MOST_FLOORS = 10
+"""How tall the house may be: rooms (`room`) stacked by what they import at run time."""
+
+
+def room(name: str) -> str:
+    """The room a module stands in: nimmax's top-level module or package that holds it."""
+    return ".".join(name.split(".")[:2])
+
+
+def room_graph() -> dict[str, set[str]]:
+    """Room -> the other rooms its modules import at run time, function-local imports too."""
+    graph: dict[str, set[str]] = {room(name): set() for name in MODULES}
+    for name, targets in import_graph(local=True).items():
+        graph[room(name)] |= {room(target) for target in targets} - {room(name)}
+    return graph
+
+
+def floors(graph: Mapping[str, set[str]]) -> dict[str, int]:
+    """Each room's floor: 1 for a room importing no other, else one above the highest it imports
+    (the graph must have no cycle)."""
+    found: dict[str, int] = {}
+
+    def floor(here: str) -> int:
+        if here not in found:
+            found[here] = 1 + max((floor(there) for there in graph[here]), default=0)
+        return found[here]
+
+    for here in graph:
+        floor(here)
+    return found
+
+
+def test_the_floor_counter_counts_the_longest_chain() -> None:
+    assert floors({"a": {"b", "c"}, "b": {"c"}, "c": set(), "d": set()}) == {
+        "a": 3,
+        "b": 2,
+        "c": 1,
+        "d": 1,
+    }
+    assert room("nimmax.games.mnk.rules") == "nimmax.games" and room("nimmax") == "nimmax"
+
+
+def test_the_rooms_stand_in_at_most_ten_floors_without_a_cycle() -> None:
+    """The top level shows the architecture: errors and the contracts at the bottom, search, the
+    plugin boundary and the games above them, players, the commands, the views, the CLI on top."""
+    graph = room_graph()
+    assert not cycles(graph), f"rooms import each other: {cycles(graph)}"
+    height = floors(graph)
+    tallest = max(height, key=lambda name: height[name])
+    chain = [tallest]
+    while graph[chain[-1]]:
+        chain.append(max(graph[chain[-1]], key=lambda name: height[name]))
+    assert height[tallest] <= MOST_FLOORS, " -> ".join(chain)
+
+
+def test_games_do_not_stand_above_search() -> None:
+    """A game reaches no search, not even through the plugin boundary it may pass."""
+    graph = room_graph()
+    reached: set[str] = set()
+    todo = ["nimmax.games"]
+    while todo:
+        here = todo.pop()
+        for there in graph[here] - reached:
+            reached.add(there)
+            todo.append(there)
+    assert "nimmax.search" not in reached, sorted(reached)
+
+
+def test_the_plugin_boundary_and_the_commands_are_one_package_each() -> None:
+    for name in ("guard", "returns"):
+        assert f"nimmax.plugins.{name}" in MODULES and f"nimmax.{name}" not in MODULES
+    for name in ("solve", "analyze", "explain", "bench", "tree", "ladder", "catalog", "engine"):
+        assert f"nimmax.commands.{name}" in MODULES and f"nimmax.{name}" not in MODULES
+
+
 def test_ui_never_imports_typer() -> None:
     """A view that must end the command returns an exit code or raises a nimmax error; the CLI
     alone turns it into typer.Exit."""
