@@ -526,6 +526,28 @@ def test_the_rooms_stand_in_at_most_ten_floors_without_a_cycle() -> None:
     assert height[tallest] <= MOST_FLOORS, " -> ".join(chain)
 
 
+def test_architecture_draws_each_room_on_its_floor() -> None:
+    """The house in docs/ARCHITECTURE.md (at most 150 lines): each numbered line names the rooms
+    of that floor, first and after each `·`, as `room_graph` stacks them."""
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    assert len(text.splitlines()) <= 150
+    height = floors(room_graph())
+    said: dict[int, str] = {}
+    for line in text.split("```")[1].splitlines()[2:]:
+        floor, _, rest = line.strip().partition(" ")
+        if floor.isdigit():
+            said[int(floor)] = rest
+        else:
+            said[min(said)] += " " + line.strip()
+    drawn = {
+        "nimmax." + part.split()[0].removesuffix("/").removesuffix(".py"): floor
+        for floor, rooms in said.items()
+        for part in rooms.split(" · ")
+    }
+    assert len(drawn) >= 20
+    assert {name: height.get(name) for name in drawn} == drawn
+
+
 def test_games_do_not_stand_above_search() -> None:
     """A game reaches no search, not even through the plugin boundary it may pass."""
     graph = room_graph()
