@@ -125,6 +125,25 @@ def decode(head: bytes, file: object, size: int, shown: str) -> Network:
     if code not in TYPES or not 0 < count <= MOST_TUPLES or not scale > 0:
         raise BadNetwork(f"{shown} is damaged (its header is not one nimmax writes)")
     cells = read(min(count * (MOST_CELLS + 1), max(0, size - HEADER.size)))
+    tuples, at = _tuples(cells, count, shown)
+    weights = sum(16 ** len(shape) for shape in tuples)
+    if weights > MOST_WEIGHTS:
+        raise BadNetwork(f"{shown} is damaged (its tuples ask for {weights:,} weights)")
+    if HEADER.size + at + length != size:
+        said = HEADER.size + at + length
+        raise BadNetwork(
+            f"{shown} is damaged or cut short ({size:,} bytes, its header says {said:,})"
+        )
+    # the size is checked: at most `length` more
+    payload = cells[at:] + read(length - (len(cells) - at))
+    if len(payload) != length or hashlib.sha256(cells[:at] + payload).digest() != digest:
+        raise BadNetwork(f"{shown} is damaged (its checksum differs)")
+    return Network(tuple(tuples), _tables(payload, tuples, TYPES[code], shown), scale, games)
+
+
+def _tuples(cells: bytes, count: int, shown: str) -> tuple[list[tuple[int, ...]], int]:
+    """The `count` tuples the header's rest lists (each its width, then its cells), and the bytes
+    they took."""
     tuples: list[tuple[int, ...]] = []
     at = 0
     for _ in range(count):
@@ -139,19 +158,15 @@ def decode(head: bytes, file: object, size: int, shown: str) -> Network:
             raise BadNetwork(f"{shown} is damaged (a tuple is not a set of board cells)")
         tuples.append(shape)
         at += 1 + width
+    return tuples, at
+
+
+def _tables(
+    payload: bytes, tuples: list[tuple[int, ...]], typecode: str, shown: str
+) -> list[array]:  # type: ignore[type-arg]
+    """Each tuple's table of weights, inflated from the checked payload: no more than the tuples
+    call for is ever inflated."""
     weights = sum(16 ** len(shape) for shape in tuples)
-    if weights > MOST_WEIGHTS:
-        raise BadNetwork(f"{shown} is damaged (its tuples ask for {weights:,} weights)")
-    if HEADER.size + at + length != size:
-        said = HEADER.size + at + length
-        raise BadNetwork(
-            f"{shown} is damaged or cut short ({size:,} bytes, its header says {said:,})"
-        )
-    # the size is checked: at most `length` more
-    payload = cells[at:] + read(length - (len(cells) - at))
-    if len(payload) != length or hashlib.sha256(cells[:at] + payload).digest() != digest:
-        raise BadNetwork(f"{shown} is damaged (its checksum differs)")
-    typecode = TYPES[code]
     width = array(typecode).itemsize
     inflater = zlib.decompressobj()
     try:
@@ -167,7 +182,7 @@ def decode(head: bytes, file: object, size: int, shown: str) -> Network:
         table.frombytes(raw[start : start + width * 16 ** len(shape)])
         tables.append(_little(table))
         start += width * 16 ** len(shape)
-    return Network(tuple(tuples), tables, scale, games)
+    return tables
 
 
 def games_in(path: Path) -> int | None:
