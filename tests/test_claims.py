@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from nimmax import claim, games
-from nimmax.claim import Claim, clamped, plies_left, says_nothing
+from nimmax import games
+from nimmax.claim import Claim, Proofs, clamped, plies_left, says_nothing
 from nimmax.game import CHANCE, AnyGame, has_chance
 from nimmax.ui.claims import claim_text
 
@@ -121,7 +121,6 @@ def test_every_view_makes_one_claim(shape: object, tmp_path: Path) -> None:
     in the others, every game of the journey matrix (2048 and plugins too)."""
     words: str = shape.words  # type: ignore[attr-defined]
     game = games.create(shlex.split(words))
-    claim.forget()
     state = game.initial_state()
     engine = game.players == 2
     path = tmp_path / "game.json"
@@ -226,14 +225,14 @@ def test_a_proof_stays_proven_in_later_views() -> None:
     """The store: a position one search proved is claimed proven by a later, shallower one."""
     from nimmax.search import search
 
-    claim.forget()
+    proofs = Proofs()
     game = games.create("tictactoe")  # no book: a shallow search proves nothing here
     state = game.initial_state()
     shallow = search(game, state, "alphabeta", depth=1)
-    assert not claim.claimed(game, state, shallow).exact
+    assert not proofs.claimed(game, state, shallow).exact
     deep = search(game, state, "alphabeta", depth=9)
-    assert claim.claimed(game, state, deep).exact
-    later = claim.claimed(game, state, shallow)
+    assert proofs.claimed(game, state, deep).exact
+    later = proofs.claimed(game, state, shallow)
     assert later == Claim(0.0, "exact", later.depth)  # 3x3 is a draw with perfect play
 
 
@@ -323,7 +322,8 @@ def test_status_words_come_from_one_place() -> None:
     game = games.create("tictactoe --size 15 --k 5")
     state = game.initial_state()
     estimate = SearchResult(0.25, None, (), 10, 4738, 0.1, False)
-    assert "estimate at depth 225" in search_status(game, estimate, 0, state)
+    said = Proofs().claimed(game, state, estimate)
+    assert "estimate at depth 225" in search_status(game, estimate, said, 0)
     assert CHANCE not in (game.to_move(state),)
 
 
@@ -335,22 +335,22 @@ def test_why_shows_a_position_proven_earlier_in_the_process_proven() -> None:
     from nimmax.search import search
     from nimmax.ui.why import explanation
 
-    claim.forget()
+    proofs = Proofs()
     game = games.create("tictactoe")
     # O to move
     state = game.result(game.initial_state(), game.parse_move("b2", game.initial_state()))
     shallow = SearchPlayer(parse_spec("alphabeta:depth=1"))
-    before = {found.move: found for found in lines(game, state, shallow)}
+    before = {found.move: found for found in lines(game, state, shallow, proofs)}
     corner = game.parse_move("a1", state)
     assert not before[corner].exact and "estimate" in explanation(game, state, before[corner])
     after = game.result(state, corner)
     # X to move: a draw
-    assert claim.claimed(game, after, search(game, after, "alphabeta", depth=9)).exact
-    again = {found.move: found for found in lines(game, state, shallow)}
+    assert proofs.claimed(game, after, search(game, after, "alphabeta", depth=9)).exact
+    again = {found.move: found for found in lines(game, state, shallow, proofs)}
     assert explanation(game, state, again[corner]).startswith("a1 0 (draw)")  # proven, no estimate
     edge = game.parse_move("b1", state)  # O's edge loses (3x3 theory): why proves it and files it
-    lines(game, state, SearchPlayer(parse_spec("alphabeta:time=inf")))
-    filed = claim.known(game, game.result(state, edge))
+    lines(game, state, SearchPlayer(parse_spec("alphabeta:time=inf")), proofs)
+    filed = proofs.known(game, game.result(state, edge))
     assert filed is not None and filed.value == 1.0  # X, to move after it, wins
 
 

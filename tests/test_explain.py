@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimmax import games
+from nimmax.claim import Proofs
 from nimmax.commands.explain import ANY_SPAWN, lines
 from nimmax.commands.solve import solve
 from nimmax.game import CHANCE, AnyGame, outcomes
@@ -30,7 +31,7 @@ def assert_lines_end_where_values_say(game: AnyGame, state: Any) -> None:
     """Replay every line from `state`: each move legal where it is played, and a proven line's
     final position pays the side to move at `state` exactly its value."""
     seat = game.to_move(state)
-    for found in lines(game, state, SearchPlayer(parse_spec("alphabeta:time=inf"))):
+    for found in lines(game, state, SearchPlayer(parse_spec("alphabeta:time=inf")), Proofs()):
         position = state
         for move in found.line:
             assert move in game.actions(position)
@@ -43,7 +44,7 @@ def test_tictactoe_lines_after_a_missed_block() -> None:
     game = games.create("tictactoe")
     state = play(game, ["b2", "a1", "c1"])
     assert_lines_end_where_values_say(game, state)
-    found = lines(game, state, SearchPlayer(parse_spec("alphabeta:time=inf")))
+    found = lines(game, state, SearchPlayer(parse_spec("alphabeta:time=inf")), Proofs())
     assert (game.format_move(found[0].move), found[0].value) == ("a3", 0.0)
     refuted = next(item for item in found if game.format_move(item.move) == "b1")
     assert explanation(game, state, refuted) == "b1 -1 (loss): X a3"
@@ -62,7 +63,7 @@ def test_nim_lines_agree_with_bouton(piles: list[int]) -> None:
     game = games.create("nim " + " ".join(map(str, piles)))
     state = game.initial_state()
     assert_lines_end_where_values_say(game, state)
-    best = lines(game, state, SearchPlayer(parse_spec("alphabeta:time=inf")))[0]
+    best = lines(game, state, SearchPlayer(parse_spec("alphabeta:time=inf")), Proofs())[0]
     assert best.value == (1.0 if nim_mover_wins(piles, misere=True) else -1.0)
 
 
@@ -71,7 +72,7 @@ def test_2048_lines_stop_at_chance() -> None:
     state = game.initial_state()
     while game.to_move(state) == CHANCE:
         state = game.result(state, outcomes(game, state)[0][1])
-    found = lines(game, state, SearchPlayer(parse_spec("expectimax:depth=2")))
+    found = lines(game, state, SearchPlayer(parse_spec("expectimax:depth=2")), Proofs())
     assert found and all(item.line[1:] == (ANY_SPAWN,) for item in found if not item.finished)
     assert explanation(game, state, found[0]).endswith(": chance any spawn") is False
     assert "any spawn" in explanation(game, state, found[0])
@@ -85,7 +86,7 @@ def test_kalah_lines_run_through_the_endgame_book_to_the_end(drawn: tuple[Positi
     state, pits = drawn
     game = Kalah(pits, 1, endgame=9)
     assert_lines_end_where_values_say(game, state)
-    best = lines(game, state, SearchPlayer(parse_spec("alphabeta:time=inf")))[0]
+    best = lines(game, state, SearchPlayer(parse_spec("alphabeta:time=inf")), Proofs())[0]
     margin, plies = kalah_solved_within(state.board, state.player)
     assert best.value == margin
     position = state

@@ -287,7 +287,6 @@ STATEFUL = frozenset({"nimmax/interrupt.py"})
 """The one module that keeps process-wide state: the signal handling (a handler has nowhere else to
 put it)."""
 NOT_YET = {
-    "nimmax/claim.py": "_proofs: the process's proof store, until a session owns one",
     "nimmax/files.py": "_held: a checked FIFO's descriptor, until the check hands it on",
 }
 """Module state still to move into an owner, each named with why it is still here: none may be

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from nimmax import games
+from nimmax.claim import Proofs
 from nimmax.game import CHANCE, AnyGame, Capability, outcomes, part, winner_of
 from nimmax.match import plies
 from nimmax.players import BadPlayerSpec, SearchPlayer, check_fit, create, parse_spec
@@ -447,7 +448,7 @@ def test_explain_follows_the_most_visited_line_below_each_move() -> None:
 
     game = games.create("connect4")
     player = SearchPlayer(parse_spec("mcts:iterations=3000,seed=4"))
-    found = lines(game, game.initial_state(), player)
+    found = lines(game, game.initial_state(), player, Proofs())
     assert len(found) == 7 and max(len(item.line) for item in found) > 2
     for item in found:  # lines of legal moves, each root move first
         state = game.initial_state()

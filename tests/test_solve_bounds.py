@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimmax import games
+from nimmax.claim import Proofs
 from nimmax.commands.analyze import judge, verdict
 from nimmax.commands.solve import merged, refine, solve, solver
 from nimmax.game import AnyGame
@@ -221,7 +222,7 @@ def test_an_exact_analysis_values_the_played_move_exactly(
     moves = list(game.actions(state))
     move = moves[pick % len(moves)]
     oracle = search(game, state, "minimax", every_move=True, time=inf)
-    judged = judge(game, SearchPlayer(parse_spec("alphabeta:time=inf")), 1, state, move)
+    judged = judge(game, SearchPlayer(parse_spec("alphabeta:time=inf")), Proofs(), 1, state, move)
     assert judged.exact and judged.value_before == judged.best_value == oracle.value
     assert judged.value_after == dict(oracle.moves)[move]
     assert judged.verdict == verdict(oracle.value, dict(oracle.moves)[move], True, game.players)

@@ -16,6 +16,7 @@ from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from nimmax import games, players
+from nimmax.claim import Proofs
 from nimmax.game import CHANCE, BadGameSpec, IllegalMove, outcomes, winner_of
 from nimmax.games.twenty48 import Position, Spawn, Twenty48
 from nimmax.match import GameRecord, plies
@@ -414,7 +415,8 @@ def test_the_heuristic_value_is_kept_apart_from_points() -> None:
     found = players.create(parse_spec("expectimax:depth=1,eval=heuristic"))
     assert isinstance(found, players.SearchPlayer)
     search = found.search(heuristic, state)
-    line = engine_status(heuristic, state, search.move, search)
+    said = Proofs().claimed(heuristic, state, search)
+    line = engine_status(heuristic, state, search.move, search, said)
     assert "(not points)" in line and search.value > 1_000_000
 
 

@@ -26,6 +26,7 @@ from nimmax.cli.root import app, emit_json, err, out
 from nimmax.search.limits import override
 
 if TYPE_CHECKING:
+    from nimmax.claim import Proofs
     from nimmax.game import AnyGame
     from nimmax.players import SearchPlayer
     from nimmax.search import SearchResult
@@ -91,6 +92,7 @@ def solve_command(
     --algorithm minimax:cache=off --json[/cyan]
     """
     from nimmax import games
+    from nimmax.claim import Proofs
     from nimmax.commands.solve import solution_record, solve, solver
     from nimmax.players import parse_spec
     from nimmax.ui.live import LiveSearch
@@ -101,17 +103,18 @@ def solve_command(
     live.state = state
     game = live.working(game)  # a book made for the solve shows its bar and stops with it
     player = solver(parse_spec(algorithm), override(depth, time), live)
+    proofs = Proofs()  # what this solve proves, every view of it shows proven
     with live.watching("solving"):
         result = solve(game, state, player=player, others=not (every_move or explain))
     refining = (every_move or explain) and bool(result.upper_bounds) and not live.interrupted
     if refining:
-        result = refined(game, state, algorithm, player, result, live, as_json)
+        result = refined(game, state, algorithm, player, result, live, proofs, as_json)
     if as_json:
         emit_json(solution_record(game, state, algorithm, result, live.interrupted))
     else:
-        show_solution(game, state, algorithm, result, every_move or explain, refining)
+        show_solution(game, state, algorithm, result, proofs, every_move or explain, refining)
         if explain and result.moves and not live.interrupted:
-            show_lines(game, state, player, result, live)
+            show_lines(game, state, player, result, live, proofs)
     if live.interrupted:
         stop(result, refining)
 
@@ -133,6 +136,7 @@ def refined(
     player: SearchPlayer,
     result: SearchResult,
     live: LiveSearch,
+    proofs: Proofs,
     quiet: bool,
 ) -> SearchResult:
     """solve --all: the answer shown first (unless `quiet`: --json), then every other move valued
@@ -141,17 +145,20 @@ def refined(
 
     with live.watching("valuing every move"):  # from the answer on, Ctrl-C keeps it
         if not quiet:
-            show_answer(game, state, algorithm, result)
+            show_answer(game, state, algorithm, result, proofs)
         return refine(game, state, player, result)
 
 
-def show_answer(game: AnyGame, state: Any, algorithm: str, result: SearchResult) -> None:
+def show_answer(
+    game: AnyGame, state: Any, algorithm: str, result: SearchResult, proofs: Proofs
+) -> None:
     """Solve's answer before every move is valued: the position, the value, the best line, its
     cost."""
     from nimmax.ui import views
 
     out.print(views.solution_header(game, state))
-    out.print(views.solution_summary(game, algorithm, result, game.to_move(state), state))
+    claim = proofs.claimed(game, state, result, algorithm)
+    out.print(views.solution_summary(game, algorithm, result, claim, game.to_move(state)))
 
 
 def show_solution(
@@ -159,6 +166,7 @@ def show_solution(
     state: Any,
     algorithm: str,
     result: SearchResult,
+    proofs: Proofs,
     every_move: bool,
     refined: bool = False,
 ) -> None:
@@ -176,19 +184,25 @@ def show_solution(
             out.print(views.refinement_note(result))
         else:
             out.print(table)
-            out.print(views.solution_summary(game, algorithm, result, game.to_move(state), state))
+            claim = proofs.claimed(game, state, result, algorithm)
+            out.print(views.solution_summary(game, algorithm, result, claim, game.to_move(state)))
 
 
 def show_lines(
-    game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult, live: LiveSearch
+    game: AnyGame,
+    state: Any,
+    player: SearchPlayer,
+    result: SearchResult,
+    live: LiveSearch,
+    proofs: Proofs,
 ) -> None:
     """solve --explain: the best line and each other move's refutation, as a tree."""
     from nimmax.commands.explain import lines
     from nimmax.ui.why import explain_tree
 
     with live.watching("explaining"):
-        found = lines(game, state, player, result)
-    out.print(explain_tree(game, state, found, result.depth))
+        found = lines(game, state, player, proofs, result)
+    out.print(explain_tree(game, state, found))
 
 
 @app.command("tree", context_settings=dict(GAME_WORDS))

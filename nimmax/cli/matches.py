@@ -196,6 +196,7 @@ def analyse_record(
 ) -> None:
     """Analyse a record and print the table (or JSON); Ctrl-C prints the moves analysed so far."""
     from nimmax import games
+    from nimmax.claim import Proofs
     from nimmax.commands.analyze import Analysis, analyst, choices, judged
     from nimmax.players import parse_spec
     from nimmax.ui.live import LiveSearch
@@ -207,7 +208,7 @@ def analyse_record(
     spec = None if algorithm is None else parse_spec(algorithm)
     player = analyst(game, spec, override(time=time), live, choices(record))
     done: list[MoveAnalysis] = []
-    moves, total, started = judged(record, player), choices(record), time_now()
+    moves, total, started = judged(record, player, Proofs()), choices(record), time_now()
     try:
         while True:
             with live.watching(progress_label(len(done), total, time_now() - started, player)):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from nimmax import games
-from nimmax.claim import Claim, best_payoff, claimed, of_move, remember
+from nimmax.claim import Claim, Proofs, best_payoff
 from nimmax.commands.solve import prunes
 from nimmax.game import CHANCE, AnyGame, outcomes
 from nimmax.match import GameRecord
@@ -246,16 +246,17 @@ def plies(record: GameRecord) -> list[tuple[int, Any, Any]]:
     ][::-1]
 
 
-def judged(record: GameRecord, player: SearchPlayer) -> Iterator[MoveAnalysis]:
-    """Each player's move of the record, analysed from the last back to the first on one table;
-    once a paced analysis's clock is out, only the moves that end the game (no search needed)."""
+def judged(record: GameRecord, player: SearchPlayer, proofs: Proofs) -> Iterator[MoveAnalysis]:
+    """Each player's move of the record, analysed from the last back to the first on one table and
+    one store of proofs; once a paced analysis's clock is out, only the moves that end the game
+    (no search needed)."""
     game = games.create(record.game)
     for ply, state, move in plies(record):
         if isinstance(player, Paced):
             if player.spent and not game.is_terminal(game.result(state, move)):
                 continue
             player.position()
-        yield judge(game, player, ply, state, move)
+        yield judge(game, player, proofs, ply, state, move)
 
 
 def analyze(
@@ -267,10 +268,12 @@ def analyze(
     """Value every player's move in `record`, each position exact where the engine proves it
     within its limits, else an estimate (see `analyst` for the engine and its time)."""
     player = analyst(games.create(record.game), algorithm, limits, watcher, choices(record))
-    return Analysis.of(record, player.spec, judged(record, player))
+    return Analysis.of(record, player.spec, judged(record, player, Proofs()))
 
 
-def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) -> MoveAnalysis:
+def judge(
+    game: AnyGame, player: SearchPlayer, proofs: Proofs, ply: int, state: Any, move: Any
+) -> MoveAnalysis:
     """The analysis of `move` in `state`: the best value and move from the search `solve` answers
     with (to the end: alpha-beta's own, the other moves bounded; under a limit: every move
     estimated at one depth), and the move alone searched on where that search gave only a bound
@@ -279,17 +282,17 @@ def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) 
     most there is proves the best value too. An estimated inaccuracy of a two-player game is a
     mistake where the best move and the played one, each proven on its own, differ in outcome."""
     seat = game.to_move(state)
-    result, position = searched(game, player, state)
+    result, position = searched(game, player, proofs, state)
     best, best_move, best_exact = position.value, result.move, position.exact and result.exact
     # the store's proof: its value stands, the move is the search's
     if position.exact and not result.exact:
         best_exact = True
     valued = dict(result.moves)
     if move in valued and move not in result.upper_bounds:
-        claim = of_move(game, state, result, move, valued[move])
+        claim = proofs.of_move(game, state, result, move, valued[move])
         played, proven = claim.value, claim.exact
     else:  # not reached, or only bounded: searched on its own
-        played, proven = value_of(game, player, state, move, seat)
+        played, proven = value_of(game, player, proofs, state, move, seat)
     top = best_payoff(game, state)
     if proven and (played >= best - SAME and best_exact or top is not None and played >= top):
         best, best_move, best_exact = played, move, True  # nothing is better than what it proved
@@ -297,39 +300,46 @@ def judge(game: AnyGame, player: SearchPlayer, ply: int, state: Any, move: Any) 
         best, best_move = played, move
     exact = proven and best_exact
     if exact:
-        remember(game, state, Claim(best, "exact", 0, player.spec))
+        proofs.remember(game, state, Claim(best, "exact", 0, player.spec))
     said = verdict(best, played, exact, game.players)
     if said == "inaccuracy" and game.players == 2:  # an estimate's loss may be a proven one
-        pair = proven_pair(game, player, state, (result.move, move), seat)
+        pair = proven_pair(game, player, proofs, state, (result.move, move), seat)
         if pair is not None and outcome(pair[0], 2) > outcome(pair[1], 2):
             (best, played), said, exact = pair, "mistake", True
     shown = game.format_move(best_move) if best_move is not None else game.format_move(move)
     return MoveAnalysis(ply, seat, game.format_move(move), best, played, shown, best, said, exact)
 
 
-def searched(game: AnyGame, player: SearchPlayer, state: Any) -> tuple[SearchResult, Claim]:
+def searched(
+    game: AnyGame, player: SearchPlayer, proofs: Proofs, state: Any
+) -> tuple[SearchResult, Claim]:
     """The position's search and claim: under a limit every move valued at one depth, so the played
     move's estimate compares with the best's; where that leaves an estimate, the search play makes
     (the best move's window alone, on the same table), which proves what play proves."""
     limited = player.limits.limited and prunes(player)
     result = player.search(game, state, every_move=limited or not prunes(player))
-    position = claimed(game, state, result, player.spec)
+    position = proofs.claimed(game, state, result, player.spec)
     if position.exact or not limited:
         return result, position
     plain = player.search(game, state)
-    proven = claimed(game, state, plain, player.spec)
+    proven = proofs.claimed(game, state, plain, player.spec)
     return (plain, proven) if proven.exact else (result, position)
 
 
 def proven_pair(
-    game: AnyGame, player: SearchPlayer, state: Any, moves: tuple[Any, Any], seat: int
+    game: AnyGame,
+    player: SearchPlayer,
+    proofs: Proofs,
+    state: Any,
+    moves: tuple[Any, Any],
+    seat: int,
 ) -> tuple[float, float] | None:
     """The values of two moves (the best one and the one played), each searched on its own, where
     both are proven; else None. Where a position's answer stays an estimate (a move left unproven),
     the two alone may prove that the played move gave away the outcome the other keeps."""
     values = []
     for move in moves:
-        value, proven = value_of(game, player, state, move, seat, every_move=True)
+        value, proven = value_of(game, player, proofs, state, move, seat, every_move=True)
         if not proven:
             return None
         values.append(value)
@@ -337,7 +347,13 @@ def proven_pair(
 
 
 def value_of(
-    game: AnyGame, player: SearchPlayer, state: Any, move: Any, seat: int, every_move: bool = False
+    game: AnyGame,
+    player: SearchPlayer,
+    proofs: Proofs,
+    state: Any,
+    move: Any,
+    seat: int,
+    every_move: bool = False,
 ) -> tuple[float, bool]:
     """The value of `move` for `seat` searched on its own (`every_move`: each reply valued, none
     left out by a narrowing search, so a draw is proven too), and whether it is proven."""
@@ -348,14 +364,14 @@ def value_of(
     # a two-player search chooses at its root: chance's draws averaged here
     if mover == CHANCE and game.players == 2:
         valued = [
-            (chance, value_of(game, player, after, outcome, seat))
+            (chance, value_of(game, player, proofs, after, outcome, seat))
             for chance, outcome in outcomes(game, after)
         ]
         return sum(chance * value for chance, (value, _) in valued), all(
             proven for _, (_, proven) in valued
         )
     result = player.search(game, after, every_move=every_move)
-    claim = claimed(game, after, result, player.spec)
+    claim = proofs.claimed(game, after, result, player.spec)
     if mover == seat or (mover == CHANCE and seat == 0):  # a chance node is valued for seat 0
         return claim.value, claim.exact
     return -claim.value, claim.exact

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from nimmax.claim import file_moves
+from nimmax.claim import Claim, Proofs
 from nimmax.game import CHANCE, AnyGame, Capability, Known, part
 from nimmax.players import SearchPlayer
 from nimmax.search import Entry, SearchResult, deep
@@ -27,11 +27,15 @@ ANY_SPAWN = "any spawn"
 
 @dataclass(frozen=True)
 class MoveLine:
-    """A root move, its value for the side to move, and the line after it (the move first)."""
+    """A root move, its value for the side to move, its claim, and the line after it (the move
+    first)."""
 
     move: Any
     value: float
     exact: bool
+    claim: Claim
+    """What is known of the move's value: this search's proof, the session's proof of the position
+    after it, else an estimate at the search's depth (`Proofs.of_line`)."""
     line: tuple[Any, ...]
     """The moves of the line; ANY_SPAWN where chance moves (the line stops there)."""
     finished: bool
@@ -39,11 +43,16 @@ class MoveLine:
 
 
 def lines(
-    game: AnyGame, state: Any, player: SearchPlayer, result: SearchResult | None = None
+    game: AnyGame,
+    state: Any,
+    player: SearchPlayer,
+    proofs: Proofs,
+    result: SearchResult | None = None,
 ) -> tuple[MoveLine, ...]:
     """Every move of `state` with its value and line, in the engine's order (its choice first);
     `result` is a search of `state` with every move valued (none only bounded), when the caller has
-    one. Its searches run on a stack that holds searches to the end of the game (`deep`)."""
+    one. What they prove is filed in `proofs`, and each move's claim read from it. Its searches run
+    on a stack that holds searches to the end of the game (`deep`)."""
 
     def found() -> tuple[MoveLine, ...]:
         # each move's own value
@@ -52,17 +61,16 @@ def lines(
             result if result is not None and whole else player.search(game, state, every_move=True)
         )
         exact = searched.exact and searched.moves_proven
+        search = partial(player.search, game)
         # what `why` proves, every later view shows proven
-        file_moves(game, state, searched, player.spec)
+        proofs.file_moves(game, state, searched, player.spec)
         table = player.table_for(game)
+        depth = (result if result is not None else searched).depth
         each = []
         for move, value in searched.moves:
-            line = follow(
-                game, game.result(state, move), partial(player.search, game), table, exact
-            )
-            each.append(
-                MoveLine(move, value, exact, (move, *line), finishes(game, state, (move, *line)))
-            )
+            line = (move, *follow(game, game.result(state, move), search, table, exact))
+            claim = proofs.of_line(game, state, move, value, exact, depth)
+            each.append(MoveLine(move, value, exact, claim, line, finishes(game, state, line)))
         return tuple(each)
 
     return deep(found)

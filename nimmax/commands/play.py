@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from nimmax import games, recorded, saves
+from nimmax.claim import Claim, Proofs
 from nimmax.commands.analyze import game_value
 from nimmax.commands.explain import MoveLine, lines
 from nimmax.files import read_text
@@ -83,6 +84,8 @@ class GameSession:
         self.engines = any(isinstance(player, SearchPlayer) for player in self.players)
         """Whether an engine plays: `why` is offered only then."""
         self.hinter: SearchPlayer | None = None
+        self.proofs = Proofs()
+        """What this game's searches proved: every later view of a position shows its proof."""
 
     @property
     def specs(self) -> list[str]:
@@ -111,6 +114,11 @@ class GameSession:
             self.hinter = engines[0] if engines else SearchPlayer(self.hint_spec, self.watcher)
         return self.hinter.search(self.game, state)
 
+    def claim(self, state: Any, search: SearchResult) -> Claim:
+        """What a search of `state` claims, the session's proof where one was made: the one value
+        every view of the position shows."""
+        return self.proofs.claimed(self.game, state, search)
+
     def last_searched(self) -> Ply | None:
         """The last ply an engine chose, the one `why` explains; None before any."""
         return next((ply for ply in reversed(self.match.history) if ply.search is not None), None)
@@ -120,7 +128,7 @@ class GameSession:
         player = self.players[ply.seat]
         assert isinstance(player, SearchPlayer)
         result = player.search(self.game, ply.before, every_move=True)
-        return Why(result, lines(self.game, ply.before, player, result))
+        return Why(result, lines(self.game, ply.before, player, self.proofs, result))
 
 
 def start_value(game: AnyGame, state: Any, valued: bool) -> float | None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rich.panel import Panel
 from rich.text import Text
 
-from nimmax.claim import Claim, claimed
+from nimmax.claim import Claim
 from nimmax.game import CHANCE, AnyGame
 from nimmax.ui.claims import claim_text
 from nimmax.ui.games import presentation
@@ -33,28 +33,24 @@ def seat_labels(game: AnyGame, specs: Sequence[str]) -> list[str]:
 
 
 def search_status(
-    game: AnyGame, search: SearchResult, mover: int | None = None, state: Any = None
+    game: AnyGame, search: SearchResult, claim: Claim, mover: int | None = None
 ) -> str:
-    """What an engine found, for the status line: its claim on `state` (where given: a proof an
-    earlier search made stays proven, a depth is clamped to the plies left) in the one wording,
-    nodes, time."""
-    if state is not None:
-        claim = claimed(game, state, search)
-    else:
-        claim = Claim(search.value, "exact" if search.exact else "estimate", search.depth)
+    """What an engine found, for the status line: its claim on the position (the session's: a
+    proof an earlier search made stays proven, a depth is clamped to the plies left) in the one
+    wording, nodes, time."""
     return (
         f"value {claim_text(game, claim, mover)} · {search.nodes:,} nodes · {search.seconds:.3f} s"
     )
 
 
-def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult) -> str:
+def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult, claim: Claim) -> str:
     """What an engine found for the move it plays or hints in `state`: the game's own words where it
     has them (its presentation's `status`: 2048's slide points, its heuristic apart), else
     `search_status`."""
     own = presentation(game).status
     if own is not None:
-        return own(game, state, move, search)
-    return search_status(game, search, game.to_move(state), state)
+        return own(game, state, move, search, claim)
+    return search_status(game, search, claim, game.to_move(state))
 
 
 def worth_drawing(game: AnyGame, state: Any) -> bool:

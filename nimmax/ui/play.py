@@ -140,9 +140,9 @@ class PlaySession:
                 f"[bold]{escape(self.labels[ply.seat])}[/bold] plays [bold cyan]{move}[/bold cyan]"
             )
             if ply.search is not None:
-                line += (
-                    f"   [dim]{escape(engine_status(game, ply.before, ply.move, ply.search))}[/dim]"
-                )
+                claim = self.session.claim(ply.before, ply.search)
+                status = engine_status(game, ply.before, ply.move, ply.search, claim)
+                line += f"   [dim]{escape(status)}[/dim]"
                 if self.live.interrupted:
                     line += "   [yellow]moved now at Ctrl-C (twice ends the game)[/yellow]"
             elif ply.seat not in self.humans:
@@ -230,7 +230,8 @@ class PlaySession:
         with self.live.watching("hint"):
             search = self.session.hint(state)
         move = escape(self.game.format_move(search.move))
-        status = engine_status(self.game, state, search.move, search)
+        claim = self.session.claim(state, search)
+        status = engine_status(self.game, state, search.move, search, claim)
         self.console.print(f"hint: [bold green]{move}[/bold green]   [dim]{escape(status)}[/dim]")
 
     def why(self) -> None:
@@ -249,7 +250,7 @@ class PlaySession:
             f"why [bold]{escape(self.labels[ply.seat])}[/bold] played [bold cyan]{move}[/bold "
             "cyan]:"
         )
-        self.console.print(why_table(self.game, ply.before, why.lines, ply.move, why.result.depth))
+        self.console.print(why_table(self.game, ply.before, why.lines, ply.move))
 
     def help(self, state: Any) -> None:
         """The game's rules and move notation in short, with moves of this position; then the

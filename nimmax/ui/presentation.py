@@ -19,6 +19,7 @@ from rich.console import RenderableType
 from nimmax.game import AnyGame
 
 if TYPE_CHECKING:
+    from nimmax.claim import Claim
     from nimmax.search.result import SearchResult
 
 
@@ -73,7 +74,7 @@ class Presentation:
     """The label of a duel's mean payoff per game, for two-player games that score."""
     ending: Callable[[AnyGame, Any, Sequence[str], int | None], str] | None = None
     """Why a finished game ended; the seat is the one that made the last move."""
-    status: Callable[[AnyGame, Any, Any, SearchResult], str] | None = None
+    status: Callable[[AnyGame, Any, Any, SearchResult, Claim], str] | None = None
     """What an engine found for the move it plays in a state, where the generic status line would
     mislead."""
     standing: Callable[[AnyGame, Any], str] | None = None

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.input import Input
     from prompt_toolkit.output import Output
 
+    from nimmax.claim import Claim
     from nimmax.search.result import SearchResult
 
 TILE_COLOURS = MappingProxyType(
@@ -105,13 +106,13 @@ def render(game: AnyGame, state: Any, last_move: Any = None, bottom: int = 0) ->
     return Group(header, Board(game.size, values, spawned))
 
 
-def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult) -> str:
+def engine_status(game: AnyGame, state: Any, move: Any, search: SearchResult, claim: Claim) -> str:
     """An engine's slide: the points it scores now, and the search's value apart: with the learned
     network, the final score it expects; with the heuristic, which past its horizon adds a worth of
     the board (some 1.6 million on an empty one), not points."""
     assert isinstance(state, Position)
     figures = f"{search.nodes:,} nodes · {search.seconds:.3f} s"
-    if search.exact:
+    if claim.exact:
         return (
             f"expected score gain {signed(search.value - state.score)} to the end (proven) · "
             f"{figures}"

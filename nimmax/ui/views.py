@@ -9,7 +9,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from nimmax.claim import Claim, claimed, says_nothing
+from nimmax.claim import Claim, says_nothing
 from nimmax.game import AnyGame, has_chance
 from nimmax.numbers import Option
 from nimmax.search.result import SearchResult
@@ -224,17 +224,11 @@ def line_text(game: AnyGame, pv: Sequence[Any]) -> str:
 
 
 def solution_summary(
-    game: AnyGame, algorithm: str, result: SearchResult, mover: int | None = None, state: Any = None
+    game: AnyGame, algorithm: str, result: SearchResult, claim: Claim, mover: int | None = None
 ) -> Text:
-    """Lines under the table: the claim on the position (`nimmax.claim`, where `state` is given: a
-    proof made earlier in the process stands, a depth is clamped to the plies left), the best line
-    as far as the search knows it, nodes and time."""
-    if state is not None:
-        claim = claimed(game, state, result, algorithm)
-    else:
-        claim = Claim(
-            result.value, "exact" if result.exact else "estimate", result.depth, algorithm
-        )
+    """Lines under the table: the claim on the position (`Proofs.claimed`: a proof made earlier
+    in the session stands, a depth is clamped to the plies left), the best line as far as the
+    search knows it, nodes and time."""
     line = line_text(game, result.pv)
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
     return Text.assemble(

@@ -12,7 +12,6 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from nimmax.claim import of_line
 from nimmax.game import CHANCE, AnyGame
 from nimmax.ui.claims import claim_text
 from nimmax.ui.text import counted, signed
@@ -45,26 +44,22 @@ def line_text(game: AnyGame, state: Any, line: Sequence[Any], finished: bool) ->
     return ", ".join(parts) + ("" if finished or not parts else ", …")
 
 
-def value_phrase(game: AnyGame, state: Any, found: MoveLine, depth: int = 0) -> str:
+def value_phrase(game: AnyGame, state: Any, found: MoveLine) -> str:
     """A root move's value for the side to move at `state`, in the one wording (`ui/claims.py`): its
-    meaning where proven (by this search, or earlier in the process: `claim.of_line`), else the
-    estimate at its depth (no deeper than the plies left)."""
-    claim = of_line(game, state, found.move, found.value, found.exact, depth)
-    return claim_text(game, claim, game.to_move(state), short=True)
+    claim (`MoveLine.claim`: proven by this search or earlier in the session, else an estimate)."""
+    return claim_text(game, found.claim, game.to_move(state), short=True)
 
 
-def explanation(game: AnyGame, state: Any, found: MoveLine, depth: int = 0) -> str:
+def explanation(game: AnyGame, state: Any, found: MoveLine) -> str:
     """One sentence for a root move: "b1 -1 (loss): X a3" — its value, then the line after it."""
-    head = f"{game.format_move(found.move)} {value_phrase(game, state, found, depth)}"
+    head = f"{game.format_move(found.move)} {value_phrase(game, state, found)}"
     rest = found.line[1:]
     if not rest:
         return head + (": the game ends" if found.finished else "")
     return f"{head}: {line_text(game, game.result(state, found.move), rest, found.finished)}"
 
 
-def why_table(
-    game: AnyGame, state: Any, found: Sequence[MoveLine], played: Any, depth: int = 0
-) -> Table:
+def why_table(game: AnyGame, state: Any, found: Sequence[MoveLine], played: Any) -> Table:
     """The engine's move with its line first, then the other moves, best first, each with the
     line that shows its value (the refutation of a worse one)."""
     ordered = sorted(found, key=lambda item: item.move != played)
@@ -78,20 +73,20 @@ def why_table(
         rest = line_text(game, after, item.line[1:], item.finished) or (
             "the game ends" if item.finished else "…"
         )
-        table.add_row(Text(label), Text(value_phrase(game, state, item, depth)), Text(rest))
+        table.add_row(Text(label), Text(value_phrase(game, state, item)), Text(rest))
     if len(ordered) > SHOWN_MOVES:
         table.caption = f"{counted(len(ordered) - SHOWN_MOVES, 'more move')} not shown"
     return table
 
 
-def explain_tree(game: AnyGame, state: Any, found: Sequence[MoveLine], depth: int = 0) -> Tree:
+def explain_tree(game: AnyGame, state: Any, found: Sequence[MoveLine]) -> Tree:
     """`solve --explain`: the best line and each other root move's refutation as a tree."""
     mover = game.to_move(state)
     name = game.player_names[mover]
     tree = Tree(Text(f"{name} to move in {game.format_position(state)}", style="bold"))
     for rank, item in enumerate(found):
         label = Text(game.format_move(item.move), style="bold green" if rank == 0 else "bold cyan")
-        label.append(f"  {value_phrase(game, state, item, depth)}")
+        label.append(f"  {value_phrase(game, state, item)}")
         if rank == 0:
             label.append("  best", style="green")
         branch = tree.add(label)

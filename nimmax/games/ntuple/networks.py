@@ -15,6 +15,7 @@ SHIPPED = Path(__file__).resolve().parent / "data" / "2048.ntuple"
 TRAINED = "2048.ntuple"
 """The name of the network `nimmax train 2048` keeps in the cache folder."""
 
+
 def trained_path() -> Path:
     """The path of the network `nimmax train 2048` keeps (and resumes)."""
     return cache.folder() / TRAINED
