@@ -16,7 +16,7 @@ import os
 import stat
 import sys
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PosixPath
 
 from nimmax.errors import BadInput, quoted
 
@@ -58,9 +58,16 @@ STDOUT = Path("-")
 """The path that names standard output (as do /dev/stdout and the like): the output is printed after
 the work, never written through a rename that would replace what stdout was sent to."""
 
-_held: dict[Path, int] = {}
-"""FIFOs checked writable, each with the descriptor the check opened: the output is written through
-it later, since closing it would tell the reader the output had ended."""
+class HeldFifo(PosixPath):
+    """A FIFO checked writable, holding the descriptor the check opened: the output is written
+    through it, once, since closing it would tell the reader the output had ended."""
+
+    held: int | None = None
+
+    def take(self) -> int | None:
+        """The held descriptor, handed on once (None after)."""
+        held, self.held = self.held, None
+        return held
 
 
 def is_stdout(path: Path) -> bool:
@@ -95,9 +102,10 @@ def check_writable(path: Path | None, what: str) -> Path | None:
         if status is not None and stat.S_ISFIFO(status.st_mode):
             # Non-blocking: a FIFO without a reader is refused, not waited on; held open for the
             # write.
-            descriptor = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-            os.set_blocking(descriptor, True)
-            _held[target] = descriptor
+            fifo = HeldFifo(path.absolute())
+            fifo.held = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            os.set_blocking(fifo.held, True)
+            return fifo
         elif status is not None and (not stat.S_ISREG(status.st_mode) or names_descriptor(path)):
             # Writing nothing changes nothing yet fails where writing would (/proc, /dev/full).
             descriptor = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK)
@@ -145,7 +153,7 @@ def write_atomic(path: Path, text: str | bytes, *, own: bool = False) -> None:
         regular = True
     mode, encoding = ("wb", None) if isinstance(text, bytes) else ("w", "utf-8")
     if not regular:  # written in place, once: through the descriptor the check held open (a FIFO's)
-        held = _held.pop(Path(os.path.realpath(target)), None)
+        held = path.take() if isinstance(path, HeldFifo) else None
         flags = os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | os.O_CLOEXEC
         descriptor = held if held is not None else os.open(target, flags)
         os.set_blocking(descriptor, True)

@@ -286,11 +286,6 @@ MUTABLE_LITERALS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast
 STATEFUL = frozenset({"nimmax/interrupt.py"})
 """The one module that keeps process-wide state: the signal handling (a handler has nowhere else to
 put it)."""
-NOT_YET = {
-    "nimmax/files.py": "_held: a checked FIFO's descriptor, until the check hands it on",
-}
-"""Module state still to move into an owner, each named with why it is still here: none may be
-added."""
 
 
 def module_state(tree: ast.Module) -> Iterator[tuple[int, str]]:
@@ -338,9 +333,6 @@ def test_no_module_keeps_mutable_module_state() -> None:
         if shown(path) not in STATEFUL
         for line, why in module_state(ast.parse(path.read_text()))
     ]
-    left = [place for place in kept if place.split(":")[0] in NOT_YET]
-    assert len(left) == len(NOT_YET), f"module state moved out: drop it from NOT_YET ({left})"
-    kept = [place for place in kept if place not in left]
     assert not kept, f"{len(kept)} places keep module state:\n" + "\n".join(sorted(kept))
 
 
