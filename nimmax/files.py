@@ -58,6 +58,7 @@ STDOUT = Path("-")
 """The path that names standard output (as do /dev/stdout and the like): the output is printed after
 the work, never written through a rename that would replace what stdout was sent to."""
 
+
 class HeldFifo(PosixPath):
     """A FIFO checked writable, holding the descriptor the check opened: the output is written
     through it, once, since closing it would tell the reader the output had ended."""

@@ -50,8 +50,8 @@ one. A wider book in the cache serves every search."""
 WIDE: Mapping[int, int] = MappingProxyType({4: 14, 5: 13, 6: 14})
 """Seeds the book covers where the search may wait (`cache.Work.patient`: an exact solve without a
 clock): widened once, from the layers the cache holds, with a progress bar, and kept for every later
-search. Each seed more cuts some 30% of the nodes of a proof from the start (`scripts/bench_kalah.py
---book`)."""
+search, since each seed more cuts the nodes of a proof from the start (`scripts/bench_kalah.py
+--book` measures it)."""
 
 Halted = Callable[[], bool]
 """Asked between rows of the build: whether to stop now."""

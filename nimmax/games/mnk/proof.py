@@ -26,31 +26,29 @@ from nimmax.game import Account, Known
 from nimmax.games.mnk.fours import aligning, completing
 
 FIRST_NODES = 4_000
-"""The first question about a position next to a search's root (some 0.02 s at the proof's ~190k
-nodes a second); each later one may cost twice the last: a deepening search asks them again at every
-depth."""
+"""The first question about a position next to a search's root, a small share of a timed move;
+each later one may cost twice the last: a deepening search asks them again at every depth."""
 MOST_NODES, ROOT_NODES = 15_000, 10_000
-"""What one question may cost at most (some 0.08 s), and the first about a search's root
-(`best_moves`)."""
+"""What one question may cost at most, and the first about a search's root (`best_moves`)."""
 WON_NODES = 150_000
-"""The first question about a root the book says the mover wins (`best_moves`'s `least`; some 0.75
-s): asked before any of its children's (`pending`), so no clock decides whether it is asked (a win
-27-29 plies from 12 stones after a perfect defence: 45,000-142,000 nodes)."""
+"""The first question about a root the book says the mover wins (`best_moves`'s `least`): asked
+before any of its children's (`pending`), so no clock decides whether it is asked; enough for the
+longest wins the book leaves to the proof (those from 12 stones after a perfect defence)."""
 PROOF_TURN, SEARCH_TURN = 15_000, 1_000
 """While a root's payoff is unproven, its proof (these nodes) and the search (these calls into
-`book`, some 0.02 s of alpha-beta) take turns: the search's estimates choose among the moves the
+`book`) take turns: the search's estimates choose among the moves the
 proof has not refuted, the proof is what settles them."""
 SEARCH_NODES, SHARE = 200_000, PROOF_TURN // SEARCH_TURN
 """The nodes a search's questions may take in all, and more per call of its into `book`: no engine,
 however often it asks (MCTS at every node it makes), spends more than this share of its work on
 them."""
 FOLLOW_UP_STONES = 20
-"""The fewest stones the follow-up rules are tried at: with fewer on 7x6, they next to never prove a
-bound (measured: the same nodes within 0.01% on positions of ply 12-14), and cost a node's time."""
+"""The fewest stones the follow-up rules are tried at: with fewer on 7x6 they next to never prove a
+bound, and they cost a node's time."""
 CHECK_EVERY = 256
 """Nodes between looks at the budget (and the table's size)."""
 REMEMBERED = 1 << 20
-"""Positions the table keeps at most (then it starts afresh): some 120 MB at worst."""
+"""Positions the table keeps at most (then it starts afresh): memory stays bounded."""
 
 _UNKNOWN = 64
 """Bounds are stored shifted by this (a score lies within +-cells // 2)."""
