@@ -236,3 +236,19 @@ def test_tab_on_a_big_board_lists_the_moves_near_the_stones_first() -> None:
         )
 
     assert all(near(move) for move in listed[:10])
+
+
+def test_the_stepper_reads_a_plates_result_against_the_best_possible(tmp_path: Path) -> None:
+    """The stepper's closing banner says what replay's and play's say (the note kept beside the
+    game's value from its start): the value is handed to it as to them."""
+    path = tmp_path / "plates.json"
+    assert run(tmp_path, "play", "plates", "--record", str(path), stdin="2\n10\n").returncode == 0
+    child = spawn(tmp_path, "replay", str(path))
+    child.expect(shown("q quit"))
+    child.send("\x1b[F")  # End: the last ply
+    child.expect(shown("ply 3 of 3"))
+    child.expect(shown("best possible 20"))
+    child.send("q")
+    child.read()
+    child.close()
+    assert child.exitstatus == 0

@@ -114,17 +114,21 @@ def replay_command(
     """
     import sys
 
-    from nimmax.commands.play import read_record
+    from nimmax import games
+    from nimmax.commands.play import read_record, start_value
+    from nimmax.ui.games import presentation
 
     record = read_record(file, plugin)
+    game = games.create(record.game)
+    value = start_value(game, record.positions()[-1], presentation(game).valued)
     if delay is None and out.is_terminal and sys.stdin.isatty():
         from nimmax.ui.stepper import step
 
-        step(record, file, out)
+        step(record, file, out, value)
     else:
         from nimmax.ui.play import replay
 
-        replay(record, out, delay or 0.0)
+        replay(record, out, delay or 0.0, value)
     if analyze:
         analyse_record(record, None, None, as_json=False)
 

@@ -119,6 +119,11 @@ class GameSession:
         every view of the position shows."""
         return self.proofs.claimed(self.game, state, search)
 
+    def end_value(self, valued: bool) -> float | None:
+        """The game's value from its start, searched for where the game has ended and its result is
+        read against it (`valued`); None elsewhere."""
+        return start_value(self.game, self.match.state, valued)
+
     def last_searched(self) -> Ply | None:
         """The last ply an engine chose, the one `why` explains; None before any."""
         return next((ply for ply in reversed(self.match.history) if ply.search is not None), None)

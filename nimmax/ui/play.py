@@ -21,7 +21,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from nimmax import games, interrupt
-from nimmax.commands.play import GameSession, start_value
+from nimmax.commands.play import GameSession
 from nimmax.errors import quoted
 from nimmax.game import CHANCE, AnyGame, BadInput, IllegalMove, legal_text
 from nimmax.match import Abandon, Command, GameRecord, Ply, TakenBack
@@ -49,12 +49,6 @@ from nimmax.ui.why import why_table
 
 if TYPE_CHECKING:
     from nimmax.players import Spec
-
-
-def end_value(game: AnyGame, state: Any) -> float | None:
-    """The game's value from its start where `state` ends a game whose result is read against it
-    (`Presentation.valued`, the plates game's); None elsewhere."""
-    return start_value(game, state, presentation(game).valued)
 
 
 class PlaySession:
@@ -117,7 +111,13 @@ class PlaySession:
         last = next((ply.seat for ply in reversed(self.match.history) if ply.seat != CHANCE), None)
         state = self.match.state
         shown = banner(
-            game, state, self.labels, self.humans, moves_made, last, end_value(game, state)
+            game,
+            state,
+            self.labels,
+            self.humans,
+            moves_made,
+            last,
+            self.session.end_value(presentation(game).valued),
         )
         self.console.print(shown)
         return self.match.record()
@@ -312,8 +312,11 @@ def play(
             keep_to_resume(session.match.record(), record, console)
 
 
-def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
-    """Show every position of a recorded game in turn, each move named, then the result."""
+def replay(
+    record: GameRecord, console: Console, delay: float = 0.0, value: float | None = None
+) -> None:
+    """Show every position of a recorded game in turn, each move named, then the result (read
+    against `value`, the game's from its start, where the game reads it so)."""
     game = games.create(record.game)
     states = record.positions()
     labels = seat_labels(game, record.players)
@@ -338,7 +341,6 @@ def replay(record: GameRecord, console: Console, delay: float = 0.0) -> None:
         if worth_drawing(game, after):
             console.print(render(game, after, game.parse_move(text, before), bottom))
     moves_made = sum(game.to_move(state) != CHANCE for state in states[:-1])
-    value = end_value(game, states[-1])
     console.print(
         banner(game, states[-1], labels, humans, moves_made, last_mover(game, states), value)
     )

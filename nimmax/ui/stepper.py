@@ -56,9 +56,13 @@ class Stepper:
     """A record's positions shown one at a time, moved through with keys."""
 
     def __init__(
-        self, record: GameRecord, console: Console, analysis: Mapping[int, Mapping[str, Any]]
+        self,
+        record: GameRecord,
+        console: Console,
+        analysis: Mapping[int, Mapping[str, Any]],
+        value: float | None = None,
     ) -> None:
-        self.record, self.console, self.analysis = record, console, analysis
+        self.record, self.console, self.analysis, self.value = record, console, analysis, value
         self.game = games.create(record.game)
         self.states = record.positions()
         self.labels = seat_labels(self.game, record.players)
@@ -132,6 +136,7 @@ class Stepper:
                     self.humans,
                     moves_made,
                     last_mover(game, states),
+                    self.value,
                 )
             )
 
@@ -156,13 +161,14 @@ def analysis_line(analysis: Mapping[int, Mapping[str, Any]], ply: int) -> str:
     return escape(said)
 
 
-def step(record: GameRecord, path: Path, console: Console) -> None:
-    """Step through a record (its stored analysis at hand); `r` plays on from the ply shown, as
-    `play --resume` does, the game kept (not written over the record) when it is left again."""
+def step(record: GameRecord, path: Path, console: Console, value: float | None = None) -> None:
+    """Step through a record (its stored analysis at hand; `value`, the game's from its start, where
+    the result is read against it); `r` plays on from the ply shown, as `play --resume` does, the
+    game kept (not written over the record) when it is left again."""
     from nimmax.ui.play import play  # the session loads only where play goes on
 
     text = read_text(path, MAX_RECORD_BYTES, "a record", BadRecord)
-    ply = Stepper(record, console, analysis_of(text)).run()
+    ply = Stepper(record, console, analysis_of(text), value).run()
     if ply is None:
         return
     cut = replace(record, moves=record.moves[:ply], winner=None, utilities=(), finished=False)
