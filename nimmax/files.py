@@ -139,12 +139,7 @@ def write_atomic(path: Path, text: str | bytes, *, own: bool = False) -> None:
     names (a link, a FIFO, a device) is itself replaced. STDOUT is printed. OSError when it
     fails."""
     if path == STDOUT:  # printed: stdout may be a file opened to append, never to be renamed over
-        sys.stdout.flush()
-        if isinstance(text, bytes):
-            sys.stdout.buffer.write(text)
-        else:
-            sys.stdout.write(text)
-        sys.stdout.flush()
+        _print(text)
         return
     in_place = not own and names_descriptor(path)
     target = path if own or in_place else Path(os.path.realpath(path))
@@ -152,23 +147,16 @@ def write_atomic(path: Path, text: str | bytes, *, own: bool = False) -> None:
         regular = own or (not in_place and stat.S_ISREG(target.stat().st_mode))
     except FileNotFoundError:
         regular = True
-    mode, encoding = ("wb", None) if isinstance(text, bytes) else ("w", "utf-8")
     if not regular:  # written in place, once: through the descriptor the check held open (a FIFO's)
         held = path.take() if isinstance(path, HeldFifo) else None
         flags = os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | os.O_CLOEXEC
-        descriptor = held if held is not None else os.open(target, flags)
-        os.set_blocking(descriptor, True)
-        with os.fdopen(descriptor, mode, encoding=encoding) as file:
-            file.write(text)
+        _write_through(held if held is not None else os.open(target, flags), text)
         return
     temporary = target.with_name(f".{target.name}.{os.urandom(4).hex()}.tmp")
     # the umask applies
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        with os.fdopen(descriptor, mode, encoding=encoding) as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
+        _write_through(descriptor, text, durable=True)
         if not own:
             with contextlib.suppress(FileNotFoundError):  # a new file keeps the umask's mode
                 os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
@@ -177,6 +165,28 @@ def write_atomic(path: Path, text: str | bytes, *, own: bool = False) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _print(text: str | bytes) -> None:
+    """`text` on standard output, after whatever was printed before it."""
+    sys.stdout.flush()
+    if isinstance(text, bytes):
+        sys.stdout.buffer.write(text)
+    else:
+        sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def _write_through(descriptor: int, text: str | bytes, durable: bool = False) -> None:
+    """`text` written whole through an open descriptor (UTF-8 for text), which is then closed;
+    `durable`: on the disk before it is (a file about to be renamed over another)."""
+    os.set_blocking(descriptor, True)
+    mode, encoding = ("wb", None) if isinstance(text, bytes) else ("w", "utf-8")
+    with os.fdopen(descriptor, mode, encoding=encoding) as file:
+        file.write(text)
+        if durable:
+            file.flush()
+            os.fsync(file.fileno())
 
 
 def user_folder(
