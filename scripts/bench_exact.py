@@ -38,13 +38,9 @@ class Plain:
     """Connect Four's rules as the generic solver asks for them."""
 
     def __init__(self) -> None:
-        self.bottom = sum(1 << col * STRIDE for col in range(COLUMNS))
-        self.board = self.bottom * ((1 << ROWS) - 1)
-        middle = (COLUMNS - 1) / 2
-        order = sorted(range(COLUMNS), key=lambda col: (abs(col - middle), col))
-        self.columns = [((1 << ROWS) - 1) << col * STRIDE for col in order]
-        self.four = aligning(STRIDE)
-        self.winning = completing(STRIDE)
+        shape = Proof(ROWS, COLUMNS)  # the same bitboards, the same columns centre first
+        self.bottom, self.board, self.columns = shape.bottom, shape.board, shape.columns
+        self.four, self.winning = aligning(STRIDE), completing(STRIDE)
 
     def key(self, position: Position) -> Hashable:
         return position[0] + position[1]
