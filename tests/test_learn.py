@@ -279,6 +279,28 @@ def test_the_shipped_network_plays_and_the_cache_one_wins_once_it_has_trained_as
     assert search(Twenty48(), state, "expectimax", depth=2, eval="ntuple").move in MOVES
 
 
+def test_a_game_reads_its_network_once_whatever_its_searches_ask(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A player's every move asks its game for `eval=ntuple` (a copy of the game valued so): the
+    network is read by the game once and shared by each copy, not read again each move."""
+    read: list[Network | None] = []
+    real = networks.learned
+
+    def counted() -> Network | None:
+        read.append(real())
+        return read[-1]
+
+    monkeypatch.setattr(networks, "learned", counted)
+    game = Twenty48()
+    state = Position(packed([1, 2, 3, 4, 0, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1]), 40, 0)
+    for evaluation in ("ntuple", "ntuple", "auto", "heuristic", "ntuple"):
+        assert search(game, state, "expectimax", depth=1, eval=evaluation).move in MOVES
+    assert len(read) == 1 and read[0] is game.network()
+    assert game.evaluated("heuristic").network() is None
+    assert game.evaluated("ntuple").network() is game.network()
+
+
 def test_eval_choices_are_checked_against_the_game() -> None:
     from nimmax import games
     from nimmax.search.engines import CannotSearch

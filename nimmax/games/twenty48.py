@@ -241,15 +241,14 @@ class Twenty48(Game[Position, Action]):
         """This game valued at a horizon by `name`: `auto` (the learned network where one loads,
         else the heuristic), `heuristic` (hand-made) or `ntuple` (the learned network; BadGameSpec
         when there is none to read, or the board is not 4x4). The network is loaded here, before a
-        search's clock starts, and kept by the game it was loaded for."""
+        search's clock starts, once by this game: every game evaluated from it shares it."""
+        if name != "heuristic":
+            self._learned()
         chosen = self
         if name != self.evaluation:
             chosen = copy.copy(self)
-            chosen.evaluation, chosen._network = (
-                name,
-                (None if name == "heuristic" else self._network),
-            )
-        if name != "heuristic" and chosen.network() is None and name == "ntuple":
+            chosen.evaluation = name
+        if name == "ntuple" and chosen.network() is None:
             why = "learns 4x4 boards only" if self.size != 4 else "could not be read (see above)"
             raise BadGameSpec(f"2048: eval=ntuple: the learned network {why}; use eval=heuristic")
         return chosen
@@ -257,8 +256,12 @@ class Twenty48(Game[Position, Action]):
     def network(self) -> Network | None:
         """The learned network this game evaluates with (`evaluation`), or None for the
         heuristic."""
-        if self._network is None and self.evaluation != "heuristic" and self.size == 4:
-            # loaded on the first evaluation, not at start-up
+        return None if self.evaluation == "heuristic" else self._learned()
+
+    def _learned(self) -> Network | None:
+        """The learned network, read on its first use (not at start-up) and kept; None on a board
+        it does not value, or where none can be read."""
+        if self._network is None and self.size == 4:
             from nimmax.games.ntuple.networks import learned
 
             self._network = learned() or False
