@@ -21,13 +21,13 @@ def trained_path() -> Path:
     return cache.folder() / TRAINED
 
 
-def load(path: Path, quiet: bool = False) -> Network | None:
-    """The network at `path`; None (with one line, unless `quiet`) when it cannot be trusted, or
-    silently when there is none."""
+def _load(path: Path) -> Network | None:
+    """The network at `path`; None, with one line, when it cannot be trusted, or silently when
+    there is none."""
     try:
         return store.load(path)
     except store.BadNetwork as error:
-        if not quiet and path.exists():
+        if path.exists():
             cache.say(f"{error}: not used")
         return None
 
@@ -40,7 +40,7 @@ def learned() -> Network | None:
         games = store.games_in(trained)
         shipped = store.games_in(SHIPPED) if SHIPPED.is_file() else 0
         if games is not None and games >= (shipped or 0):
-            network = load(trained)
+            network = _load(trained)
             if network is not None:
                 return network
-    return load(SHIPPED)
+    return _load(SHIPPED)
