@@ -120,7 +120,8 @@ def replay_command(
 
     record = read_record(file, plugin)
     game = games.create(record.game)
-    value = start_value(game, record.positions()[-1], presentation(game).valued)
+    valued = presentation(game).valued  # only then are the record's positions replayed here
+    value = start_value(game, record.positions()[-1], valued) if valued else None
     if delay is None and out.is_terminal and sys.stdin.isatty():
         from nimmax.ui.stepper import step
 
